@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Quick start: install what is missing, build, then join two network
+# namespaces with a gsotun VXLAN tunnel and time 10 s of iperf3 through it.
+#
+# Usage (as root): contrib/demo.sh       GSOTUN=/path/to/gsotun to pick a build
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ns_a=gdA$$ ns_b=gdB$$
+pids=()
+tmp=
+
+die()
+{
+	echo "demo.sh: $*" >&2
+	exit 1
+}
+
+cleanup()
+{
+	local pid ns
+
+	for pid in "${pids[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${pids[@]}"; do
+		timeout 5 tail --pid="$pid" -f /dev/null 2>/dev/null ||
+			kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	for ns in "$ns_a" "$ns_b"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	[ -n "$tmp" ] && rm -rf "$tmp"
+}
+
+build()
+{
+	cd "$top" || exit 1
+	[ -x configure ] || ./autogen.sh || die "autogen.sh failed"
+	[ -f Makefile ] || ./configure || die "configure failed"
+	make -j2 || die "make failed"
+}
+
+# endpoint NS LOCAL REMOTE ADDRESS: a gsotun in NS, up and addressed.
+endpoint()
+{
+	local ns=$1 i
+
+	ip netns exec "$ns" "$gsotun" --dev gsotun0 --encap vxlan \
+		--local "$2" --remote "$3" --address "$4" \
+		</dev/null >/dev/null 2>"$tmp/$ns.log" &
+	pids+=($!)
+	for ((i = 0; i < 100; i++)); do
+		ip -n "$ns" -o addr show dev gsotun0 2>/dev/null |
+			grep -q "inet $4" && return 0
+		kill -0 "${pids[-1]}" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$tmp/$ns.log" >&2
+	die "gsotun did not come up in namespace $ns"
+}
+
+[ "$(id -u)" -eq 0 ] || die "run me as root: I create namespaces and taps"
+"$top/contrib/deps.sh" || die "installing dependencies failed"
+gsotun=${GSOTUN:-$top/src/gsotun}
+if [ ! -x "$gsotun" ]; then
+	echo "demo.sh: building gsotun in $top"
+	build
+fi
+
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+tmp=$(mktemp -d) || die "mktemp failed"
+
+echo "demo.sh: namespaces $ns_a and $ns_b joined by veth (MTU 1500)"
+ip netns add "$ns_a" && ip netns add "$ns_b" ||
+	die "cannot create network namespaces"
+ip -n "$ns_a" link add veth0 type veth peer name veth0 netns "$ns_b" ||
+	die "cannot create veth"
+ip -n "$ns_a" addr add 198.18.0.1/24 dev veth0
+ip -n "$ns_b" addr add 198.18.0.2/24 dev veth0
+for ns in "$ns_a" "$ns_b"; do
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link set veth0 up
+done
+
+echo "demo.sh: gsotun VXLAN 10.42.0.1 <-> 10.42.0.2"
+endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.42.0.1/24
+endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.42.0.2/24
+ip netns exec "$ns_a" ping -q -c 3 -i 0.2 -W 2 10.42.0.2 >/dev/null ||
+	die "no ping through the tunnel"
+
+ip netns exec "$ns_b" iperf3 -s -1 -B 10.42.0.2 >/dev/null 2>&1 &
+pids+=($!)
+for ((i = 0; i < 50; i++)); do
+	[ -n "$(ip netns exec "$ns_b" ss -Htln 'sport = :5201')" ] && break
+	sleep 0.1
+done
+
+echo "demo.sh: one TCP stream through the tunnel for 10 s (iperf3)"
+out=$(ip netns exec "$ns_a" timeout 30 iperf3 -c 10.42.0.2 -t 10 -f g) ||
+	die "iperf3 failed: $out"
+gbits=$(awk '/receiver/ {
+	for (i = 2; i <= NF; i++)
+		if ($i == "Gbits/sec")
+			print $(i - 1)
+}' <<<"$out")
+[ -n "$gbits" ] || die "no throughput in iperf3's output: $out"
+
+echo
+echo "    gsotun VXLAN tunnel, one TCP stream: $gbits Gbit/s"
+echo

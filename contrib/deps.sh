@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install with apt-get the Debian packages that building and testing gsotun
+# need and that are missing; does nothing when everything is installed.
+set -e
+
+build="build-essential autoconf automake libtool pkg-config
+	libev-dev liburing-dev libmnl-dev"
+tests="iproute2 procps iperf3 socat tcpdump tshark ethtool iputils-ping
+	python3 python3-scapy"
+
+missing=
+for pkg in $build $tests; do
+	if ! dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null |
+		grep -q 'install ok installed'; then
+		missing="$missing $pkg"
+	fi
+done
+if [ -z "$missing" ]; then
+	echo "deps.sh: all build and test dependencies are installed"
+	exit 0
+fi
+
+sudo=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || {
+		echo "deps.sh: missing:$missing; run as root to install" >&2
+		exit 1
+	}
+	sudo=sudo
+fi
+
+echo "deps.sh: installing$missing"
+# tshark would otherwise ask whether non-root users may capture.
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	$sudo debconf-set-selections
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# shellcheck disable=SC2086 # $missing is a list of package names
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -q -y \
+	--no-install-recommends $missing

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890) and GRE-in-UDP
+ * (RFC 8086), each an ops table with header length, build and parse.
+ * Pure: byte arrays in, byte arrays out.
+ */
+#ifndef GSOTUN_ENCAP_H
+#define GSOTUN_ENCAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "gso.h"
+
+enum encap_type {
+	ENCAP_VXLAN = 0,
+	ENCAP_GRE,
+	ENCAP_GRE_UDP,
+};
+
+#define VXLAN_PORT 4789		/* RFC 7348 section 5 */
+#define GRE_UDP_PORT 4754	/* RFC 8086 section 3 */
+#define ETH_P_TEB_GRE 0x6558	/* Transparent Ethernet Bridging */
+
+/* Parameters of the encapsulation header, fixed for the tunnel's life. */
+struct encap_cfg {
+	enum encap_type type;
+	uint32_t vni;		/* VXLAN, 24 bits */
+	uint32_t key;		/* GRE key (RFC 2890), when has_key */
+	bool has_key;
+	bool gre_csum;		/* GRE C bit (gre only) */
+	bool gre_seq;		/* GRE S bit */
+};
+
+/* Why a received packet was refused; indexes stats counters. */
+enum encap_err {
+	ENCAP_OK = 0,
+	ENCAP_ERR_SHORT,	/* truncated encapsulation header */
+	ENCAP_ERR_FLAGS,	/* VXLAN I flag missing / reserved bits set */
+	ENCAP_ERR_VNI,		/* another VNI */
+	ENCAP_ERR_GRE_VERSION,	/* GRE version != 0 */
+	ENCAP_ERR_GRE_FLAGS,	/* routing bit, strict source route, recur */
+	ENCAP_ERR_GRE_PROTO,	/* protocol type not 0x6558 */
+	ENCAP_ERR_KEY,		/* GRE key absent, present or different */
+	ENCAP_ERR_CSUM,		/* GRE checksum wrong */
+	ENCAP_ERR_CSUM_MISSING,	/* checksum required but absent */
+	ENCAP_ERR_INNER_SHORT,	/* inner frame shorter than Ethernet */
+	ENCAP_ERR__MAX,
+};
+
+/* Length of the header encap_build() writes for this configuration. */
+size_t encap_hdr_len(const struct encap_cfg *c);
+
+/*
+ * Write the encapsulation header for segment s into the encap_hdr_len()
+ * bytes immediately in front of s->hdr (inside GSO_HEADROOM). seq is the
+ * GRE sequence number when gre_seq. A GRE checksum is derived from s->sum
+ * (local checksum offload, no pass over the payload); s->sum_valid must be
+ * true then. Returns a pointer to the start of the header.
+ */
+uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq);
+
+/*
+ * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
+ * outer IP/UDP already stripped). On success *inner_off is where the inner
+ * Ethernet frame begins and *csum_ok tells whether a GRE checksum was present
+ * and verified. Returns ENCAP_OK or a positive enum encap_err.
+ */
+int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
+		size_t *inner_off, bool *csum_ok);
+
+/* "vxlan", "gre", "gre-udp" */
+const char *encap_name(enum encap_type t);
+/* Parse a name; -1 if unknown. */
+int encap_from_name(const char *name);
+/* Does this encapsulation ride on UDP? */
+bool encap_is_udp(enum encap_type t);
+
+/*
+ * Bytes the tunnel adds in front of an inner frame, outer IP included:
+ * the tap MTU is the underlay MTU minus this, minus the inner Ethernet
+ * header (14).
+ */
+size_t encap_overhead(const struct encap_cfg *c, bool ipv6_underlay);
+
+#endif

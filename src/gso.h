@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Segmentation: cut a validated super-frame into segment plans, each a
+ * small patched header block plus a payload slice that points into the
+ * frame. Pure: no I/O, no allocation.
+ */
+#ifndef GSOTUN_GSO_H
+#define GSOTUN_GSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "vnet.h"
+
+/* Room reserved in front of each header block for the encapsulation. */
+#define GSO_HEADROOM 32
+/* Largest inner header block: Ethernet + 2 VLAN + IPv6 + TCP with options. */
+#define GSO_HDR_MAX 256
+/* Bytes of arena one segment uses. */
+#define GSO_SLOT (GSO_HEADROOM + GSO_HDR_MAX)
+
+/*
+ * One segment to send: hdr[0..hdr_len) is the inner frame's patched
+ * headers (with GSO_HEADROOM writable bytes in front of hdr), followed on
+ * the wire by payload[0..payload_len), which points into the original frame.
+ *
+ * sum/sum_off describe the one's-complement sum of the inner segment from
+ * byte sum_off (an offset into the inner segment, <= hdr_len) to its end,
+ * so that an outer checksum needs to sum only the bytes in front of sum_off
+ * (local checksum offload). sum_valid is false when nobody computed it.
+ */
+struct seg {
+	uint8_t *hdr;
+	uint16_t hdr_len;
+	uint16_t sum_off;
+	const uint8_t *payload;
+	uint32_t payload_len;
+	uint32_t sum;
+	bool sum_valid;
+};
+
+/*
+ * Plan the segments of frame f. Header blocks are written into arena
+ * (arena_len bytes, GSO_SLOT per segment). mss_cap, when non-zero, cuts TCP
+ * segments to at most that many payload bytes (never more than gso_size).
+ * want_sum asks for seg.sum on frames whose L4 checksum is not known (so an
+ * outer checksum can be derived); TCP/UDP segments always carry it via LCO.
+ *
+ * Non-GSO frames give one segment (checksum completed if NEEDS_CSUM).
+ * Returns the number of segments, or -ENOSPC if segs/arena are too small,
+ * -EINVAL if the frame cannot be segmented.
+ */
+int gso_plan(const struct frame *f, uint8_t *arena, size_t arena_len,
+	     struct seg *segs, size_t max_segs, uint16_t mss_cap,
+	     bool want_sum);
+
+/* Total length on the wire of a segment's inner frame. */
+static inline uint32_t seg_len(const struct seg *s)
+{
+	return s->hdr_len + s->payload_len;
+}
+
+#endif

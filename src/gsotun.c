@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gsotun: set-up, the libev loop that moves frames between the tap and the
+ * underlay socket in both directions, signals and shutdown.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <ev.h>
+#include "csum.h"
+#include "encap.h"
+#include "gso.h"
+#include "link.h"
+#include "log.h"
+#include "options.h"
+#include "stats.h"
+#include "tap.h"
+#include "underlay.h"
+#include "vnet.h"
+
+/* Frames read from the tap per wake-up before the loop looks elsewhere. */
+#define TAP_BATCH 64
+/* Packets received from the underlay per wake-up. */
+#define RX_BATCH 64
+/* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
+#define RX_BUF_LEN (65536 + 4096)
+#define ETH_HLEN 14
+
+struct tunnel {
+	struct config cfg;
+	struct ev_loop *loop;
+	struct stats st;
+	struct underlay ul;
+	struct link *link;
+	int tap_fd;
+	unsigned int ifindex;
+	char ifname[IFNAMSIZ];
+	uint32_t mtu;		/* the tap's */
+	size_t encap_len;
+	uint32_t gre_seq;
+	uint8_t *tx_buf;	/* vnet header + frame read from the tap */
+	uint8_t *arena;		/* segment header blocks */
+	struct seg *segs;
+	uint8_t *rx_buf;
+	ev_io tap_w, sock_w;
+	ev_signal sigint_w, sigterm_w, sigusr1_w;
+};
+
+static void count_vnet_drop(struct stats *st, int err)
+{
+	switch (err) {
+	case VNET_ERR_SHORT:
+		st->tx_drop_short++;
+		break;
+	case VNET_ERR_L3:
+		st->tx_drop_l3++;
+		break;
+	case VNET_ERR_CSUM_RANGE:
+		st->tx_drop_csum_range++;
+		break;
+	case VNET_ERR_GSO_TYPE:
+		st->tx_drop_gso_type++;
+		break;
+	case VNET_ERR_GSO_SIZE:
+		st->tx_drop_gso_size++;
+		break;
+	default:
+		st->tx_drop_gso_proto++;
+		break;
+	}
+}
+
+static void count_encap_drop(struct stats *st, int err)
+{
+	switch (err) {
+	case ENCAP_ERR_SHORT:
+		st->rx_drop_short++;
+		break;
+	case ENCAP_ERR_FLAGS:
+		st->rx_drop_flags++;
+		break;
+	case ENCAP_ERR_VNI:
+		st->rx_drop_vni++;
+		break;
+	case ENCAP_ERR_GRE_VERSION:
+		st->rx_drop_gre_version++;
+		break;
+	case ENCAP_ERR_GRE_FLAGS:
+		st->rx_drop_gre_flags++;
+		break;
+	case ENCAP_ERR_GRE_PROTO:
+		st->rx_drop_gre_proto++;
+		break;
+	case ENCAP_ERR_KEY:
+		st->rx_drop_key++;
+		break;
+	case ENCAP_ERR_CSUM:
+		st->rx_drop_csum++;
+		break;
+	case ENCAP_ERR_CSUM_MISSING:
+		st->rx_drop_csum_missing++;
+		break;
+	default:
+		st->rx_drop_inner_short++;
+		break;
+	}
+}
+
+/*
+ * Outer TOS for --tos inherit: the inner DSCP, and the inner ECN field
+ * except that CE becomes ECT(0) (RFC 6040 normal mode, as the kernel's
+ * INET_ECN_encapsulate()).
+ */
+static int inner_tos(const struct frame *f)
+{
+	const uint8_t *l3 = f->data + f->l3_off;
+	int tos;
+
+	if (f->ethertype == 0x0800)
+		tos = l3[1];
+	else if (f->ethertype == 0x86dd)
+		tos = ((l3[0] & 0x0f) << 4) | (l3[1] >> 4);
+	else
+		return 0;
+	if ((tos & 3) == 3)
+		tos = (tos & ~3) | 2;
+	return tos;
+}
+
+/* One frame from the tap: validate, plan segments, encapsulate, send. */
+static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
+{
+	struct virtio_net_hdr hdr;
+	struct frame f;
+	int n, i, err, tos = -1;
+
+	if (len < (size_t)VNET_HDR_LEN) {
+		t->st.tx_drop_short++;
+		return;
+	}
+	memcpy(&hdr, buf, sizeof(hdr));
+	err = vnet_hdr_parse(&hdr, buf + VNET_HDR_LEN, len - VNET_HDR_LEN, &f);
+	if (err) {
+		count_vnet_drop(&t->st, err);
+		return;
+	}
+	t->st.tx_frames++;
+	t->st.tx_bytes += f.len;
+	if (f.gso)
+		t->st.tx_gso_frames++;
+
+	n = gso_plan(&f, t->arena, VNET_MAX_SEGS * GSO_SLOT, t->segs,
+		     VNET_MAX_SEGS, 0, t->cfg.encap.gre_csum);
+	if (n < 0) {
+		t->st.tx_drop_segment++;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		encap_build(&t->cfg.encap, &t->segs[i], t->gre_seq++);
+	if (t->cfg.tos_mode == TOS_INHERIT)
+		tos = inner_tos(&f);
+	underlay_send(&t->ul, t->segs, n, t->encap_len, tos, &t->st);
+}
+
+static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	int i;
+
+	for (i = 0; i < TAP_BATCH; i++) {
+		ssize_t n = read(t->tap_fd, t->tx_buf,
+				 VNET_HDR_LEN + VNET_FRAME_MAX);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				t->st.tx_drop_read++;
+			break;
+		}
+		tunnel_xmit(t, t->tx_buf, n);
+	}
+}
+
+static void tap_write(struct tunnel *t, const struct virtio_net_hdr *hdr,
+		      const uint8_t *frame, size_t len)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)hdr, .iov_len = VNET_HDR_LEN },
+		{ .iov_base = (void *)frame, .iov_len = len },
+	};
+
+	if (writev(t->tap_fd, iov, 2) < 0) {
+		log_debug("tap write: %s", strerror(errno));
+		t->st.rx_drop_write++;
+		return;
+	}
+	t->st.rx_frames++;
+	t->st.rx_frame_bytes += len;
+}
+
+/* The pseudo-header sum of a TCP segment; f is a parsed inner frame. */
+static uint32_t tcp_pseudo(const struct frame *f, uint32_t l4_len)
+{
+	const uint8_t *l3 = f->data + f->l3_off;
+
+	if (f->ethertype == 0x0800)
+		return csum_pseudo4((const struct in_addr *)(l3 + 12),
+				    (const struct in_addr *)(l3 + 16),
+				    IPPROTO_TCP, l4_len);
+	return csum_pseudo6((const struct in6_addr *)(l3 + 8),
+			    (const struct in6_addr *)(l3 + 24), IPPROTO_TCP,
+			    l4_len);
+}
+
+/*
+ * A TCP frame larger than the tap's MTU arrives when the kernel's vxlan on
+ * the same host hands its unsegmented TSO frame to a veth (KERNEL-FACTS.md).
+ * Written as a plain frame it would exceed the MTU of a bridge or route
+ * behind the tap, so it goes out as a TCP super-frame instead. The kernel
+ * left its checksum partial (the check field holds the pseudo-header seed,
+ * it never crossed a wire); a frame whose checksum is neither complete nor
+ * exactly that seed is written plain and the kernel judges it.
+ */
+static bool rx_super_hdr(struct tunnel *t, uint8_t *frame, size_t len,
+			 struct virtio_net_hdr *hdr)
+{
+	struct virtio_net_hdr none = { 0 };
+	uint32_t pseudo, l4_len, mss;
+	uint16_t seed, *check;
+	struct frame f;
+
+	if (len <= t->mtu + ETH_HLEN)
+		return false;
+	if (vnet_hdr_parse(&none, frame, len, &f) ||
+	    f.l4_proto != IPPROTO_TCP || !f.l4_off)
+		return false;
+	l4_len = (f.ethertype == 0x0800 ?
+			  ntohs(*(uint16_t *)(frame + f.l3_off + 2)) -
+				  (f.l4_off - f.l3_off) :
+			  ntohs(*(uint16_t *)(frame + f.l3_off + 4)) -
+				  (f.l4_off - f.l3_off - 40));
+	if (f.l4_off + l4_len > len || l4_len <= (uint32_t)(f.hdr_len - f.l4_off))
+		return false;
+	pseudo = tcp_pseudo(&f, l4_len);
+	seed = csum_fold16(pseudo);
+	check = (uint16_t *)(frame + f.l4_off + 16);
+	if (*check != seed &&
+	    csum_fold(csum_partial(frame + f.l4_off, l4_len, pseudo)) != 0)
+		return false;
+	*check = seed;
+	mss = t->mtu - (f.hdr_len - f.l3_off);
+	vnet_hdr_build_tcp(hdr, f.ethertype == 0x86dd, f.l4_off, f.hdr_len,
+			   mss);
+	t->st.rx_gso_frames++;
+	return true;
+}
+
+/* One encapsulated packet from the peer: check, strip, write to the tap. */
+static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
+{
+	struct virtio_net_hdr hdr;
+	size_t off;
+	bool csum_ok;
+	int err;
+
+	err = encap_parse(&t->cfg.encap, pkt, len, &off, &csum_ok);
+	if (err) {
+		count_encap_drop(&t->st, err);
+		return;
+	}
+	if (!rx_super_hdr(t, pkt + off, len - off, &hdr))
+		vnet_hdr_build_plain(&hdr);
+	tap_write(t, &hdr, pkt + off, len - off);
+}
+
+static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	struct rx_pkt p;
+	int i, r;
+
+	for (i = 0; i < RX_BATCH; i++) {
+		r = underlay_recv(&t->ul, t->rx_buf, RX_BUF_LEN, &p, &t->st);
+		if (r == 0)
+			break;
+		if (r < 0)
+			continue;
+		/* UDP GRO: equal datagrams back to back, the last shorter. */
+		size_t step = p.gso_size ? p.gso_size : p.len;
+		size_t off;
+
+		for (off = 0; off < p.len; off += step) {
+			size_t chunk = p.len - off < step ? p.len - off : step;
+
+			tunnel_rx_one(t, (uint8_t *)p.data + off, chunk);
+		}
+	}
+}
+
+static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	log_info("signal %d: stopping", w->signum);
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct tunnel *t = w->data;
+
+	stats_print(stderr, &t->st);
+}
+
+/* The tap's MTU: --mtu, or the path MTU less what the tunnel adds. */
+static int tunnel_mtu(struct tunnel *t)
+{
+	size_t overhead = encap_overhead(&t->cfg.encap,
+					 t->cfg.remote.family == AF_INET6) +
+			  ETH_HLEN;
+	int path;
+
+	if (t->cfg.mtu)
+		return t->cfg.mtu;
+	path = link_route_mtu(t->link, &t->cfg.remote);
+	if (path < 0) {
+		log_err("cannot find the path MTU to the remote: %s",
+			strerror(-path));
+		return path;
+	}
+	if ((size_t)path < overhead + 68) {
+		log_err("path MTU %d leaves no room for the tunnel (%zu bytes)",
+			path, overhead);
+		return -EINVAL;
+	}
+	return path - overhead;
+}
+
+static int tunnel_setup_tap(struct tunnel *t)
+{
+	int mtu, err;
+	unsigned int i;
+
+	t->tap_fd = tap_open(t->cfg.dev, t->cfg.offload, t->ifname);
+	if (t->tap_fd < 0)
+		return t->tap_fd;
+	t->ifindex = if_nametoindex(t->ifname);
+	if (!t->ifindex) {
+		log_err_errno("cannot find tap %s", t->ifname);
+		return -errno;
+	}
+	t->link = link_open();
+	if (!t->link)
+		return -EIO;
+	mtu = tunnel_mtu(t);
+	if (mtu < 0)
+		return mtu;
+	t->mtu = mtu;
+	err = link_set_mtu(t->link, t->ifindex, t->mtu);
+	if (err)
+		return err;
+	for (i = 0; i < t->cfg.n_addrs; i++) {
+		err = link_add_addr(t->link, t->ifindex, &t->cfg.addrs[i]);
+		if (err)
+			return err;
+	}
+	/* Up before the first write: a down tap answers EIO. */
+	return link_set_up(t->link, t->ifindex);
+}
+
+static int tunnel_alloc(struct tunnel *t)
+{
+	t->tx_buf = malloc(VNET_HDR_LEN + VNET_FRAME_MAX);
+	t->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
+	t->segs = calloc(VNET_MAX_SEGS, sizeof(*t->segs));
+	t->rx_buf = malloc(RX_BUF_LEN);
+	if (!t->tx_buf || !t->arena || !t->segs || !t->rx_buf) {
+		log_err("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void tunnel_free(struct tunnel *t)
+{
+	if (t->tap_fd >= 0)
+		close(t->tap_fd);
+	underlay_close(&t->ul);
+	if (t->link)
+		link_close(t->link);
+	free(t->tx_buf);
+	free(t->arena);
+	free(t->segs);
+	free(t->rx_buf);
+	options_free(&t->cfg);
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || fchmod(fd, 0644)) {
+		log_err_errno("cannot write pidfile %s", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -1;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * --daemon: everything that can fail has been set up and reported on the
+ * terminal; the parent exits 0 once the child has written its pidfile.
+ */
+static int daemonize(const char *pidfile)
+{
+	int pipefd[2], null;
+	char ok = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		log_err_errno("cannot daemonize");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		log_err_errno("cannot fork");
+		return -1;
+	}
+	if (pid > 0) {
+		close(pipefd[1]);
+		if (read(pipefd[0], &ok, 1) != 1)
+			ok = 0;
+		_exit(ok ? 0 : 1);
+	}
+	close(pipefd[0]);
+	setsid();
+	if (pidfile && write_pidfile(pidfile))
+		return -1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	ok = 1;
+	if (write(pipefd[1], &ok, 1) != 1)
+		return -1;
+	close(pipefd[1]);
+	return 0;
+}
+
+static void tunnel_watch(struct tunnel *t)
+{
+	ev_io_init(&t->tap_w, tap_read_cb, t->tap_fd, EV_READ);
+	ev_io_init(&t->sock_w, sock_read_cb, t->ul.fd, EV_READ);
+	ev_signal_init(&t->sigint_w, stop_cb, SIGINT);
+	ev_signal_init(&t->sigterm_w, stop_cb, SIGTERM);
+	ev_signal_init(&t->sigusr1_w, usr1_cb, SIGUSR1);
+	t->tap_w.data = t->sock_w.data = t;
+	t->sigint_w.data = t->sigterm_w.data = t->sigusr1_w.data = t;
+	ev_io_start(t->loop, &t->tap_w);
+	ev_io_start(t->loop, &t->sock_w);
+	ev_signal_start(t->loop, &t->sigint_w);
+	ev_signal_start(t->loop, &t->sigterm_w);
+	ev_signal_start(t->loop, &t->sigusr1_w);
+}
+
+int main(int argc, char **argv)
+{
+	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1 } };
+	int ret = EXIT_FAILURE;
+
+	options_parse(argc, argv, &t.cfg);
+	log_level = LOG_LVL_INFO + t.cfg.verbosity;
+	if (log_level < LOG_LVL_ERR)
+		log_level = LOG_LVL_ERR;
+	if (log_level > LOG_LVL_DEBUG)
+		log_level = LOG_LVL_DEBUG;
+	signal(SIGPIPE, SIG_IGN);
+
+	t.encap_len = encap_hdr_len(&t.cfg.encap);
+	if (tunnel_alloc(&t) || underlay_open(&t.ul, &t.cfg) ||
+	    tunnel_setup_tap(&t))
+		goto out;
+	if (t.cfg.daemon) {
+		if (daemonize(t.cfg.pidfile))
+			goto out;
+	} else if (t.cfg.pidfile && write_pidfile(t.cfg.pidfile)) {
+		goto out;
+	}
+	t.loop = ev_default_loop(EVFLAG_AUTO);
+	if (!t.loop) {
+		log_err("cannot start the event loop");
+		goto out;
+	}
+	tunnel_watch(&t);
+	log_info("%s: %s tunnel to the remote, MTU %u, offloads 0x%x", t.ifname,
+		 encap_name(t.cfg.encap.type), t.mtu, tap_offloads());
+	ev_run(t.loop, 0);
+	ret = EXIT_SUCCESS;
+	ev_loop_destroy(t.loop);
+	stats_print(stderr, &t.st);
+	if (t.cfg.pidfile)
+		unlink(t.cfg.pidfile);
+out:
+	tunnel_free(&t);
+	return ret;
+}

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtnetlink through libmnl: bring the tap up with its MTU, addresses and
+ * GSO size, and ask the route to the underlay peer for the path MTU.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+#include "link.h"
+#include "log.h"
+
+/*
+ * Large enough for a whole RTM_NEWLINK reply with its statistics: the
+ * kernel truncates what does not fit and recvfrom() then fails.
+ */
+#define LINK_BUF_SIZE 32768
+
+struct link {
+	struct mnl_socket *nl;
+	unsigned int portid;
+	unsigned int seq;
+	/* Requests are built here and replies read into it. */
+	uint32_t buf[LINK_BUF_SIZE / sizeof(uint32_t)];
+};
+
+/* What one request brought back: reply values and the kernel's reason. */
+struct link_reply {
+	uint32_t oif; /* RTA_OIF of a route */
+	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
+	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
+};
+
+struct link *link_open(void)
+{
+	struct link *l;
+	int one = 1;
+
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		log_err_errno("cannot allocate netlink state");
+		return NULL;
+	}
+	l->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (!l->nl) {
+		log_err_errno("cannot open rtnetlink socket");
+		goto err;
+	}
+	if (mnl_socket_bind(l->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		log_err_errno("cannot bind rtnetlink socket");
+		goto err;
+	}
+	/*
+	 * Best effort (Linux 4.12+): errors then carry the kernel's reason
+	 * as text, and not a copy of our request.
+	 */
+	mnl_socket_setsockopt(l->nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(l->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	l->portid = mnl_socket_get_portid(l->nl);
+	l->seq = (unsigned int)time(NULL);
+	return l;
+err:
+	link_close(l);
+	return NULL;
+}
+
+void link_close(struct link *l)
+{
+	if (!l)
+		return;
+	if (l->nl)
+		mnl_socket_close(l->nl);
+	free(l);
+}
+
+/* "gsotun0", or "ifindex 7" when the interface has no name (any more). */
+static const char *link_name(unsigned int ifindex, char *buf, size_t len)
+{
+	char name[IF_NAMESIZE];
+
+	if (if_indextoname(ifindex, name))
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "ifindex %u", ifindex);
+	return buf;
+}
+
+static const char *link_ntop(int family, const void *addr, char *buf,
+			     socklen_t len)
+{
+	if (!inet_ntop(family, addr, buf, len))
+		snprintf(buf, len, "(family %d)", family);
+	return buf;
+}
+
+/* Log "what: strerror (kernel's reason)". */
+static void link_log(int level, int ret, const struct link_reply *r,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void link_log(int level, int ret, const struct link_reply *r,
+		     const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->why[0])
+		log_msg(level, 0, "%s: %s (%s)", what, strerror(-ret), r->why);
+	else
+		log_msg(level, -ret, "%s", what);
+}
+
+static struct nlmsghdr *link_req(struct link *l, uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(l->buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++l->seq;
+	return nlh;
+}
+
+static int link_ack_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct link_reply *r = data;
+
+	if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+		snprintf(r->why, sizeof(r->why), "%s", mnl_attr_get_str(attr));
+	return MNL_CB_OK;
+}
+
+/* Extended ACK TLVs follow the error, and the request unless capped. */
+static void link_ack_reason(const struct nlmsghdr *nlh, struct link_reply *r)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t off = sizeof(*err);
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (err->msg.nlmsg_len < sizeof(struct nlmsghdr))
+			return;
+		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	}
+	off = NLMSG_ALIGN(off);
+	if (off > mnl_nlmsg_get_payload_len(nlh))
+		return;
+	mnl_attr_parse(nlh, (unsigned int)off, link_ack_attr_cb, r);
+}
+
+static int link_ack_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error == 0)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+		link_ack_reason(nlh, data);
+	errno = err->error < 0 ? -err->error : EPROTO;
+	return MNL_CB_ERROR;
+}
+
+static mnl_cb_t link_ctl_cb[NLMSG_MIN_TYPE] = {
+	[NLMSG_ERROR] = link_ack_cb,
+};
+
+/*
+ * Send the request in l->buf and read until its ACK; replies before the
+ * ACK go to cb. Returns 0 or -errno (the netlink error's, if one came).
+ */
+static int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)l->buf;
+	unsigned int seq = nlh->nlmsg_seq;
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(l->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		n = mnl_socket_recvfrom(l->nl, l->buf, sizeof(l->buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		ret = mnl_cb_run2(l->buf, (size_t)n, seq, l->portid, cb, r,
+				  link_ctl_cb, MNL_ARRAY_SIZE(link_ctl_cb));
+		if (ret <= MNL_CB_STOP)
+			return ret < 0 ? -errno : 0;
+	}
+}
+
+static struct ifinfomsg *link_put_ifinfo(struct nlmsghdr *nlh,
+					 unsigned int ifindex)
+{
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = (int)ifindex;
+	return ifi;
+}
+
+/* RTM_NEWLINK without NLM_F_CREATE changes an existing link only. */
+static int link_set_u32(struct link *l, unsigned int ifindex, uint16_t type,
+			uint32_t val, struct link_reply *r)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_NEWLINK, 0);
+
+	link_put_ifinfo(nlh, ifindex);
+	mnl_attr_put_u32(nlh, type, val);
+	return link_talk(l, NULL, r);
+}
+
+int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu)
+{
+	struct link_reply r = { 0 };
+	char name[32];
+	int ret;
+
+	ret = link_set_u32(l, ifindex, IFLA_MTU, mtu, &r);
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot set MTU %u on %s", mtu,
+			 link_name(ifindex, name, sizeof(name)));
+	return ret;
+}
+
+/*
+ * Changing gso_max_size of an existing link needs Linux 5.19 or later;
+ * the caller can live without it, so the failure is only a warning.
+ */
+int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size)
+{
+	struct link_reply r = { 0 };
+	char name[32];
+	int ret;
+
+	ret = link_set_u32(l, ifindex, IFLA_GSO_MAX_SIZE, size, &r);
+	if (ret < 0)
+		link_log(LOG_LVL_WARN, ret, &r,
+			 "cannot set gso_max_size %u on %s", size,
+			 link_name(ifindex, name, sizeof(name)));
+	return ret;
+}
+
+int link_set_up(struct link *l, unsigned int ifindex)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_NEWLINK, 0);
+	struct ifinfomsg *ifi = link_put_ifinfo(nlh, ifindex);
+	struct link_reply r = { 0 };
+	char name[32];
+	int ret;
+
+	ifi->ifi_flags = IFF_UP;
+	ifi->ifi_change = IFF_UP;
+	ret = link_talk(l, NULL, &r);
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot bring %s up",
+			 link_name(ifindex, name, sizeof(name)));
+	return ret;
+}
+
+static size_t link_addr_len(int family)
+{
+	return family == AF_INET ? sizeof(struct in_addr) :
+				   sizeof(struct in6_addr);
+}
+
+int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a)
+{
+	struct link_reply r = { 0 };
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	char name[32], addr[INET6_ADDRSTRLEN];
+	size_t len = link_addr_len(a->family);
+	int ret;
+
+	if (a->family != AF_INET && a->family != AF_INET6) {
+		ret = -EAFNOSUPPORT;
+		goto out;
+	}
+	/* REPLACE makes a restart with the address still there succeed. */
+	nlh = link_req(l, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE);
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = (uint8_t)a->family;
+	ifa->ifa_prefixlen = a->prefix;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = ifindex;
+	if (a->family == AF_INET) {
+		/* IPv4 takes IFA_LOCAL as the address, IFA_ADDRESS as peer. */
+		mnl_attr_put(nlh, IFA_LOCAL, len, &a->addr);
+	} else {
+		/* Usable at once: no duplicate address detection first. */
+		ifa->ifa_flags = IFA_F_NODAD;
+	}
+	mnl_attr_put(nlh, IFA_ADDRESS, len, &a->addr);
+	ret = link_talk(l, NULL, &r);
+out:
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot add address %s/%u to %s",
+			 link_ntop(a->family, &a->addr, addr, sizeof(addr)),
+			 a->prefix, link_name(ifindex, name, sizeof(name)));
+	return ret;
+}
+
+static int link_metric_cb(const struct nlattr *attr, void *data)
+{
+	struct link_reply *r = data;
+
+	if (mnl_attr_get_type(attr) == RTAX_MTU &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		r->mtu = mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+static int link_route_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct link_reply *r = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case RTA_OIF:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			r->oif = mnl_attr_get_u32(attr);
+		break;
+	case RTA_METRICS:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0)
+			mnl_attr_parse_nested(attr, link_metric_cb, r);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int link_route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type != RTM_NEWROUTE ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct rtmsg))
+		return MNL_CB_OK;
+	return mnl_attr_parse(nlh, sizeof(struct rtmsg), link_route_attr_cb,
+			      data);
+}
+
+static int link_mtu_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct link_reply *r = data;
+
+	if (mnl_attr_get_type(attr) == IFLA_MTU &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		r->mtu = mnl_attr_get_u32(attr);
+	return MNL_CB_OK;
+}
+
+static int link_mtu_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct ifinfomsg))
+		return MNL_CB_OK;
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_mtu_attr_cb,
+			      data);
+}
+
+/* As `ip route get dst`: the route the kernel would use for dst now. */
+static int link_get_route(struct link *l, const struct ipaddr *dst,
+			  struct link_reply *r)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETROUTE, 0);
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	size_t len = link_addr_len(dst->family);
+
+	rtm->rtm_family = (uint8_t)dst->family;
+	rtm->rtm_dst_len = (uint8_t)(len * 8);
+	mnl_attr_put(nlh, RTA_DST, len, &dst->addr);
+	return link_talk(l, link_route_cb, r);
+}
+
+static int link_get_mtu(struct link *l, unsigned int ifindex,
+			struct link_reply *r)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETLINK, 0);
+
+	link_put_ifinfo(nlh, ifindex);
+	return link_talk(l, link_mtu_cb, r);
+}
+
+/*
+ * The route's MTU metric covers both `ip route ... mtu [lock] N` and a
+ * PMTU the kernel has learnt for dst (a cached exception). Failures are
+ * warnings: the caller may fall back to a default MTU.
+ */
+int link_route_mtu(struct link *l, const struct ipaddr *dst)
+{
+	struct link_reply route = { 0 }, dev = { 0 };
+	char addr[INET6_ADDRSTRLEN], name[32];
+	int ret;
+
+	link_ntop(dst->family, &dst->addr, addr, sizeof(addr));
+	if (dst->family != AF_INET && dst->family != AF_INET6) {
+		link_log(LOG_LVL_WARN, -EAFNOSUPPORT, &route,
+			 "cannot look up route to %s", addr);
+		return -EAFNOSUPPORT;
+	}
+	ret = link_get_route(l, dst, &route);
+	if (ret < 0) {
+		link_log(LOG_LVL_WARN, ret, &route,
+			 "cannot look up route to %s", addr);
+		return ret;
+	}
+	if (route.mtu)
+		return route.mtu > INT_MAX ? INT_MAX : (int)route.mtu;
+	if (!route.oif) {
+		link_log(LOG_LVL_WARN, -ENODEV, &route,
+			 "route to %s has no output interface", addr);
+		return -ENODEV;
+	}
+	ret = link_get_mtu(l, route.oif, &dev);
+	if (ret == 0 && !dev.mtu)
+		ret = -ENODATA;
+	if (ret < 0) {
+		link_log(LOG_LVL_WARN, ret, &dev,
+			 "cannot read MTU of %s (route to %s)",
+			 link_name(route.oif, name, sizeof(name)), addr);
+		return ret;
+	}
+	return dev.mtu > INT_MAX ? INT_MAX : (int)dev.mtu;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtnetlink through libmnl: bring the tap up with its MTU and addresses,
+ * and ask the route to the peer for the underlay MTU.
+ */
+#ifndef GSOTUN_LINK_H
+#define GSOTUN_LINK_H
+
+#include <stdint.h>
+#include "options.h"
+
+struct link;
+
+/* Open an rtnetlink socket. NULL on error (logged). */
+struct link *link_open(void);
+void link_close(struct link *l);
+
+/* Each returns 0 or -errno (logged with the interface name). */
+int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu);
+int link_set_up(struct link *l, unsigned int ifindex);
+int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a);
+/* IFLA_GSO_MAX_SIZE: largest super-frame the kernel hands the device. */
+int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size);
+
+/*
+ * MTU of the path to dst: the route's RTAX_MTU metric if set, else the MTU
+ * of the route's output interface. Returns the MTU (> 0) or -errno.
+ */
+int link_route_mtu(struct link *l, const struct ipaddr *dst);
+
+#endif

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Command line: the argp table, strict parsing of every value, and the
+ * checks that need all options at once, into the struct config gsotun runs.
+ */
+#include "config.h"
+
+#include <argp.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+#include "options.h"
+
+const char *argp_program_version = PACKAGE_STRING;
+const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
+
+/* Long-only options are keyed above the character range. */
+enum {
+	OPT_REMOTE = 256,
+	OPT_LOCAL,
+	OPT_PORT,
+	OPT_TTL,
+	OPT_TOS,
+	OPT_ENCAP,
+	OPT_VNI,
+	OPT_KEY,
+	OPT_CSUM,
+	OPT_NO_CSUM,
+	OPT_SEQ,
+	OPT_DEV,
+	OPT_MTU,
+	OPT_ADDRESS,
+	OPT_NO_OFFLOAD,
+	OPT_DAEMON,
+	OPT_PIDFILE,
+};
+
+#define VNI_MAX 0xffffffu
+#define KEY_MAX 0xffffffffu
+#define MTU_MIN 68		/* RFC 791: every IPv4 host takes 68 bytes */
+#define MTU_MAX 65535
+
+static const struct argp_option options_table[] = {
+	{ .doc = "Tunnel:" },
+	{ .name = "remote", .key = OPT_REMOTE, .arg = "ADDR",
+	  .doc = "Peer's IPv4 or IPv6 address (required)" },
+	{ .name = "local", .key = OPT_LOCAL, .arg = "ADDR",
+	  .doc = "Local address to bind and send from, same family as "
+		 "--remote (default: any)" },
+	{ .name = "port", .key = OPT_PORT, .arg = "N",
+	  .doc = "UDP port sent to and bound, 1..65535 (default 4789 for "
+		 "vxlan, 4754 for gre-udp; not with gre)" },
+	{ .name = "ttl", .key = OPT_TTL, .arg = "N",
+	  .doc = "Outer TTL or hop limit, 1..255 (default: the kernel's)" },
+	{ .name = "tos", .key = OPT_TOS, .arg = "N|inherit",
+	  .doc = "Outer TOS or traffic class, 0..255, or 'inherit' from the "
+		 "inner packet (default 0)" },
+
+	{ .doc = "Encapsulation:" },
+	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
+	  .doc = "vxlan, gre or gre-udp (default vxlan)" },
+	{ .name = "vni", .key = OPT_VNI, .arg = "N",
+	  .doc = "VXLAN network identifier, 0..16777215 (default 1; vxlan "
+		 "only)" },
+	{ .name = "key", .key = OPT_KEY, .arg = "N",
+	  .doc = "GRE key, 0..4294967295 (default none; gre and gre-udp "
+		 "only)" },
+	{ .name = "csum", .key = OPT_CSUM,
+	  .doc = "Outer checksum: UDP checksum for vxlan and gre-udp, GRE "
+		 "checksum for gre (default: on for vxlan and gre-udp, off "
+		 "for gre)" },
+	{ .name = "no-csum", .key = OPT_NO_CSUM,
+	  .doc = "No outer checksum" },
+	{ .name = "seq", .key = OPT_SEQ,
+	  .doc = "GRE sequence numbers (gre and gre-udp only)" },
+
+	{ .doc = "Device:" },
+	{ .name = "dev", .key = OPT_DEV, .arg = "NAME",
+	  .doc = "Tap device name (default gsotun0)" },
+	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",
+	  .doc = "Tap MTU, 68..65535 (default auto: the underlay path MTU "
+		 "minus the encapsulation overhead)" },
+	{ .name = "address", .key = OPT_ADDRESS, .arg = "CIDR",
+	  .doc = "Address/prefix for the tap, IPv4 or IPv6; repeatable, up "
+		 "to 16" },
+	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
+	  .doc = "No TSO or checksum offload on the tap: one frame per read "
+		 "(a baseline to compare with)" },
+
+	{ .doc = "Process:" },
+	{ .name = "verbose", .key = 'v',
+	  .doc = "More messages (repeatable)" },
+	{ .name = "quiet", .key = 'q',
+	  .doc = "Fewer messages (repeatable)" },
+	{ .name = "daemon", .key = OPT_DAEMON,
+	  .doc = "Run in the background" },
+	{ .name = "pidfile", .key = OPT_PIDFILE, .arg = "FILE",
+	  .doc = "Write the process id to FILE" },
+	{ 0 }
+};
+
+static const char options_doc[] =
+	"gsotun -- userspace tunnel endpoint that carries TSO/GSO "
+	"super-frames from a tap over VXLAN, GRE or GRE-in-UDP."
+	"\v"
+	"Examples:\n"
+	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"
+	"  gsotun --encap gre --key 7 --remote 2001:db8::2 "
+	"--address fd00::1/64\n"
+	"  gsotun --encap gre-udp --local 198.51.100.1 "
+	"--remote 198.51.100.2 \\\n"
+	"         --mtu 1400 --daemon --pidfile /run/gsotun.pid\n"
+	"\n"
+	"Exit status: 0 on success, 1 on a runtime failure, 64 on a usage "
+	"error.";
+
+/* What the parser remembers besides struct config. */
+struct options_state {
+	struct config *cfg;
+	bool port_set;
+	bool vni_set;
+	bool csum_set;
+};
+
+/*
+ * A strictly unsigned number: decimal, or hex after 0x; the whole string
+ * and nothing else. strtoull() alone would take " +1", "-1" (as a huge
+ * value) and "0x" prefixes in the middle, so the digits are checked first.
+ */
+static int options_num(const char *s, bool hex_ok, unsigned long long max,
+		       unsigned long long *out)
+{
+	const char *digits = "0123456789";
+	unsigned long long v;
+	int base = 10;
+
+	if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+		digits = "0123456789abcdefABCDEF";
+	}
+	if (!*s || s[strspn(s, digits)])
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, NULL, base);
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* A number option in min..max, or a usage error naming it. */
+static int options_range(struct argp_state *state, const char *opt,
+			 const char *arg, unsigned long long min,
+			 unsigned long long max, unsigned long long *out)
+{
+	if (options_num(arg, true, max, out) || *out < min) {
+		argp_error(state, "invalid %s '%s': must be %llu..%llu", opt,
+			   arg, min, max);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The rules of dev_valid_name() in net/core/dev.c. '%' is refused too:
+ * the kernel would expand "name%d", and the rest of gsotun addresses the
+ * device by the name given here.
+ */
+static const char *options_dev_invalid(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return "empty name";
+	if (strlen(name) >= IFNAMSIZ)
+		return "longer than 15 characters";
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return "not a device name";
+	for (p = name; *p; p++) {
+		if (*p == '/' || *p == ':' || *p == '%' || *p == ' ' ||
+		    (*p >= '\t' && *p <= '\r'))
+			return "'/', ':', '%' and white space are not allowed";
+	}
+	return NULL;
+}
+
+static int options_ip_parse(const char *s, struct ipaddr *ip)
+{
+	memset(ip, 0, sizeof(*ip));
+	if (inet_pton(AF_INET, s, &ip->addr.v4) == 1)
+		ip->family = AF_INET;
+	else if (inet_pton(AF_INET6, s, &ip->addr.v6) == 1)
+		ip->family = AF_INET6;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * An underlay endpoint must be one unicast host. gsotun is point to point
+ * (no multicast learning as the kernel's vxlan does), and struct ipaddr
+ * holds no scope id, which an IPv6 link-local address would need.
+ */
+static const char *options_ip_unusable(const struct ipaddr *ip)
+{
+	if (ip->family == AF_INET) {
+		in_addr_t a = ntohl(ip->addr.v4.s_addr);
+
+		if (a == INADDR_ANY)
+			return "the unspecified address";
+		if (IN_MULTICAST(a))
+			return "a multicast address";
+		if (a == INADDR_BROADCAST)
+			return "the broadcast address";
+		return NULL;
+	}
+	if (IN6_IS_ADDR_UNSPECIFIED(&ip->addr.v6))
+		return "the unspecified address";
+	if (IN6_IS_ADDR_MULTICAST(&ip->addr.v6))
+		return "a multicast address";
+	if (IN6_IS_ADDR_LINKLOCAL(&ip->addr.v6))
+		return "link-local (scopes are not supported)";
+	if (IN6_IS_ADDR_V4MAPPED(&ip->addr.v6))
+		return "IPv4-mapped (give the IPv4 form)";
+	return NULL;
+}
+
+static int options_endpoint(struct argp_state *state, const char *opt,
+			    const char *arg, struct ipaddr *ip)
+{
+	const char *why;
+
+	if (options_ip_parse(arg, ip)) {
+		argp_error(state,
+			   "invalid %s '%s': not an IPv4 or IPv6 address", opt,
+			   arg);
+		return EINVAL;
+	}
+	why = options_ip_unusable(ip);
+	if (why) {
+		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* ADDR/PREFIX; returns why it is not one, or NULL. */
+static const char *options_cidr_parse(const char *s, struct cidr *c)
+{
+	char buf[INET6_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	unsigned long long prefix, max;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	if (!slash)
+		return "missing /PREFIX";
+	len = slash - s;
+	if (len >= sizeof(buf))
+		return "not an IPv4 or IPv6 address";
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (inet_pton(AF_INET, buf, &c->addr.v4) == 1) {
+		c->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, &c->addr.v6) == 1) {
+		c->family = AF_INET6;
+		max = 128;
+	} else {
+		return "not an IPv4 or IPv6 address";
+	}
+	if (options_num(slash + 1, false, max, &prefix))
+		return max == 32 ? "IPv4 prefix must be 0..32"
+				 : "IPv6 prefix must be 0..128";
+	c->prefix = prefix;
+	return NULL;
+}
+
+static int options_address(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	const char *why;
+
+	if (cfg->n_addrs == CONFIG_MAX_ADDRS) {
+		argp_error(state, "too many --address: at most %d",
+			   CONFIG_MAX_ADDRS);
+		return E2BIG;
+	}
+	why = options_cidr_parse(arg, &cfg->addrs[cfg->n_addrs]);
+	if (why) {
+		argp_error(state, "invalid --address '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_addrs++;
+	return 0;
+}
+
+/*
+ * Daemons chdir("/"), so a relative pid file is made absolute against the
+ * directory gsotun was started in; otherwise writing and removing it would
+ * act on different files.
+ */
+static int options_pidfile(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	char *cwd = NULL, *path;
+	int n;
+
+	if (!*arg) {
+		argp_error(state, "invalid --pidfile '': empty file name");
+		return EINVAL;
+	}
+	if (arg[0] == '/') {
+		path = strdup(arg);
+	} else {
+		cwd = get_current_dir_name();
+		if (!cwd) {
+			n = errno;
+			argp_failure(state, EXIT_FAILURE, n,
+				     "--pidfile '%s': cannot get the current "
+				     "directory", arg);
+			return n;
+		}
+		n = asprintf(&path, "%s%s%s", cwd,
+			     cwd[strlen(cwd) - 1] == '/' ? "" : "/", arg);
+		if (n < 0)
+			path = NULL;
+		free(cwd);
+	}
+	if (!path) {
+		argp_failure(state, EXIT_FAILURE, ENOMEM, "--pidfile");
+		return ENOMEM;
+	}
+	free(cfg->pidfile);
+	cfg->pidfile = path;
+	return 0;
+}
+
+static int options_dev(struct argp_state *state, struct config *cfg,
+		       const char *arg)
+{
+	const char *why = options_dev_invalid(arg);
+
+	if (why) {
+		argp_error(state, "invalid --dev '%s': %s", arg, why);
+		return EINVAL;
+	}
+	strcpy(cfg->dev, arg);
+	return 0;
+}
+
+static int options_encap(struct argp_state *state, struct config *cfg,
+			 const char *arg)
+{
+	int t = encap_from_name(arg);
+
+	if (t < 0) {
+		argp_error(state, "invalid --encap '%s': must be vxlan, gre or "
+			   "gre-udp", arg);
+		return EINVAL;
+	}
+	cfg->encap.type = t;
+	return 0;
+}
+
+static int options_mtu(struct argp_state *state, struct config *cfg,
+		       const char *arg)
+{
+	unsigned long long v;
+
+	if (!strcmp(arg, "auto")) {
+		cfg->mtu = 0;
+		return 0;
+	}
+	if (options_num(arg, true, MTU_MAX, &v) || v < MTU_MIN) {
+		argp_error(state, "invalid --mtu '%s': must be %d..%d or auto",
+			   arg, MTU_MIN, MTU_MAX);
+		return EINVAL;
+	}
+	cfg->mtu = v;
+	return 0;
+}
+
+static int options_tos(struct argp_state *state, struct config *cfg,
+		       const char *arg)
+{
+	unsigned long long v;
+
+	if (!strcmp(arg, "inherit")) {
+		cfg->tos_mode = TOS_INHERIT;
+		cfg->tos = 0;
+		return 0;
+	}
+	if (options_num(arg, true, 255, &v)) {
+		argp_error(state, "invalid --tos '%s': must be 0..255 or "
+			   "inherit", arg);
+		return EINVAL;
+	}
+	cfg->tos_mode = TOS_FIXED;
+	cfg->tos = v;
+	return 0;
+}
+
+/* Options that take a number straight into a field. */
+static int options_number(struct argp_state *state, int key, const char *arg)
+{
+	struct options_state *st = state->input;
+	struct config *cfg = st->cfg;
+	unsigned long long v;
+	int err;
+
+	switch (key) {
+	case OPT_PORT:
+		err = options_range(state, "--port", arg, 1, 65535, &v);
+		if (!err) {
+			cfg->port = v;
+			st->port_set = true;
+		}
+		return err;
+	case OPT_VNI:
+		err = options_range(state, "--vni", arg, 0, VNI_MAX, &v);
+		if (!err) {
+			cfg->encap.vni = v;
+			st->vni_set = true;
+		}
+		return err;
+	case OPT_KEY:
+		err = options_range(state, "--key", arg, 0, KEY_MAX, &v);
+		if (!err) {
+			cfg->encap.key = v;
+			cfg->encap.has_key = true;
+		}
+		return err;
+	case OPT_TTL:
+		err = options_range(state, "--ttl", arg, 1, 255, &v);
+		if (!err)
+			cfg->ttl = v;
+		return err;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* Checks and defaults that depend on several options, in any order. */
+static int options_finish(struct argp_state *state)
+{
+	struct options_state *st = state->input;
+	struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
+
+	if (!cfg->remote.family) {
+		argp_error(state, "missing --remote ADDR: the peer's address");
+		return EINVAL;
+	}
+	if (cfg->local.family && cfg->local.family != cfg->remote.family) {
+		argp_error(state, "--local and --remote must both be IPv4 or "
+			   "both IPv6");
+		return EINVAL;
+	}
+	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
+	if (st->port_set && t == ENCAP_GRE) {
+		argp_error(state, "--port is not used with --encap gre");
+		return EINVAL;
+	}
+	if (st->vni_set && t != ENCAP_VXLAN) {
+		argp_error(state, "--vni is for --encap vxlan, not %s (use "
+			   "--key)", encap_name(t));
+		return EINVAL;
+	}
+	if (cfg->encap.has_key && t == ENCAP_VXLAN) {
+		argp_error(state, "--key is for --encap gre or gre-udp, not "
+			   "vxlan (use --vni)");
+		return EINVAL;
+	}
+	if (cfg->encap.gre_seq && t == ENCAP_VXLAN) {
+		argp_error(state, "--seq is for --encap gre or gre-udp, not "
+			   "vxlan");
+		return EINVAL;
+	}
+
+	if (!st->port_set)
+		cfg->port = t == ENCAP_VXLAN ? VXLAN_PORT
+			    : t == ENCAP_GRE_UDP ? GRE_UDP_PORT : 0;
+	if (t != ENCAP_VXLAN)
+		cfg->encap.vni = 0;
+	/*
+	 * Outer UDP checksums are on by default, as the kernel's vxlan
+	 * sends them (udpcsum); the GRE checksum is off, as in ip_gre.
+	 */
+	if (!st->csum_set)
+		cfg->csum = encap_is_udp(t);
+	cfg->encap.gre_csum = t == ENCAP_GRE && cfg->csum;
+	return 0;
+}
+
+static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options_state *st = state->input;
+	struct config *cfg = st->cfg;
+
+	switch (key) {
+	case OPT_REMOTE:
+		return options_endpoint(state, "--remote", arg, &cfg->remote);
+	case OPT_LOCAL:
+		return options_endpoint(state, "--local", arg, &cfg->local);
+	case OPT_PORT:
+	case OPT_VNI:
+	case OPT_KEY:
+	case OPT_TTL:
+		return options_number(state, key, arg);
+	case OPT_TOS:
+		return options_tos(state, cfg, arg);
+	case OPT_ENCAP:
+		return options_encap(state, cfg, arg);
+	case OPT_CSUM:
+	case OPT_NO_CSUM:
+		cfg->csum = key == OPT_CSUM;
+		st->csum_set = true;
+		return 0;
+	case OPT_SEQ:
+		cfg->encap.gre_seq = true;
+		return 0;
+	case OPT_DEV:
+		return options_dev(state, cfg, arg);
+	case OPT_MTU:
+		return options_mtu(state, cfg, arg);
+	case OPT_ADDRESS:
+		return options_address(state, cfg, arg);
+	case OPT_NO_OFFLOAD:
+		cfg->offload = false;
+		return 0;
+	case 'v':
+		cfg->verbosity++;
+		return 0;
+	case 'q':
+		cfg->verbosity--;
+		return 0;
+	case OPT_DAEMON:
+		cfg->daemon = true;
+		return 0;
+	case OPT_PIDFILE:
+		return options_pidfile(state, cfg, arg);
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	case ARGP_KEY_END:
+		return options_finish(state);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp options_argp = {
+	.options = options_table,
+	.parser = options_parse_opt,
+	.doc = options_doc,
+};
+
+static void options_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	strcpy(cfg->dev, "gsotun0");
+	cfg->encap.type = ENCAP_VXLAN;
+	cfg->encap.vni = 1;
+	cfg->tos_mode = TOS_FIXED;
+	cfg->offload = true;
+}
+
+int options_parse(int argc, char **argv, struct config *cfg)
+{
+	struct options_state st = { .cfg = cfg };
+	error_t err;
+
+	options_defaults(cfg);
+	/* glibc's default already, but the exit status is our interface. */
+	argp_err_exit_status = EX_USAGE;
+	err = argp_parse(&options_argp, argc, argv, 0, NULL, &st);
+	return err ? -err : 0;
+}
+
+void options_free(struct config *cfg)
+{
+	free(cfg->pidfile);
+	cfg->pidfile = NULL;
+}

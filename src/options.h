@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command line: the argp table and its validation into struct config.
+ */
+#ifndef GSOTUN_OPTIONS_H
+#define GSOTUN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include "encap.h"
+
+#define CONFIG_MAX_ADDRS 16
+
+/* An address with prefix length, for --address. */
+struct cidr {
+	int family;		/* AF_INET or AF_INET6 */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+	uint8_t prefix;
+};
+
+/* An underlay address (no prefix). */
+struct ipaddr {
+	int family;		/* AF_INET, AF_INET6; 0 when unset */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+};
+
+enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
+
+struct config {
+	char dev[IFNAMSIZ];		/* --dev, default "gsotun0" */
+	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
+	bool csum;			/* outer checksum (UDP csum or GRE C) */
+	struct ipaddr local;		/* --local */
+	struct ipaddr remote;		/* --remote, required */
+	uint16_t port;			/* --port; 0 picks the encap default */
+	uint32_t mtu;			/* --mtu N; 0 means auto */
+	struct cidr addrs[CONFIG_MAX_ADDRS];	/* --address, repeatable */
+	unsigned int n_addrs;
+	int ttl;			/* --ttl 1..255; 0 = kernel default */
+	enum tos_mode tos_mode;		/* --tos N|inherit */
+	uint8_t tos;
+	bool offload;			/* false with --no-offload */
+	int verbosity;			/* 0 normal, -v raises, -q lowers */
+	bool daemon;			/* --daemon */
+	char *pidfile;			/* --pidfile FILE (owned, strdup) */
+};
+
+/*
+ * Parse argv into *cfg (which it initialises with the defaults first).
+ * Bad usage prints a message naming the option and exits with EX_USAGE (64)
+ * through argp_error(). Returns 0.
+ */
+int options_parse(int argc, char **argv, struct config *cfg);
+
+/* Free what options_parse() allocated. */
+void options_free(struct config *cfg);
+
+#endif

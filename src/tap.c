@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The tap device: created non-persistent with vnet headers, so the kernel
+ * hands over whole TSO/USO super-frames and removes the tap when we exit.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <net/if.h>
+#include "compat.h"
+#include "log.h"
+#include "tap.h"
+#include "vnet.h"
+
+/*
+ * TSO needs CSUM (tun's set_offload() refuses it alone). The UDP tunnel
+ * GSO bits (0x80, 0x100) are never set: they would have the kernel hand us
+ * frames that are already encapsulated.
+ */
+#define TAP_OFFLOAD_TSO (TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN)
+#define TAP_OFFLOAD_USO (TUN_F_USO4 | TUN_F_USO6)
+
+static unsigned int tap_offload_flags;
+
+unsigned int tap_offloads(void)
+{
+	return tap_offload_flags;
+}
+
+static int tap_try_offload(int fd, unsigned int flags)
+{
+	return ioctl(fd, TUNSETOFFLOAD, (unsigned long)flags) < 0 ? -errno : 0;
+}
+
+static int tap_set_offload(int fd, const char *name, bool offload)
+{
+	unsigned int flags = offload ? TAP_OFFLOAD_TSO | TAP_OFFLOAD_USO : 0;
+	int ret;
+
+	ret = tap_try_offload(fd, flags);
+	/*
+	 * tun learnt USO4|USO6 in Linux 6.2 (and takes them only together);
+	 * older kernels refuse the unknown bits with EINVAL.
+	 */
+	if (ret == -EINVAL && offload) {
+		log_debug("tap %s: no UDP segmentation offload, TSO only",
+			  name);
+		flags = TAP_OFFLOAD_TSO;
+		ret = tap_try_offload(fd, flags);
+	}
+	if (ret < 0) {
+		log_msg(LOG_LVL_ERR, -ret, "cannot set offloads 0x%x on tap %s",
+			flags, name);
+		return ret;
+	}
+	tap_offload_flags = flags;
+	return 0;
+}
+
+int tap_open(const char *name, bool offload, char *ifname)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR };
+	const char *shown = name && *name ? name : "tap%d";
+	int hdr_len = VNET_HDR_LEN;
+	int fd, ret;
+
+	if (strlen(shown) >= IFNAMSIZ) {
+		log_err("cannot create tap %s: name longer than %d bytes",
+			shown, IFNAMSIZ - 1);
+		return -EINVAL;
+	}
+	/* An empty name lets the kernel pick one from "tap%d". */
+	if (name)
+		memcpy(ifr.ifr_name, name, strlen(name));
+
+	/* Non-blocking from the start: the event loop owns every read. */
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		ret = -errno;
+		log_err_errno("cannot open /dev/net/tun for tap %s", shown);
+		return ret;
+	}
+	/* Not TUNSETPERSIST: closing the fd removes the tap. */
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		ret = -errno;
+		log_err_errno("cannot create tap %s", shown);
+		goto err;
+	}
+	if (ioctl(fd, TUNSETVNETHDRSZ, &hdr_len) < 0) {
+		ret = -errno;
+		log_err_errno("cannot set vnet header size %d on tap %s",
+			      hdr_len, ifr.ifr_name);
+		goto err;
+	}
+	ret = tap_set_offload(fd, ifr.ifr_name, offload);
+	if (ret < 0)
+		goto err;
+	if (ifname)
+		memcpy(ifname, ifr.ifr_name, IFNAMSIZ);
+	return fd;
+err:
+	close(fd);
+	return ret;
+}

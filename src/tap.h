@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The tap device: opened with IFF_VNET_HDR so super-frames and their
+ * offload hints cross the user/kernel boundary whole.
+ */
+#ifndef GSOTUN_TAP_H
+#define GSOTUN_TAP_H
+
+#include <stdbool.h>
+#include <net/if.h>
+
+/*
+ * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR, vnet header
+ * size VNET_HDR_LEN, non-blocking. With offload, TUNSETOFFLOAD gets
+ * CSUM|TSO4|TSO6|TSO_ECN, plus USO4|USO6 when the kernel takes them;
+ * without, 0. The kernel's name is copied to ifname (IFNAMSIZ).
+ * Returns the fd or -errno (logged).
+ */
+int tap_open(const char *name, bool offload, char *ifname);
+
+/* Offload flags the tap ended up with (TUN_F_*), for the log. */
+unsigned int tap_offloads(void);
+
+#endif

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The underlay socket: sends segment plans as iovecs (header block, then a
+ * payload slice of the tap buffer) and receives encapsulated packets.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <netinet/ip.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "compat.h"
+#include "encap.h"
+#include "log.h"
+#include "underlay.h"
+
+/* Socket buffers big enough for a few super-frames in flight each way. */
+#define UNDERLAY_SOCKBUF (4 << 20)
+
+static int sockopt_int(int fd, int level, int name, int val)
+{
+	return setsockopt(fd, level, name, &val, sizeof(val));
+}
+
+static void set_sockbuf(int fd)
+{
+	/* The FORCE variants pass rmem_max/wmem_max when we are root. */
+	if (sockopt_int(fd, SOL_SOCKET, SO_SNDBUFFORCE, UNDERLAY_SOCKBUF))
+		sockopt_int(fd, SOL_SOCKET, SO_SNDBUF, UNDERLAY_SOCKBUF);
+	if (sockopt_int(fd, SOL_SOCKET, SO_RCVBUFFORCE, UNDERLAY_SOCKBUF))
+		sockopt_int(fd, SOL_SOCKET, SO_RCVBUF, UNDERLAY_SOCKBUF);
+}
+
+static socklen_t ipaddr_to_sockaddr(const struct ipaddr *a, uint16_t port,
+				    struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (a->family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = a->addr.v6;
+		s6->sin6_port = htons(port);
+		return sizeof(*s6);
+	}
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	s4->sin_family = AF_INET;
+	s4->sin_addr = a->addr.v4;
+	s4->sin_port = htons(port);
+	return sizeof(*s4);
+}
+
+/* TTL, fixed TOS and, for UDP, the checksum and GRO options. */
+static int underlay_configure(struct underlay *u, const struct config *cfg)
+{
+	bool v6 = u->family == AF_INET6;
+	int fd = u->fd;
+
+	if (cfg->ttl &&
+	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			v6 ? IPV6_UNICAST_HOPS : IP_TTL, cfg->ttl))
+		return -errno;
+	if (cfg->tos_mode == TOS_FIXED && cfg->tos &&
+	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			v6 ? IPV6_TCLASS : IP_TOS, cfg->tos))
+		return -errno;
+	set_sockbuf(fd);
+	if (!u->udp)
+		return 0;
+
+	if (!cfg->csum) {
+		/*
+		 * Zero outer checksums, as the kernel's vxlan with noudpcsum /
+		 * udp6zerocsumtx. The kernel refuses UDP GSO on such a socket
+		 * (udp_send_skb: sk_no_check_tx), so send segment by segment.
+		 */
+		if (v6) {
+			if (sockopt_int(fd, SOL_UDP, UDP_NO_CHECK6_TX, 1) ||
+			    sockopt_int(fd, SOL_UDP, UDP_NO_CHECK6_RX, 1))
+				return -errno;
+		} else if (sockopt_int(fd, SOL_SOCKET, SO_NO_CHECK, 1)) {
+			return -errno;
+		}
+		u->gso = false;
+	}
+	/* Back-to-back datagrams from the peer arrive as one (udp(7)). */
+	if (sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
+		log_debug("UDP_GRO not available: %s", strerror(errno));
+	return 0;
+}
+
+int underlay_open(struct underlay *u, const struct config *cfg)
+{
+	struct sockaddr_storage local;
+	socklen_t local_len;
+	uint16_t port;
+	int err;
+
+	memset(u, 0, sizeof(*u));
+	u->fd = -1;
+	u->family = cfg->remote.family;
+	u->udp = encap_is_udp(cfg->encap.type);
+	u->gso = u->udp;
+	port = u->udp ? cfg->port : 0;
+
+	u->iov = calloc(2 * VNET_MAX_SEGS, sizeof(*u->iov));
+	u->mm = calloc(VNET_MAX_SEGS, sizeof(*u->mm));
+	if (!u->iov || !u->mm) {
+		err = -ENOMEM;
+		goto fail;
+	}
+
+	u->fd = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
+			SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
+	if (u->fd < 0) {
+		err = -errno;
+		log_err_errno("cannot open the %s underlay socket",
+			      encap_name(cfg->encap.type));
+		goto fail;
+	}
+	if (u->family == AF_INET6)
+		sockopt_int(u->fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+
+	if (cfg->local.family) {
+		local_len = ipaddr_to_sockaddr(&cfg->local, port, &local);
+	} else {
+		struct ipaddr any = { .family = u->family };
+
+		local_len = ipaddr_to_sockaddr(&any, port, &local);
+	}
+	if (bind(u->fd, (struct sockaddr *)&local, local_len)) {
+		err = -errno;
+		log_err_errno("cannot bind the underlay socket to port %u",
+			      port);
+		goto fail;
+	}
+	u->peer_len = ipaddr_to_sockaddr(&cfg->remote, port, &u->peer);
+	/*
+	 * A raw socket connected to the peer sees only the peer's GRE
+	 * packets (raw_v4_match). UDP stays unconnected: the kernel's vxlan
+	 * sends from a source port hashed from the inner flow (RFC 7348).
+	 */
+	if (!u->udp && connect(u->fd, (struct sockaddr *)&u->peer,
+			       u->peer_len)) {
+		err = -errno;
+		log_err_errno("cannot connect the GRE socket");
+		goto fail;
+	}
+	err = underlay_configure(u, cfg);
+	if (err) {
+		log_err("cannot configure the underlay socket: %s",
+			strerror(-err));
+		goto fail;
+	}
+	return 0;
+fail:
+	underlay_close(u);
+	return err;
+}
+
+void underlay_close(struct underlay *u)
+{
+	if (u->fd >= 0)
+		close(u->fd);
+	u->fd = -1;
+	free(u->iov);
+	free(u->mm);
+	u->iov = NULL;
+	u->mm = NULL;
+}
+
+static size_t seg_wire_len(const struct seg *s, size_t encap_len)
+{
+	return encap_len + seg_len(s);
+}
+
+static void seg_to_iov(const struct seg *s, size_t encap_len,
+		       struct iovec *iov)
+{
+	iov[0].iov_base = s->hdr - encap_len;
+	iov[0].iov_len = encap_len + s->hdr_len;
+	iov[1].iov_base = (void *)s->payload;
+	iov[1].iov_len = s->payload_len;
+}
+
+/* Room for UDP_SEGMENT (u16) and IP_TOS/IPV6_TCLASS (int). */
+union send_cmsg {
+	char buf[CMSG_SPACE(sizeof(uint16_t)) + CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+static size_t cmsg_put(struct msghdr *msg, size_t used, int level, int type,
+		       const void *data, size_t len)
+{
+	struct cmsghdr *cm = (struct cmsghdr *)((char *)msg->msg_control +
+						 used);
+
+	cm->cmsg_level = level;
+	cm->cmsg_type = type;
+	cm->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(cm), data, len);
+	return used + CMSG_SPACE(len);
+}
+
+static void msg_set_cmsgs(struct underlay *u, struct msghdr *msg,
+			  union send_cmsg *cbuf, uint16_t gso_size, int tos)
+{
+	size_t used = 0;
+
+	msg->msg_control = cbuf->buf;
+	if (gso_size)
+		used = cmsg_put(msg, used, SOL_UDP, UDP_SEGMENT, &gso_size,
+				sizeof(gso_size));
+	if (tos >= 0) {
+		if (u->family == AF_INET6)
+			used = cmsg_put(msg, used, IPPROTO_IPV6, IPV6_TCLASS,
+					&tos, sizeof(tos));
+		else
+			used = cmsg_put(msg, used, IPPROTO_IP, IP_TOS, &tos,
+					sizeof(tos));
+	}
+	msg->msg_controllen = used;
+	if (!used)
+		msg->msg_control = NULL;
+}
+
+static void msg_set_peer(struct underlay *u, struct msghdr *msg)
+{
+	/* The raw GRE socket is connected; UDP names the peer each time. */
+	if (u->udp) {
+		msg->msg_name = &u->peer;
+		msg->msg_namelen = u->peer_len;
+	}
+}
+
+/* One datagram per segment, as many per system call as sendmmsg takes. */
+static void send_each(struct underlay *u, const struct seg *segs, int n,
+		      size_t encap_len, int tos, struct stats *st)
+{
+	union send_cmsg cbuf;
+	int i, sent = 0;
+
+	for (i = 0; i < n; i++) {
+		struct msghdr *msg = &u->mm[i].msg_hdr;
+
+		memset(msg, 0, sizeof(*msg));
+		seg_to_iov(&segs[i], encap_len, &u->iov[2 * i]);
+		msg->msg_iov = &u->iov[2 * i];
+		msg->msg_iovlen = 2;
+		msg_set_peer(u, msg);
+		msg_set_cmsgs(u, msg, &cbuf, 0, tos);
+	}
+	while (sent < n) {
+		int r = sendmmsg(u->fd, &u->mm[sent], n - sent, 0);
+
+		st->tx_sends++;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			/* The first message failed: count it, go on. */
+			log_debug("underlay send: %s", strerror(errno));
+			st->tx_drop_send++;
+			sent++;
+			continue;
+		}
+		st->tx_segments += r;
+		sent += r;
+	}
+}
+
+/*
+ * One UDP GSO send of n segments of gso_size bytes each (the last may be
+ * shorter). Returns 0, or -EIO when the egress path cannot offload the
+ * checksum (udp_send_skb), so the caller falls back.
+ */
+static int send_gso(struct underlay *u, const struct seg *segs, int n,
+		    size_t encap_len, uint16_t gso_size, int tos,
+		    struct stats *st)
+{
+	struct msghdr msg = { 0 };
+	union send_cmsg cbuf;
+	int i;
+
+	for (i = 0; i < n; i++)
+		seg_to_iov(&segs[i], encap_len, &u->iov[2 * i]);
+	msg.msg_iov = u->iov;
+	msg.msg_iovlen = 2 * n;
+	msg_set_peer(u, &msg);
+	msg_set_cmsgs(u, &msg, &cbuf, gso_size, tos);
+	for (;;) {
+		st->tx_sends++;
+		if (sendmsg(u->fd, &msg, 0) >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno == EIO)
+			return -EIO;
+		log_debug("underlay GSO send: %s", strerror(errno));
+		st->tx_drop_send += n;
+		return 0;
+	}
+	st->tx_segments += n;
+	return 0;
+}
+
+/*
+ * How many segments from segs[0] one UDP GSO send can carry: all of the
+ * first one's size, the last possibly shorter, within the kernel's limits.
+ */
+static int gso_run_len(const struct seg *segs, int n, size_t encap_len)
+{
+	size_t size = seg_wire_len(&segs[0], encap_len);
+	size_t bytes = 0;
+	int i;
+
+	for (i = 0; i < n && i < UDP_GSO_MAX_SEGS; i++) {
+		size_t len = seg_wire_len(&segs[i], encap_len);
+
+		if (len > size || bytes + len > UDP_GSO_MAX_BYTES)
+			break;
+		bytes += len;
+		if (len < size) {
+			i++;
+			break;
+		}
+	}
+	return i ? i : 1;
+}
+
+void underlay_send(struct underlay *u, const struct seg *segs, int n,
+		   size_t encap_len, int tos, struct stats *st)
+{
+	while (n > 0) {
+		int run = n;
+
+		if (u->gso && n > 1) {
+			run = gso_run_len(segs, n, encap_len);
+			if (run > 1 &&
+			    send_gso(u, segs, run, encap_len,
+				     seg_wire_len(&segs[0], encap_len), tos,
+				     st) == 0)
+				goto next;
+			if (run > 1) {
+				/* No checksum offload on the way out. */
+				log_info("UDP GSO refused by the underlay, sending segment by segment");
+				st->tx_gso_fallback++;
+				u->gso = false;
+			}
+		}
+		send_each(u, segs, run, encap_len, tos, st);
+next:
+		segs += run;
+		n -= run;
+	}
+}
+
+static bool sockaddr_is_peer(const struct underlay *u,
+			     const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family != u->family)
+		return false;
+	if (u->family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)ss)->sin6_addr,
+			       &((const struct sockaddr_in6 *)&u->peer)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return ((const struct sockaddr_in *)ss)->sin_addr.s_addr ==
+	       ((const struct sockaddr_in *)&u->peer)->sin_addr.s_addr;
+}
+
+static uint16_t msg_gro_size(struct msghdr *msg)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
+		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+			int size;
+
+			memcpy(&size, CMSG_DATA(cm), sizeof(size));
+			return size > 0 && size < 65536 ? size : 0;
+		}
+	}
+	return 0;
+}
+
+/* A raw IPv4 socket hands us the outer IP header: check and skip it. */
+static int strip_ip4(const uint8_t *buf, size_t len, size_t *off)
+{
+	const struct iphdr *iph = (const struct iphdr *)buf;
+	size_t ihl, tot;
+
+	if (len < sizeof(*iph) || iph->version != 4)
+		return -1;
+	ihl = iph->ihl * 4u;
+	tot = ntohs(iph->tot_len);
+	if (ihl < sizeof(*iph) || tot < ihl || tot > len)
+		return -1;
+	*off = ihl;
+	return 0;
+}
+
+int underlay_recv(struct underlay *u, uint8_t *buf, size_t size,
+		  struct rx_pkt *p, struct stats *st)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct sockaddr_storage from;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = {
+		.msg_name = &from,
+		.msg_namelen = sizeof(from),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	size_t off = 0;
+	ssize_t n;
+
+	n = recvmsg(u->fd, &msg, MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		/* ICMP errors reported on the socket: not a packet. */
+		log_debug("underlay receive: %s", strerror(errno));
+		return 0;
+	}
+	st->rx_packets++;
+	st->rx_bytes += n;
+	if (msg.msg_flags & MSG_TRUNC) {
+		st->rx_drop_trunc++;
+		return -1;
+	}
+	if (!sockaddr_is_peer(u, &from)) {
+		st->rx_drop_source++;
+		return -1;
+	}
+	if (!u->udp && u->family == AF_INET &&
+	    strip_ip4(buf, n, &off)) {
+		st->rx_drop_outer++;
+		return -1;
+	}
+	p->data = buf + off;
+	p->len = n - off;
+	p->gso_size = u->udp ? msg_gro_size(&msg) : 0;
+	return 1;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The underlay socket: UDP (vxlan, gre-udp) or raw IPPROTO_GRE, sending
+ * segment plans without copying payload and receiving encapsulated packets.
+ */
+#ifndef GSOTUN_UNDERLAY_H
+#define GSOTUN_UNDERLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include "gso.h"
+#include "options.h"
+#include "stats.h"
+
+/*
+ * UDP GSO limits measured here (KERNEL-FACTS.md): at most 128 segments per
+ * send, and a send must stay clearly below veth's 64 KiB gso_max_size
+ * or the kernel segments it in software.
+ */
+#define UDP_GSO_MAX_SEGS 128
+#define UDP_GSO_MAX_BYTES 64000
+
+struct underlay {
+	int fd;
+	int family;
+	bool udp;		/* UDP socket; else raw GRE */
+	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
+	struct sockaddr_storage peer;
+	socklen_t peer_len;
+	struct iovec *iov;	/* 2 per segment: header block, payload */
+	struct mmsghdr *mm;	/* 1 per segment, for per-segment sends */
+};
+
+/* A packet taken off the underlay, outer headers stripped. */
+struct rx_pkt {
+	const uint8_t *data;	/* the VXLAN or GRE header */
+	size_t len;
+	uint16_t gso_size;	/* UDP GRO: equal datagrams of this size */
+};
+
+/* Open, bind and configure the socket for cfg. 0 or -errno (logged). */
+int underlay_open(struct underlay *u, const struct config *cfg);
+void underlay_close(struct underlay *u);
+
+/*
+ * Send n segments whose encapsulation header (encap_len bytes in front of
+ * seg.hdr) is built; tos >= 0 sets the outer TOS/traffic class for these
+ * packets. Counts sends, segments and failures in st.
+ */
+void underlay_send(struct underlay *u, const struct seg *segs, int n,
+		   size_t encap_len, int tos, struct stats *st);
+
+/*
+ * Receive one datagram or packet into buf. Returns 1 with *p filled, 0 when
+ * nothing is pending, -1 when the packet was dropped (counted in st).
+ */
+int underlay_recv(struct underlay *u, uint8_t *buf, size_t size,
+		  struct rx_pkt *p, struct stats *st);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * virtio_net_hdr: validate what the tap says about a frame before anything
+ * trusts it, and build the header for frames written to the tap.
+ */
+#ifndef GSOTUN_VNET_H
+#define GSOTUN_VNET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "compat.h"
+
+/* Size of the header the tap is configured for (TUNSETVNETHDRSZ). */
+#define VNET_HDR_LEN ((int)sizeof(struct virtio_net_hdr))
+
+/* Largest frame a tap read returns (64 KiB super-frame plus Ethernet). */
+#define VNET_FRAME_MAX (65535 + 14 + 8)
+
+/*
+ * Most segments one GSO frame may be cut into; a gso_size that would give
+ * more is refused as not sane (TCP_MIN_MSS is 88, UDP GSO sends at most
+ * 128 segments, so real frames stay far below).
+ */
+#define VNET_MAX_SEGS 1024
+
+/* Why a frame from the tap was refused; indexes stats counters. */
+enum vnet_err {
+	VNET_OK = 0,
+	VNET_ERR_SHORT,		/* shorter than its headers */
+	VNET_ERR_L3,		/* IP header malformed or lying lengths */
+	VNET_ERR_CSUM_RANGE,	/* csum_start/offset outside the frame */
+	VNET_ERR_GSO_TYPE,	/* unknown gso_type, or ECN without TCP */
+	VNET_ERR_GSO_SIZE,	/* gso_size 0 or not sane for the frame */
+	VNET_ERR_GSO_PROTO,	/* gso_type does not match the packet */
+	VNET_ERR__MAX,
+};
+
+/* Inner L4 protocol families that segmentation knows. */
+enum frame_gso {
+	FRAME_GSO_NONE = 0,
+	FRAME_GSO_TCP4,
+	FRAME_GSO_TCP6,
+	FRAME_GSO_UDP4,	/* UDP L4 (USO) over IPv4 */
+	FRAME_GSO_UDP6,
+};
+
+/*
+ * What a validated frame is. Offsets are from the start of the Ethernet
+ * frame (after the vnet header). l3/l4 fields are 0 when not IP.
+ */
+struct frame {
+	const uint8_t *data;	/* Ethernet frame */
+	uint32_t len;		/* its length */
+	uint16_t ethertype;	/* host order, after any VLAN tags */
+	uint16_t l3_off;	/* IP header */
+	uint16_t l4_off;	/* TCP/UDP header; 0 if none */
+	uint16_t hdr_len;	/* through the L4 header (TCP options too) */
+	uint8_t l4_proto;	/* IPPROTO_TCP/UDP/...; 0 if not IP */
+	uint8_t gso;		/* enum frame_gso */
+	bool ecn;		/* VIRTIO_NET_HDR_GSO_ECN */
+	bool needs_csum;	/* VIRTIO_NET_HDR_F_NEEDS_CSUM */
+	uint16_t gso_size;	/* L4 payload per segment */
+	uint16_t csum_start;	/* valid when needs_csum */
+	uint16_t csum_offset;
+};
+
+/*
+ * Validate hdr for the frame of len bytes at data and fill *f.
+ * Never trusts hdr_len; computes header lengths from the packet.
+ * Returns VNET_OK or a positive enum vnet_err.
+ */
+int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
+		   size_t len, struct frame *f);
+
+/* Header for a frame written to the tap with no offload flags. */
+void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);
+
+/*
+ * Header for a TCP super-frame written to the tap: gso_type TCPV4/TCPV6,
+ * gso_size mss, NEEDS_CSUM with csum_start l4_off and offset 16; the
+ * caller has seeded the TCP check field with the pseudo-header sum.
+ */
+void vnet_hdr_build_tcp(struct virtio_net_hdr *hdr, bool ipv6,
+			uint16_t l4_off, uint16_t hdr_len, uint16_t mss);
+
+#endif

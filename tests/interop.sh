@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun (VXLAN) in namespace A against the kernel's own vxlan device in B:
+# ping and 64 MiB SHA-256-checked transfers both ways.
+#
+# Usage: interop.sh 4|6   (the underlay family)
+#
+# For outer checksums on and off, and for two behaviours of B's veth:
+#   segments  tx-udp_tnl-segmentation off: the kernel cuts its VXLAN GSO
+#             output into MTU-sized datagrams, as a NIC would;
+#   whole     veth as by default: the kernel sends whole inner TCP
+#             super-frames in ~50 KB datagrams, which gsotun must deliver.
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+fam=$1
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+case $fam in
+4) mtu=1450 ;;
+6) mtu=1430 ;;
+*) bail "usage: interop.sh 4|6" ;;
+esac
+
+lib_init 300 socat ethtool ping
+net_setup "$fam" 4
+make_data big 64
+VX_B=vxB$$
+
+# kvx_start on|off: the kernel's vxlan in B, VNI 1, port 4789.
+kvx_start()
+{
+	local cs i
+
+	if [ "$fam" = 6 ]; then
+		cs="noudp6zerocsumtx noudp6zerocsumrx"
+		[ "$1" = off ] && cs="udp6zerocsumtx udp6zerocsumrx"
+	else
+		cs=udpcsum
+		[ "$1" = off ] && cs=noudpcsum
+	fi
+	# shellcheck disable=SC2086 # $cs is a list of keywords
+	ip -n "$NS_B" link add "$VX_B" type vxlan id 1 local "$UL_B" \
+		remote "$UL_A" dstport 4789 dev "$VETH_B" $cs &&
+		ip -n "$NS_B" link set "$VX_B" mtu "$mtu" &&
+		ip -n "$NS_B" addr add "$OV4_B/24" dev "$VX_B" &&
+		ip -n "$NS_B" addr add "$OV6_B/64" dev "$VX_B" nodad &&
+		ip -n "$NS_B" link set "$VX_B" up || return 1
+	for ((i = 0; i < 50; i++)); do
+		dev_ready "$NS_B" "$VX_B" "$OV4_B/24" "$OV6_B/64" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ends_start()
+{
+	kvx_start "$1" &&
+		gt_start "$NS_A" "$TAP_A" --encap vxlan --vni 1 \
+			--local "$UL_A" --remote "$UL_B" \
+			--address "$OV4_A/24" --address "$OV6_A/64" "$2"
+}
+
+veth_mode()
+{
+	local v=on
+
+	[ "$1" = segments ] && v=off
+	ip netns exec "$NS_B" ethtool -K "$VETH_B" \
+		tx-udp_tnl-segmentation "$v" \
+		tx-udp_tnl-csum-segmentation "$v" >/dev/null 2>&1
+}
+
+up=0
+
+pings()
+{
+	up=0
+	ping_ok "$NS_A" "$OV4_B" && ping_ok "$NS_B" "$OV4_A" && up=1
+	ping_ok "$NS_A" "$OV6_B" && ping_ok "$NS_B" "$OV6_A" || up=0
+	[ "$up" -eq 1 ]
+}
+
+xfer_if_up()
+{
+	[ "$up" -eq 1 ] || { diag "not run: the tunnel is down"; return 1; }
+	xfer "$@"
+}
+
+# The average datagram gsotun received during the last B->A transfer.
+rx_sizes()
+{
+	local p0 b0 p1 b1
+
+	p0=$(ctr "$1" rx_packets) b0=$(ctr "$1" rx_bytes)
+	p1=$(ctr "$2" rx_packets) b1=$(ctr "$2" rx_bytes)
+	[ -n "$p0" ] && [ -n "$p1" ] && [ -n "$b0" ] && [ -n "$b1" ] &&
+		[ "$p1" -gt "$p0" ] &&
+		diag "A received $((p1 - p0)) packets of $(((b1 - b0) / (p1 - p0))) bytes on average"
+}
+
+for csum in on off; do
+	flag=--csum
+	[ $csum = off ] && flag=--no-csum
+	r="interop/$fam checksums $csum"
+	check "$r: kernel vxlan in B, gsotun $flag in A start" \
+		ends_start "$csum" "$flag"
+	for mode in segments whole; do
+		veth_mode "$mode"
+		check "$r, veth $mode: ping both ways, IPv4 and IPv6" pings
+		check "$r, veth $mode: 64 MiB A->B over IPv4, SHA-256 matches" \
+			xfer_if_up "$NS_A" "$NS_B" "$OV4_B" big
+		gt_counters "$NS_A"
+		c0=$GT_CTR
+		check "$r, veth $mode: 64 MiB B->A over IPv6, SHA-256 matches" \
+			xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
+		gt_counters "$NS_A" && rx_sizes "$c0" "$GT_CTR"
+	done
+	gt_counters "$NS_A" && gt_show A
+	check "$r: every rx_drop_* counter of gsotun is 0" \
+		ctr_drops_zero "$GT_CTR"
+	check "$r: gsotun exits 0 on SIGTERM and removes its tap" \
+		gt_stop "$NS_A" || gt_log "$NS_A"
+	ip -n "$NS_B" link del "$VX_B" 2>/dev/null
+done
+
+done_testing

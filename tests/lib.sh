@@ -1,0 +1,512 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers sourced by the namespace tests (bash): TAP output, clean-up,
+# two namespaces joined by veth, gsotun endpoints, transfers and captures.
+#
+# Everything a test creates is recorded here and removed by the EXIT trap:
+# processes are killed by PID, namespaces deleted, the mktemp -d directory
+# removed. Nothing is ever configured outside the test's own namespaces.
+
+# Variables set here are used by the scripts that source this file.
+# shellcheck disable=SC2034
+
+LIB_DIR=${TESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+PYTHON=/usr/bin/python3
+
+# ---------------------------------------------------------------- TAP
+
+tap_n=0
+
+diag()
+{
+	local line
+
+	printf '%s\n' "$@" | while IFS= read -r line; do
+		printf '# %s\n' "$line"
+	done
+}
+
+# ok STATUS DESCRIPTION: one TAP line, a pass when STATUS is 0.
+ok()
+{
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+	fi
+	return "$1"
+}
+
+# check DESCRIPTION COMMAND...: run COMMAND, one TAP line for its status.
+check()
+{
+	local desc=$1
+
+	shift
+	"$@"
+	ok $? "$desc"
+}
+
+# fail_skipped REASON DESCRIPTION...: checks that could not run, as failures.
+fail_skipped()
+{
+	local reason=$1 desc
+
+	shift
+	for desc in "$@"; do
+		ok 1 "$desc (not run: $reason)"
+	done
+}
+
+bail()
+{
+	echo "Bail out! $*"
+	exit 1
+}
+
+# The plan goes last, so a script that dies half way is an error.
+done_testing()
+{
+	echo "1..$tap_n"
+	exit 0
+}
+
+# ---------------------------------------------------------------- clean-up
+
+LIB_PIDS=()
+LIB_NS=()
+LIB_TMP=
+LIB_WATCHDOG=
+
+# Remember a process to kill at exit; forget it once waited for, so a
+# recycled PID is never signalled.
+track_pid()
+{
+	LIB_PIDS+=("$1")
+}
+
+forget_pid()
+{
+	local i
+
+	for i in "${!LIB_PIDS[@]}"; do
+		[ "${LIB_PIDS[$i]}" = "$1" ] && unset "LIB_PIDS[$i]"
+	done
+}
+
+# Alive and not a zombie.
+pid_alive()
+{
+	local state
+
+	[ -r "/proc/$1/stat" ] || return 1
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# wait_gone PID TENTHS: poll until PID has exited (or is a zombie).
+wait_gone()
+{
+	local i
+
+	for ((i = 0; i < $2; i++)); do
+		pid_alive "$1" || return 0
+		sleep 0.1
+	done
+	! pid_alive "$1"
+}
+
+lib_cleanup()
+{
+	local pid ns
+
+	trap - EXIT INT TERM ALRM
+	if [ -n "$LIB_WATCHDOG" ]; then
+		kill -TERM "$LIB_WATCHDOG" 2>/dev/null
+		wait "$LIB_WATCHDOG" 2>/dev/null
+	fi
+	for pid in "${LIB_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${LIB_PIDS[@]}"; do
+		wait_gone "$pid" 30 || kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	for ns in "${LIB_NS[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	[ -n "$LIB_TMP" ] && rm -rf "$LIB_TMP"
+}
+
+# A watchdog turns a hang into a failure of this test, not a stuck CI.
+lib_watchdog()
+{
+	(
+		trap 'kill $sp 2>/dev/null; exit 0' TERM
+		sleep "$1" &
+		sp=$!
+		wait $sp
+		kill -ALRM $$
+	) </dev/null >/dev/null 2>&1 &
+	LIB_WATCHDOG=$!
+}
+
+# lib_init SECONDS TOOL...: skip without root or netns, bail out when a
+# tool is missing, then set up the temporary directory, traps and watchdog
+# (SECONDS, or $GSOTUN_TEST_TIMEOUT when set).
+lib_init()
+{
+	local limit=${GSOTUN_TEST_TIMEOUT:-$1} tool missing=
+
+	shift
+	[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }
+	if ! ip netns add "gtP$$" 2>/dev/null; then
+		echo "1..0 # SKIP needs root (ip netns does not work here)"
+		exit 0
+	fi
+	ip netns del "gtP$$"
+
+	for tool in ip ss timeout sha256sum env "$@"; do
+		command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+	done
+	[ -z "$missing" ] ||
+		bail "missing tools:$missing (install them with contrib/deps.sh)"
+
+	GSOTUN=${GSOTUN:-$LIB_DIR/../src/gsotun}
+	[ -x "$GSOTUN" ] || bail "gsotun not found at $GSOTUN (set GSOTUN)"
+
+	trap lib_cleanup EXIT
+	trap 'echo "Bail out! interrupted"; exit 1' INT TERM
+	# shellcheck disable=SC2064 # $limit is expanded now, on purpose
+	trap "echo 'Bail out! timed out after ${limit} s'; exit 1" ALRM
+	LIB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-test.XXXXXX") ||
+		bail "mktemp -d failed"
+	lib_watchdog "$limit"
+}
+
+# ---------------------------------------------------------------- topology
+
+# net_setup FAMILY [X]: namespaces NS_A and NS_B joined by a veth pair
+# (MTU 1500) with underlay addresses of FAMILY (4 or 6) on subnet X.
+# Sets NS_A NS_B VETH_A VETH_B UL_A UL_B OV4_A OV4_B OV6_A OV6_B TAP_A TAP_B.
+net_setup()
+{
+	local fam=$1 x=${2:-1} ns plen nodad=()
+
+	NS_A=gtA$$ NS_B=gtB$$
+	VETH_A=uA$$ VETH_B=uB$$
+	TAP_A=tA$$ TAP_B=tB$$
+	if [ "$fam" = 6 ]; then
+		UL_A=fd00:198:18:$x::1 UL_B=fd00:198:18:$x::2 plen=64
+		nodad=(nodad)
+	else
+		UL_A=198.18.$x.1 UL_B=198.18.$x.2 plen=24
+	fi
+	OV4_A=10.$x.0.1 OV4_B=10.$x.0.2
+	OV6_A=fd00:10:$x::1 OV6_B=fd00:10:$x::2
+
+	for ns in "$NS_A" "$NS_B"; do
+		ip netns add "$ns" || bail "cannot create namespace $ns"
+		LIB_NS+=("$ns")
+		ip -n "$ns" link set lo up
+		# No duplicate address detection: addresses usable at once.
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 ||
+			bail "sysctl in $ns failed"
+	done
+	# Created inside the namespaces: nothing appears in the root one.
+	ip -n "$NS_A" link add "$VETH_A" mtu 1500 type veth \
+		peer name "$VETH_B" netns "$NS_B" mtu 1500 ||
+		bail "cannot create veth pair"
+	ip -n "$NS_A" addr add "$UL_A/$plen" dev "$VETH_A" "${nodad[@]}"
+	ip -n "$NS_B" addr add "$UL_B/$plen" dev "$VETH_B" "${nodad[@]}"
+	ip -n "$NS_A" link set "$VETH_A" up
+	ip -n "$NS_B" link set "$VETH_B" up
+	wait_underlay || bail "underlay $UL_A <-> $UL_B does not answer"
+}
+
+wait_underlay()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		ip netns exec "$NS_A" ping -c 1 -W 1 "$UL_B" >/dev/null 2>&1 &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- gsotun
+
+declare -A GT_PID GT_ERR GT_DEV
+gt_seq=0
+
+# dev_ready NS DEV CIDR...: DEV exists, is UP and has every address, none
+# still tentative.
+dev_ready()
+{
+	local ns=$1 dev=$2 link addrs cidr
+
+	shift 2
+	link=$(ip -n "$ns" -o link show dev "$dev" 2>/dev/null) || return 1
+	[[ $link == *[\<,]UP[,\>]* ]] || return 1
+	addrs=$(ip -n "$ns" -o addr show dev "$dev" 2>/dev/null) || return 1
+	[[ $addrs == *tentative* ]] && return 1
+	for cidr in "$@"; do
+		[[ $addrs == *" $cidr "* ]] || return 1
+	done
+	return 0
+}
+
+# dev_gone NS DEV
+dev_gone()
+{
+	! ip -n "$1" link show dev "$2" >/dev/null 2>&1
+}
+
+# gt_start NS DEV ARGS...: start gsotun --dev DEV ARGS in NS, in the
+# foreground as far as gsotun knows (stderr to a file, SIGINT at its
+# default disposition, as from a terminal), and wait until it is ready.
+gt_start()
+{
+	local ns=$1 dev=$2 cidrs=() prev='' arg i pid err
+
+	shift 2
+	for arg in "$@"; do
+		[ "$prev" = --address ] && cidrs+=("$arg")
+		prev=$arg
+	done
+	gt_seq=$((gt_seq + 1))
+	err=$LIB_TMP/gsotun.$ns.$gt_seq.err
+	echo "$GSOTUN --dev $dev $*" >"$err.cmd"
+	ip netns exec "$ns" env --default-signal=INT "$GSOTUN" \
+		--dev "$dev" "$@" </dev/null >"$err.out" 2>"$err" &
+	pid=$!
+	track_pid "$pid"
+	GT_PID[$ns]=$pid GT_ERR[$ns]=$err GT_DEV[$ns]=$dev
+
+	for ((i = 0; i < 100; i++)); do
+		if ! pid_alive "$pid"; then
+			wait "$pid"
+			diag "gsotun in $ns exited with status $? at start:"
+			diag "$(tail -n 5 "$err")"
+			forget_pid "$pid"
+			GT_PID[$ns]=
+			return 1
+		fi
+		dev_ready "$ns" "$dev" "${cidrs[@]}" && return 0
+		sleep 0.1
+	done
+	diag "gsotun in $ns: $dev not up with ${cidrs[*]} after 10 s"
+	diag "$(ip -n "$ns" addr show dev "$dev" 2>&1)" "$(tail -n 5 "$err")"
+	return 1
+}
+
+# Number of counter lines gsotun printed so far.
+gt_nlines()
+{
+	grep -c 'tx_frames=' "${GT_ERR[$1]}" 2>/dev/null
+}
+
+# gt_counters NS: SIGUSR1, then the fresh counters line in GT_CTR.
+gt_counters()
+{
+	local ns=$1 pid=${GT_PID[$1]} n i
+
+	GT_CTR=
+	[ -n "$pid" ] || return 1
+	n=$(gt_nlines "$ns")
+	kill -USR1 "$pid" 2>/dev/null || return 1
+	for ((i = 0; i < 50; i++)); do
+		if [ "$(gt_nlines "$ns")" -gt "$n" ]; then
+			GT_CTR=$(grep 'tx_frames=' "${GT_ERR[$ns]}" | tail -n 1)
+			return 0
+		fi
+		sleep 0.1
+	done
+	diag "gsotun in $ns printed no counters after SIGUSR1"
+	return 1
+}
+
+# ctr LINE NAME: the value of NAME in a counters line (empty if absent).
+ctr()
+{
+	local re="(^|[[:space:]])$2=([0-9]+)"
+
+	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[2]}"
+}
+
+# ctr_drops_zero LINE: every rx_drop_* counter is 0 (and there are some).
+ctr_drops_zero()
+{
+	local line=$1 bad n
+
+	n=$(grep -o 'rx_drop_[a-z0-9_]*=[0-9]*' <<<"$line" | wc -l)
+	bad=$(grep -o 'rx_drop_[a-z0-9_]*=[0-9]*' <<<"$line" | grep -v '=0$')
+	[ "$n" -gt 0 ] || { diag "no rx_drop_* counters in: $line"; return 1; }
+	[ -z "$bad" ] || { diag "non-zero drops: ${bad//$'\n'/ }"; return 1; }
+}
+
+# gt_show LABEL: the non-zero counters of the last line, as a diagnostic.
+gt_show()
+{
+	[ -n "$GT_CTR" ] &&
+		diag "$1: $(tr ' ' '\n' <<<"$GT_CTR" | grep -v '=0$' | tr '\n' ' ')"
+}
+
+# gt_stop NS [SIG]: SIGTERM (or SIG), gsotun must exit 0 within 5 s, print
+# a counters line and remove its tap.
+gt_stop()
+{
+	local ns=$1 sig=${2:-TERM} pid=${GT_PID[$1]} st dev=${GT_DEV[$1]}
+	local n
+
+	[ -n "$pid" ] || return 1
+	n=$(gt_nlines "$ns")
+	kill -"$sig" "$pid" 2>/dev/null
+	if ! wait_gone "$pid" 50; then
+		diag "gsotun in $ns still running 5 s after SIG$sig"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+	st=$?
+	forget_pid "$pid"
+	GT_PID[$ns]=
+	GT_CTR=$(grep 'tx_frames=' "${GT_ERR[$ns]}" | tail -n 1)
+	[ "$st" -eq 0 ] || { diag "gsotun in $ns exited $st"; return 1; }
+	[ "$(gt_nlines "$ns")" -gt "$n" ] ||
+		{ diag "gsotun in $ns printed no counters at exit"; return 1; }
+	dev_gone "$ns" "$dev" ||
+		{ diag "$dev still exists in $ns after exit"; return 1; }
+}
+
+# gt_log NS: last lines of gsotun's stderr, as diagnostics.
+gt_log()
+{
+	[ -s "${GT_ERR[$1]}" ] && diag "gsotun $1 stderr:" \
+		"$(grep -v 'tx_frames=' "${GT_ERR[$1]}" | tail -n "${2:-5}")"
+}
+
+# ---------------------------------------------------------------- traffic
+
+# ping_ok NS ADDR: at least one of 3 echo replies.
+ping_ok()
+{
+	ip netns exec "$1" timeout 10 ping -n -q -c 3 -i 0.2 -W 2 "$2" \
+		>/dev/null 2>&1
+}
+
+# make_data NAME MIB: random file $LIB_TMP/NAME and its SHA-256 in DATA_SHA.
+declare -A DATA_SHA
+make_data()
+{
+	head -c "$2M" /dev/urandom >"$LIB_TMP/$1" || bail "cannot write $1"
+	DATA_SHA[$1]=$(sha256sum <"$LIB_TMP/$1" | cut -d' ' -f1)
+}
+
+wait_listen()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		[ -n "$(ip netns exec "$1" ss -Htln "sport = :$2")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+xfer_port=5000
+
+# xfer FROM_NS TO_NS TO_ADDR DATA [SECONDS]: send $LIB_TMP/DATA over TCP
+# with socat, compare the SHA-256 of what arrived.
+xfer()
+{
+	local from=$1 to=$2 addr=$3 data=$4 limit=${5:-20} lpid st sha
+	local recv=$LIB_TMP/recv t0 t1 listen=TCP4-LISTEN conn=TCP4:$3
+
+	if [[ $addr == *:* ]]; then
+		listen=TCP6-LISTEN conn="TCP6:[$addr]"
+	fi
+	xfer_port=$((xfer_port + 1))
+	rm -f "$recv"
+	ip netns exec "$to" timeout "$limit" socat -u -b 262144 \
+		"$listen:$xfer_port,reuseaddr" "CREATE:$recv" \
+		</dev/null >/dev/null 2>"$LIB_TMP/socat-rx.err" &
+	lpid=$!
+	track_pid "$lpid"
+	if ! wait_listen "$to" "$xfer_port"; then
+		diag "socat does not listen on $xfer_port in $to"
+		kill "$lpid" 2>/dev/null
+		wait "$lpid"
+		forget_pid "$lpid"
+		return 1
+	fi
+	t0=$(date +%s.%N)
+	ip netns exec "$from" timeout "$limit" socat -u -b 262144 \
+		"OPEN:$LIB_TMP/$data,rdonly" "$conn:$xfer_port" \
+		</dev/null >/dev/null 2>"$LIB_TMP/socat-tx.err"
+	st=$?
+	wait "$lpid"
+	st=$((st | $?))
+	t1=$(date +%s.%N)
+	forget_pid "$lpid"
+	sha=$(sha256sum <"$recv" 2>/dev/null | cut -d' ' -f1)
+	if [ "$sha" != "${DATA_SHA[$data]}" ]; then
+		diag "$data to $addr: status $st, $(stat -c %s "$recv" 2>/dev/null || echo 0) bytes arrived, SHA-256 differs" \
+			"$(cat "$LIB_TMP/socat-tx.err" "$LIB_TMP/socat-rx.err")"
+		return 1
+	fi
+	diag "$(awk -v s="$(stat -c %s "$recv")" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.0f MiB in %.2f s, %.2f Gbit/s", s / 1048576,
+			t1 - t0, s * 8 / (t1 - t0) / 1e9 }')"
+}
+
+# ---------------------------------------------------------------- capture
+
+# cap_start NS DEV FILE: tcpdump on DEV, whole frames, until cap_stop.
+cap_start()
+{
+	local i
+
+	ip netns exec "$1" tcpdump -Z root -n -B 32768 -s 0 -U -i "$2" \
+		-w "$3" </dev/null >/dev/null 2>"$3.err" &
+	CAP_PID=$!
+	track_pid "$CAP_PID"
+	for ((i = 0; i < 50; i++)); do
+		grep -q 'listening on' "$3.err" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	diag "tcpdump did not start:" "$(cat "$3.err")"
+	return 1
+}
+
+cap_stop()
+{
+	[ -n "$CAP_PID" ] || return 1
+	sleep 0.2
+	kill -INT "$CAP_PID" 2>/dev/null
+	wait_gone "$CAP_PID" 50 || kill -KILL "$CAP_PID" 2>/dev/null
+	wait "$CAP_PID"
+	forget_pid "$CAP_PID"
+	CAP_PID=
+}
+
+# cap_check FILE [DECODE-AS]: tshark checks every checksum of the capture;
+# the counts land in the associative array CAP (see check-capture.py).
+declare -A CAP
+cap_check()
+{
+	local out line k v
+
+	CAP=()
+	out=$(timeout 120 "$PYTHON" "$LIB_DIR/check-capture.py" "$@") || {
+		diag "check-capture.py failed:" "$out"
+		return 1
+	}
+	for line in $out; do
+		k=${line%%=*} v=${line#*=}
+		CAP[$k]=$v
+	done
+	diag "capture: $out"
+}

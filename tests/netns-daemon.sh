@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun as a process: --daemon with --pidfile, signals (SIGTERM, SIGUSR1,
+# SIGINT), removal of the tap at exit, and exit status 64 on bad usage.
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+lib_init 120 ping
+net_setup 4 5
+
+pidfile=$LIB_TMP/gsotun.pid
+dpid=
+
+# Both ends VXLAN over IPv4.
+b_args=(--encap vxlan --local "$UL_B" --remote "$UL_A" --address "$OV4_B/24")
+a_args=(--encap vxlan --local "$UL_A" --remote "$UL_B" --address "$OV4_A/24")
+
+check "foreground gsotun starts in B" gt_start "$NS_B" "$TAP_B" "${b_args[@]}"
+
+# The daemon: the command itself must return at once, status 0.
+daemon_start()
+{
+	local t0 t1 st
+
+	t0=$(date +%s%N)
+	ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev "$TAP_A" \
+		"${a_args[@]}" --daemon --pidfile "$pidfile" \
+		</dev/null >"$LIB_TMP/daemon.out" 2>"$LIB_TMP/daemon.err"
+	st=$?
+	t1=$(date +%s%N)
+	dpid=$(head -n 1 "$pidfile" 2>/dev/null | tr -dc 0-9)
+	# Whatever happens below, that process is killed at exit.
+	[ -n "$dpid" ] && [ "$(cat "/proc/$dpid/comm" 2>/dev/null)" = gsotun ] &&
+		track_pid "$dpid"
+	diag "gsotun --daemon returned $st after $(((t1 - t0) / 1000000)) ms"
+	[ "$st" -eq 0 ] && [ $((t1 - t0)) -lt 5000000000 ] || {
+		diag "$(cat "$LIB_TMP/daemon.err")"
+		return 1
+	}
+}
+
+pidfile_live()
+{
+	local comm
+
+	[ -n "$dpid" ] || { diag "no PID in $pidfile"; return 1; }
+	comm=$(cat "/proc/$dpid/comm" 2>/dev/null)
+	[ "$comm" = gsotun ] && pid_alive "$dpid" ||
+		{ diag "PID $dpid: comm '$comm'"; return 1; }
+}
+
+pidfile_mode()
+{
+	local mode
+
+	mode=$(stat -c %a "$pidfile" 2>/dev/null)
+	[ "$mode" = 644 ] || { diag "mode of $pidfile: ${mode:-none}"; return 1; }
+}
+
+daemon_works()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		dev_ready "$NS_A" "$TAP_A" "$OV4_A/24" && break
+		sleep 0.1
+	done
+	ping_ok "$NS_A" "$OV4_B" && ping_ok "$NS_B" "$OV4_A"
+}
+
+# SIGTERM: the process and its tap are gone within 2 s.
+daemon_stop()
+{
+	local i
+
+	[ -n "$dpid" ] && pid_alive "$dpid" || return 1
+	kill -TERM "$dpid"
+	for ((i = 0; i < 20; i++)); do
+		if ! pid_alive "$dpid" && dev_gone "$NS_A" "$TAP_A"; then
+			forget_pid "$dpid"
+			[ -e "$pidfile" ] && diag "note: $pidfile left behind"
+			return 0
+		fi
+		sleep 0.1
+	done
+	diag "after 2 s: process $(pid_alive "$dpid" && echo alive ||
+		echo gone), tap $(dev_gone "$NS_A" "$TAP_A" && echo gone ||
+		echo present)"
+	return 1
+}
+
+check "gsotun --daemon --pidfile returns at once with status 0" daemon_start
+check "the pidfile names a live process called gsotun" pidfile_live
+check "the pidfile has mode 0644" pidfile_mode
+check "ping both ways through the daemon's tunnel" daemon_works
+check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
+
+usr1_line()
+{
+	gt_counters "$NS_B" || return 1
+	gt_show B
+	[ -n "$(ctr "$GT_CTR" tx_frames)" ]
+}
+
+check "SIGUSR1 prints a counters line with tx_frames= on stderr" usr1_line
+check "SIGINT: exit status 0, counters printed, tap removed" \
+	gt_stop "$NS_B" INT
+
+# bad_usage ARG...: exit status 64, a message, no device left behind.
+bad_usage()
+{
+	local st out
+
+	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev "bad$$" \
+		"${a_args[@]}" "$@" 2>&1 </dev/null)
+	st=$?
+	diag "$* -> $st: $(head -n 1 <<<"$out")"
+	dev_gone "$NS_A" "bad$$" || diag "bad$$ was created"
+	[ "$st" -eq 64 ] && [ -n "$out" ] && dev_gone "$NS_A" "bad$$"
+}
+
+check "--vni x: exit status 64 with a message" bad_usage --vni x
+check "--encap bogus: exit status 64 with a message" bad_usage --encap bogus
+check "--port 70000: exit status 64 with a message" bad_usage --port 70000
+check "an unknown option: exit status 64 with a message" bad_usage --frobnicate
+
+done_testing

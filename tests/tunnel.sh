@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun to gsotun between two namespaces joined by veth: ping, 64 MiB
+# TCP transfers checked by SHA-256, and an underlay capture checked by tshark.
+#
+# Usage: tunnel.sh vxlan|gre|gre-udp 4|6   (the underlay family)
+#
+# Three runs, the endpoints restarted in between:
+#   1. offloads on (UDP encapsulations with --csum), capture
+#   2. --no-offload --mtu 1400
+#   3. the outer checksum flipped: --no-csum (UDP), --csum --key 7 (GRE),
+#      capture
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+encap=$1
+fam=$2
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+case "$encap/$fam" in
+vxlan/4) mtu=1450 ;;
+vxlan/6) mtu=1430 ;;
+gre/4) mtu=1462 ;;
+gre/6) mtu=1442 ;;
+gre-udp/4) mtu=1454 ;;
+gre-udp/6) mtu=1434 ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp 4|6" ;;
+esac
+
+lib_init 300 socat tcpdump tshark ethtool ping "$PYTHON"
+net_setup "$fam" 1
+make_data big 64
+make_data small 8
+
+decode=()
+extra=()
+case $encap in
+vxlan) extra=(--vni 42) csum_on=(--csum) csum_flip=(--no-csum) ;;
+gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
+gre) csum_on=() csum_flip=(--csum --key 7) ;;
+esac
+
+# ends_start ARGS...: gsotun on both ends with ARGS.
+ends_start()
+{
+	gt_start "$NS_A" "$TAP_A" --encap "$encap" \
+		--local "$UL_A" --remote "$UL_B" \
+		--address "$OV4_A/24" --address "$OV6_A/64" \
+		"${extra[@]}" "$@" &&
+		gt_start "$NS_B" "$TAP_B" --encap "$encap" \
+			--local "$UL_B" --remote "$UL_A" \
+			--address "$OV4_B/24" --address "$OV6_B/64" \
+			"${extra[@]}" "$@"
+}
+
+# ends_stop: both must exit 0 on SIGTERM with counters and remove the tap.
+ends_stop()
+{
+	local st=0
+
+	gt_stop "$NS_A" || st=1
+	gt_show A
+	gt_stop "$NS_B" || st=1
+	gt_show B
+	[ "$st" -eq 0 ] || { gt_log "$NS_A"; gt_log "$NS_B"; }
+	return "$st"
+}
+
+mtu_is()
+{
+	local a b
+
+	a=$(ip -n "$NS_A" -o link show dev "$TAP_A" 2>/dev/null |
+		sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
+	b=$(ip -n "$NS_B" -o link show dev "$TAP_B" 2>/dev/null |
+		sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
+	[ "$a" = "$1" ] && [ "$b" = "$1" ] ||
+		{ diag "MTU A=$a B=$b, expected $1"; return 1; }
+}
+
+# up: the tunnel carried a ping, so transfers are worth their timeouts.
+up=0
+
+pings()
+{
+	local r=$1
+
+	up=0
+	check "$r: ping $OV4_B from A" ping_ok "$NS_A" "$OV4_B" && up=1
+	check "$r: ping $OV4_A from B" ping_ok "$NS_B" "$OV4_A" && up=1
+	[ "$2" = v4only ] && return
+	check "$r: ping $OV6_B from A" ping_ok "$NS_A" "$OV6_B" && up=1
+	check "$r: ping $OV6_A from B" ping_ok "$NS_B" "$OV6_A" && up=1
+}
+
+# xfer_if_up like xfer, but fail at once when nothing got through.
+xfer_if_up()
+{
+	[ "$up" -eq 1 ] || { diag "not run: the tunnel is down"; return 1; }
+	xfer "$@"
+}
+
+# capture R OUTER: 8 MiB A->B over IPv4 while tcpdump watches A's veth.
+# veth leaves outer checksums partial, so transmit checksumming is
+# switched off on both veths for the capture: the wire bytes are final.
+capture()
+{
+	local r=$1 outer=$2 pcap=$LIB_TMP/run$run.pcap st
+
+	ip netns exec "$NS_A" ethtool -K "$VETH_A" tx off >/dev/null 2>&1
+	ip netns exec "$NS_B" ethtool -K "$VETH_B" tx off >/dev/null 2>&1
+	st=1
+	if [ "$up" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
+		xfer "$NS_A" "$NS_B" "$OV4_B" small
+		st=$?
+		cap_stop
+		diag "$(grep -h 'packets' "$pcap.err")"
+	fi
+	ip netns exec "$NS_A" ethtool -K "$VETH_A" tx on >/dev/null 2>&1
+	ip netns exec "$NS_B" ethtool -K "$VETH_B" tx on >/dev/null 2>&1
+	ok "$st" "$r: 8 MiB A->B under capture, SHA-256 matches"
+	if [ "$st" -ne 0 ] || ! cap_check "$pcap" "${decode[@]}"; then
+		fail_skipped "no capture" \
+			"$r: no underlay frame over 1514 bytes" \
+			"$r: every inner TCP checksum good (> 1000 checked)" \
+			"$r: every IPv4 header checksum good" \
+			"$r: outer checksums ($outer)"
+		return
+	fi
+	ok $((CAP[oversize] != 0)) \
+		"$r: no underlay frame over 1514 bytes (max ${CAP[max_len]})"
+	ok $((CAP[tcp_bad] != 0 || CAP[tcp_good] <= 1000)) \
+		"$r: every inner TCP checksum good (${CAP[tcp_good]} good, ${CAP[tcp_bad]} bad)"
+	ok $((CAP[ip_bad] != 0 || CAP[ip_good] == 0)) \
+		"$r: every IPv4 header checksum good (${CAP[ip_good]} good, ${CAP[ip_bad]} bad)"
+	case $outer in
+	udp-csum)
+		ok $((CAP[udp_bad] != 0 || CAP[udp_zero] != 0 ||
+			CAP[udp_good] <= 1000)) \
+			"$r: every outer UDP checksum present and good (${CAP[udp_good]} good, ${CAP[udp_bad]} bad, ${CAP[udp_zero]} zero)"
+		;;
+	udp-zero)
+		ok $((CAP[udp_zero] != CAP[udp_total] ||
+			CAP[udp_total] <= 1000)) \
+			"$r: every outer UDP checksum zero as asked (${CAP[udp_zero]} of ${CAP[udp_total]})"
+		;;
+	gre-csum)
+		ok $((CAP[gre_csum] != CAP[gre_total] || CAP[gre_bad] != 0 ||
+			CAP[gre_good] <= 1000)) \
+			"$r: every GRE header has a good checksum (${CAP[gre_good]} good, ${CAP[gre_bad]} bad, of ${CAP[gre_total]})"
+		;;
+	gre-none)
+		ok $((CAP[gre_csum] != 0 || CAP[gre_total] <= 1000)) \
+			"$r: no GRE checksum present (${CAP[gre_csum]} of ${CAP[gre_total]})"
+		;;
+	esac
+}
+
+# drops_zero R: SIGUSR1 to both ends, every rx_drop_* is 0.
+drops_zero()
+{
+	local st=0
+
+	gt_counters "$NS_B" && gt_show B && ctr_drops_zero "$GT_CTR" || st=1
+	gt_counters "$NS_A" && gt_show A && ctr_drops_zero "$GT_CTR" || st=1
+	ok "$st" "$1: every rx_drop_* counter is 0 on both ends"
+}
+
+segmented()
+{
+	local f s
+
+	f=$(ctr "$GT_CTR" tx_frames)
+	s=$(ctr "$GT_CTR" tx_segments)
+	[ -n "$f" ] && [ -n "$s" ] && [ "$s" -gt "$f" ] ||
+		{ diag "A: tx_frames=$f tx_segments=$s"; return 1; }
+}
+
+if [ "$encap" = gre ]; then
+	outer1=gre-none outer3=gre-csum mtu3=$((mtu - 8))
+elif [ "${csum_flip[0]}" = --no-csum ]; then
+	outer1=udp-csum outer3=udp-zero mtu3=$mtu
+fi
+
+run=1
+# Run 1: offloads on.
+r="$encap/$fam ${csum_on[*]:-default}"
+check "$r: gsotun starts on both ends" ends_start "${csum_on[@]}"
+check "$r: tap MTU is $mtu on both ends" mtu_is "$mtu"
+pings "$r"
+check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
+	xfer_if_up "$NS_A" "$NS_B" "$OV4_B" big
+check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
+	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
+capture "$r" "$outer1"
+drops_zero "$r"
+# drops_zero left A's counters in GT_CTR.
+check "$r: A segmented super-frames (tx_segments > tx_frames)" segmented
+check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
+
+run=2
+# Run 2: no offloads, a fixed MTU.
+r="$encap/$fam --no-offload --mtu 1400"
+check "$r: gsotun starts on both ends" \
+	ends_start "${csum_on[@]}" --no-offload --mtu 1400
+check "$r: tap MTU is 1400 on both ends" mtu_is 1400
+pings "$r" v4only
+check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
+	xfer_if_up "$NS_A" "$NS_B" "$OV4_B" big
+check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
+	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
+drops_zero "$r"
+check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
+
+run=3
+# Run 3: the other outer checksum setting.
+r="$encap/$fam ${csum_flip[*]}"
+check "$r: gsotun starts on both ends" ends_start "${csum_flip[@]}"
+check "$r: tap MTU is $mtu3 on both ends" mtu_is "$mtu3"
+pings "$r" v4only
+check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
+	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
+capture "$r" "$outer3"
+drops_zero "$r"
+check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
+
+done_testing

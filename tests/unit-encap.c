@@ -1,0 +1,935 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit test of encap: every encapsulation and option set built over real
+ * inner frames, checked against hand-written layouts and naive sums, parsed.
+ */
+#include "config.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "encap.h"
+#include "tap.h"
+
+#define FRAME_MAX 9000
+#define ETH_LEN 14
+#define IP4_LEN 20
+#define L4_OFF (ETH_LEN + IP4_LEN)
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+
+/* ---- independent reference: big-endian 16-bit words, byte by byte ---- */
+
+static uint64_t ref_sum(const uint8_t *p, size_t n)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += (i & 1) ? p[i] : (uint64_t)p[i] << 8;
+	return s;
+}
+
+static uint16_t ref_fold(uint64_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* A folded big-endian sum as the library's wsum sees it: memory order. */
+static uint32_t ref_mem16(uint16_t v)
+{
+	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint16_t m;
+
+	memcpy(&m, b, 2);
+	return m;
+}
+
+/* Wsum of a block summed as if it began a packet (kernel skb->csum). */
+static uint32_t ref_wsum(const uint8_t *p, size_t n)
+{
+	return ref_mem16(ref_fold(ref_sum(p, n)));
+}
+
+static void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
+
+static uint32_t rng_state = 0x2545f491;
+
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+/* ---- inner frames: Ethernet / IPv4 / UDP or TCP, checksums filled ---- */
+
+struct inner {
+	uint8_t buf[FRAME_MAX];
+	size_t len;
+	size_t l4_end;		/* end of the UDP or TCP header */
+	uint64_t pseudo;	/* big-endian sum of the pseudo-header */
+};
+
+static void inner_make(struct inner *f, uint8_t proto, size_t plen)
+{
+	size_t l4_hlen = proto == PROTO_TCP ? 20 : 8;
+	size_t l4_len = l4_hlen + plen;
+	uint8_t *ip = f->buf + ETH_LEN, *l4 = f->buf + L4_OFF;
+	uint16_t check;
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		f->buf[i] = (uint8_t)rnd();
+	f->buf[0] &= 0xfe;	/* unicast */
+	wr16(f->buf + 12, 0x0800);
+	memset(ip, 0, IP4_LEN);
+	ip[0] = 0x45;
+	wr16(ip + 2, (uint16_t)(IP4_LEN + l4_len));
+	wr16(ip + 4, (uint16_t)rnd());
+	ip[6] = 0x40;
+	ip[8] = 64;
+	ip[9] = proto;
+	wr32(ip + 12, rnd());
+	wr32(ip + 16, rnd());
+	wr16(ip + 10, (uint16_t)~ref_fold(ref_sum(ip, IP4_LEN)));
+
+	memset(l4, 0, l4_hlen);
+	wr16(l4, (uint16_t)rnd());
+	wr16(l4 + 2, (uint16_t)rnd());
+	if (proto == PROTO_TCP) {
+		wr32(l4 + 4, rnd());
+		wr32(l4 + 8, rnd());
+		l4[12] = 5 << 4;
+		l4[13] = 0x18;	/* PSH ACK */
+		wr16(l4 + 14, (uint16_t)rnd());
+	} else {
+		wr16(l4 + 4, (uint16_t)l4_len);
+	}
+	for (i = 0; i < plen; i++)
+		l4[l4_hlen + i] = (uint8_t)rnd();
+
+	/* RFC 793 / RFC 768 pseudo-header */
+	f->pseudo = ref_sum(ip + 12, 8) + proto + l4_len;
+	check = (uint16_t)~ref_fold(f->pseudo + ref_sum(l4, l4_len));
+	if (proto == PROTO_UDP && check == 0)
+		check = 0xffff;
+	wr16(l4 + (proto == PROTO_TCP ? 16 : 6), check);
+	f->len = L4_OFF + l4_len;
+	f->l4_end = L4_OFF + l4_hlen;
+}
+
+/* ---- segments made by hand, with s->sum computed several ways ---- */
+
+enum sum_mode {
+	SUM_LCO,	/* from the L4 header: ~pseudo (lco_csum()) */
+	SUM_TAIL,	/* payload only, sum_off = hdr_len = L4 end */
+	SUM_TAIL_ODD,	/* payload only, hdr_len one byte past L4 end */
+	SUM_MID,	/* from an odd offset inside the IP header */
+	SUM_ALL,	/* the whole inner frame */
+	SUM__MAX,
+};
+
+static const char *const sum_mode_names[] = {
+	"lco", "tail", "tail-odd", "mid-odd", "all",
+};
+
+struct segbuf {
+	uint8_t arena[1 + GSO_SLOT];
+	struct seg s;
+};
+
+static void seg_make(struct segbuf *sb, const struct inner *f,
+		     enum sum_mode mode, int align, uint8_t fill)
+{
+	struct seg *s = &sb->s;
+	size_t split = f->l4_end, off;
+
+	if (mode == SUM_TAIL_ODD && split < f->len)
+		split++;
+	memset(sb->arena, fill, sizeof(sb->arena));
+	s->hdr = sb->arena + align + GSO_HEADROOM;
+	memcpy(s->hdr, f->buf, split);
+	s->hdr_len = (uint16_t)split;
+	s->payload = f->buf + split;
+	s->payload_len = (uint32_t)(f->len - split);
+	s->sum_valid = true;
+	switch (mode) {
+	case SUM_LCO:
+		off = L4_OFF;
+		s->sum = ref_mem16((uint16_t)~ref_fold(f->pseudo));
+		break;
+	case SUM_MID:
+		off = 21;
+		s->sum = ref_wsum(f->buf + off, f->len - off);
+		break;
+	case SUM_ALL:
+		off = 0;
+		s->sum = ref_wsum(f->buf, f->len);
+		break;
+	default:
+		off = split;
+		s->sum = ref_wsum(f->buf + off, f->len - off);
+		break;
+	}
+	s->sum_off = (uint16_t)off;
+}
+
+/* ---- expected header layouts, written from the RFCs ---- */
+
+static bool is_gre(const struct encap_cfg *c)
+{
+	return c->type == ENCAP_GRE || c->type == ENCAP_GRE_UDP;
+}
+
+static size_t ref_hdr_len(const struct encap_cfg *c)
+{
+	if (!is_gre(c))
+		return 8;
+	return 4 + 4 * c->gre_csum + 4 * c->has_key + 4 * c->gre_seq;
+}
+
+/* Offsets of the optional GRE fields, or 0 when absent. */
+static size_t ref_key_off(const struct encap_cfg *c)
+{
+	return c->has_key ? 4 + 4 * c->gre_csum : 0;
+}
+
+static size_t ref_seq_off(const struct encap_cfg *c)
+{
+	return c->gre_seq ? 4 + 4 * c->gre_csum + 4 * c->has_key : 0;
+}
+
+/* Recompute the GRE checksum of a contiguous packet (RFC 2784 2.2). */
+static void ref_gre_fix(uint8_t *pkt, size_t len)
+{
+	wr16(pkt + 4, 0);
+	wr16(pkt + 4, (uint16_t)~ref_fold(ref_sum(pkt, len)));
+}
+
+/* Expected header in front of inner frame f, checksum included. */
+static size_t ref_hdr(const struct encap_cfg *c, uint32_t seq,
+		      const struct inner *f, uint8_t *out)
+{
+	static uint8_t pkt[32 + FRAME_MAX];
+	size_t n = ref_hdr_len(c);
+
+	memset(out, 0, n);
+	if (!is_gre(c)) {
+		out[0] = 0x08;
+		out[4] = (uint8_t)(c->vni >> 16);
+		out[5] = (uint8_t)(c->vni >> 8);
+		out[6] = (uint8_t)c->vni;
+		return n;
+	}
+	out[0] = (c->gre_csum ? 0x80 : 0) | (c->has_key ? 0x20 : 0) |
+		 (c->gre_seq ? 0x10 : 0);
+	out[2] = 0x65;
+	out[3] = 0x58;
+	if (c->has_key)
+		wr32(out + ref_key_off(c), c->key);
+	if (c->gre_seq)
+		wr32(out + ref_seq_off(c), seq);
+	if (c->gre_csum) {
+		memcpy(pkt, out, n);
+		memcpy(pkt + n, f->buf, f->len);
+		ref_gre_fix(pkt, n + f->len);
+		memcpy(out + 4, pkt + 4, 2);
+	}
+	return n;
+}
+
+/* ---- configurations under test ---- */
+
+static const struct encap_cfg cfgs[] = {
+	{ .type = ENCAP_VXLAN, .vni = 0 },
+	{ .type = ENCAP_VXLAN, .vni = 1 },
+	{ .type = ENCAP_VXLAN, .vni = 4242 },
+	{ .type = ENCAP_VXLAN, .vni = 0x123456 },
+	{ .type = ENCAP_VXLAN, .vni = 0xffffff },
+	/* the GRE fields mean nothing to VXLAN */
+	{ .type = ENCAP_VXLAN, .vni = 0x800001, .key = 7, .has_key = true,
+	  .gre_csum = true, .gre_seq = true },
+#define GRE_CFGS(t)                                                           \
+	{ .type = t },                                                        \
+	{ .type = t, .gre_csum = true },                                      \
+	{ .type = t, .has_key = true, .key = 0 },                             \
+	{ .type = t, .gre_csum = true, .has_key = true, .key = 0xffffffff },  \
+	{ .type = t, .gre_seq = true },                                       \
+	{ .type = t, .gre_csum = true, .gre_seq = true },                     \
+	{ .type = t, .has_key = true, .gre_seq = true, .key = 0x01020304 },   \
+	{ .type = t, .gre_csum = true, .has_key = true, .gre_seq = true,      \
+	  .key = 0x89abcdef }
+	GRE_CFGS(ENCAP_GRE),
+	GRE_CFGS(ENCAP_GRE_UDP),
+#undef GRE_CFGS
+};
+
+#define N_CFGS (sizeof(cfgs) / sizeof(cfgs[0]))
+
+static const char *cfg_str(const struct encap_cfg *c)
+{
+	static char buf[96];
+
+	if (!is_gre(c))
+		snprintf(buf, sizeof(buf), "vxlan vni %#x", c->vni);
+	else
+		snprintf(buf, sizeof(buf), "%s [%c%c%c]",
+			 c->type == ENCAP_GRE ? "gre" : "gre-udp",
+			 c->gre_csum ? 'C' : '-', c->has_key ? 'K' : '-',
+			 c->gre_seq ? 'S' : '-');
+	return buf;
+}
+
+/* Parse from an exact-size heap copy, so ASan sees any over-read. */
+static int parse_copy(const struct encap_cfg *c, const uint8_t *pkt,
+		      size_t len, size_t *inner_off, bool *csum_ok)
+{
+	uint8_t *p = malloc(len ? len : 1);
+	int r;
+
+	if (!p) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	memcpy(p, pkt, len);
+	r = encap_parse(c, p, len, inner_off, csum_ok);
+	free(p);
+	return r;
+}
+
+/* ---- build: layout, checksum, untouched neighbours, round trip ---- */
+
+enum build_check {
+	BC_LEN,		/* hdr_len and the returned pointer */
+	BC_LAYOUT,	/* bytes equal the expected layout */
+	BC_CLEAN,	/* nothing written outside the header */
+	BC_CSUM,	/* naive sum over header + hdr + payload */
+	BC_PARSE,	/* parse round trip */
+	BC__MAX,
+};
+
+static const char *const bc_names[] = {
+	"header length and position",
+	"header bytes match the RFC layout",
+	"nothing written outside the header, seg unchanged",
+	"GRE checksum verifies by a naive sum over the whole packet",
+	"parse round trip gives inner_off and csum_ok",
+};
+
+static const size_t payload_lens[] = { 0, 1, 2, 333, 1400, 8191 };
+
+#define N_PLENS (sizeof(payload_lens) / sizeof(payload_lens[0]))
+
+struct build_case {
+	uint8_t proto;
+	size_t plen;
+	enum sum_mode mode;
+	int align;
+	uint32_t seq;
+};
+
+static void case_str(const struct build_case *bc, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s payload %zu sum %s align %d seq %#x",
+		 bc->proto == PROTO_TCP ? "tcp" : "udp", bc->plen,
+		 sum_mode_names[bc->mode], bc->align, bc->seq);
+}
+
+/* Runs one case; sets bad[check] and prints a diagnostic on failure. */
+static void build_one(const struct encap_cfg *c, const struct build_case *bc,
+		      int *bad)
+{
+	static struct inner f;
+	static struct segbuf sb;
+	static uint8_t pkt[1 + 32 + FRAME_MAX];
+	uint8_t want[32], fill = bc->align ? 0xff : 0xa5;
+	bool want_ok = is_gre(c) && c->gre_csum;
+	bool csum_ok = !want_ok, clean = true;
+	size_t hlen, n, i, inner_off = 99;
+	struct seg copy;
+	uint8_t *h;
+	char what[128];
+	int r;
+
+	inner_make(&f, bc->proto, bc->plen);
+	seg_make(&sb, &f, bc->mode, bc->align, fill);
+	copy = sb.s;
+	hlen = ref_hdr(c, bc->seq, &f, want);
+	case_str(bc, what, sizeof(what));
+
+	h = encap_build(c, &sb.s, bc->seq);
+	if (encap_hdr_len(c) != hlen || h != sb.s.hdr - hlen) {
+		if (!bad[BC_LEN]++)
+			printf("# %s: %s: hdr_len %zu, offset %td\n",
+			       cfg_str(c), what, encap_hdr_len(c),
+			       sb.s.hdr - h);
+		return;
+	}
+	if (memcmp(h, want, hlen)) {
+		if (!bad[BC_LAYOUT]++) {
+			printf("# %s: %s:\n#  got ", cfg_str(c), what);
+			for (i = 0; i < hlen; i++)
+				printf("%02x", h[i]);
+			printf("\n# want ");
+			for (i = 0; i < hlen; i++)
+				printf("%02x", want[i]);
+			printf("\n");
+		}
+	}
+	for (i = 0; i < (size_t)(h - sb.arena); i++)
+		clean &= sb.arena[i] == fill;
+	clean &= !memcmp(sb.s.hdr, f.buf, sb.s.hdr_len);
+	for (i = (size_t)(sb.s.hdr - sb.arena) + sb.s.hdr_len;
+	     i < sizeof(sb.arena); i++)
+		clean &= sb.arena[i] == fill;
+	clean &= !memcmp(&copy, &sb.s, sizeof(copy));
+	if (!clean && !bad[BC_CLEAN]++)
+		printf("# %s: %s: bytes outside the header changed\n",
+		       cfg_str(c), what);
+
+	/* the packet as it goes on the wire: three pieces joined */
+	n = bc->align;
+	memcpy(pkt + n, h, hlen);
+	n += hlen;
+	memcpy(pkt + n, sb.s.hdr, sb.s.hdr_len);
+	n += sb.s.hdr_len;
+	memcpy(pkt + n, sb.s.payload, sb.s.payload_len);
+	n += sb.s.payload_len;
+	n -= bc->align;
+	if (is_gre(c) && c->gre_csum &&
+	    ref_fold(ref_sum(pkt + bc->align, n)) != 0xffff) {
+		if (!bad[BC_CSUM]++)
+			printf("# %s: %s: sum %#x\n", cfg_str(c), what,
+			       ref_fold(ref_sum(pkt + bc->align, n)));
+	}
+
+	r = parse_copy(c, pkt + bc->align, n, &inner_off, &csum_ok);
+	if (r != ENCAP_OK || inner_off != hlen || csum_ok != want_ok) {
+		if (!bad[BC_PARSE]++)
+			printf("# %s: %s: parse %d inner_off %zu csum_ok %d\n",
+			       cfg_str(c), what, r, inner_off, csum_ok);
+	}
+}
+
+static const uint32_t seqs[] = { 0, 1, 0x7fffffff, 0x80000000, 0xffffffff };
+
+static void test_build(const struct encap_cfg *c)
+{
+	static const uint8_t protos[] = { PROTO_UDP, PROTO_TCP };
+	int bad[BC__MAX] = { 0 }, k = 0;
+	struct build_case bc;
+	size_t p, l;
+	int m;
+
+	for (p = 0; p < 2; p++) {
+		for (l = 0; l < N_PLENS; l++) {
+			for (m = 0; m < SUM__MAX; m++) {
+				bc.proto = protos[p];
+				bc.plen = payload_lens[l];
+				bc.mode = (enum sum_mode)m;
+				bc.align = k & 1;
+				bc.seq = k < 5 ? seqs[k] : rnd();
+				k++;
+				build_one(c, &bc, bad);
+			}
+		}
+	}
+	for (m = 0; m < BC__MAX; m++) {
+		if (m == BC_CSUM && !(is_gre(c) && c->gre_csum))
+			continue;
+		ok(!bad[m], "%s: %s (%d cases)", cfg_str(c), bc_names[m], k);
+	}
+}
+
+static int count_build(const struct encap_cfg *c)
+{
+	return BC__MAX - !(is_gre(c) && c->gre_csum);
+}
+
+/* ---- mutations of a good packet ---- */
+
+/* Where a mutation applies in the packet (as the test lays it out). */
+enum field {
+	F_ABS,		/* from the start of the header */
+	F_PROTO,	/* GRE protocol type */
+	F_CSUM,		/* GRE checksum */
+	F_KEY,		/* GRE key */
+	F_SEQ,		/* GRE sequence number */
+	F_INNER,	/* the inner frame */
+	F_END,		/* from the end of the packet */
+};
+
+/* A change to the configuration the packet is parsed with. */
+enum tweak {
+	TW_NONE,
+	TW_VNI,		/* another VNI */
+	TW_KEY_ON,	/* ask for a key (the packet's, when it has one) */
+	TW_KEY_OFF,
+	TW_KEY_OTHER,	/* another key */
+	TW_CSUM_ON,
+	TW_CSUM_OFF,
+	TW_SEQ_ON,
+	TW_SEQ_OFF,
+};
+
+/* When a mutation applies: all bits must hold for the configuration. */
+#define W_VXLAN 0x001
+#define W_GRE 0x002
+#define W_C 0x004
+#define W_NO_C 0x008
+#define W_K 0x010
+#define W_NO_K 0x020
+#define W_S 0x040
+#define W_NO_S 0x080
+
+struct mutation {
+	const char *name;
+	unsigned int when;
+	enum field field;
+	int off;
+	uint16_t xor16;		/* XORed into the big-endian word there */
+	enum tweak tweak;
+	bool stale;		/* leave the GRE checksum as it was */
+	int want;
+};
+
+static const struct mutation mutations[] = {
+	{ "good packet", W_VXLAN, F_ABS, 0, 0, TW_NONE, false, ENCAP_OK },
+	{ "good packet", W_GRE, F_ABS, 0, 0, TW_NONE, false, ENCAP_OK },
+	/* VXLAN, RFC 7348 section 5 and the kernel's vxlan_rcv() */
+	{ "I flag clear", W_VXLAN, F_ABS, 0, 0x0800, TW_NONE, false,
+	  ENCAP_ERR_FLAGS },
+	{ "VNI lowest bit flipped", W_VXLAN, F_ABS, 6, 0x0100, TW_NONE, false,
+	  ENCAP_ERR_VNI },
+	{ "VNI highest bit flipped", W_VXLAN, F_ABS, 4, 0x8000, TW_NONE,
+	  false, ENCAP_ERR_VNI },
+	{ "configured VNI differs", W_VXLAN, F_ABS, 0, 0, TW_VNI, false,
+	  ENCAP_ERR_VNI },
+	{ "I flag clear beats wrong VNI", W_VXLAN, F_ABS, 0, 0x0800, TW_VNI,
+	  false, ENCAP_ERR_FLAGS },
+	{ "wrong VNI beats reserved bit", W_VXLAN, F_ABS, 2, 0x0001, TW_VNI,
+	  false, ENCAP_ERR_VNI },
+	{ "GRE key in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_KEY_ON, false,
+	  ENCAP_OK },
+	{ "GRE csum in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_CSUM_ON, false,
+	  ENCAP_OK },
+	/* GRE version and flags, RFC 2784 section 2.1, gre_parse_header() */
+	{ "version 1", W_GRE, F_ABS, 0, 0x0001, TW_NONE, false,
+	  ENCAP_ERR_GRE_VERSION },
+	{ "version 2", W_GRE, F_ABS, 0, 0x0002, TW_NONE, false,
+	  ENCAP_ERR_GRE_VERSION },
+	{ "version 4", W_GRE, F_ABS, 0, 0x0004, TW_NONE, false,
+	  ENCAP_ERR_GRE_VERSION },
+	{ "version 7 with routing", W_GRE, F_ABS, 0, 0x4007, TW_NONE, false,
+	  ENCAP_ERR_GRE_VERSION },
+	{ "version 1, stale checksum", W_GRE | W_C, F_ABS, 0, 0x0001, TW_NONE,
+	  true, ENCAP_ERR_GRE_VERSION },
+	{ "routing bit", W_GRE, F_ABS, 0, 0x4000, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "strict source route bit", W_GRE, F_ABS, 0, 0x0800, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "recursion control 1", W_GRE, F_ABS, 0, 0x0100, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "recursion control 2", W_GRE, F_ABS, 0, 0x0200, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "recursion control 4", W_GRE, F_ABS, 0, 0x0400, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "reserved flag 0x0008", W_GRE, F_ABS, 0, 0x0008, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "reserved flag 0x0010", W_GRE, F_ABS, 0, 0x0010, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "reserved flag 0x0020", W_GRE, F_ABS, 0, 0x0020, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "reserved flag 0x0040", W_GRE, F_ABS, 0, 0x0040, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	{ "reserved flag 0x0080", W_GRE, F_ABS, 0, 0x0080, TW_NONE, false,
+	  ENCAP_ERR_GRE_FLAGS },
+	/* protocol type */
+	{ "protocol 0x0800", W_GRE, F_PROTO, 0, 0x6558 ^ 0x0800, TW_NONE,
+	  false, ENCAP_ERR_GRE_PROTO },
+	{ "protocol 0x86dd", W_GRE, F_PROTO, 0, 0x6558 ^ 0x86dd, TW_NONE,
+	  false, ENCAP_ERR_GRE_PROTO },
+	{ "protocol 0x6559", W_GRE, F_PROTO, 0, 0x0001, TW_NONE, false,
+	  ENCAP_ERR_GRE_PROTO },
+	{ "bad protocol, stale checksum", W_GRE | W_C, F_PROTO, 0, 0x0001,
+	  TW_NONE, true, ENCAP_ERR_CSUM },
+	/* key, RFC 2890 section 2.1, as ip_tunnel_lookup() matches */
+	{ "key absent, cfg has one", W_GRE | W_NO_K, F_ABS, 0, 0, TW_KEY_ON,
+	  false, ENCAP_ERR_KEY },
+	{ "key present, cfg has none", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OFF,
+	  false, ENCAP_ERR_KEY },
+	{ "cfg has another key", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OTHER,
+	  false, ENCAP_ERR_KEY },
+	{ "key low bit flipped", W_GRE | W_K, F_KEY, 2, 0x0001, TW_NONE, false,
+	  ENCAP_ERR_KEY },
+	{ "key high bit flipped", W_GRE | W_K, F_KEY, 0, 0x8000, TW_NONE,
+	  false, ENCAP_ERR_KEY },
+	{ "key flipped, stale checksum", W_GRE | W_K | W_C, F_KEY, 0, 0x0100,
+	  TW_NONE, true, ENCAP_ERR_CSUM },
+	/* checksum, RFC 2784 section 2.2 */
+	{ "first inner byte corrupted", W_GRE | W_C, F_INNER, 0, 0x0100,
+	  TW_NONE, true, ENCAP_ERR_CSUM },
+	{ "last byte corrupted", W_GRE | W_C, F_END, -2, 0x0001, TW_NONE, true,
+	  ENCAP_ERR_CSUM },
+	{ "payload byte corrupted", W_GRE | W_C, F_INNER, 61, 0x2000, TW_NONE,
+	  true, ENCAP_ERR_CSUM },
+	{ "checksum field corrupted", W_GRE | W_C, F_CSUM, 0, 0x0001, TW_NONE,
+	  true, ENCAP_ERR_CSUM },
+	{ "sequence corrupted, stale checksum", W_GRE | W_C | W_S, F_SEQ, 0,
+	  0x8000, TW_NONE, true, ENCAP_ERR_CSUM },
+	{ "reserved1 nonzero", W_GRE | W_C, F_CSUM, 2, 0x1234, TW_NONE, false,
+	  ENCAP_OK },
+	{ "checksum absent, cfg requires it", W_GRE | W_NO_C, F_ABS, 0, 0,
+	  TW_CSUM_ON, false, ENCAP_ERR_CSUM_MISSING },
+	{ "checksum present, cfg does not ask", W_GRE | W_C, F_ABS, 0, 0,
+	  TW_CSUM_OFF, false, ENCAP_OK },
+	/* sequence numbers: any accepted (no ISEQ ordering) */
+	{ "sequence absent, cfg has seq", W_GRE | W_NO_S, F_ABS, 0, 0,
+	  TW_SEQ_ON, false, ENCAP_OK },
+	{ "sequence present, cfg has none", W_GRE | W_S, F_ABS, 0, 0,
+	  TW_SEQ_OFF, false, ENCAP_OK },
+	{ "sequence number changed", W_GRE | W_S, F_SEQ, 0, 0xffff, TW_NONE,
+	  false, ENCAP_OK },
+};
+
+#define N_MUTATIONS (sizeof(mutations) / sizeof(mutations[0]))
+
+static unsigned int cfg_bits(const struct encap_cfg *c)
+{
+	if (!is_gre(c))
+		return W_VXLAN;
+	return W_GRE | (c->gre_csum ? W_C : W_NO_C) |
+	       (c->has_key ? W_K : W_NO_K) | (c->gre_seq ? W_S : W_NO_S);
+}
+
+static bool mut_applies(const struct mutation *m, const struct encap_cfg *c)
+{
+	return (m->when & cfg_bits(c)) == m->when;
+}
+
+static struct encap_cfg cfg_tweak(const struct encap_cfg *c, enum tweak t)
+{
+	struct encap_cfg r = *c;
+
+	switch (t) {
+	case TW_VNI:
+		r.vni = (c->vni + 1) & 0xffffff;
+		break;
+	case TW_KEY_ON:
+		r.has_key = true;
+		break;
+	case TW_KEY_OFF:
+		r.has_key = false;
+		break;
+	case TW_KEY_OTHER:
+		r.key = c->key + 1;
+		break;
+	case TW_CSUM_ON:
+		r.gre_csum = true;
+		break;
+	case TW_CSUM_OFF:
+		r.gre_csum = false;
+		break;
+	case TW_SEQ_ON:
+		r.gre_seq = true;
+		break;
+	case TW_SEQ_OFF:
+		r.gre_seq = false;
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+/* A good packet for c: TCP, 100 bytes of payload, LCO sum. */
+static size_t good_packet(const struct encap_cfg *c, uint8_t *pkt)
+{
+	static struct inner f;
+	static struct segbuf sb;
+	size_t hlen;
+	uint8_t *h;
+
+	inner_make(&f, PROTO_TCP, 100);
+	seg_make(&sb, &f, SUM_LCO, 0, 0);
+	h = encap_build(c, &sb.s, 0x01020304);
+	hlen = ref_hdr_len(c);
+	memcpy(pkt, h, hlen);
+	memcpy(pkt + hlen, f.buf, f.len);
+	return hlen + f.len;
+}
+
+static size_t field_off(const struct encap_cfg *c, enum field fld,
+			size_t len)
+{
+	switch (fld) {
+	case F_PROTO:
+		return 2;
+	case F_CSUM:
+		return 4;
+	case F_KEY:
+		return ref_key_off(c);
+	case F_SEQ:
+		return ref_seq_off(c);
+	case F_INNER:
+		return ref_hdr_len(c);
+	case F_END:
+		return len;
+	default:
+		return 0;
+	}
+}
+
+static void test_mutations(const struct encap_cfg *c)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	size_t len = good_packet(c, good), at, inner_off;
+	const struct mutation *m;
+	struct encap_cfg pc;
+	bool csum_ok;
+	size_t i;
+	int r;
+
+	for (i = 0; i < N_MUTATIONS; i++) {
+		m = &mutations[i];
+		if (!mut_applies(m, c))
+			continue;
+		memcpy(pkt, good, len);
+		at = field_off(c, m->field, len) + (size_t)m->off;
+		pkt[at] ^= (uint8_t)(m->xor16 >> 8);
+		pkt[at + 1] ^= (uint8_t)m->xor16;
+		if (is_gre(c) && c->gre_csum && !m->stale)
+			ref_gre_fix(pkt, len);
+		pc = cfg_tweak(c, m->tweak);
+		inner_off = 0;
+		csum_ok = !(is_gre(c) && c->gre_csum);
+		r = parse_copy(&pc, pkt, len, &inner_off, &csum_ok);
+		if (m->want == ENCAP_OK)
+			ok(r == ENCAP_OK && inner_off == ref_hdr_len(c) &&
+				   csum_ok == (is_gre(c) && c->gre_csum),
+			   "%s: %s: accepted (got %d, inner_off %zu, "
+			   "csum_ok %d)",
+			   cfg_str(c), m->name, r, inner_off, csum_ok);
+		else
+			is_int(r, m->want, "%s: %s: error %d", cfg_str(c),
+			       m->name, m->want);
+	}
+}
+
+static int count_mutations(const struct encap_cfg *c)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < N_MUTATIONS; i++)
+		n += mut_applies(&mutations[i], c);
+	return n;
+}
+
+/* Every reserved VXLAN bit (all of the first word but I, the last byte). */
+static void test_vxlan_reserved(const struct encap_cfg *c)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	size_t len = good_packet(c, good), byte, inner_off;
+	int bad = 0, n = 0, bit, r;
+	bool csum_ok;
+
+	for (byte = 0; byte < 8; byte++) {
+		if (byte >= 4 && byte < 7)
+			continue;	/* the VNI */
+		for (bit = 0; bit < 8; bit++) {
+			if (byte == 0 && bit == 3)
+				continue;	/* I */
+			memcpy(pkt, good, len);
+			pkt[byte] ^= (uint8_t)(1 << bit);
+			r = parse_copy(c, pkt, len, &inner_off, &csum_ok);
+			n++;
+			if (r != ENCAP_ERR_FLAGS && !bad++)
+				printf("# byte %zu bit %d: got %d\n", byte,
+				       bit, r);
+		}
+	}
+	ok(!bad && n == 39, "%s: each of the %d reserved bits gives FLAGS",
+	   cfg_str(c), n);
+}
+
+/* Truncation: below the header SHORT; an inner frame < 14 INNER_SHORT. */
+static void test_lengths(const struct encap_cfg *c)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	size_t hlen = ref_hdr_len(c), l, inner_off;
+	bool csum_ok, fix = is_gre(c) && c->gre_csum;
+	int bad_short = 0, bad_inner = 0, r;
+
+	good_packet(c, good);
+	for (l = 0; l < hlen; l++) {
+		r = parse_copy(c, good, l, &inner_off, &csum_ok);
+		if (r != ENCAP_ERR_SHORT && !bad_short++)
+			printf("# length %zu: got %d\n", l, r);
+	}
+	ok(!bad_short, "%s: truncated to each of 0..%zu bytes gives SHORT",
+	   cfg_str(c), hlen - 1);
+
+	for (l = hlen; l < hlen + 14; l++) {
+		memcpy(pkt, good, l);
+		if (fix)
+			ref_gre_fix(pkt, l);
+		r = parse_copy(c, pkt, l, &inner_off, &csum_ok);
+		if (r != ENCAP_ERR_INNER_SHORT && !bad_inner++)
+			printf("# length %zu: got %d\n", l, r);
+	}
+	ok(!bad_inner, "%s: inner frame of 0..13 bytes gives INNER_SHORT",
+	   cfg_str(c));
+
+	l = hlen + 14;
+	memcpy(pkt, good, l);
+	if (fix)
+		ref_gre_fix(pkt, l);
+	r = parse_copy(c, pkt, l, &inner_off, &csum_ok);
+	ok(r == ENCAP_OK && inner_off == hlen,
+	   "%s: inner frame of exactly 14 bytes accepted (got %d)",
+	   cfg_str(c), r);
+}
+
+/* ---- overhead, names ---- */
+
+struct overhead_row {
+	enum encap_type type;
+	bool csum, key, seq;
+	size_t hdr_len, v4, v6;
+};
+
+/* Hand-counted: IPv4 20 / IPv6 40, UDP 8, VXLAN 8, GRE 4 + 4 per option. */
+static const struct overhead_row overhead_rows[] = {
+	{ ENCAP_VXLAN, false, false, false, 8, 36, 56 },
+	{ ENCAP_VXLAN, true, true, true, 8, 36, 56 },
+	{ ENCAP_GRE, false, false, false, 4, 24, 44 },
+	{ ENCAP_GRE, true, false, false, 8, 28, 48 },
+	{ ENCAP_GRE, false, true, false, 8, 28, 48 },
+	{ ENCAP_GRE, false, false, true, 8, 28, 48 },
+	{ ENCAP_GRE, true, true, false, 12, 32, 52 },
+	{ ENCAP_GRE, true, false, true, 12, 32, 52 },
+	{ ENCAP_GRE, false, true, true, 12, 32, 52 },
+	{ ENCAP_GRE, true, true, true, 16, 36, 56 },
+	{ ENCAP_GRE_UDP, false, false, false, 4, 32, 52 },
+	{ ENCAP_GRE_UDP, true, false, false, 8, 36, 56 },
+	{ ENCAP_GRE_UDP, false, true, false, 8, 36, 56 },
+	{ ENCAP_GRE_UDP, false, false, true, 8, 36, 56 },
+	{ ENCAP_GRE_UDP, true, true, false, 12, 40, 60 },
+	{ ENCAP_GRE_UDP, true, false, true, 12, 40, 60 },
+	{ ENCAP_GRE_UDP, false, true, true, 12, 40, 60 },
+	{ ENCAP_GRE_UDP, true, true, true, 16, 44, 64 },
+};
+
+#define N_OVERHEAD (sizeof(overhead_rows) / sizeof(overhead_rows[0]))
+
+static void test_overhead(void)
+{
+	const struct overhead_row *o;
+	struct encap_cfg c;
+	size_t i;
+
+	for (i = 0; i < N_OVERHEAD; i++) {
+		o = &overhead_rows[i];
+		memset(&c, 0, sizeof(c));
+		c.type = o->type;
+		c.gre_csum = o->csum;
+		c.has_key = o->key;
+		c.gre_seq = o->seq;
+		c.key = 1;
+		c.vni = 1;
+		ok(encap_hdr_len(&c) == o->hdr_len &&
+			   encap_overhead(&c, false) == o->v4 &&
+			   encap_overhead(&c, true) == o->v6,
+		   "%s: hdr %zu, overhead v4 %zu v6 %zu (got %zu %zu %zu)",
+		   cfg_str(&c), o->hdr_len, o->v4, o->v6, encap_hdr_len(&c),
+		   encap_overhead(&c, false), encap_overhead(&c, true));
+	}
+	memset(&c, 0, sizeof(c));
+	c.type = ENCAP_VXLAN;
+	is_int(1500 - encap_overhead(&c, false) - 14, 1450,
+	       "vxlan over IPv4: tap MTU 1450 under a 1500 underlay");
+	is_int(1500 - encap_overhead(&c, true) - 14, 1430,
+	       "vxlan over IPv6: tap MTU 1430 under a 1500 underlay");
+}
+
+struct name_row {
+	const char *name;
+	int type;
+	bool udp;
+};
+
+static const struct name_row name_rows[] = {
+	{ "vxlan", ENCAP_VXLAN, true },
+	{ "gre", ENCAP_GRE, false },
+	{ "gre-udp", ENCAP_GRE_UDP, true },
+};
+
+static const char *const bad_names[] = {
+	"", "VXLAN", "gre_udp", "greudp", "gre-udp ", "vxla", "ipip",
+};
+
+#define N_NAMES (sizeof(name_rows) / sizeof(name_rows[0]))
+#define N_BAD_NAMES (sizeof(bad_names) / sizeof(bad_names[0]))
+
+static void test_names(void)
+{
+	const struct name_row *r;
+	size_t i;
+
+	for (i = 0; i < N_NAMES; i++) {
+		r = &name_rows[i];
+		ok(!strcmp(encap_name((enum encap_type)r->type), r->name),
+		   "encap_name(%d) is \"%s\"", r->type, r->name);
+		is_int(encap_from_name(r->name), r->type,
+		       "encap_from_name(\"%s\")", r->name);
+		is_int(encap_is_udp((enum encap_type)r->type), r->udp,
+		       "%s rides on UDP: %d", r->name, r->udp);
+	}
+	for (i = 0; i < N_BAD_NAMES; i++)
+		is_int(encap_from_name(bad_names[i]), -1,
+		       "encap_from_name(\"%s\") is -1", bad_names[i]);
+	ok(encap_name((enum encap_type)99) != NULL,
+	   "encap_name of an unknown type is not NULL");
+	ok(!encap_is_udp((enum encap_type)99),
+	   "an unknown type does not ride on UDP");
+}
+
+int main(void)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < N_CFGS; i++) {
+		n += count_build(&cfgs[i]) + count_mutations(&cfgs[i]) + 3;
+		n += !is_gre(&cfgs[i]);
+	}
+	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2;
+	plan(n);
+
+	for (i = 0; i < N_CFGS; i++) {
+		test_build(&cfgs[i]);
+		test_mutations(&cfgs[i]);
+		test_lengths(&cfgs[i]);
+		if (!is_gre(&cfgs[i]))
+			test_vxlan_reserved(&cfgs[i]);
+	}
+	test_overhead();
+	test_names();
+	return done_testing();
+}

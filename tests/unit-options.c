@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit test of the command line: a table of argv rows, each parsed by
+ * options_parse() in a child so that argp's exit status can be checked.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "options.h"
+#include "tap.h"
+
+/*
+ * One case. For status 0, want is a space-separated list of key=value
+ * fields the parsed config must show (see test_render() for the keys);
+ * for status 64 it is a text stderr must contain. out, when set, is a
+ * space-separated list of words stdout must contain (--help, --version).
+ */
+struct row {
+	const char *const *args;
+	int status;
+	const char *want;
+	const char *out;
+};
+
+/* The argv of a row (designated, so rows may leave out the last fields). */
+#define A(...) .args = ((const char *const[]){ __VA_ARGS__, NULL })
+#define R "--remote", "192.0.2.2"
+#define R6 "--remote", "2001:db8::2"
+#define ADDR(n) "--address", "10.0." #n ".1/24"
+#define ADDR16                                                                \
+	ADDR(0), ADDR(1), ADDR(2), ADDR(3), ADDR(4), ADDR(5), ADDR(6),        \
+	ADDR(7), ADDR(8), ADDR(9), ADDR(10), ADDR(11), ADDR(12), ADDR(13),    \
+	ADDR(14), ADDR(15)
+
+#define DEFAULTS                                                              \
+	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 vni=1 "   \
+	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
+	"offload=1 verbosity=0 daemon=0 pidfile=-"
+
+static const struct row rows[] = {
+	/* Defaults, per encapsulation. */
+	{ A(R), 0, DEFAULTS },
+	{ A(R, "--encap", "gre"), 0,
+	  "encap=gre port=0 vni=0 key=- csum=0 gre_csum=0 seq=0 dev=gsotun0 "
+	  "mtu=auto offload=1" },
+	{ A(R, "--encap", "gre-udp"), 0,
+	  "encap=gre-udp port=4754 vni=0 key=- csum=1 gre_csum=0 seq=0" },
+	{ A(R, "--encap", "vxlan"), 0, DEFAULTS },
+	{ A("--remote=192.0.2.2"), 0, DEFAULTS },
+
+	/* --remote and --local */
+	{ A(R6), 0, "remote=2001:db8::2 local=- port=4789" },
+	{ A("--remote", "192.0.2.3", R), 0, "remote=192.0.2.2" },
+	{ A("--dev", "x"), 64, "missing --remote" },
+	{ A(NULL), 64, "missing --remote" },
+	{ A("--remote", "foo"), 64, "invalid --remote 'foo'" },
+	{ A("--remote="), 64, "invalid --remote ''" },
+	{ A("--remote", "192.0.2"), 64, "invalid --remote '192.0.2'" },
+	{ A("--remote", "192.0.2.2.2"), 64, "invalid --remote" },
+	{ A("--remote", "256.0.2.2"), 64, "invalid --remote '256.0.2.2'" },
+	{ A("--remote", "192.0.2.2 "), 64, "invalid --remote" },
+	{ A("--remote", "192.0.2.2/24"), 64, "invalid --remote" },
+	{ A("--remote", "224.0.0.1"), 64, "multicast" },
+	{ A("--remote", "0.0.0.0"), 64, "invalid --remote '0.0.0.0'" },
+	{ A("--remote", "255.255.255.255"), 64, "broadcast" },
+	{ A("--remote", "ff02::1"), 64, "invalid --remote 'ff02::1'" },
+	{ A("--remote", "::"), 64, "invalid --remote '::'" },
+	{ A("--remote", "fe80::1"), 64, "link-local" },
+	{ A("--remote", "::ffff:192.0.2.2"), 64, "IPv4-mapped" },
+	{ A("--remote", "2001:db8::g"), 64, "invalid --remote" },
+	{ A("--remote"), 64, NULL },
+	{ A("--local", "192.0.2.1", R), 0,
+	  "local=192.0.2.1 remote=192.0.2.2" },
+	{ A(R6, "--local", "2001:db8::1"), 0,
+	  "local=2001:db8::1 remote=2001:db8::2" },
+	{ A("--local", "192.0.2.1", R6), 64, "--local and --remote" },
+	{ A("--local", "2001:db8::1", R), 64, "--local and --remote" },
+	{ A("--local", "bad", R), 64, "invalid --local 'bad'" },
+	{ A("--local", "", R), 64, "invalid --local ''" },
+	{ A("--local", "239.1.1.1", R), 64, "invalid --local '239.1.1.1'" },
+
+	/* --encap */
+	{ A(R, "--encap", "foo"), 64, "invalid --encap 'foo'" },
+	{ A(R, "--encap", ""), 64, "invalid --encap ''" },
+	{ A(R, "--encap", "VXLAN"), 64, "invalid --encap 'VXLAN'" },
+	{ A(R, "--encap", "gre-"), 64, "invalid --encap 'gre-'" },
+
+	/* --port */
+	{ A(R, "--port", "8472"), 0, "port=8472 encap=vxlan" },
+	{ A(R, "--port", "1"), 0, "port=1" },
+	{ A(R, "--port", "65535"), 0, "port=65535" },
+	{ A(R, "--port", "0x1000"), 0, "port=4096" },
+	{ A(R, "--port", "0X12b5"), 0, "port=4789" },
+	{ A(R, "--port", "010"), 0, "port=10" },
+	{ A(R, "--port", "0"), 64, "invalid --port '0': must be 1..65535" },
+	{ A(R, "--port", "65536"), 64, "invalid --port '65536'" },
+	{ A(R, "--port", "-1"), 64, "invalid --port '-1'" },
+	{ A(R, "--port", "12ab"), 64, "invalid --port '12ab'" },
+	{ A(R, "--port", ""), 64, "invalid --port ''" },
+	{ A(R, "--port", " 80"), 64, "invalid --port ' 80'" },
+	{ A(R, "--port", "+80"), 64, "invalid --port '+80'" },
+	{ A(R, "--port", "80 "), 64, "invalid --port '80 '" },
+	{ A(R, "--port", "0x"), 64, "invalid --port '0x'" },
+	{ A(R, "--port", "0x0x10"), 64, "invalid --port" },
+	{ A(R, "--port", "0x-10"), 64, "invalid --port" },
+	{ A(R, "--port", "99999999999999999999999"), 64, "invalid --port" },
+	{ A(R, "--port", "18446744073709551617"), 64, "invalid --port" },
+	{ A(R, "--encap", "gre", "--port", "4789"), 64,
+	  "--port is not used with --encap gre" },
+	{ A(R, "--port", "4789", "--encap", "gre"), 64, "--port" },
+	{ A(R, "--encap", "gre-udp", "--port", "5000"), 0,
+	  "encap=gre-udp port=5000" },
+	{ A(R, "--port", "5000", "--encap", "gre-udp"), 0, "port=5000" },
+
+	/* --vni */
+	{ A(R, "--vni", "0"), 0, "vni=0" },
+	{ A(R, "--vni", "16777215"), 0, "vni=16777215" },
+	{ A(R, "--vni", "0xffffff"), 0, "vni=16777215" },
+	{ A(R, "--vni", "42"), 0, "vni=42 key=- port=4789" },
+	{ A(R, "--vni", "16777216"), 64,
+	  "invalid --vni '16777216': must be 0..16777215" },
+	{ A(R, "--vni", "0x1000000"), 64, "invalid --vni '0x1000000'" },
+	{ A(R, "--vni", "-1"), 64, "invalid --vni '-1'" },
+	{ A(R, "--vni", "1x"), 64, "invalid --vni '1x'" },
+	{ A(R, "--vni", "1.5"), 64, "invalid --vni '1.5'" },
+	{ A(R, "--vni="), 64, "invalid --vni ''" },
+	{ A(R, "--encap", "gre", "--vni", "5"), 64, "--vni is for" },
+	{ A(R, "--vni", "5", "--encap", "gre-udp"), 64, "--vni is for" },
+
+	/* --key */
+	{ A(R, "--encap", "gre", "--key", "0"), 0, "key=0 vni=0" },
+	{ A(R, "--encap", "gre", "--key", "4294967295"), 0,
+	  "key=4294967295" },
+	{ A(R, "--encap", "gre-udp", "--key", "0xdeadbeef"), 0,
+	  "key=3735928559 port=4754" },
+	{ A(R, "--key", "7", "--encap", "gre"), 0, "key=7 encap=gre" },
+	{ A(R, "--encap", "gre", "--key", "4294967296"), 64,
+	  "invalid --key '4294967296': must be 0..4294967295" },
+	{ A(R, "--encap", "gre", "--key", "-5"), 64, "invalid --key '-5'" },
+	{ A(R, "--encap", "gre", "--key", "k"), 64, "invalid --key 'k'" },
+	{ A(R, "--key", "7"), 64, "--key is for" },
+
+	/* --csum, --no-csum */
+	{ A(R, "--no-csum"), 0, "csum=0 gre_csum=0" },
+	{ A(R, "--csum"), 0, "csum=1 gre_csum=0" },
+	{ A(R, "--encap", "gre", "--csum"), 0, "csum=1 gre_csum=1" },
+	{ A(R, "--csum", "--encap", "gre"), 0, "csum=1 gre_csum=1" },
+	{ A(R, "--encap", "gre", "--no-csum"), 0, "csum=0 gre_csum=0" },
+	{ A(R, "--encap", "gre-udp", "--no-csum"), 0, "csum=0 gre_csum=0" },
+	{ A(R, "--encap", "gre-udp", "--csum"), 0, "csum=1 gre_csum=0" },
+	{ A(R, "--no-csum", "--encap", "gre-udp"), 0, "csum=0" },
+	{ A(R, "--csum", "--no-csum"), 0, "csum=0" },
+	{ A(R, "--no-csum", "--csum"), 0, "csum=1" },
+	{ A(R, "--csum=1"), 64, NULL },
+
+	/* --seq */
+	{ A(R, "--encap", "gre", "--seq"), 0, "seq=1 key=- csum=0" },
+	{ A(R, "--seq", "--encap", "gre-udp"), 0, "seq=1" },
+	{ A(R, "--seq"), 64, "--seq is for" },
+
+	/* --dev */
+	{ A(R, "--dev", "tun-a"), 0, "dev=tun-a" },
+	{ A(R, "--dev", "abcdefghijklmno"), 0, "dev=abcdefghijklmno" },
+	{ A(R, "--dev", "abcdefghijklmnop"), 64,
+	  "invalid --dev 'abcdefghijklmnop'" },
+	{ A(R, "--dev", ""), 64, "invalid --dev ''" },
+	{ A(R, "--dev", "a/b"), 64, "invalid --dev 'a/b'" },
+	{ A(R, "--dev", "a:b"), 64, "invalid --dev 'a:b'" },
+	{ A(R, "--dev", "a b"), 64, "invalid --dev 'a b'" },
+	{ A(R, "--dev", "a\tb"), 64, "invalid --dev" },
+	{ A(R, "--dev", "."), 64, "invalid --dev '.'" },
+	{ A(R, "--dev", ".."), 64, "invalid --dev '..'" },
+	{ A(R, "--dev", "tap%d"), 64, "invalid --dev 'tap%d'" },
+
+	/* --mtu */
+	{ A(R, "--mtu", "1400"), 0, "mtu=1400" },
+	{ A(R, "--mtu", "68"), 0, "mtu=68" },
+	{ A(R, "--mtu", "65535"), 0, "mtu=65535" },
+	{ A(R, "--mtu", "9000", "--mtu", "auto"), 0, "mtu=auto" },
+	{ A(R, "--mtu", "67"), 64, "invalid --mtu '67': must be 68..65535" },
+	{ A(R, "--mtu", "65536"), 64, "invalid --mtu '65536'" },
+	{ A(R, "--mtu", "0"), 64, "invalid --mtu '0'" },
+	{ A(R, "--mtu", "AUTO"), 64, "invalid --mtu 'AUTO'" },
+	{ A(R, "--mtu", ""), 64, "invalid --mtu ''" },
+	{ A(R, "--mtu", "1400k"), 64, "invalid --mtu '1400k'" },
+	{ A(R, "--mtu", "-1400"), 64, "invalid --mtu '-1400'" },
+
+	/* --address */
+	{ A(R, "--address", "10.0.0.1/24"), 0,
+	  "naddrs=1 addr0=10.0.0.1/24" },
+	{ A(R, "--address", "10.0.0.1/24", "--address", "fd00::1/64"), 0,
+	  "naddrs=2 addr0=10.0.0.1/24 addr1=fd00::1/64" },
+	{ A(R, "--address", "10.0.0.1/32", "--address", "2001:db8::1/128",
+	    "--address", "0.0.0.0/0"), 0,
+	  "naddrs=3 addr0=10.0.0.1/32 addr1=2001:db8::1/128 addr2=0.0.0.0/0" },
+	{ A(R6, "--address", "192.168.1.1/16"), 0,
+	  "addr0=192.168.1.1/16 remote=2001:db8::2" },
+	{ A(R, ADDR16), 0, "naddrs=16 addr0=10.0.0.1/24 addr15=10.0.15.1/24" },
+	{ A(R, ADDR16, "--address", "10.1.0.1/24"), 64,
+	  "too many --address" },
+	{ A(R, "--address", "10.0.0.1"), 64,
+	  "invalid --address '10.0.0.1': missing /PREFIX" },
+	{ A(R, "--address", "fd00::1"), 64, "invalid --address 'fd00::1'" },
+	{ A(R, "--address", "10.0.0.1/33"), 64,
+	  "invalid --address '10.0.0.1/33'" },
+	{ A(R, "--address", "fd00::1/129"), 64,
+	  "invalid --address 'fd00::1/129'" },
+	{ A(R, "--address", "garbage/24"), 64,
+	  "invalid --address 'garbage/24'" },
+	{ A(R, "--address", "10.0.0.1/"), 64, "invalid --address '10.0.0.1/'" },
+	{ A(R, "--address", "10.0.0.1/-1"), 64, "invalid --address" },
+	{ A(R, "--address", "10.0.0.1/0x18"), 64, "invalid --address" },
+	{ A(R, "--address", "10.0.0.1/24x"), 64, "invalid --address" },
+	{ A(R, "--address", "10.0.0.1/24/8"), 64, "invalid --address" },
+	{ A(R, "--address", "/24"), 64, "invalid --address '/24'" },
+	{ A(R, "--address", ""), 64, "invalid --address ''" },
+
+	/* --ttl, --tos */
+	{ A(R, "--ttl", "1"), 0, "ttl=1" },
+	{ A(R, "--ttl", "255"), 0, "ttl=255" },
+	{ A(R, "--ttl", "0x40"), 0, "ttl=64" },
+	{ A(R, "--ttl", "0"), 64, "invalid --ttl '0': must be 1..255" },
+	{ A(R, "--ttl", "256"), 64, "invalid --ttl '256'" },
+	{ A(R, "--ttl", "-1"), 64, "invalid --ttl '-1'" },
+	{ A(R, "--ttl", "x"), 64, "invalid --ttl 'x'" },
+	{ A(R, "--ttl", ""), 64, "invalid --ttl ''" },
+	{ A(R, "--tos", "0"), 0, "tos=0" },
+	{ A(R, "--tos", "255"), 0, "tos=255" },
+	{ A(R, "--tos", "0xb8"), 0, "tos=184" },
+	{ A(R, "--tos", "inherit"), 0, "tos=inherit" },
+	{ A(R, "--tos", "inherit", "--tos", "4"), 0, "tos=4" },
+	{ A(R, "--tos", "256"), 64, "invalid --tos '256'" },
+	{ A(R, "--tos", "-1"), 64, "invalid --tos '-1'" },
+	{ A(R, "--tos", "Inherit"), 64, "invalid --tos 'Inherit'" },
+	{ A(R, "--tos", ""), 64, "invalid --tos ''" },
+
+	/* Device and process flags */
+	{ A(R, "--no-offload"), 0, "offload=0 csum=1" },
+	{ A(R, "-v"), 0, "verbosity=1" },
+	{ A(R, "-vv", "--verbose"), 0, "verbosity=3" },
+	{ A(R, "-v", "-q", "-q"), 0, "verbosity=-1" },
+	{ A(R, "--quiet"), 0, "verbosity=-1" },
+	{ A(R, "--daemon"), 0, "daemon=1 pidfile=-" },
+	{ A(R, "--pidfile", "/run/gsotun.pid"), 0,
+	  "pidfile=/run/gsotun.pid daemon=0" },
+	{ A(R, "--pidfile", "/a.pid", "--pidfile", "/b.pid", "--daemon"), 0,
+	  "pidfile=/b.pid daemon=1" },
+	{ A(R, "--pidfile", "run/x.pid"), 0, "pidfile=$CWD/run/x.pid" },
+	{ A(R, "--pidfile", ""), 64, "invalid --pidfile ''" },
+	{ A(R, "--daemon=yes"), 64, NULL },
+
+	/* Everything at once */
+	{ A("--dev", "gt1", "--encap", "gre", "--local", "2001:db8::1", R6,
+	    "--key", "9", "--csum", "--seq", "--mtu", "1400", "--address",
+	    "10.9.0.1/30", "--ttl", "64", "--tos", "inherit", "--no-offload",
+	    "-q", "--daemon", "--pidfile", "/run/g.pid"), 0,
+	  "dev=gt1 encap=gre local=2001:db8::1 remote=2001:db8::2 port=0 "
+	  "vni=0 key=9 csum=1 gre_csum=1 seq=1 mtu=1400 naddrs=1 "
+	  "addr0=10.9.0.1/30 ttl=64 tos=inherit offload=0 verbosity=-1 "
+	  "daemon=1 pidfile=/run/g.pid" },
+
+	/* Not options, unknown options, missing arguments */
+	{ A(R, "extra"), 64, "unexpected argument 'extra'" },
+	{ A("extra", R), 64, "unexpected argument 'extra'" },
+	{ A(R, "--", "--dev"), 64, "unexpected argument '--dev'" },
+	{ A(R, "--bogus"), 64, NULL },
+	{ A(R, "-x"), 64, NULL },
+	{ A(R, "--vni"), 64, NULL },
+	{ A(R, "--vni", "bad", "--help"), 64, "invalid --vni 'bad'" },
+
+	/* argp's own: exit 0, even without --remote */
+	{ A("--help"), 0, NULL,
+	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
+	  "--local=ADDR --port=N --ttl=N --tos=N|inherit --encap=TYPE "
+	  "--vni=N --key=N --csum --no-csum --seq --dev=NAME --mtu=N|auto "
+	  "--address=CIDR --no-offload --verbose --quiet --daemon "
+	  "--pidfile=FILE --version Examples:" },
+	{ A("-?"), 0, NULL, "Tunnel:" },
+	{ A("--usage"), 0, NULL, "--remote=ADDR" },
+	{ A("--version"), 0, NULL, PACKAGE_VERSION },
+	{ A("-V", R), 0, NULL, PACKAGE_NAME },
+};
+
+#define N_ROWS (sizeof(rows) / sizeof(rows[0]))
+
+static char test_cwd[4096];
+
+static const char *test_encap_name(enum encap_type t)
+{
+	switch (t) {
+	case ENCAP_VXLAN:
+		return "vxlan";
+	case ENCAP_GRE:
+		return "gre";
+	case ENCAP_GRE_UDP:
+		return "gre-udp";
+	}
+	return "?";
+}
+
+static void test_put_ip(FILE *f, const char *key, int family,
+			const void *addr)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (!family)
+		fprintf(f, " %s=-", key);
+	else if (!inet_ntop(family, addr, buf, sizeof(buf)))
+		fprintf(f, " %s=?", key);
+	else
+		fprintf(f, " %s=%s", key, buf);
+}
+
+/*
+ * The config as " key=value ... " text (leading and trailing blank, so a
+ * field is found as " key=value "). A pid file under the current
+ * directory is shown as $CWD/...
+ */
+static char *test_render(const struct config *c)
+{
+	size_t size, cwd_len = strlen(test_cwd);
+	char *text, key[16];
+	FILE *f = open_memstream(&text, &size);
+	unsigned int i;
+
+	if (!f)
+		return NULL;
+	fprintf(f, " dev=%.*s encap=%s", IFNAMSIZ, c->dev,
+		test_encap_name(c->encap.type));
+	test_put_ip(f, "local", c->local.family, &c->local.addr);
+	test_put_ip(f, "remote", c->remote.family, &c->remote.addr);
+	fprintf(f, " port=%u vni=%u", c->port, c->encap.vni);
+	if (c->encap.has_key)
+		fprintf(f, " key=%u", c->encap.key);
+	else
+		fprintf(f, " key=-");
+	fprintf(f, " csum=%d gre_csum=%d seq=%d", c->csum, c->encap.gre_csum,
+		c->encap.gre_seq);
+	if (c->mtu)
+		fprintf(f, " mtu=%u", c->mtu);
+	else
+		fprintf(f, " mtu=auto");
+	fprintf(f, " naddrs=%u", c->n_addrs);
+	for (i = 0; i < c->n_addrs && i < CONFIG_MAX_ADDRS; i++) {
+		snprintf(key, sizeof(key), "addr%u", i);
+		test_put_ip(f, key, c->addrs[i].family, &c->addrs[i].addr);
+		fprintf(f, "/%u", c->addrs[i].prefix);
+	}
+	fprintf(f, " ttl=%d", c->ttl);
+	if (c->tos_mode == TOS_INHERIT)
+		fprintf(f, " tos=inherit");
+	else
+		fprintf(f, " tos=%u", c->tos);
+	fprintf(f, " offload=%d verbosity=%d daemon=%d", c->offload,
+		c->verbosity, c->daemon);
+	if (!c->pidfile)
+		fprintf(f, " pidfile=-");
+	else if (cwd_len && !strncmp(c->pidfile, test_cwd, cwd_len) &&
+		 c->pidfile[cwd_len] == '/')
+		fprintf(f, " pidfile=$CWD%s", c->pidfile + cwd_len);
+	else
+		fprintf(f, " pidfile=%s", c->pidfile);
+	fputc(' ', f);
+	fclose(f);
+	return text;
+}
+
+static int test_write_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* In the child: parse, and send the rendered config down fd. */
+static void __attribute__((noreturn))
+test_child(const struct row *r, int out, int err, int cfg_fd)
+{
+	char *argv[64];
+	struct config cfg;
+	char *text;
+	int argc = 0;
+
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	argv[argc++] = strdup("gsotun");
+	for (; r->args[argc - 1] && argc < 63; argc++)
+		argv[argc] = strdup(r->args[argc - 1]);
+	argv[argc] = NULL;
+
+	options_parse(argc, argv, &cfg);
+	text = test_render(&cfg);
+	if (!text || test_write_all(cfg_fd, text, strlen(text)))
+		exit(99);
+	free(text);
+	options_free(&cfg);
+	while (argc--)
+		free(argv[argc]);
+	/* exit(), not _exit(): LeakSanitizer checks the successful path. */
+	exit(0);
+}
+
+/* Read fd to its end into a string (owned by the caller). */
+static char *test_slurp(int fd)
+{
+	size_t size, cap = 4096;
+	char *buf = malloc(cap), *p;
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	size = 0;
+	for (;;) {
+		if (size + 1 == cap) {
+			p = realloc(buf, cap * 2);
+			if (!p)
+				break;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + size, cap - size - 1);
+		if (n <= 0)
+			break;
+		size += n;
+	}
+	buf[size] = '\0';
+	close(fd);
+	return buf;
+}
+
+struct result {
+	int status;	/* exit status, or 128 + signal */
+	char *out, *err, *cfg;
+};
+
+static int test_run(const struct row *r, struct result *res)
+{
+	int out[2], err[2], cfg[2], ws;
+	pid_t pid;
+
+	if (pipe(out) || pipe(err) || pipe(cfg))
+		return -1;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(out[0]);
+		close(err[0]);
+		close(cfg[0]);
+		test_child(r, out[1], err[1], cfg[1]);
+	}
+	close(out[1]);
+	close(err[1]);
+	close(cfg[1]);
+	/* Little output (under a pipe's capacity): no need to poll. */
+	res->cfg = test_slurp(cfg[0]);
+	res->out = test_slurp(out[0]);
+	res->err = test_slurp(err[0]);
+	if (waitpid(pid, &ws, 0) != pid)
+		return -1;
+	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return 0;
+}
+
+/* argv as one line, for the test names. */
+static void test_name(const struct row *r, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; r->args[i] && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s'%s'", i ? " " : "",
+				r->args[i]);
+	if (!i)
+		snprintf(buf, size, "(no arguments)");
+}
+
+/* Every space-separated word of want is in text (as " word " when padded). */
+static const char *test_missing(const char *text, const char *want,
+				bool padded, char *word, size_t size)
+{
+	const char *p = want, *end;
+	size_t len;
+
+	while (*p) {
+		end = strchr(p, ' ');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (len && len + 3 <= size) {
+			snprintf(word, size, "%s%.*s%s", padded ? " " : "",
+				 (int)len, p, padded ? " " : "");
+			if (!strstr(text, word))
+				return word;
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return NULL;
+}
+
+static void test_check(const struct row *r, const char *name,
+		       const struct result *res)
+{
+	char word[256];
+	const char *miss;
+
+	if (!is_int(res->status, r->status, "exit status of %s", name))
+		printf("#   stderr: %s", res->err);
+	if (r->want && r->status == 0) {
+		miss = test_missing(res->cfg, r->want, true, word,
+				    sizeof(word));
+		if (!ok(!miss, "fields of %s", name))
+			printf("#   want '%s'\n#   got  '%s'\n", miss,
+			       res->cfg);
+	} else if (r->want) {
+		if (!ok(strstr(res->err, r->want) != NULL,
+			"message of %s", name))
+			printf("#   want '%s'\n#   got  '%s'\n", r->want,
+			       res->err);
+	}
+	if (r->out) {
+		miss = test_missing(res->out, r->out, false, word,
+				    sizeof(word));
+		if (!ok(!miss, "output of %s", name))
+			printf("#   missing '%s'\n", miss);
+	}
+}
+
+int main(void)
+{
+	struct result res;
+	char name[512];
+	unsigned int i;
+	int n = 0;
+
+	if (!getcwd(test_cwd, sizeof(test_cwd)))
+		test_cwd[0] = '\0';
+	for (i = 0; i < N_ROWS; i++)
+		n += 1 + !!rows[i].want + !!rows[i].out;
+	plan(n);
+	for (i = 0; i < N_ROWS; i++) {
+		test_name(&rows[i], name, sizeof(name));
+		if (test_run(&rows[i], &res)) {
+			printf("Bail out! cannot run a child\n");
+			return 1;
+		}
+		test_check(&rows[i], name, &res);
+		free(res.out);
+		free(res.err);
+		free(res.cfg);
+	}
+	return done_testing();
+}
