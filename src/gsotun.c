@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -207,61 +208,79 @@ static void tap_write(struct tunnel *t, const struct virtio_net_hdr *hdr,
 	t->st.rx_frame_bytes += len;
 }
 
-/* The pseudo-header sum of a TCP segment; f is a parsed inner frame. */
-static uint32_t tcp_pseudo(const struct frame *f, uint32_t l4_len)
+/* Length of the L4 part of an inner IP packet, from its IP header. */
+static uint32_t frame_l4_len(const struct frame *f)
+{
+	const uint8_t *l3 = f->data + f->l3_off;
+	uint32_t ip_len;
+
+	if (f->ethertype == 0x0800)
+		ip_len = (l3[2] << 8 | l3[3]);
+	else
+		ip_len = 40 + (l3[4] << 8 | l3[5]);
+	return ip_len - (f->l4_off - f->l3_off);
+}
+
+static uint32_t frame_pseudo(const struct frame *f, uint32_t l4_len)
 {
 	const uint8_t *l3 = f->data + f->l3_off;
 
 	if (f->ethertype == 0x0800)
 		return csum_pseudo4((const struct in_addr *)(l3 + 12),
 				    (const struct in_addr *)(l3 + 16),
-				    IPPROTO_TCP, l4_len);
+				    f->l4_proto, l4_len);
 	return csum_pseudo6((const struct in6_addr *)(l3 + 8),
-			    (const struct in6_addr *)(l3 + 24), IPPROTO_TCP,
+			    (const struct in6_addr *)(l3 + 24), f->l4_proto,
 			    l4_len);
 }
 
 /*
- * A TCP frame larger than the tap's MTU arrives when the kernel's vxlan on
- * the same host hands its unsegmented TSO frame to a veth (KERNEL-FACTS.md).
- * Written as a plain frame it would exceed the MTU of a bridge or route
- * behind the tap, so it goes out as a TCP super-frame instead. The kernel
- * left its checksum partial (the check field holds the pseudo-header seed,
- * it never crossed a wire); a frame whose checksum is neither complete nor
- * exactly that seed is written plain and the kernel judges it.
+ * The vnet header for a received inner frame. Plain (the kernel verifies
+ * the frame) unless:
+ *
+ * - its TCP/UDP check field holds exactly the pseudo-header seed: a sender
+ *   on this host left the checksum to "hardware" (CHECKSUM_PARTIAL across
+ *   a veth, as the kernel's vxlan does), so nothing ever summed the data;
+ *   NEEDS_CSUM has the tap complete it, as a virtio device would. A
+ *   correct checksum that happens to equal the seed gives the same result.
+ * - it is a TCP frame larger than the tap's MTU (the kernel's vxlan hands
+ *   a veth its unsegmented TSO frame, KERNEL-FACTS.md): written plain it
+ *   could not be forwarded behind the tap, so it becomes a super-frame,
+ *   after its checksum verified (or was the seed, as above).
  */
-static bool rx_super_hdr(struct tunnel *t, uint8_t *frame, size_t len,
-			 struct virtio_net_hdr *hdr)
+static void rx_vnet_hdr(struct tunnel *t, uint8_t *frame, size_t len,
+			struct virtio_net_hdr *hdr)
 {
-	struct virtio_net_hdr none = { 0 };
-	uint32_t pseudo, l4_len, mss;
-	uint16_t seed, *check;
+	static const struct virtio_net_hdr none;
+	uint32_t pseudo, l4_len;
+	uint16_t seed, check_off, *check;
 	struct frame f;
+	bool big;
 
-	if (len <= t->mtu + ETH_HLEN)
-		return false;
-	if (vnet_hdr_parse(&none, frame, len, &f) ||
-	    f.l4_proto != IPPROTO_TCP || !f.l4_off)
-		return false;
-	l4_len = (f.ethertype == 0x0800 ?
-			  ntohs(*(uint16_t *)(frame + f.l3_off + 2)) -
-				  (f.l4_off - f.l3_off) :
-			  ntohs(*(uint16_t *)(frame + f.l3_off + 4)) -
-				  (f.l4_off - f.l3_off - 40));
-	if (f.l4_off + l4_len > len || l4_len <= (uint32_t)(f.hdr_len - f.l4_off))
-		return false;
-	pseudo = tcp_pseudo(&f, l4_len);
+	vnet_hdr_build_plain(hdr);
+	if (vnet_hdr_parse(&none, frame, len, &f) || !f.l4_off ||
+	    (f.l4_proto != IPPROTO_TCP && f.l4_proto != IPPROTO_UDP))
+		return;
+	check_off = f.l4_proto == IPPROTO_TCP ? 16 : 6;
+	l4_len = frame_l4_len(&f);
+	pseudo = frame_pseudo(&f, l4_len);
 	seed = csum_fold16(pseudo);
-	check = (uint16_t *)(frame + f.l4_off + 16);
-	if (*check != seed &&
-	    csum_fold(csum_partial(frame + f.l4_off, l4_len, pseudo)) != 0)
-		return false;
-	*check = seed;
-	mss = t->mtu - (f.hdr_len - f.l3_off);
+	check = (uint16_t *)(frame + f.l4_off + check_off);
+	big = f.l4_proto == IPPROTO_TCP && len > t->mtu + ETH_HLEN;
+	if (*check != seed) {
+		if (!big || csum_fold(csum_partial(frame + f.l4_off, l4_len,
+						   pseudo)))
+			return;
+		*check = seed;
+	}
+	t->st.rx_csum_partial++;
+	if (!big) {
+		vnet_hdr_build_csum(hdr, f.l4_off, check_off);
+		return;
+	}
 	vnet_hdr_build_tcp(hdr, f.ethertype == 0x86dd, f.l4_off, f.hdr_len,
-			   mss);
+			   t->mtu - (f.hdr_len - f.l3_off));
 	t->st.rx_gso_frames++;
-	return true;
 }
 
 /* One encapsulated packet from the peer: check, strip, write to the tap. */
@@ -277,8 +296,7 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
 		count_encap_drop(&t->st, err);
 		return;
 	}
-	if (!rx_super_hdr(t, pkt + off, len - off, &hdr))
-		vnet_hdr_build_plain(&hdr);
+	rx_vnet_hdr(t, pkt + off, len - off, &hdr);
 	tap_write(t, &hdr, pkt + off, len - off);
 }
 
@@ -481,6 +499,17 @@ static void tunnel_watch(struct tunnel *t)
 	ev_signal_start(t->loop, &t->sigusr1_w);
 }
 
+static void log_tunnel(const struct tunnel *t)
+{
+	char remote[INET6_ADDRSTRLEN];
+
+	inet_ntop(t->cfg.remote.family, &t->cfg.remote.addr, remote,
+		  sizeof(remote));
+	log_info("%s: %s tunnel to %s, MTU %u, tap offloads 0x%x", t->ifname,
+		 encap_name(t->cfg.encap.type), remote, t->mtu,
+		 tap_offloads());
+}
+
 int main(int argc, char **argv)
 {
 	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1 } };
@@ -510,8 +539,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	tunnel_watch(&t);
-	log_info("%s: %s tunnel to the remote, MTU %u, offloads 0x%x", t.ifname,
-		 encap_name(t.cfg.encap.type), t.mtu, tap_offloads());
+	log_tunnel(&t);
 	ev_run(t.loop, 0);
 	ret = EXIT_SUCCESS;
 	ev_loop_destroy(t.loop);

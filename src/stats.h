@@ -31,6 +31,7 @@
 	X(rx_bytes)		/* their encapsulated bytes */                \
 	X(rx_frames)		/* frames written to the tap */               \
 	X(rx_gso_frames)	/* of which written as TCP super-frames */    \
+	X(rx_csum_partial)	/* written with NEEDS_CSUM (see rx_vnet_hdr) */ \
 	X(rx_frame_bytes)	/* their bytes (Ethernet) */                  \
 	X(rx_drop_source)	/* not from the configured remote */          \
 	X(rx_drop_short)	/* truncated encapsulation header */          \

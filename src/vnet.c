@@ -321,6 +321,15 @@ void vnet_hdr_build_plain(struct virtio_net_hdr *hdr)
 	memset(hdr, 0, sizeof(*hdr));
 }
 
+void vnet_hdr_build_csum(struct virtio_net_hdr *hdr, uint16_t csum_start,
+			 uint16_t csum_offset)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	hdr->csum_start = csum_start;
+	hdr->csum_offset = csum_offset;
+}
+
 void vnet_hdr_build_tcp(struct virtio_net_hdr *hdr, bool ipv6,
 			uint16_t l4_off, uint16_t hdr_len, uint16_t mss)
 {

@@ -77,6 +77,13 @@ int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);
 
 /*
+ * Header for a frame whose L4 checksum the kernel is to complete:
+ * NEEDS_CSUM at csum_start/csum_offset, no GSO.
+ */
+void vnet_hdr_build_csum(struct virtio_net_hdr *hdr, uint16_t csum_start,
+			 uint16_t csum_offset);
+
+/*
  * Header for a TCP super-frame written to the tap: gso_type TCPV4/TCPV6,
  * gso_size mss, NEEDS_CSUM with csum_start l4_off and offset 16; the
  * caller has seeded the TCP check field with the pseudo-header sum.

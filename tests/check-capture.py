@@ -9,20 +9,30 @@ Runs tshark once over PCAP with TCP, UDP and IPv4 checksum validation on
 
   frames max_len oversize          frames, longest frame, frames > 1514
   tcp_good tcp_bad tcp_unverified  inner TCP checksum status
+  tcp_ffff                         of the good ones, 0xffff for 0x0000
   udp_good udp_bad udp_zero udp_total   outer UDP checksums (zero = absent)
   ip_good ip_bad                   every IPv4 header checksum (outer, inner)
   gre_total gre_csum gre_good gre_bad   GRE headers, with C bit, status
+  bad_frames                       numbers of the first frames with a bad
+                                   checksum (tshark -r PCAP -Y frame.number==N)
 
 DECODE-AS arguments go to tshark -d (e.g. udp.port==4754,gre).
-Wireshark's checksum status: 0 bad, 1 good, 2 unverified.
+Wireshark's checksum status: 0 bad, 1 good, 2 unverified. Wireshark calls
+a TCP checksum of 0xffff where it computes 0x0000 bad (RFC 1624), but the
+two are the same number in one's complement, every receiver accepts both,
+and the kernel writes 0xffff itself (skb_checksum_help() stores
+CSUM_MANGLED_0 for a folded 0): those count as good, and as tcp_ffff.
 """
 
 import subprocess
 import sys
 
 FIELDS = [
+    "frame.number",
     "frame.len",
     "tcp.checksum.status",
+    "tcp.checksum",
+    "tcp.checksum_calculated",
     "udp.checksum.status",
     "udp.checksum",
     "ip.checksum.status",
@@ -54,14 +64,27 @@ def run_tshark(pcap, decode_as):
     return res.stdout
 
 
+def tcp_statuses(vals, c):
+    """TCP checksum statuses of one frame, 0xffff-for-0x0000 made good."""
+    out = []
+    calc = [int(v, 16) for v in vals["tcp.checksum_calculated"]]
+    for s, v in zip(vals["tcp.checksum.status"], vals["tcp.checksum"]):
+        if s == "0" and int(v, 16) == 0xffff and 0 in calc:
+            c["tcp_ffff"] += 1
+            s = "1"
+        out.append(s)
+    return out
+
+
 def tally(out):
     c = dict.fromkeys(
         ["frames", "max_len", "oversize",
-         "tcp_good", "tcp_bad", "tcp_unverified",
+         "tcp_good", "tcp_bad", "tcp_unverified", "tcp_ffff",
          "udp_good", "udp_bad", "udp_zero", "udp_total",
          "ip_good", "ip_bad",
          "gre_total", "gre_csum", "gre_good", "gre_bad"], 0)
-    status = {"0": "_bad", "1": "_good", "2": "_unverified"}
+    status = {"0": "_bad", "1": "_good"}
+    bad = []
     for line in out.splitlines():
         col = line.split("\t")
         col += [""] * (len(FIELDS) - len(col))
@@ -71,39 +94,37 @@ def tally(out):
         c["max_len"] = max(c["max_len"], flen)
         if flen > MAX_FRAME:
             c["oversize"] += 1
-        for s in vals["tcp.checksum.status"]:
-            key = "tcp" + status.get(s, "_unverified")
-            c[key] += 1
-        for s, v in zip(vals["udp.checksum.status"], vals["udp.checksum"]):
-            c["udp_total"] += 1
-            if int(v, 16) == 0:
-                c["udp_zero"] += 1
-            elif s == "0":
-                c["udp_bad"] += 1
-            elif s == "1":
-                c["udp_good"] += 1
-        for s in vals["ip.checksum.status"]:
-            if s == "0":
-                c["ip_bad"] += 1
-            elif s == "1":
-                c["ip_good"] += 1
-        for f in vals["gre.flags.checksum"]:
-            c["gre_total"] += 1
-            if f in ("1", "True"):
-                c["gre_csum"] += 1
-        for s in vals["gre.checksum.status"]:
-            if s == "0":
-                c["gre_bad"] += 1
-            elif s == "1":
-                c["gre_good"] += 1
-    return c
+        tcp = tcp_statuses(vals, c)
+        for s in tcp:
+            c["tcp" + status.get(s, "_unverified")] += 1
+        # A zero UDP checksum is an absent one (IPv4), not a bad one.
+        udp = [s for s, v in zip(vals["udp.checksum.status"],
+                                 vals["udp.checksum"]) if int(v, 16) != 0]
+        c["udp_total"] += len(vals["udp.checksum"])
+        c["udp_zero"] += len(vals["udp.checksum"]) - len(udp)
+        c["udp_bad"] += udp.count("0")
+        c["udp_good"] += udp.count("1")
+        c["ip_bad"] += vals["ip.checksum.status"].count("0")
+        c["ip_good"] += vals["ip.checksum.status"].count("1")
+        c["gre_total"] += len(vals["gre.flags.checksum"])
+        c["gre_csum"] += sum(f in ("1", "True")
+                             for f in vals["gre.flags.checksum"])
+        c["gre_bad"] += vals["gre.checksum.status"].count("0")
+        c["gre_good"] += vals["gre.checksum.status"].count("1")
+        if "0" in tcp + udp + vals["ip.checksum.status"] + \
+                vals["gre.checksum.status"]:
+            bad.append(vals["frame.number"][0])
+    return c, bad
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    c = tally(run_tshark(sys.argv[1], sys.argv[2:]))
-    print(" ".join("%s=%d" % kv for kv in c.items()))
+    c, bad = tally(run_tshark(sys.argv[1], sys.argv[2:]))
+    words = ["%s=%d" % kv for kv in c.items()]
+    if bad:
+        words.append("bad_frames=" + ",".join(bad[:10]))
+    print(" ".join(words))
 
 
 if __name__ == "__main__":

@@ -6,11 +6,15 @@
 # processes are killed by PID, namespaces deleted, the mktemp -d directory
 # removed. Nothing is ever configured outside the test's own namespaces.
 
+# shellcheck shell=bash
 # Variables set here are used by the scripts that source this file.
 # shellcheck disable=SC2034
 
 LIB_DIR=${TESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+# Debian's python3, which has the Debian modules (the PATH one may not).
 PYTHON=/usr/bin/python3
+# ip, ethtool and tcpdump live in sbin, missing from some users' PATH.
+PATH=$PATH:/usr/sbin:/sbin
 
 # ---------------------------------------------------------------- TAP
 
@@ -21,7 +25,7 @@ diag()
 	local line
 
 	printf '%s\n' "$@" | while IFS= read -r line; do
-		printf '# %s\n' "$line"
+		[ -n "$line" ] && printf '# %s\n' "$line"
 	done
 }
 
@@ -94,14 +98,14 @@ forget_pid()
 	done
 }
 
-# Alive and not a zombie.
+# Alive and not a zombie (the state follows the command name in stat).
 pid_alive()
 {
-	local state
+	local stat
 
-	[ -r "/proc/$1/stat" ] || return 1
-	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
-	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ -n "$stat" ] && [ "${stat:0:1}" != Z ] && [ "${stat:0:1}" != X ]
 }
 
 # wait_gone PID TENTHS: poll until PID has exited (or is a zombie).
@@ -135,7 +139,11 @@ lib_cleanup()
 	for ns in "${LIB_NS[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
-	[ -n "$LIB_TMP" ] && rm -rf "$LIB_TMP"
+	if [ -n "$GSOTUN_TEST_KEEP" ] && [ -n "$LIB_TMP" ]; then
+		echo "# kept $LIB_TMP"
+	elif [ -n "$LIB_TMP" ]; then
+		rm -rf "$LIB_TMP"
+	fi
 }
 
 # A watchdog turns a hang into a failure of this test, not a stuck CI.
@@ -153,7 +161,8 @@ lib_watchdog()
 
 # lib_init SECONDS TOOL...: skip without root or netns, bail out when a
 # tool is missing, then set up the temporary directory, traps and watchdog
-# (SECONDS, or $GSOTUN_TEST_TIMEOUT when set).
+# (SECONDS, or $GSOTUN_TEST_TIMEOUT when set). GSOTUN_TEST_KEEP=1 keeps the
+# temporary directory (captures, gsotun's stderr) for a post-mortem.
 lib_init()
 {
 	local limit=${GSOTUN_TEST_TIMEOUT:-$1} tool missing=
@@ -170,7 +179,7 @@ lib_init()
 		command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 	done
 	[ -z "$missing" ] ||
-		bail "missing tools:$missing (install them with contrib/deps.sh)"
+		bail "missing tools:$missing (contrib/deps.sh installs them)"
 
 	GSOTUN=${GSOTUN:-$LIB_DIR/../src/gsotun}
 	[ -x "$GSOTUN" ] || bail "gsotun not found at $GSOTUN (set GSOTUN)"
@@ -319,7 +328,9 @@ gt_counters()
 	n=$(gt_nlines "$ns")
 	kill -USR1 "$pid" 2>/dev/null || return 1
 	for ((i = 0; i < 50; i++)); do
-		if [ "$(gt_nlines "$ns")" -gt "$n" ]; then
+		# stderr is unbuffered: wait for the whole line.
+		if [ "$(gt_nlines "$ns")" -gt "$n" ] &&
+			[ "$(tail -c 1 "${GT_ERR[$ns]}" | wc -l)" -eq 1 ]; then
 			GT_CTR=$(grep 'tx_frames=' "${GT_ERR[$ns]}" | tail -n 1)
 			return 0
 		fi
@@ -351,8 +362,10 @@ ctr_drops_zero()
 # gt_show LABEL: the non-zero counters of the last line, as a diagnostic.
 gt_show()
 {
-	[ -n "$GT_CTR" ] &&
-		diag "$1: $(tr ' ' '\n' <<<"$GT_CTR" | grep -v '=0$' | tr '\n' ' ')"
+	local nonzero
+
+	nonzero=$(tr ' ' '\n' <<<"$GT_CTR" | grep -v '=0$' | tr '\n' ' ')
+	[ -n "$GT_CTR" ] && diag "$1: $nonzero"
 }
 
 # gt_stop NS [SIG]: SIGTERM (or SIG), gsotun must exit 0 within 5 s, print
@@ -410,7 +423,8 @@ wait_listen()
 	local i
 
 	for ((i = 0; i < 50; i++)); do
-		[ -n "$(ip netns exec "$1" ss -Htln "sport = :$2")" ] && return 0
+		[ -n "$(ip netns exec "$1" ss -Htln "sport = :$2")" ] &&
+			return 0
 		sleep 0.1
 	done
 	return 1
@@ -418,12 +432,31 @@ wait_listen()
 
 xfer_port=5000
 
+# xfer_wait SPID LPID RECV: wait for sender and receiver; a transfer that
+# makes no progress for 8 s is a failure now, not at the overall timeout.
+xfer_wait()
+{
+	local last=-1 size since=$SECONDS
+
+	while pid_alive "$1" || pid_alive "$2"; do
+		sleep 0.05
+		size=$(stat -c %s "$3" 2>/dev/null || echo 0)
+		if [ "$size" != "$last" ]; then
+			since=$SECONDS last=$size
+		elif [ $((SECONDS - since)) -ge 8 ]; then
+			diag "no progress for 8 s at $size bytes"
+			kill -TERM "$1" "$2" 2>/dev/null
+			break
+		fi
+	done
+}
+
 # xfer FROM_NS TO_NS TO_ADDR DATA [SECONDS]: send $LIB_TMP/DATA over TCP
 # with socat, compare the SHA-256 of what arrived.
 xfer()
 {
-	local from=$1 to=$2 addr=$3 data=$4 limit=${5:-20} lpid st sha
-	local recv=$LIB_TMP/recv t0 t1 listen=TCP4-LISTEN conn=TCP4:$3
+	local from=$1 to=$2 addr=$3 data=$4 limit=${5:-30} lpid spid st sha
+	local recv=$LIB_TMP/recv t0 t1 listen=TCP4-LISTEN conn=TCP4:$3 size
 
 	if [[ $addr == *:* ]]; then
 		listen=TCP6-LISTEN conn="TCP6:[$addr]"
@@ -445,19 +478,26 @@ xfer()
 	t0=$(date +%s.%N)
 	ip netns exec "$from" timeout "$limit" socat -u -b 262144 \
 		"OPEN:$LIB_TMP/$data,rdonly" "$conn:$xfer_port" \
-		</dev/null >/dev/null 2>"$LIB_TMP/socat-tx.err"
+		</dev/null >/dev/null 2>"$LIB_TMP/socat-tx.err" &
+	spid=$!
+	track_pid "$spid"
+	xfer_wait "$spid" "$lpid" "$recv"
+	wait "$spid"
 	st=$?
 	wait "$lpid"
 	st=$((st | $?))
 	t1=$(date +%s.%N)
+	forget_pid "$spid"
 	forget_pid "$lpid"
-	sha=$(sha256sum <"$recv" 2>/dev/null | cut -d' ' -f1)
+	size=$(stat -c %s "$recv" 2>/dev/null || echo 0)
+	[ -f "$recv" ] && sha=$(sha256sum "$recv" | cut -d' ' -f1)
 	if [ "$sha" != "${DATA_SHA[$data]}" ]; then
-		diag "$data to $addr: status $st, $(stat -c %s "$recv" 2>/dev/null || echo 0) bytes arrived, SHA-256 differs" \
+		diag "$data to $addr: socat status $st, $size bytes arrived" \
+			"SHA-256 differs from the data sent" \
 			"$(cat "$LIB_TMP/socat-tx.err" "$LIB_TMP/socat-rx.err")"
 		return 1
 	fi
-	diag "$(awk -v s="$(stat -c %s "$recv")" -v t0="$t0" -v t1="$t1" \
+	diag "$(awk -v s="$size" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%.0f MiB in %.2f s, %.2f Gbit/s", s / 1048576,
 			t1 - t0, s * 8 / (t1 - t0) / 1e9 }')"
 }

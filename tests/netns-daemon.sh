@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # gsotun as a process: --daemon with --pidfile, signals (SIGTERM, SIGUSR1,
 # SIGINT), removal of the tap at exit, and exit status 64 on bad usage.
+#
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
@@ -33,7 +34,8 @@ daemon_start()
 	t1=$(date +%s%N)
 	dpid=$(head -n 1 "$pidfile" 2>/dev/null | tr -dc 0-9)
 	# Whatever happens below, that process is killed at exit.
-	[ -n "$dpid" ] && [ "$(cat "/proc/$dpid/comm" 2>/dev/null)" = gsotun ] &&
+	[ -n "$dpid" ] &&
+		[ "$(cat "/proc/$dpid/comm" 2>/dev/null)" = gsotun ] &&
 		track_pid "$dpid"
 	diag "gsotun --daemon returned $st after $(((t1 - t0) / 1000000)) ms"
 	[ "$st" -eq 0 ] && [ $((t1 - t0)) -lt 5000000000 ] || {
@@ -57,7 +59,8 @@ pidfile_mode()
 	local mode
 
 	mode=$(stat -c %a "$pidfile" 2>/dev/null)
-	[ "$mode" = 644 ] || { diag "mode of $pidfile: ${mode:-none}"; return 1; }
+	[ "$mode" = 644 ] ||
+		{ diag "mode of $pidfile: ${mode:-none}"; return 1; }
 }
 
 daemon_works()
