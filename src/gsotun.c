@@ -18,6 +18,7 @@
 #include <ev.h>
 #include "csum.h"
 #include "encap.h"
+#include "gro.h"
 #include "gso.h"
 #include "link.h"
 #include "log.h"
@@ -29,10 +30,6 @@
 
 /* Frames read from the tap per wake-up before the loop looks elsewhere. */
 #define TAP_BATCH 64
-/* Packets received from the underlay per wake-up. */
-#define RX_BATCH 64
-/* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
-#define RX_BUF_LEN (65536 + 4096)
 #define ETH_HLEN 14
 
 struct tunnel {
@@ -50,7 +47,7 @@ struct tunnel {
 	uint8_t *tx_buf;	/* vnet header + frame read from the tap */
 	uint8_t *arena;		/* segment header blocks */
 	struct seg *segs;
-	uint8_t *rx_buf;
+	struct gro *gro;	/* receive batch on its way to the tap */
 	ev_io tap_w, sock_w;
 	ev_signal sigint_w, sigterm_w, sigusr1_w;
 };
@@ -191,102 +188,45 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 }
 
-static void tap_write(struct tunnel *t, const struct virtio_net_hdr *hdr,
-		      const uint8_t *frame, size_t len)
+/* One frame for the tap: vnet header, header block, payload slices. */
+static void tap_write_frame(struct tunnel *t, struct gro_frame *fr)
 {
-	struct iovec iov[2] = {
-		{ .iov_base = (void *)hdr, .iov_len = VNET_HDR_LEN },
-		{ .iov_base = (void *)frame, .iov_len = len },
-	};
+	struct iovec iov[2 + GRO_MAX_SEGS];
+	int n = 0;
 
-	if (writev(t->tap_fd, iov, 2) < 0) {
+	iov[n].iov_base = &fr->vnet;
+	iov[n++].iov_len = VNET_HDR_LEN;
+	if (fr->hdr_len) {
+		iov[n].iov_base = fr->hdr;
+		iov[n++].iov_len = fr->hdr_len;
+	}
+	memcpy(&iov[n], fr->slices, fr->n_slices * sizeof(iov[0]));
+	n += fr->n_slices;
+	if (writev(t->tap_fd, iov, n) < 0) {
 		log_debug("tap write: %s", strerror(errno));
 		t->st.rx_drop_write++;
 		return;
 	}
 	t->st.rx_frames++;
-	t->st.rx_frame_bytes += len;
+	t->st.rx_frame_bytes += fr->len;
+	if (fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
+		t->st.rx_gso_bytes += fr->len;
 }
 
-/* Length of the L4 part of an inner IP packet, from its IP header. */
-static uint32_t frame_l4_len(const struct frame *f)
+/* The end of a receive batch: every frame goes to the tap, no timers. */
+static void tunnel_rx_flush(struct tunnel *t)
 {
-	const uint8_t *l3 = f->data + f->l3_off;
-	uint32_t ip_len;
+	unsigned int i;
 
-	if (f->ethertype == 0x0800)
-		ip_len = (l3[2] << 8 | l3[3]);
-	else
-		ip_len = 40 + (l3[4] << 8 | l3[5]);
-	return ip_len - (f->l4_off - f->l3_off);
+	gro_flush(t->gro);
+	for (i = 0; i < t->gro->n_frames; i++)
+		tap_write_frame(t, &t->gro->frames[i]);
+	gro_reset(t->gro);
 }
 
-static uint32_t frame_pseudo(const struct frame *f, uint32_t l4_len)
-{
-	const uint8_t *l3 = f->data + f->l3_off;
-
-	if (f->ethertype == 0x0800)
-		return csum_pseudo4((const struct in_addr *)(l3 + 12),
-				    (const struct in_addr *)(l3 + 16),
-				    f->l4_proto, l4_len);
-	return csum_pseudo6((const struct in6_addr *)(l3 + 8),
-			    (const struct in6_addr *)(l3 + 24), f->l4_proto,
-			    l4_len);
-}
-
-/*
- * The vnet header for a received inner frame. Plain (the kernel verifies
- * the frame) unless:
- *
- * - its TCP/UDP check field holds exactly the pseudo-header seed: a sender
- *   on this host left the checksum to "hardware" (CHECKSUM_PARTIAL across
- *   a veth, as the kernel's vxlan does), so nothing ever summed the data;
- *   NEEDS_CSUM has the tap complete it, as a virtio device would. A
- *   correct checksum that happens to equal the seed gives the same result.
- * - it is a TCP frame larger than the tap's MTU (the kernel's vxlan hands
- *   a veth its unsegmented TSO frame, KERNEL-FACTS.md): written plain it
- *   could not be forwarded behind the tap, so it becomes a super-frame,
- *   after its checksum verified (or was the seed, as above).
- */
-static void rx_vnet_hdr(struct tunnel *t, uint8_t *frame, size_t len,
-			struct virtio_net_hdr *hdr)
-{
-	static const struct virtio_net_hdr none;
-	uint32_t pseudo, l4_len;
-	uint16_t seed, check_off, *check;
-	struct frame f;
-	bool big;
-
-	vnet_hdr_build_plain(hdr);
-	if (vnet_hdr_parse(&none, frame, len, &f) || !f.l4_off ||
-	    (f.l4_proto != IPPROTO_TCP && f.l4_proto != IPPROTO_UDP))
-		return;
-	check_off = f.l4_proto == IPPROTO_TCP ? 16 : 6;
-	l4_len = frame_l4_len(&f);
-	pseudo = frame_pseudo(&f, l4_len);
-	seed = csum_fold16(pseudo);
-	check = (uint16_t *)(frame + f.l4_off + check_off);
-	big = f.l4_proto == IPPROTO_TCP && len > t->mtu + ETH_HLEN;
-	if (*check != seed) {
-		if (!big || csum_fold(csum_partial(frame + f.l4_off, l4_len,
-						   pseudo)))
-			return;
-		*check = seed;
-	}
-	t->st.rx_csum_partial++;
-	if (!big) {
-		vnet_hdr_build_csum(hdr, f.l4_off, check_off);
-		return;
-	}
-	vnet_hdr_build_tcp(hdr, f.ethertype == 0x86dd, f.l4_off, f.hdr_len,
-			   t->mtu - (f.hdr_len - f.l3_off));
-	t->st.rx_gso_frames++;
-}
-
-/* One encapsulated packet from the peer: check, strip, write to the tap. */
+/* One encapsulated packet from the peer: check, strip, hand to GRO. */
 static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
 {
-	struct virtio_net_hdr hdr;
 	size_t off;
 	bool csum_ok;
 	int err;
@@ -296,32 +236,36 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
 		count_encap_drop(&t->st, err);
 		return;
 	}
-	rx_vnet_hdr(t, pkt + off, len - off, &hdr);
-	tap_write(t, &hdr, pkt + off, len - off);
+	if (gro_add(t->gro, pkt + off, len - off, &t->st) == GRO_FULL) {
+		tunnel_rx_flush(t);
+		gro_add(t->gro, pkt + off, len - off, &t->st);
+	}
+}
+
+/* UDP GRO: equal datagrams back to back, the last possibly shorter. */
+static void tunnel_rx_pkt(struct tunnel *t, const struct rx_pkt *p)
+{
+	size_t step = p->gso_size ? p->gso_size : p->len;
+	size_t off;
+
+	for (off = 0; off < p->len; off += step) {
+		size_t chunk = p->len - off < step ? p->len - off : step;
+
+		tunnel_rx_one(t, p->data + off, chunk);
+	}
 }
 
 static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
-	struct rx_pkt p;
-	int i, r;
+	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	int i, n;
 
-	for (i = 0; i < RX_BATCH; i++) {
-		r = underlay_recv(&t->ul, t->rx_buf, RX_BUF_LEN, &p, &t->st);
-		if (r == 0)
-			break;
-		if (r < 0)
-			continue;
-		/* UDP GRO: equal datagrams back to back, the last shorter. */
-		size_t step = p.gso_size ? p.gso_size : p.len;
-		size_t off;
-
-		for (off = 0; off < p.len; off += step) {
-			size_t chunk = p.len - off < step ? p.len - off : step;
-
-			tunnel_rx_one(t, (uint8_t *)p.data + off, chunk);
-		}
-	}
+	n = underlay_recv(&t->ul, p, &t->st);
+	for (i = 0; i < n; i++)
+		if (p[i].data)
+			tunnel_rx_pkt(t, &p[i]);
+	tunnel_rx_flush(t);
 }
 
 static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -361,6 +305,27 @@ static int tunnel_mtu(struct tunnel *t)
 	return path - overhead;
 }
 
+/*
+ * One super-frame from the tap should fit one UDP GSO send (64000 bytes,
+ * KERNEL-FACTS.md) once cut into segments with their headers and the
+ * encapsulation: lower the tap's gso_max_size so TCP builds frames of that
+ * size. The estimate takes the smallest likely MSS (IPv6 with TCP
+ * timestamps) and leaves MAX_TCP_HEADER (320) for tcp_tso_autosize(); the
+ * sender still splits what does not fit.
+ */
+static void tunnel_fit_gso(struct tunnel *t)
+{
+	uint32_t seg = t->encap_len + ETH_HLEN + t->mtu;
+	uint32_t size;
+
+	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) ||
+	    t->mtu < 576)
+		return;
+	size = (uint64_t)UDP_GSO_MAX_BYTES * (t->mtu - 72) / seg + 320;
+	if (link_set_gso_max_size(t->link, t->ifindex, size) == 0)
+		log_debug("%s: gso_max_size %u", t->ifname, size);
+}
+
 static int tunnel_setup_tap(struct tunnel *t)
 {
 	int mtu, err;
@@ -384,6 +349,8 @@ static int tunnel_setup_tap(struct tunnel *t)
 	err = link_set_mtu(t->link, t->ifindex, t->mtu);
 	if (err)
 		return err;
+	tunnel_fit_gso(t);
+	gro_init(t->gro, t->mtu, t->cfg.gro);
 	for (i = 0; i < t->cfg.n_addrs; i++) {
 		err = link_add_addr(t->link, t->ifindex, &t->cfg.addrs[i]);
 		if (err)
@@ -398,8 +365,8 @@ static int tunnel_alloc(struct tunnel *t)
 	t->tx_buf = malloc(VNET_HDR_LEN + VNET_FRAME_MAX);
 	t->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
 	t->segs = calloc(VNET_MAX_SEGS, sizeof(*t->segs));
-	t->rx_buf = malloc(RX_BUF_LEN);
-	if (!t->tx_buf || !t->arena || !t->segs || !t->rx_buf) {
+	t->gro = malloc(sizeof(*t->gro));
+	if (!t->tx_buf || !t->arena || !t->segs || !t->gro) {
 		log_err("out of memory");
 		return -ENOMEM;
 	}
@@ -416,7 +383,7 @@ static void tunnel_free(struct tunnel *t)
 	free(t->tx_buf);
 	free(t->arena);
 	free(t->segs);
-	free(t->rx_buf);
+	free(t->gro);
 	options_free(&t->cfg);
 }
 

@@ -35,6 +35,7 @@ enum {
 	OPT_MTU,
 	OPT_ADDRESS,
 	OPT_NO_OFFLOAD,
+	OPT_NO_GRO,
 	OPT_DAEMON,
 	OPT_PIDFILE,
 };
@@ -90,6 +91,9 @@ static const struct argp_option options_table[] = {
 	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
 	  .doc = "No TSO or checksum offload on the tap: one frame per read "
 		 "(a baseline to compare with)" },
+	{ .name = "no-gro", .key = OPT_NO_GRO,
+	  .doc = "Do not merge received TCP segments into super-frames for "
+		 "the tap" },
 
 	{ .doc = "Process:" },
 	{ .name = "verbose", .key = 'v',
@@ -533,6 +537,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_OFFLOAD:
 		cfg->offload = false;
 		return 0;
+	case OPT_NO_GRO:
+		cfg->gro = false;
+		return 0;
 	case 'v':
 		cfg->verbosity++;
 		return 0;
@@ -567,6 +574,7 @@ static void options_defaults(struct config *cfg)
 	cfg->encap.vni = 1;
 	cfg->tos_mode = TOS_FIXED;
 	cfg->offload = true;
+	cfg->gro = true;
 }
 
 int options_parse(int argc, char **argv, struct config *cfg)

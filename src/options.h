@@ -49,6 +49,7 @@ struct config {
 	enum tos_mode tos_mode;		/* --tos N|inherit */
 	uint8_t tos;
 	bool offload;			/* false with --no-offload */
+	bool gro;			/* false with --no-gro */
 	int verbosity;			/* 0 normal, -v raises, -q lowers */
 	bool daemon;			/* --daemon */
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */

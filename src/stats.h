@@ -25,14 +25,15 @@
 	X(tx_drop_gso_proto)	/* vnet: gso_type does not match packet */    \
 	X(tx_drop_segment)	/* could not be segmented */                  \
 	X(tx_drop_send)		/* underlay send failed */                    \
-	X(tx_drop_oversize)	/* a segment larger than the path allows */   \
 	X(tx_drop_read)		/* tap read error */                          \
 	X(rx_packets)		/* datagrams/packets from the underlay */     \
 	X(rx_bytes)		/* their encapsulated bytes */                \
 	X(rx_frames)		/* frames written to the tap */               \
-	X(rx_gso_frames)	/* of which written as TCP super-frames */    \
-	X(rx_csum_partial)	/* written with NEEDS_CSUM (see rx_vnet_hdr) */ \
 	X(rx_frame_bytes)	/* their bytes (Ethernet) */                  \
+	X(rx_gso_frames)	/* of which written as TCP super-frames */    \
+	X(rx_gso_bytes)		/* and their bytes */                         \
+	X(rx_gro_merged)	/* segments merged into a previous one */     \
+	X(rx_csum_partial)	/* check field held the seed: NEEDS_CSUM */   \
 	X(rx_drop_source)	/* not from the configured remote */          \
 	X(rx_drop_short)	/* truncated encapsulation header */          \
 	X(rx_drop_flags)	/* VXLAN flags / reserved bits */             \
@@ -44,6 +45,7 @@
 	X(rx_drop_csum)		/* GRE checksum wrong */                      \
 	X(rx_drop_csum_missing)	/* required checksum absent */                \
 	X(rx_drop_inner_short)	/* inner frame shorter than Ethernet */       \
+	X(rx_drop_inner_csum)	/* inner TCP checksum wrong */                \
 	X(rx_drop_outer)	/* outer IP header malformed (raw GRE) */     \
 	X(rx_drop_trunc)	/* datagram larger than the buffer */         \
 	X(rx_drop_write)	/* tap write failed */

@@ -52,6 +52,46 @@ static socklen_t ipaddr_to_sockaddr(const struct ipaddr *a, uint16_t port,
 	return sizeof(*s4);
 }
 
+/* Per-datagram state of one recvmmsg() batch. */
+struct underlay_rx {
+	struct mmsghdr mm[UNDERLAY_RX_BATCH];
+	struct iovec iov[UNDERLAY_RX_BATCH];
+	struct sockaddr_storage from[UNDERLAY_RX_BATCH];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctrl[UNDERLAY_RX_BATCH];
+	uint8_t *bufs[UNDERLAY_RX_BATCH];
+};
+
+static void underlay_rx_free(struct underlay_rx *rx)
+{
+	int i;
+
+	if (!rx)
+		return;
+	for (i = 0; i < UNDERLAY_RX_BATCH; i++)
+		free(rx->bufs[i]);
+	free(rx);
+}
+
+static struct underlay_rx *underlay_rx_alloc(void)
+{
+	struct underlay_rx *rx = calloc(1, sizeof(*rx));
+	int i;
+
+	if (!rx)
+		return NULL;
+	for (i = 0; i < UNDERLAY_RX_BATCH; i++) {
+		rx->bufs[i] = malloc(UNDERLAY_RX_BUF);
+		if (!rx->bufs[i]) {
+			underlay_rx_free(rx);
+			return NULL;
+		}
+	}
+	return rx;
+}
+
 /* TTL, fixed TOS and, for UDP, the checksum and GRO options. */
 static int underlay_configure(struct underlay *u, const struct config *cfg)
 {
@@ -107,7 +147,8 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 
 	u->iov = calloc(2 * VNET_MAX_SEGS, sizeof(*u->iov));
 	u->mm = calloc(VNET_MAX_SEGS, sizeof(*u->mm));
-	if (!u->iov || !u->mm) {
+	u->rx = underlay_rx_alloc();
+	if (!u->iov || !u->mm || !u->rx) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -167,8 +208,10 @@ void underlay_close(struct underlay *u)
 	u->fd = -1;
 	free(u->iov);
 	free(u->mm);
+	underlay_rx_free(u->rx);
 	u->iov = NULL;
 	u->mm = NULL;
+	u->rx = NULL;
 }
 
 static size_t seg_wire_len(const struct seg *s, size_t encap_len)
@@ -384,64 +427,88 @@ static uint16_t msg_gro_size(struct msghdr *msg)
 	return 0;
 }
 
-/* A raw IPv4 socket hands us the outer IP header: check and skip it. */
-static int strip_ip4(const uint8_t *buf, size_t len, size_t *off)
+/*
+ * A raw IPv4 socket hands us the outer IP header: check and skip it, and
+ * end the packet where the header says.
+ */
+static int strip_ip4(const uint8_t *buf, size_t *len, size_t *off)
 {
 	const struct iphdr *iph = (const struct iphdr *)buf;
 	size_t ihl, tot;
 
-	if (len < sizeof(*iph) || iph->version != 4)
+	if (*len < sizeof(*iph) || iph->version != 4)
 		return -1;
 	ihl = iph->ihl * 4u;
 	tot = ntohs(iph->tot_len);
-	if (ihl < sizeof(*iph) || tot < ihl || tot > len)
+	if (ihl < sizeof(*iph) || tot < ihl || tot > *len)
 		return -1;
 	*off = ihl;
+	*len = tot;
 	return 0;
 }
 
-int underlay_recv(struct underlay *u, uint8_t *buf, size_t size,
-		  struct rx_pkt *p, struct stats *st)
+/* Reset the headers the kernel overwrote in the last batch. */
+static void underlay_rx_arm(struct underlay_rx *rx)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct sockaddr_storage from;
-	struct iovec iov = { .iov_base = buf, .iov_len = size };
-	struct msghdr msg = {
-		.msg_name = &from,
-		.msg_namelen = sizeof(from),
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf,
-		.msg_controllen = sizeof(cbuf),
-	};
-	size_t off = 0;
-	ssize_t n;
+	int i;
 
-	n = recvmsg(u->fd, &msg, MSG_DONTWAIT);
-	if (n < 0) {
-		if (errno == EAGAIN || errno == EINTR)
-			return 0;
-		/* ICMP errors reported on the socket: not a packet. */
-		log_debug("underlay receive: %s", strerror(errno));
-		return 0;
+	for (i = 0; i < UNDERLAY_RX_BATCH; i++) {
+		struct msghdr *msg = &rx->mm[i].msg_hdr;
+
+		rx->iov[i].iov_base = rx->bufs[i];
+		rx->iov[i].iov_len = UNDERLAY_RX_BUF;
+		msg->msg_name = &rx->from[i];
+		msg->msg_namelen = sizeof(rx->from[i]);
+		msg->msg_iov = &rx->iov[i];
+		msg->msg_iovlen = 1;
+		msg->msg_control = rx->ctrl[i].buf;
+		msg->msg_controllen = sizeof(rx->ctrl[i].buf);
+		msg->msg_flags = 0;
 	}
+}
+
+/* Check one received datagram and find its encapsulation header. */
+static void underlay_rx_one(struct underlay *u, int i, struct rx_pkt *p,
+			    struct stats *st)
+{
+	struct underlay_rx *rx = u->rx;
+	struct msghdr *msg = &rx->mm[i].msg_hdr;
+	size_t n = rx->mm[i].msg_len, off = 0;
+	uint8_t *buf = rx->bufs[i];
+
+	p->data = NULL;
 	st->rx_packets++;
 	st->rx_bytes += n;
-	if (msg.msg_flags & MSG_TRUNC) {
+	if (msg->msg_flags & MSG_TRUNC) {
 		st->rx_drop_trunc++;
-		return -1;
+		return;
 	}
-	if (!sockaddr_is_peer(u, &from)) {
+	if (!sockaddr_is_peer(u, &rx->from[i])) {
 		st->rx_drop_source++;
-		return -1;
+		return;
 	}
-	if (!u->udp && u->family == AF_INET &&
-	    strip_ip4(buf, n, &off)) {
+	if (!u->udp && u->family == AF_INET && strip_ip4(buf, &n, &off)) {
 		st->rx_drop_outer++;
-		return -1;
+		return;
 	}
 	p->data = buf + off;
 	p->len = n - off;
-	p->gso_size = u->udp ? msg_gro_size(&msg) : 0;
-	return 1;
+	p->gso_size = u->udp ? msg_gro_size(msg) : 0;
+}
+
+int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
+{
+	int n, i;
+
+	underlay_rx_arm(u->rx);
+	n = recvmmsg(u->fd, u->rx->mm, UNDERLAY_RX_BATCH, MSG_DONTWAIT, NULL);
+	if (n <= 0) {
+		/* EAGAIN, or an ICMP error queued on the socket. */
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			log_debug("underlay receive: %s", strerror(errno));
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		underlay_rx_one(u, i, &p[i], st);
+	return n;
 }

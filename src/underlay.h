@@ -22,6 +22,13 @@
 #define UDP_GSO_MAX_SEGS 128
 #define UDP_GSO_MAX_BYTES 64000
 
+/* Datagrams taken per receive system call. */
+#define UNDERLAY_RX_BATCH 32
+/* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
+#define UNDERLAY_RX_BUF (65536 + 4096)
+
+struct underlay_rx;
+
 struct underlay {
 	int fd;
 	int family;
@@ -31,11 +38,12 @@ struct underlay {
 	socklen_t peer_len;
 	struct iovec *iov;	/* 2 per segment: header block, payload */
 	struct mmsghdr *mm;	/* 1 per segment, for per-segment sends */
+	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 };
 
 /* A packet taken off the underlay, outer headers stripped. */
 struct rx_pkt {
-	const uint8_t *data;	/* the VXLAN or GRE header */
+	uint8_t *data;		/* the VXLAN or GRE header; NULL: dropped */
 	size_t len;
 	uint16_t gso_size;	/* UDP GRO: equal datagrams of this size */
 };
@@ -53,10 +61,11 @@ void underlay_send(struct underlay *u, const struct seg *segs, int n,
 		   size_t encap_len, int tos, struct stats *st);
 
 /*
- * Receive one datagram or packet into buf. Returns 1 with *p filled, 0 when
- * nothing is pending, -1 when the packet was dropped (counted in st).
+ * Receive up to UNDERLAY_RX_BATCH datagrams or packets with one system
+ * call into the underlay's own buffers, which stay valid until the next
+ * call. Returns how many were read (0: nothing pending); p[i].data is NULL
+ * for one that was dropped (counted in st).
  */
-int underlay_recv(struct underlay *u, uint8_t *buf, size_t size,
-		  struct rx_pkt *p, struct stats *st);
+int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st);
 
 #endif

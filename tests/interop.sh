@@ -139,7 +139,7 @@ for csum in on off; do
 			"$r, veth $mode: the kernel sent super-frame datagrams"
 	done
 	gt_counters "$NS_A" && gt_show A
-	check "$r: every rx_drop_* counter of gsotun is 0" \
+	check "$r: every drop counter of gsotun is 0" \
 		ctr_drops_zero "$GT_CTR"
 	check "$r: gsotun exits 0 on SIGTERM and removes its tap" \
 		gt_stop "$NS_A" || gt_log "$NS_A"

@@ -348,14 +348,15 @@ ctr()
 	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[2]}"
 }
 
-# ctr_drops_zero LINE: every rx_drop_* counter is 0 (and there are some).
+# ctr_drops_zero LINE: every rx_drop_* and tx_drop_* counter is 0 (and
+# there are some).
 ctr_drops_zero()
 {
-	local line=$1 bad n
+	local line=$1 bad n re='[rt]x_drop_[a-z0-9_]*=[0-9]*'
 
-	n=$(grep -o 'rx_drop_[a-z0-9_]*=[0-9]*' <<<"$line" | wc -l)
-	bad=$(grep -o 'rx_drop_[a-z0-9_]*=[0-9]*' <<<"$line" | grep -v '=0$')
-	[ "$n" -gt 0 ] || { diag "no rx_drop_* counters in: $line"; return 1; }
+	n=$(grep -Eo "$re" <<<"$line" | wc -l)
+	bad=$(grep -Eo "$re" <<<"$line" | grep -v '=0$')
+	[ "$n" -gt 0 ] || { diag "no drop counters in: $line"; return 1; }
 	[ -z "$bad" ] || { diag "non-zero drops: ${bad//$'\n'/ }"; return 1; }
 }
 

@@ -163,14 +163,14 @@ capture()
 	esac
 }
 
-# drops_zero R: SIGUSR1 to both ends, every rx_drop_* is 0.
+# drops_zero R: SIGUSR1 to both ends, every rx_drop_* and tx_drop_* is 0.
 drops_zero()
 {
 	local st=0
 
 	gt_counters "$NS_B" && gt_show B && ctr_drops_zero "$GT_CTR" || st=1
 	gt_counters "$NS_A" && gt_show A && ctr_drops_zero "$GT_CTR" || st=1
-	ok "$st" "$1: every rx_drop_* counter is 0 on both ends"
+	ok "$st" "$1: every drop counter is 0 on both ends"
 }
 
 segmented()
@@ -181,6 +181,32 @@ segmented()
 	s=$(ctr "$GT_CTR" tx_segments)
 	[ -n "$f" ] && [ -n "$s" ] && [ "$s" -gt "$f" ] ||
 		{ diag "A: tx_frames=$f tx_segments=$s"; return 1; }
+}
+
+# merged MIN: B merged more than MIN received segments, and wrote over half
+# of the bytes it received to its tap as super-frames (vnet gso_size > 0).
+merged()
+{
+	local m g b
+
+	gt_counters "$NS_B" || return 1
+	m=$(ctr "$GT_CTR" rx_gro_merged)
+	g=$(ctr "$GT_CTR" rx_gso_bytes)
+	b=$(ctr "$GT_CTR" rx_frame_bytes)
+	diag "B: rx_gro_merged=$m rx_gso_bytes=$g rx_frame_bytes=$b"
+	[ -n "$m" ] && [ -n "$g" ] && [ -n "$b" ] && [ "$m" -gt "$1" ] &&
+		[ $((g * 2)) -gt "$b" ]
+}
+
+# not_merged: with --no-gro, B merged nothing.
+not_merged()
+{
+	local m
+
+	gt_counters "$NS_B" || return 1
+	m=$(ctr "$GT_CTR" rx_gro_merged)
+	diag "B: rx_gro_merged=$m"
+	[ "$m" = 0 ]
 }
 
 if [ "$encap" = gre ]; then
@@ -203,13 +229,15 @@ capture "$r" "$outer1"
 drops_zero "$r"
 # drops_zero left A's counters in GT_CTR.
 check "$r: A segmented super-frames (tx_segments > tx_frames)" segmented
+check "$r: B merged received segments into super-frames for its tap" \
+	merged 10000
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=2
-# Run 2: no offloads, a fixed MTU.
-r="$encap/$fam --no-offload --mtu 1400"
+# Run 2: no offloads either way, a fixed MTU: the classic userspace tunnel.
+r="$encap/$fam --no-offload --no-gro --mtu 1400"
 check "$r: gsotun starts on both ends" \
-	ends_start "${csum_on[@]}" --no-offload --mtu 1400
+	ends_start "${csum_on[@]}" --no-offload --no-gro --mtu 1400
 check "$r: tap MTU is 1400 on both ends" mtu_is 1400
 pings "$r" v4only
 check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
@@ -217,6 +245,7 @@ check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
 check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
 	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
 drops_zero "$r"
+check "$r: B merged nothing" not_merged
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=3

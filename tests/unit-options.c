@@ -241,7 +241,9 @@ static const struct row rows[] = {
 	{ A(R, "--tos", ""), 64, "invalid --tos ''" },
 
 	/* Device and process flags */
-	{ A(R, "--no-offload"), 0, "offload=0 csum=1" },
+	{ A(R, "--no-offload"), 0, "offload=0 gro=1 csum=1" },
+	{ A(R, "--no-gro"), 0, "gro=0 offload=1" },
+	{ A(R, "--no-gro=1"), 64, NULL },
 	{ A(R, "-v"), 0, "verbosity=1" },
 	{ A(R, "-vv", "--verbose"), 0, "verbosity=3" },
 	{ A(R, "-v", "-q", "-q"), 0, "verbosity=-1" },
@@ -279,7 +281,7 @@ static const struct row rows[] = {
 	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
 	  "--local=ADDR --port=N --ttl=N --tos=N|inherit --encap=TYPE "
 	  "--vni=N --key=N --csum --no-csum --seq --dev=NAME --mtu=N|auto "
-	  "--address=CIDR --no-offload --verbose --quiet --daemon "
+	  "--address=CIDR --no-offload --no-gro --verbose --quiet --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
 	{ A("--usage"), 0, NULL, "--remote=ADDR" },
@@ -357,6 +359,7 @@ static char *test_render(const struct config *c)
 		fprintf(f, " tos=inherit");
 	else
 		fprintf(f, " tos=%u", c->tos);
+	fprintf(f, " gro=%d", c->gro);
 	fprintf(f, " offload=%d verbosity=%d daemon=%d", c->offload,
 		c->verbosity, c->daemon);
 	if (!c->pidfile)

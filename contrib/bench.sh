@@ -1,0 +1,1022 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Benchmark: gsotun against the kernel's vxlan, two namespaces joined by a
+# veth (MTU 1500), one row per tunnel; table, TSV, JSON and a bar chart.
+#
+# Usage (as root): contrib/bench.sh
+#
+# Rows, each in fresh namespaces built the same way: the kernel's vxlan at
+# both ends, gsotun vxlan, gsotun gre-udp, gsotun gre, gsotun vxlan
+# --no-offload. Measures for every row:
+#   tcp1    one TCP stream (iperf3), median of 3 runs, Gbit/s
+#   tcp4    four TCP streams (iperf3 -P 4), one run, Gbit/s
+#   cpu     busy CPU microseconds per KB (1024 bytes) moved, all CPUs,
+#           from /proc/stat around the tcp1 runs (netperf's service demand)
+#   udp64   64-byte UDP datagrams per second that reached the receiver
+#   rr      TCP round trips per second, everything pinned to CPU 0
+#           (sockperf ping-pong, else a Python 1-byte ping-pong)
+#   sc      system calls per 64 KB of TCP payload made by each gsotun (A
+#           sends the data, B receives it), counted with perf (or strace)
+#           over one extra single-stream run
+# Ratios are to the kernel's vxlan in the same run. The targets of the fast
+# path are checked and printed as PASS or MISS, for information: the exit
+# status is 0 unless the set-up failed (a tool missing, a tunnel that does
+# not come up).
+#
+# Environment:
+#   GSOTUN        the binary (default: src/gsotun of this source tree)
+#   BENCH_OUT     output directory (default ./bench-out)
+#   BENCH_TIME    seconds per measurement (default 5)
+#   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
+#   BENCH_ROWS    rows to run (default "kernel vxlan gre-udp gre no-offload")
+#   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
+#   BENCH_ETHTOOL      features for `ethtool -K` on both veth ends, every
+#                 row (e.g. "tx-udp_tnl-segmentation off" to make the
+#                 kernel's vxlan cut its super-frames as a NIC would)
+#   BENCH_SYSCALLS     perf, strace or auto (default: perf when it works)
+#   BENCH_RR      sockperf, python or auto (default: sockperf when installed)
+#   BENCH_NO_INSTALL=1 never call apt-get
+#
+# Everything runs in the benchmark's own namespaces; the EXIT trap kills
+# its processes by PID and deletes the namespaces.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+here=$top/contrib
+PATH=$PATH:/usr/sbin:/sbin
+# Debian's python3 (the PATH one may be a separate build).
+PY=/usr/bin/python3
+
+T=${BENCH_TIME:-5}
+SC_T=${BENCH_SC_TIME:-3}
+OUT=${BENCH_OUT:-./bench-out}
+ROWS=${BENCH_ROWS:-kernel vxlan gre-udp gre no-offload}
+read -r -a GT_EXTRA <<<"${BENCH_GSOTUN_ARGS:-}"
+read -r -a VETH_FEAT <<<"${BENCH_ETHTOOL:-}"
+GSOTUN=${GSOTUN:-$top/src/gsotun}
+NET=8
+HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+
+PIDS=()
+NSS=()
+TMP=
+RAW=
+setup_failed=0
+
+declare -A LABEL=(
+	[kernel]="kernel vxlan"
+	[vxlan]="gsotun vxlan"
+	[gre-udp]="gsotun gre-udp"
+	[gre]="gsotun gre"
+	[no-offload]="gsotun vxlan --no-offload"
+)
+declare -A SHORT=(
+	[kernel]="kernel vxlan"
+	[vxlan]="vxlan"
+	[gre-udp]="gre-udp"
+	[gre]="gre"
+	[no-offload]="vxlan no-offload"
+)
+# Results, by row; NA when a measure could not be taken.
+declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_RR R_SCA R_SCB R_SCDA R_SCDB
+declare -A R_MTU R_NOTE
+
+# ---------------------------------------------------------------- helpers
+
+log()
+{
+	echo "bench: $*" >&2
+}
+
+die()
+{
+	echo "bench.sh: $*" >&2
+	exit 1
+}
+
+usage()
+{
+	sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
+	exit 0
+}
+
+# calc EXPR...: awk arithmetic; the operands are already numbers. The
+# parentheses keep a comparison from being read as a redirection.
+calc()
+{
+	awk "BEGIN { print ($*) }"
+}
+
+# isnum X: X is a number (not NA nor empty).
+isnum()
+{
+	[[ $1 =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]]
+}
+
+# ratio A B: A / B, or NA.
+ratio()
+{
+	if isnum "$1" && isnum "$2" && [ "$(calc "$2 != 0")" = 1 ]; then
+		calc "$1 / $2"
+	else
+		echo NA
+	fi
+}
+
+# fmt PRINTF-FORMAT X: X formatted, or NA.
+fmt()
+{
+	if isnum "$2"; then
+		# shellcheck disable=SC2059 # the format is the argument
+		printf "$1" "$2"
+	else
+		printf NA
+	fi
+}
+
+# median X...: the median of the numbers among the arguments, or NA.
+median()
+{
+	local v=() x
+
+	for x in "$@"; do
+		isnum "$x" && v+=("$x")
+	done
+	[ "${#v[@]}" -gt 0 ] || { echo NA; return; }
+	printf '%s\n' "${v[@]}" | sort -g | awk '
+		{ a[NR] = $1 }
+		END {
+			if (NR % 2)
+				print a[(NR + 1) / 2]
+			else
+				print (a[NR / 2] + a[NR / 2 + 1]) / 2
+		}'
+}
+
+track()
+{
+	PIDS+=("$1")
+}
+
+untrack()
+{
+	local i
+
+	for i in "${!PIDS[@]}"; do
+		[ "${PIDS[$i]}" = "$1" ] && unset "PIDS[$i]"
+	done
+}
+
+alive()
+{
+	local stat
+
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ "${stat:0:1}" != Z ] && [ "${stat:0:1}" != X ]
+}
+
+# stop PID [SIG]: signal PID, wait up to 5 s, then SIGKILL; reap it.
+stop()
+{
+	local pid=$1 i
+
+	kill -"${2:-TERM}" "$pid" 2>/dev/null
+	for ((i = 0; i < 50; i++)); do
+		alive "$pid" || break
+		sleep 0.1
+	done
+	alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	untrack "$pid"
+}
+
+# Called by the EXIT trap.
+# shellcheck disable=SC2317
+cleanup()
+{
+	local pid ns
+
+	trap - EXIT INT TERM
+	for pid in "${PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${PIDS[@]}"; do
+		stop "$pid"
+	done
+	for ns in "${NSS[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	[ -n "$TMP" ] && rm -rf "$TMP"
+}
+
+# ---------------------------------------------------------------- tools
+
+pkg_installed()
+{
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null |
+		grep -q 'install ok installed'
+}
+
+pkg_available()
+{
+	local cand
+
+	cand=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+	[ -n "$cand" ] && [ "$cand" != "(none)" ]
+}
+
+# The tools the benchmark needs, installed the way contrib/deps.sh does:
+# only what is missing, nothing when all is there. gnuplot, sockperf and
+# perf are optional (no chart; the Python ping-pong; strace instead).
+install_tools()
+{
+	local need="iproute2 procps util-linux iputils-ping iperf3 strace
+		ethtool python3" opt="gnuplot-nox sockperf linux-perf" pkg missing=
+	local get=
+
+	for pkg in $need $opt; do
+		pkg_installed "$pkg" || missing="$missing $pkg"
+	done
+	[ -n "$missing" ] || return 0
+	if [ -n "${BENCH_NO_INSTALL:-}" ] || ! command -v apt-get >/dev/null; then
+		log "not installing:$missing"
+		return 0
+	fi
+	log "installing:$missing"
+	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null ||
+		log "apt-get update failed"
+	for pkg in $missing; do
+		if [[ " $opt " == *" $pkg "* ]] && ! pkg_available "$pkg"; then
+			log "$pkg is not in the package lists: going without"
+			continue
+		fi
+		get="$get $pkg"
+	done
+	[ -n "$get" ] || return 0
+	# shellcheck disable=SC2086 # $get is a list of package names
+	DEBIAN_FRONTEND=noninteractive apt-get install -q -y \
+		--no-install-recommends $get >/dev/null ||
+		log "apt-get install$get failed"
+}
+
+check_tools()
+{
+	local tool missing=
+
+	for tool in ip ss ping iperf3 taskset timeout awk sort getconf; do
+		command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+	done
+	[ -x "$PY" ] || missing="$missing $PY"
+	[ -z "$missing" ] || die "missing tools:$missing"
+
+	SC_TOOL=${BENCH_SYSCALLS:-auto}
+	if [ "$SC_TOOL" = auto ]; then
+		SC_TOOL=none
+		if perf stat -e raw_syscalls:sys_enter -- true >/dev/null 2>&1
+		then
+			SC_TOOL=perf
+		elif command -v strace >/dev/null 2>&1; then
+			SC_TOOL=strace
+		fi
+	fi
+	RR_TOOL=${BENCH_RR:-auto}
+	if [ "$RR_TOOL" = auto ]; then
+		RR_TOOL=python
+		command -v sockperf >/dev/null 2>&1 && RR_TOOL=sockperf
+	fi
+}
+
+# The syscall tracepoints perf counts one by one beside the total: the
+# ones a tunnel's data path uses. Only those this kernel has.
+perf_events()
+{
+	local tr=/sys/kernel/tracing/events/syscalls sc
+
+	[ -d "$tr" ] || tr=/sys/kernel/debug/tracing/events/syscalls
+	PERF_EV=(-e raw_syscalls:sys_enter)
+	for sc in read write readv writev recvmsg recvmmsg sendmsg sendmmsg \
+		recvfrom sendto io_uring_enter epoll_wait epoll_pwait ppoll \
+		poll; do
+		[ -d "$tr/sys_enter_$sc" ] &&
+			PERF_EV+=(-e "syscalls:sys_enter_$sc")
+	done
+}
+
+# ---------------------------------------------------------------- topology
+
+# net_up: namespaces A and B joined by a veth pair, MTU 1500, underlay
+# 198.18.NET.0/24. The same for every row, made anew so that no state
+# (TCP metrics, sockets) carries over from one row to the next.
+net_up()
+{
+	local ns i
+
+	NS_A=gbA$$ NS_B=gbB$$ VETH_A=gbvA$$ VETH_B=gbvB$$
+	DEV_A=gbtA$$ DEV_B=gbtB$$
+	UL_A=198.18.$NET.1 UL_B=198.18.$NET.2
+	OV_A=10.$NET.0.1 OV_B=10.$NET.0.2
+	for ns in "$NS_A" "$NS_B"; do
+		ip netns add "$ns" || return 1
+		NSS+=("$ns")
+		ip -n "$ns" link set lo up || return 1
+	done
+	ip -n "$NS_A" link add "$VETH_A" mtu 1500 type veth \
+		peer name "$VETH_B" netns "$NS_B" mtu 1500 &&
+		ip -n "$NS_A" addr add "$UL_A/24" dev "$VETH_A" &&
+		ip -n "$NS_B" addr add "$UL_B/24" dev "$VETH_B" &&
+		ip -n "$NS_A" link set "$VETH_A" up &&
+		ip -n "$NS_B" link set "$VETH_B" up || return 1
+	if [ "${#VETH_FEAT[@]}" -gt 0 ]; then
+		ip netns exec "$NS_A" ethtool -K "$VETH_A" "${VETH_FEAT[@]}" &&
+			ip netns exec "$NS_B" ethtool -K "$VETH_B" \
+				"${VETH_FEAT[@]}" || return 1
+	fi
+	for ((i = 0; i < 50; i++)); do
+		ip netns exec "$NS_A" ping -n -c 1 -W 1 "$UL_B" >/dev/null 2>&1 &&
+			return 0
+		sleep 0.1
+	done
+	log "underlay $UL_A <-> $UL_B does not answer"
+	return 1
+}
+
+net_down()
+{
+	local ns keep=()
+
+	for ns in "${NSS[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	NSS=("${keep[@]}")
+}
+
+# dev_ready NS DEV CIDR: DEV is UP with CIDR, not tentative.
+dev_ready()
+{
+	local link addrs
+
+	link=$(ip -n "$1" -o link show dev "$2" 2>/dev/null) || return 1
+	[[ $link == *[\<,]UP[,\>]* ]] || return 1
+	addrs=$(ip -n "$1" -o -4 addr show dev "$2" 2>/dev/null) || return 1
+	[[ $addrs == *" $3 "* ]] && [[ $addrs != *tentative* ]]
+}
+
+# kvx_up NS DEV LOCAL REMOTE VETH CIDR: the kernel's vxlan, VNI 1.
+kvx_up()
+{
+	ip -n "$1" link add "$2" type vxlan id 1 local "$3" remote "$4" \
+		dstport 4789 dev "$5" &&
+		ip -n "$1" link set "$2" mtu 1450 &&
+		ip -n "$1" addr add "$6" dev "$2" &&
+		ip -n "$1" link set "$2" up
+}
+
+# gt_up NS DEV LOCAL REMOTE CIDR ARGS...: a gsotun, up and addressed;
+# its PID in GT_PID (empty when it has exited already).
+gt_up()
+{
+	local ns=$1 dev=$2 loc=$3 rem=$4 cidr=$5 log i
+
+	shift 5
+	log=$RAW/$row-gsotun-$ns.log
+	echo "$GSOTUN --dev $dev --local $loc --remote $rem --address $cidr" \
+		"$* ${GT_EXTRA[*]}" >"$log"
+	ip netns exec "$ns" "$GSOTUN" --dev "$dev" --local "$loc" \
+		--remote "$rem" --address "$cidr" "$@" "${GT_EXTRA[@]}" \
+		</dev/null >/dev/null 2>>"$log" &
+	GT_PID=$!
+	track "$GT_PID"
+	for ((i = 0; i < 100; i++)); do
+		if ! alive "$GT_PID"; then
+			wait "$GT_PID"
+			log "gsotun in $ns exited with status $? at start:"
+			tail -n 5 "$log" >&2
+			untrack "$GT_PID"
+			GT_PID=''
+			return 1
+		fi
+		dev_ready "$ns" "$dev" "$cidr" && return 0
+		sleep 0.1
+	done
+	log "gsotun in $ns: $dev not up with $cidr after 10 s"
+	tail -n 5 "$log" >&2
+	return 1
+}
+
+# tunnel_up ROW: the row's tunnel between A and B; GT_A and GT_B are the
+# gsotun PIDs (empty for the kernel's vxlan).
+tunnel_up()
+{
+	local args=() i st
+
+	GT_A='' GT_B=''
+	case $1 in
+	kernel)
+		kvx_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$VETH_A" \
+			"$OV_A/24" &&
+			kvx_up "$NS_B" "$DEV_B" "$UL_B" "$UL_A" "$VETH_B" \
+				"$OV_B/24" || return 1
+		for ((i = 0; i < 50; i++)); do
+			dev_ready "$NS_A" "$DEV_A" "$OV_A/24" &&
+				dev_ready "$NS_B" "$DEV_B" "$OV_B/24" && break
+			sleep 0.1
+		done
+		;;
+	vxlan) args=(--encap vxlan) ;;
+	gre-udp) args=(--encap gre-udp) ;;
+	gre) args=(--encap gre) ;;
+	no-offload) args=(--encap vxlan --no-offload) ;;
+	*) log "unknown row $1"; return 1 ;;
+	esac
+	if [ "$1" != kernel ]; then
+		# The PIDs are kept even on failure: run_row stops them.
+		gt_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$OV_A/24" \
+			"${args[@]}"
+		st=$?
+		GT_A=$GT_PID
+		[ "$st" -eq 0 ] || return 1
+		gt_up "$NS_B" "$DEV_B" "$UL_B" "$UL_A" "$OV_B/24" \
+			"${args[@]}"
+		st=$?
+		GT_B=$GT_PID
+		[ "$st" -eq 0 ] || return 1
+	fi
+	R_MTU[$1]=$(ip -n "$NS_A" -o link show dev "$DEV_A" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "mtu") print $(i + 1) }')
+	for ((i = 0; i < 10; i++)); do
+		ip netns exec "$NS_A" ping -n -c 1 -W 1 "$OV_B" >/dev/null 2>&1 &&
+			return 0
+		sleep 0.2
+	done
+	log "no ping through the tunnel $OV_A -> $OV_B"
+	return 1
+}
+
+# ---------------------------------------------------------------- measures
+
+wait_listen()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		[ -n "$(ip netns exec "$1" ss -Htln "sport = :$2")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+port=5300
+
+# iperf NAME ARGS...: one iperf3 test from A to a one-off server in B
+# (fresh per test: a client killed half way cannot leave it busy); the
+# client's JSON in $RAW/$row-NAME.json.
+iperf()
+{
+	local name=$1 json spid st
+
+	shift
+	json=$RAW/$row-$name.json
+	port=$((port + 1))
+	ip netns exec "$NS_B" timeout $((T * 2 + 30)) iperf3 -s -1 \
+		-B "$OV_B" -p "$port" </dev/null >/dev/null 2>&1 &
+	spid=$!
+	track "$spid"
+	if ! wait_listen "$NS_B" "$port"; then
+		log "iperf3 server does not listen on $port"
+		stop "$spid"
+		return 1
+	fi
+	ip netns exec "$NS_A" timeout $((T * 2 + 20)) iperf3 -c "$OV_B" \
+		-p "$port" -J "$@" </dev/null >"$json" 2>&1
+	st=$?
+	stop "$spid"
+	[ "$st" -eq 0 ] || log "$name: iperf3 failed (status $st, $json)"
+	return "$st"
+}
+
+# ipj FILE tcp|udp: from an iperf3 client's JSON, what the receiver saw:
+# "bits/s bytes" (tcp) or "datagrams seconds" (udp).
+ipj()
+{
+	"$PY" - "$1" "$2" <<'EOF'
+import json
+import sys
+
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    r = d["end"]["sum_received"]
+    if "error" in d:
+        sys.exit(1)
+    if sys.argv[2] == "udp":
+        print(r["packets"] - r["lost_packets"], r["seconds"])
+    else:
+        print(r["bits_per_second"], r["bytes"])
+except (OSError, ValueError, KeyError, TypeError):
+    sys.exit(1)
+EOF
+}
+
+# busy: the busy jiffies of all CPUs so far (user nice system irq
+# softirq steal; not idle nor iowait).
+busy()
+{
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' \
+		/proc/stat
+}
+
+# One stream, median of 3, and the CPU it cost per KB moved.
+m_tcp1()
+{
+	local i b0 b1 jif=0 bytes=0 runs=() v
+
+	for i in 1 2 3; do
+		b0=$(busy)
+		iperf "tcp1-$i" -t "$T"
+		b1=$(busy)
+		if v=$(ipj "$RAW/$row-tcp1-$i.json" tcp); then
+			read -r bps by <<<"$v"
+			runs+=("$(calc "$bps / 1e9")")
+			bytes=$(calc "$bytes + $by")
+			jif=$((jif + b1 - b0))
+			log "$row: one stream, run $i: ${runs[-1]} Gbit/s"
+		else
+			runs+=(NA)
+		fi
+	done
+	R_RUNS[$row]=$(IFS=,; echo "${runs[*]}")
+	R_TCP1[$row]=$(median "${runs[@]}")
+	R_CPU[$row]=NA
+	[ "$(calc "$bytes > 0")" = 1 ] &&
+		R_CPU[$row]=$(calc "$jif * 1e6 / $HZ / ($bytes / 1024)")
+}
+
+m_tcp4()
+{
+	local v
+
+	R_TCP4[$row]=NA
+	iperf tcp4 -t "$T" -P 4 && v=$(ipj "$RAW/$row-tcp4.json" tcp) ||
+		return
+	R_TCP4[$row]=$(calc "${v%% *} / 1e9")
+	log "$row: four streams: ${R_TCP4[$row]} Gbit/s"
+}
+
+m_udp64()
+{
+	local v n s
+
+	R_UDP[$row]=NA
+	iperf udp64 -t "$T" -u -l 64 -b 0 &&
+		v=$(ipj "$RAW/$row-udp64.json" udp) || return
+	read -r n s <<<"$v"
+	[ "$(calc "$s > 0")" = 1 ] || return
+	R_UDP[$row]=$(calc "$n / $s")
+	log "$row: 64-byte UDP: ${R_UDP[$row]} datagrams/s received"
+}
+
+# sc_start PID FILE: count PID's system calls until sc_stop.
+sc_start()
+{
+	case $SC_TOOL in
+	perf)
+		perf stat -x, -o "$2" "${PERF_EV[@]}" -p "$1" \
+			</dev/null >/dev/null 2>&1 &
+		;;
+	strace)
+		strace -c -f -qq -o "$2" -p "$1" </dev/null >/dev/null 2>&1 &
+		;;
+	esac
+	SC_PID=$!
+	track "$SC_PID"
+}
+
+# sc_total FILE: the total count in SC_COUNT, and the counts of the
+# busiest calls in SC_DETAIL ("name=count ...", largest first).
+sc_total()
+{
+	SC_COUNT=NA SC_DETAIL=''
+	case $SC_TOOL in
+	perf)
+		SC_DETAIL=$(awk -F, '$3 ~ /^syscalls:sys_enter_/ && $1 > 0 {
+			sub(/^syscalls:sys_enter_/, "", $3); print $1, $3 }' \
+			"$1" | sort -rn | awk '{ printf "%s%s=%s", s, $2, $1
+				s = " " }')
+		SC_COUNT=$(awk -F, '$3 == "raw_syscalls:sys_enter" {
+			print $1 }' "$1")
+		;;
+	strace)
+		SC_DETAIL=$(awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ &&
+			$NF != "total" { print $4, $NF }' "$1" | sort -rn |
+			head -n 8 | awk '{ printf "%s%s=%s", s, $2, $1
+				s = " " }')
+		SC_COUNT=$(awk '$NF == "total" { print $4 }' "$1")
+		;;
+	esac
+	isnum "$SC_COUNT" || SC_COUNT=NA
+}
+
+# System calls per 64 KB of payload by each gsotun, over one extra
+# single-stream run (A sends the data, B receives it).
+m_syscalls()
+{
+	local pa pb fa=$RAW/$row-syscalls-A.txt fb=$RAW/$row-syscalls-B.txt
+	local v bytes ca cb
+
+	R_SCA[$row]=NA R_SCB[$row]=NA R_SCDA[$row]='' R_SCDB[$row]=''
+	[ -n "$GT_A" ] && [ "$SC_TOOL" != none ] || return
+	sc_start "$GT_A" "$fa"
+	pa=$SC_PID
+	sc_start "$GT_B" "$fb"
+	pb=$SC_PID
+	sleep 1
+	iperf syscalls -t "$SC_T" && v=$(ipj "$RAW/$row-syscalls.json" tcp)
+	stop "$pa" INT
+	stop "$pb" INT
+	[ -n "${v:-}" ] || return
+	bytes=${v#* }
+	sc_total "$fa"
+	ca=$SC_COUNT R_SCDA[$row]=$SC_DETAIL
+	sc_total "$fb"
+	cb=$SC_COUNT R_SCDB[$row]=$SC_DETAIL
+	[ "$(calc "$bytes > 0")" = 1 ] || return
+	isnum "$ca" && R_SCA[$row]=$(calc "$ca / ($bytes / 65536)")
+	isnum "$cb" && R_SCB[$row]=$(calc "$cb / ($bytes / 65536)")
+	log "$row: syscalls per 64 KB: A ${R_SCA[$row]} (${R_SCDA[$row]})"
+	log "$row: syscalls per 64 KB: B ${R_SCB[$row]} (${R_SCDB[$row]})"
+}
+
+# The fallback request/response: 1-byte TCP ping-pong for a fixed time.
+write_rr_py()
+{
+	cat >"$TMP/rr.py" <<'EOF'
+# rr.py server ADDR PORT | client ADDR PORT SECONDS
+import socket
+import sys
+import time
+
+
+def nodelay(s):
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def server(addr, port):
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(1)
+    c, _ = ls.accept()
+    nodelay(c)
+    while True:
+        b = c.recv(1)
+        if not b:
+            return
+        c.sendall(b)
+
+
+def client(addr, port, secs):
+    c = socket.create_connection((addr, port), timeout=10)
+    nodelay(c)
+    n = 0
+    t0 = time.monotonic()
+    end = t0 + secs
+    now = t0
+    while now < end:
+        c.sendall(b"x")
+        if not c.recv(1):
+            sys.exit("connection closed")
+        n += 1
+        now = time.monotonic()
+    print(n, now - t0)
+
+
+if sys.argv[1] == "server":
+    server(sys.argv[2], int(sys.argv[3]))
+else:
+    client(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+EOF
+}
+
+# Round trips per second with the client, the server and both gsotuns
+# pinned to CPU 0 (in a VM the pinned figure is the stable one).
+m_rr()
+{
+	local spid out=$RAW/$row-rr.txt n s pid
+
+	R_RR[$row]=NA
+	port=$((port + 1))
+	for pid in $GT_A $GT_B; do
+		taskset -a -p -c 0 "$pid" >/dev/null 2>&1 ||
+			log "taskset -p $pid failed"
+	done
+	if [ "$RR_TOOL" = sockperf ]; then
+		ip netns exec "$NS_B" taskset -c 0 sockperf server --tcp \
+			-i "$OV_B" -p "$port" </dev/null >/dev/null 2>&1 &
+	else
+		ip netns exec "$NS_B" taskset -c 0 "$PY" "$TMP/rr.py" server \
+			"$OV_B" "$port" </dev/null >/dev/null 2>&1 &
+	fi
+	spid=$!
+	track "$spid"
+	if ! wait_listen "$NS_B" "$port"; then
+		log "request/response server does not listen on $port"
+		stop "$spid"
+		return
+	fi
+	if [ "$RR_TOOL" = sockperf ]; then
+		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c 0 \
+			sockperf ping-pong --tcp -i "$OV_B" -p "$port" -t "$T" \
+			-m 14 </dev/null >"$out" 2>&1
+		# The valid part of the run, after the warm-up.
+		read -r n s < <(sed -n 's/.*\[Valid Duration\] RunTime=\([0-9.]*\) sec;.*ReceivedMessages=\([0-9]*\).*/\2 \1/p' "$out")
+	else
+		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c 0 \
+			"$PY" "$TMP/rr.py" client "$OV_B" "$port" "$T" \
+			</dev/null >"$out" 2>&1
+		read -r n s <"$out"
+	fi
+	stop "$spid"
+	if isnum "${n:-}" && isnum "${s:-}" && [ "$(calc "$s > 0")" = 1 ]; then
+		R_RR[$row]=$(calc "$n / $s")
+		log "$row: pinned request/response: ${R_RR[$row]} round trips/s"
+	else
+		log "$row: request/response failed ($out)"
+	fi
+}
+
+# ---------------------------------------------------------------- a row
+
+run_row()
+{
+	local pid
+
+	row=$1
+	GT_A='' GT_B=''
+	log "--- ${LABEL[$row]}"
+	if ! net_up || ! tunnel_up "$row"; then
+		R_NOTE[$row]="set-up failed"
+		setup_failed=1
+	else
+		ip netns exec "$NS_A" ethtool -k "$VETH_A" \
+			>"$RAW/$row-veth-features.txt" 2>&1
+		m_tcp1
+		m_tcp4
+		m_udp64
+		m_syscalls
+		m_rr
+		for pid in $GT_A $GT_B; do
+			alive "$pid" ||
+				R_NOTE[$row]="gsotun exited during the row"
+		done
+	fi
+	for pid in $GT_A $GT_B; do
+		stop "$pid"
+	done
+	net_down
+}
+
+# ---------------------------------------------------------------- output
+
+# The table, TSV, JSON and chart from the R_* arrays.
+targets()
+{
+	local k=kernel v=vxlan r
+
+	# id  description  value  op  threshold
+	target "vxlan-tcp1" "gsotun vxlan 1 stream / kernel" \
+		"$(ratio "${R_TCP1[$v]}" "${R_TCP1[$k]}")" ">=" 0.6
+	target "gre-udp-tcp1" "gsotun gre-udp 1 stream / kernel" \
+		"$(ratio "${R_TCP1[gre-udp]}" "${R_TCP1[$k]}")" ">=" 0.6
+	target "gre-tcp1" "gsotun gre 1 stream / kernel" \
+		"$(ratio "${R_TCP1[gre]}" "${R_TCP1[$k]}")" ">=" 0.35
+	target "vxlan-offload" "gsotun vxlan 1 stream / --no-offload" \
+		"$(ratio "${R_TCP1[$v]}" "${R_TCP1[no-offload]}")" ">=" 8
+	target "vxlan-cpu" "gsotun vxlan CPU per KB / kernel" \
+		"$(ratio "${R_CPU[$v]}" "${R_CPU[$k]}")" "<=" 1.6
+	target "vxlan-udp64" "gsotun vxlan 64-byte UDP pps / kernel" \
+		"$(ratio "${R_UDP[$v]}" "${R_UDP[$k]}")" ">=" 0.8
+	# Latency is the inverse of the pinned round-trip rate.
+	target "vxlan-latency" "gsotun vxlan pinned RR latency / kernel" \
+		"$(ratio "${R_RR[$k]}" "${R_RR[$v]}")" "<=" 1.5
+	for r in vxlan gre-udp gre; do
+		target "$r-syscalls-A" "gsotun $r syscalls/64 KB, sender" \
+			"${R_SCA[$r]:-NA}" "<=" 2
+		target "$r-syscalls-B" "gsotun $r syscalls/64 KB, receiver" \
+			"${R_SCB[$r]:-NA}" "<=" 2
+	done
+}
+
+target()
+{
+	local res=MISS
+
+	if ! isnum "$3"; then
+		res="N/A "
+	elif [ "$(calc "$3 $4 $5")" = 1 ]; then
+		res=PASS
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$res" \
+		>>"$OUT/targets.tsv"
+	printf '  %s  %-42s %8s  (target %s %s)\n' "$res" "$2" \
+		"$(fmt %.3f "$3")" "$4" "$5"
+}
+
+cell()
+{
+	local r
+
+	r=$(ratio "$1" "$2")
+	printf '%9s %6s' "$(fmt "$3" "$1")" "$(fmt %.2fx "$r")"
+}
+
+report()
+{
+	local r k=kernel hdr
+
+	: >"$OUT/targets.tsv"
+	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tnote\n' \
+		>"$OUT/bench.tsv"
+	printf '# row\ttcp1\ttcp4\tudp64\trr\tcpu\n' >"$OUT/plot.dat"
+	{
+		echo
+		echo "gsotun benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs, ${T} s per measure"
+		echo "two namespaces, veth MTU 1500${VETH_FEAT[*]:+ (ethtool -K ${VETH_FEAT[*]})}; ratios to the kernel's vxlan (same run)"
+		echo
+		hdr=$(printf '%-26s %16s %16s %16s %16s %16s %15s' row \
+			"TCP 1 Gbit/s" "TCP 4 Gbit/s" "CPU us/KB" \
+			"UDP64 kpps" "RR/s pinned" "syscall/64KB")
+		echo "$hdr"
+		printf '%-26s %16s %16s %16s %16s %16s %7s %7s\n' "" \
+			"(higher better)" "(higher better)" "(lower better)" \
+			"(higher better)" "(higher better)" sender recv
+		for r in $ROWS; do
+			local kp rtt
+			kp=NA
+			isnum "${R_UDP[$r]}" && kp=$(calc "${R_UDP[$r]} / 1000")
+			printf '%-26s %s %s %s %s %s %7s %7s%s\n' "${LABEL[$r]}" \
+				"$(cell "${R_TCP1[$r]}" "${R_TCP1[$k]:-NA}" %.2f)" \
+				"$(cell "${R_TCP4[$r]}" "${R_TCP4[$k]:-NA}" %.2f)" \
+				"$(cell "${R_CPU[$r]}" "${R_CPU[$k]:-NA}" %.3f)" \
+				"$(cell "$kp" "$(ratio "${R_UDP[$k]:-NA}" 1000)" %.1f)" \
+				"$(cell "${R_RR[$r]}" "${R_RR[$k]:-NA}" %.0f)" \
+				"$(fmt %.1f "${R_SCA[$r]}")" \
+				"$(fmt %.1f "${R_SCB[$r]}")" \
+				"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
+			rtt=NA
+			isnum "${R_RR[$r]}" && rtt=$(calc "1e6 / ${R_RR[$r]}")
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+				"$r" "${LABEL[$r]}" "${R_MTU[$r]}" "${R_TCP1[$r]}" \
+				"${R_RUNS[$r]}" "${R_TCP4[$r]}" "${R_CPU[$r]}" \
+				"${R_UDP[$r]}" "${R_RR[$r]}" "$rtt" \
+				"${R_SCA[$r]}" "${R_SCB[$r]}" \
+				"$(ratio "${R_TCP1[$r]}" "${R_TCP1[$k]:-NA}")" \
+				"$(ratio "${R_TCP4[$r]}" "${R_TCP4[$k]:-NA}")" \
+				"$(ratio "${R_CPU[$r]}" "${R_CPU[$k]:-NA}")" \
+				"$(ratio "${R_UDP[$r]}" "${R_UDP[$k]:-NA}")" \
+				"$(ratio "${R_RR[$r]}" "${R_RR[$k]:-NA}")" \
+				"${R_SCDA[$r]}" "${R_SCDB[$r]}" "${R_NOTE[$r]}" \
+				>>"$OUT/bench.tsv"
+			# Chart: every figure as "higher is better" (CPU
+			# inverted: kernel's CPU per KB / the row's).
+			printf '"%s"\t%s\t%s\t%s\t%s\t%s\n' "${SHORT[$r]}" \
+				"$(ratio "${R_TCP1[$r]}" "${R_TCP1[$k]:-NA}")" \
+				"$(ratio "${R_TCP4[$r]}" "${R_TCP4[$k]:-NA}")" \
+				"$(ratio "${R_UDP[$r]}" "${R_UDP[$k]:-NA}")" \
+				"$(ratio "${R_RR[$r]}" "${R_RR[$k]:-NA}")" \
+				"$(ratio "${R_CPU[$k]:-NA}" "${R_CPU[$r]}")" \
+				>>"$OUT/plot.dat"
+		done
+		echo
+		echo "tunnel MTU:$(for r in $ROWS; do printf ' %s %s;' "${SHORT[$r]}" "${R_MTU[$r]}"; done)"
+		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
+		echo
+		echo "targets (issue 3; informational):"
+		targets
+	} | tee "$OUT/bench.txt"
+	write_json
+	plot
+}
+
+write_json()
+{
+	local ver
+
+	ver=$("$GSOTUN" --version 2>/dev/null | head -n 1)
+	"$PY" - "$OUT" "$ver" "$T" "$SC_TOOL" "$RR_TOOL" "$IDLE_BUSY" <<'EOF'
+import csv
+import json
+import os
+import platform
+import sys
+import time
+
+out, ver, secs, sc_tool, rr_tool, idle = sys.argv[1:7]
+
+
+def num(s):
+    if s in ("", "NA"):
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+with open(os.path.join(out, "bench.tsv")) as f:
+    rows = []
+    for r in csv.DictReader(f, delimiter="\t"):
+        row = {k: (v if k in ("row", "label", "note", "syscalls_a_detail",
+                              "syscalls_b_detail") else num(v))
+               for k, v in r.items()}
+        row["tcp1_runs"] = [num(x) for x in r["tcp1_runs"].split(",")]
+        if row["mtu"] is not None:
+            row["mtu"] = int(row["mtu"])
+        rows.append(row)
+with open(os.path.join(out, "targets.tsv")) as f:
+    targets = [{"id": t[0], "what": t[1], "value": num(t[2]), "op": t[3],
+                "threshold": float(t[4]), "result": t[5].strip()}
+               for t in csv.reader(f, delimiter="\t")]
+doc = {
+    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "kernel": platform.release(),
+    "cpus": os.cpu_count(),
+    "gsotun": ver,
+    "seconds_per_measure": float(secs),
+    "syscall_counter": sc_tool,
+    "request_response_tool": rr_tool,
+    "busy_cpu_percent_before_start": float(idle),
+    "units": {"tcp1_gbps": "Gbit/s, median of 3",
+              "tcp4_gbps": "Gbit/s, iperf3 -P 4",
+              "cpu_us_per_kb": "busy us of all CPUs per 1024 bytes",
+              "udp64_pps": "64-byte datagrams received per second",
+              "rr_per_s": "TCP round trips per second, pinned to CPU 0",
+              "syscalls_64k_a": "sender-side gsotun syscalls per 64 KiB",
+              "syscalls_64k_b": "receiver-side gsotun syscalls per 64 KiB"},
+    "rows": rows,
+    "targets": targets,
+}
+with open(os.path.join(out, "bench.json"), "w") as f:
+    json.dump(doc, f, indent=2)
+    f.write("\n")
+EOF
+}
+
+plot()
+{
+	command -v gnuplot >/dev/null 2>&1 ||
+		{ log "gnuplot not installed: no chart"; return; }
+	gnuplot -e "datafile='$OUT/plot.dat'; outfile='$OUT/bench.png'" \
+		-e "subtitle='$(uname -r), $(nproc) CPUs, veth MTU 1500, $(date -u +%Y-%m-%d)'" \
+		"$here/bench-plot.gp" 2>"$TMP/gnuplot.err" ||
+		{ log "gnuplot failed:"; cat "$TMP/gnuplot.err" >&2; return; }
+	log "chart: $OUT/bench.png"
+}
+
+# ---------------------------------------------------------------- main
+
+case ${1:-} in
+-h | --help) usage ;;
+"") ;;
+*) die "no arguments expected (see --help)" ;;
+esac
+[ "$(id -u)" -eq 0 ] || die "run me as root: I create namespaces and taps"
+install_tools
+check_tools
+[ -x "$GSOTUN" ] || die "no gsotun at $GSOTUN (build it or set GSOTUN)"
+[[ $T =~ ^[1-9][0-9]*$ ]] || die "BENCH_TIME must be a whole number"
+[ "$SC_TOOL" = perf ] && perf_events
+
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-bench.XXXXXX") || die "mktemp failed"
+mkdir -p "$OUT/raw" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+RAW=$OUT/raw
+rm -f "$RAW"/*
+write_rr_py
+
+# Another load on the machine skews every figure: say so.
+b0=$(busy)
+sleep 1
+IDLE_BUSY=$(calc "($(busy) - $b0) * 100 / $HZ")
+[ "$(calc "$IDLE_BUSY > 10")" = 1 ] &&
+	log "warning: the machine is busy before the start ($IDLE_BUSY% of a CPU)"
+
+log "gsotun: $GSOTUN; rows: $ROWS; $T s per measure"
+for r in $ROWS; do
+	[ -n "${LABEL[$r]:-}" ] || die "unknown row '$r' in BENCH_ROWS"
+done
+# Rows not run are NA, so that the ratios and targets can name them.
+for r in "${!LABEL[@]}"; do
+	R_TCP1[$r]=NA R_RUNS[$r]=NA R_TCP4[$r]=NA R_CPU[$r]=NA R_UDP[$r]=NA
+	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
+	R_MTU[$r]=NA R_NOTE[$r]=''
+done
+for r in $ROWS; do
+	run_row "$r"
+done
+report
+[ "$setup_failed" -eq 0 ] || die "a tunnel could not be set up (see above)"
+exit 0

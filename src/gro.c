@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gro: the receive side's inverse of gso: verify inner TCP checksums and
+ * merge in-order segments of a flow into super-frames for the tap.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include "csum.h"
+#include "gro.h"
+
+#define GRO_TCP_PSH 0x08
+#define GRO_TCP_ACK 0x10
+#define GRO_TCP_CWR 0x80
+#define GRO_TCP_CHECK 16
+#define GRO_UDP_CHECK 6
+#define GRO_IP_DF 0x4000
+
+/* One inner frame of the batch, parsed. */
+struct gro_seg {
+	struct frame f;
+	uint8_t *data;		/* f.data, writable */
+	uint32_t end;		/* end of the IP datagram (no Ethernet pad) */
+	uint32_t plen;		/* TCP payload length */
+	uint32_t seq;		/* host order */
+	uint32_t pseudo;	/* pseudo-header sum over the L4 length */
+	uint16_t seed;		/* csum_fold16(pseudo), as in memory */
+	uint8_t flags;		/* TCP flags */
+	bool ipv6;
+};
+
+static uint16_t gro_get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t gro_get_be32(const uint8_t *p)
+{
+	return (uint32_t)gro_get_be16(p) << 16 | gro_get_be16(p + 2);
+}
+
+static void gro_put_be16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Checksum fields are kept as they lie in memory (csum.h convention). */
+static uint16_t gro_get_sum16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void gro_put_sum16(uint8_t *p, uint16_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+/* Addresses are copied out: in a frame they are only 2-byte aligned. */
+static uint32_t gro_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
+			   uint32_t l4len)
+{
+	struct in6_addr s6, d6;
+	struct in_addr s4, d4;
+
+	if (ipv6) {
+		memcpy(&s6, ip + 8, sizeof(s6));
+		memcpy(&d6, ip + 24, sizeof(d6));
+		return csum_pseudo6(&s6, &d6, proto, l4len);
+	}
+	memcpy(&s4, ip + 12, sizeof(s4));
+	memcpy(&d4, ip + 16, sizeof(d4));
+	return csum_pseudo4(&s4, &d4, proto, l4len);
+}
+
+/*
+ * RFC 8200 section 8.1: behind a routing header the pseudo-header holds
+ * the final destination, which the IPv6 header does not; such a segment
+ * cannot be verified here and goes to the kernel as it came. The chain
+ * was validated by vnet_hdr_parse().
+ */
+static bool gro_ip6_routed(const struct gro_seg *s)
+{
+	const uint8_t *d = s->data;
+	uint8_t next = d[s->f.l3_off + 6];
+	uint32_t off = s->f.l3_off + 40u;
+
+	while (off < s->f.l4_off) {
+		if (next == IPPROTO_ROUTING)
+			return true;
+		next = d[off];
+		off += (d[off + 1] + 1u) * 8;
+	}
+	return false;
+}
+
+static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
+{
+	const uint8_t *ip = frame + s->f.l3_off;
+	const uint8_t *th = frame + s->f.l4_off;
+
+	s->data = frame;
+	s->ipv6 = s->f.ethertype == ETH_P_IPV6;
+	if (s->ipv6)
+		s->end = s->f.l3_off + 40u + gro_get_be16(ip + 4);
+	else
+		s->end = s->f.l3_off + gro_get_be16(ip + 2);
+	s->plen = 0;
+	s->seq = 0;
+	s->flags = 0;
+	s->pseudo = 0;
+	s->seed = 0;
+	if (!s->f.l4_off)
+		return;
+	s->pseudo =
+		gro_pseudo(ip, s->ipv6, s->f.l4_proto, s->end - s->f.l4_off);
+	s->seed = csum_fold16(s->pseudo);
+	if (s->f.l4_proto != IPPROTO_TCP)
+		return;
+	s->plen = s->end - s->f.hdr_len;
+	s->seq = gro_get_be32(th + 4);
+	s->flags = th[13];
+}
+
+/*
+ * A check field holding exactly the seed was left partial by a sender on
+ * this host (the kernel's vxlan across a veth); anything else must verify
+ * in one pass over the L4 bytes (DESIGN.md, integrity).
+ */
+static bool gro_verify(const struct gro_seg *s, struct stats *st)
+{
+	const uint8_t *l4 = s->data + s->f.l4_off;
+	uint32_t sum;
+
+	if (gro_get_sum16(l4 + GRO_TCP_CHECK) == s->seed) {
+		st->rx_csum_partial++;
+		return true;
+	}
+	sum = csum_partial(l4, s->end - s->f.l4_off, s->pseudo);
+	if (csum_fold(sum) == 0)
+		return true;
+	st->rx_drop_inner_csum++;
+	return false;
+}
+
+static struct gro_frame *gro_slot(struct gro *g)
+{
+	struct gro_frame *fr = &g->frames[g->n_frames++];
+
+	vnet_hdr_build_plain(&fr->vnet);
+	fr->hdr_len = 0;
+	fr->n_slices = 0;
+	fr->len = 0;
+	fr->mss = 0;
+	fr->l3_off = 0;
+	fr->l4_off = 0;
+	fr->next_seq = 0;
+	fr->ipv6 = 0;
+	fr->open = 0;
+	return fr;
+}
+
+static void gro_slice_add(struct gro_frame *fr, uint8_t *base, uint32_t len)
+{
+	fr->slices[fr->n_slices].iov_base = base;
+	fr->slices[fr->n_slices].iov_len = len;
+	fr->n_slices++;
+	fr->len += len;
+}
+
+/*
+ * Same flow: L2 header (MACs, VLAN tags, ethertype) as dev_gro_receive()
+ * compares it, addresses as inet_gro_receive()/ipv6_gro_receive(), ports
+ * as tcp_gro_receive(). A fragment has no ports: it matches on addresses,
+ * so it still closes the flow it may belong to.
+ */
+static bool gro_flow_match(const struct gro_frame *o, const struct gro_seg *s)
+{
+	const uint8_t *d = s->data;
+	uint16_t l3 = s->f.l3_off;
+
+	if (o->l3_off != l3 || o->ipv6 != s->ipv6 || memcmp(o->hdr, d, l3))
+		return false;
+	if (s->ipv6 ? memcmp(o->hdr + l3 + 8, d + l3 + 8, 32) :
+		      memcmp(o->hdr + l3 + 12, d + l3 + 12, 8))
+		return false;
+	return !s->f.l4_off || !memcmp(o->hdr + o->l4_off, d + s->f.l4_off, 4);
+}
+
+/*
+ * Close a super-frame: lengths, IPv4 header checksum (the id stays the
+ * first segment's: the tap's GSO counts up from it, as inet_gso_segment()
+ * does), check field seeded for NEEDS_CSUM. One segment goes without GSO;
+ * its headers are as they came, so only the check field changes.
+ */
+static void gro_finish(struct gro_frame *fr)
+{
+	uint8_t *ip = fr->hdr + fr->l3_off;
+	uint8_t *th = fr->hdr + fr->l4_off;
+	uint32_t pseudo;
+
+	fr->open = 0;
+	if (fr->n_slices > 1) {
+		if (fr->ipv6) {
+			gro_put_be16(ip + 4, fr->len - fr->l3_off - 40);
+		} else {
+			gro_put_be16(ip + 2, fr->len - fr->l3_off);
+			gro_put_sum16(ip + 10, 0);
+			gro_put_sum16(ip + 10, csum_ip4_header(ip, 20));
+		}
+		vnet_hdr_build_tcp(&fr->vnet, fr->ipv6, fr->l4_off, fr->hdr_len,
+				   fr->mss);
+	} else {
+		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, GRO_TCP_CHECK);
+	}
+	pseudo = gro_pseudo(ip, fr->ipv6, IPPROTO_TCP, fr->len - fr->l4_off);
+	gro_put_sum16(th + GRO_TCP_CHECK, csum_fold16(pseudo));
+}
+
+/* Close open[i], keeping the others in the order they opened. */
+static void gro_close(struct gro *g, unsigned int i)
+{
+	struct gro_frame *fr = &g->frames[g->open[i]];
+
+	memmove(&g->open[i], &g->open[i + 1],
+		(g->n_open - i - 1) * sizeof(g->open[0]));
+	g->n_open--;
+	gro_finish(fr);
+}
+
+/* Before anything of a flow is queued, its open frame goes first. */
+static void gro_close_flows(struct gro *g, const struct gro_seg *s)
+{
+	unsigned int i = 0;
+
+	while (i < g->n_open) {
+		if (gro_flow_match(&g->frames[g->open[i]], s))
+			gro_close(g, i);
+		else
+			i++;
+	}
+}
+
+static int gro_open_find(const struct gro *g, const struct gro_seg *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n_open; i++)
+		if (gro_flow_match(&g->frames[g->open[i]], s))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * A segment that may start or join a run: data with only ACK (and PSH),
+ * IPv4 without options and with a valid header checksum (the merged
+ * header gets a new one, so a bad one must not be laundered:
+ * inet_gro_receive() checks it too), IPv6 without extension headers.
+ */
+static bool gro_seg_clean(const struct gro_seg *s)
+{
+	const uint8_t *ip = s->data + s->f.l3_off;
+
+	if (!s->plen || (s->flags & ~GRO_TCP_PSH) != GRO_TCP_ACK ||
+	    s->f.hdr_len > GSO_HDR_MAX)
+		return false;
+	if (s->ipv6)
+		return s->f.l4_off - s->f.l3_off == 40;
+	return ip[0] == 0x45 && csum_ip4_header(ip, 20) == 0;
+}
+
+/*
+ * inet_gro_receive(): TOS, TTL, frag_off (DF) and protocol equal; the id
+ * counts up by one per segment, or, on atomic datagrams (DF), may stay
+ * fixed (RFC 6864 section 4.1: their id carries no meaning).
+ * ipv6_gro_receive(): version, traffic class, flow label, next header and
+ * hop limit equal.
+ */
+static bool gro_l3_match(const struct gro_frame *o, const struct gro_seg *s)
+{
+	const uint8_t *ip = s->data + s->f.l3_off;
+	const uint8_t *oip = o->hdr + o->l3_off;
+	uint16_t id, first;
+
+	if (s->ipv6)
+		return !memcmp(ip, oip, 4) && !memcmp(ip + 6, oip + 6, 2);
+	if (memcmp(ip, oip, 2) || memcmp(ip + 6, oip + 6, 4))
+		return false;
+	id = gro_get_be16(ip + 4);
+	first = gro_get_be16(oip + 4);
+	if (id == (uint16_t)(first + o->n_slices))
+		return true;
+	return (gro_get_be16(ip + 6) & GRO_IP_DF) && id == first;
+}
+
+/*
+ * tcp_gro_receive(): ACK number, data offset, flags but PSH, window and
+ * every option byte (timestamps too) equal; the urgent pointer as well,
+ * so resegmenting gives back the very segments.
+ */
+static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
+{
+	const uint8_t *th = s->data + s->f.l4_off;
+	const uint8_t *oth = o->hdr + o->l4_off;
+	uint16_t hl = s->f.hdr_len - s->f.l4_off;
+
+	return !memcmp(th + 8, oth + 8, 5) &&
+	       !((th[13] ^ oth[13]) & ~GRO_TCP_PSH) &&
+	       !memcmp(th + 14, oth + 14, 2) &&
+	       !memcmp(th + 18, oth + 18, hl - 18u);
+}
+
+/*
+ * In order (seq), no longer than the first segment (its length is the
+ * mss: tcp_gro_receive() flushes on "len > mss"), and room left.
+ */
+static bool gro_can_merge(const struct gro_frame *o, const struct gro_seg *s)
+{
+	if (s->f.hdr_len != o->hdr_len || s->f.l4_off != o->l4_off)
+		return false;
+	if (s->seq != o->next_seq || s->plen > o->mss)
+		return false;
+	if (o->n_slices >= GRO_MAX_SEGS ||
+	    o->len - o->l3_off + s->plen > GRO_MAX_LEN)
+		return false;
+	return gro_l3_match(o, s) && gro_l4_match(o, s);
+}
+
+/*
+ * Append the payload. PSH or a short segment ends the run, as in
+ * tcp_gro_receive() ("flush = len < mss", PSH in the flush flags).
+ */
+static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s,
+		      struct stats *st)
+{
+	struct gro_frame *fr = &g->frames[g->open[i]];
+
+	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
+	fr->next_seq += s->plen;
+	st->rx_gro_merged++;
+	/* From its second segment on, the frame goes with a GSO header. */
+	if (fr->n_slices == 2)
+		st->rx_gso_frames++;
+	if (s->flags & GRO_TCP_PSH)
+		fr->hdr[fr->l4_off + 13] |= GRO_TCP_PSH;
+	if ((s->flags & GRO_TCP_PSH) || s->plen < fr->mss ||
+	    fr->n_slices == GRO_MAX_SEGS)
+		gro_close(g, i);
+}
+
+/* A new run: headers copied, the payload stays in the frame. */
+static void gro_start(struct gro *g, const struct gro_seg *s)
+{
+	struct gro_frame *fr;
+
+	if (g->n_open == GRO_MAX_FLOWS)
+		gro_close(g, 0);
+	g->open[g->n_open++] = (uint16_t)g->n_frames;
+	fr = gro_slot(g);
+	memcpy(fr->hdr, s->data, s->f.hdr_len);
+	fr->hdr_len = s->f.hdr_len;
+	fr->len = s->f.hdr_len;
+	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
+	fr->mss = (uint16_t)s->plen;
+	fr->l3_off = s->f.l3_off;
+	fr->l4_off = s->f.l4_off;
+	fr->next_seq = s->seq + s->plen;
+	fr->ipv6 = s->ipv6;
+	fr->open = 1;
+}
+
+static void gro_queue_plain(struct gro *g, uint8_t *frame, uint32_t len)
+{
+	gro_slice_add(gro_slot(g), frame, len);
+}
+
+/* Verified (or left partial by its sender): the kernel completes it. */
+static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
+					uint16_t check)
+{
+	struct gro_frame *fr;
+
+	gro_put_sum16(s->data + s->f.l4_off + check, s->seed);
+	fr = gro_slot(g);
+	gro_slice_add(fr, s->data, s->end);
+	vnet_hdr_build_csum(&fr->vnet, s->f.l4_off, check);
+	return fr;
+}
+
+/*
+ * A TCP frame over the tap's MTU (the kernel's vxlan hands a veth its
+ * unsegmented TSO frame, KERNEL-FACTS.md): written as it is it could not
+ * be forwarded behind the tap, so it becomes a super-frame of MTU-sized
+ * segments. Its sender marked it SKB_GSO_TCP_ECN if it carries CWR
+ * (tcp_ecn_send()); the hint is restored so CWR stays on the first
+ * segment only.
+ */
+static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
+			  struct stats *st)
+{
+	uint32_t hl = s->f.hdr_len - s->f.l3_off, mss;
+	struct gro_frame *fr;
+
+	fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
+	if (g->mtu <= hl || !s->plen)
+		return;
+	mss = g->mtu - hl;
+	if (mss > UINT16_MAX)
+		mss = UINT16_MAX;
+	vnet_hdr_build_tcp(&fr->vnet, s->ipv6, s->f.l4_off, s->f.hdr_len,
+			   (uint16_t)mss);
+	if (s->flags & GRO_TCP_CWR)
+		fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
+	st->rx_gso_frames++;
+}
+
+/* A frame the kernel is to check; it still ends its TCP flow's run. */
+static void gro_add_plain(struct gro *g, const struct gro_seg *s)
+{
+	if (s->f.l4_proto == IPPROTO_TCP)
+		gro_close_flows(g, s);
+	gro_queue_plain(g, s->data, s->f.len);
+}
+
+static void gro_add_udp(struct gro *g, const struct gro_seg *s,
+			struct stats *st)
+{
+	const uint8_t *l4 = s->data + s->f.l4_off;
+
+	if ((s->ipv6 && gro_ip6_routed(s)) ||
+	    gro_get_sum16(l4 + GRO_UDP_CHECK) != s->seed) {
+		gro_queue_plain(g, s->data, s->f.len);
+		return;
+	}
+	st->rx_csum_partial++;
+	gro_queue_csum(g, s, GRO_UDP_CHECK);
+}
+
+/*
+ * A segment that merges needs no new frame, so it is tried first. Nothing
+ * changes (no counter, no check field) before GRO_FULL is returned, so
+ * the caller can add the same frame again after a flush.
+ */
+static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
+				   struct stats *st)
+{
+	bool big = s->end - s->f.l3_off > g->mtu;
+	bool clean = !big && gro_seg_clean(s);
+	int i = -1;
+
+	if (s->ipv6 && gro_ip6_routed(s)) {
+		if (g->n_frames == GRO_MAX_FRAMES)
+			return GRO_FULL;
+		gro_add_plain(g, s);
+		return GRO_QUEUED;
+	}
+	if (g->merge && clean)
+		i = gro_open_find(g, s);
+	if (i >= 0 && gro_can_merge(&g->frames[g->open[i]], s)) {
+		if (!gro_verify(s, st))
+			return GRO_DROP_CSUM;
+		gro_merge(g, (unsigned int)i, s, st);
+		return GRO_MERGED;
+	}
+	if (g->n_frames == GRO_MAX_FRAMES)
+		return GRO_FULL;
+	if (!gro_verify(s, st))
+		return GRO_DROP_CSUM;
+	gro_close_flows(g, s);
+	if (big)
+		gro_queue_gso(g, s, st);
+	else if (g->merge && clean && !(s->flags & GRO_TCP_PSH))
+		gro_start(g, s);
+	else
+		gro_queue_csum(g, s, GRO_TCP_CHECK);
+	return GRO_QUEUED;
+}
+
+void gro_init(struct gro *g, uint32_t mtu, bool merge)
+{
+	memset(g, 0, sizeof(*g));
+	g->mtu = mtu;
+	g->merge = merge;
+}
+
+enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
+			struct stats *st)
+{
+	static const struct virtio_net_hdr none;
+	struct gro_seg s;
+
+	if (vnet_hdr_parse(&none, frame, len, &s.f) != VNET_OK || !s.f.l3_off) {
+		if (g->n_frames == GRO_MAX_FRAMES)
+			return GRO_FULL;
+		gro_queue_plain(g, frame, (uint32_t)len);
+		return GRO_QUEUED;
+	}
+	gro_seg_init(&s, frame);
+	if (s.f.l4_off && s.f.l4_proto == IPPROTO_TCP)
+		return gro_add_tcp(g, &s, st);
+	if (g->n_frames == GRO_MAX_FRAMES)
+		return GRO_FULL;
+	if (s.f.l4_off && s.f.l4_proto == IPPROTO_UDP)
+		gro_add_udp(g, &s, st);
+	else
+		gro_add_plain(g, &s);
+	return GRO_QUEUED;
+}
+
+void gro_flush(struct gro *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n_open; i++)
+		gro_finish(&g->frames[g->open[i]]);
+	g->n_open = 0;
+}
+
+void gro_reset(struct gro *g)
+{
+	g->n_frames = 0;
+	g->n_open = 0;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Receive offload: turn the inner frames of one receive batch into frames
+ * for the tap, merging consecutive in-order TCP segments of a flow into
+ * super-frames with a vnet GSO header, as the kernel's GRO would.
+ * Pure: no I/O; frames are described by a header block and slices that
+ * point into the caller's receive buffers.
+ */
+#ifndef GSOTUN_GRO_H
+#define GSOTUN_GRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include "gso.h"
+#include "stats.h"
+#include "vnet.h"
+
+#define GRO_MAX_FRAMES 128	/* frames for the tap per batch */
+#define GRO_MAX_SEGS 64		/* segments merged into one frame */
+#define GRO_MAX_FLOWS 8		/* TCP flows open for merging at once */
+#define GRO_MAX_LEN 65535	/* IP length of a merged frame */
+
+/*
+ * One frame for the tap: vnet header, then hdr[0..hdr_len) (the patched
+ * headers of a merged frame; empty for a frame passed as it came), then
+ * the slices in order.
+ */
+struct gro_frame {
+	struct virtio_net_hdr vnet;
+	uint8_t hdr[GSO_HDR_MAX];
+	uint16_t hdr_len;
+	uint16_t n_slices;
+	uint32_t len;			/* hdr_len + all slices */
+	struct iovec slices[GRO_MAX_SEGS];
+	/* Merge state while the frame is open (private to gro.c). */
+	uint16_t mss;			/* payload of the first segment */
+	uint16_t l3_off, l4_off;
+	uint32_t next_seq;		/* host order */
+	uint8_t ipv6;
+	uint8_t open;
+};
+
+struct gro {
+	uint32_t mtu;		/* the tap's: larger TCP frames go as GSO */
+	bool merge;		/* false with --no-gro */
+	unsigned int n_frames;
+	unsigned int n_open;
+	uint16_t open[GRO_MAX_FLOWS];	/* indexes of open frames */
+	struct gro_frame frames[GRO_MAX_FRAMES];
+};
+
+enum gro_result {
+	GRO_QUEUED = 0,		/* queued as a frame of its own */
+	GRO_MERGED,		/* appended to an open super-frame */
+	GRO_DROP_CSUM,		/* TCP checksum wrong: dropped (counted) */
+	GRO_FULL,		/* no room: flush and add it again */
+};
+
+void gro_init(struct gro *g, uint32_t mtu, bool merge);
+
+/*
+ * Add one inner Ethernet frame of the batch. frame must stay valid (and is
+ * written to: a checksum field may be reseeded) until gro_reset().
+ *
+ * Integrity (DESIGN.md): a TCP segment is merged, or written with
+ * NEEDS_CSUM, only when its checksum verified in software, or when its
+ * check field holds exactly the pseudo-header seed (a sender on this host
+ * left it partial, as the kernel's vxlan on a veth does). A TCP segment
+ * whose checksum is wrong is dropped. Other frames go as they came, plain
+ * (the kernel verifies them), except UDP with the seed (NEEDS_CSUM).
+ * Counters (rx_gro_merged, rx_gso_frames, rx_csum_partial,
+ * rx_drop_inner_csum) are counted in st.
+ */
+enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
+			struct stats *st);
+
+/*
+ * Close every open super-frame: patch its headers (IP lengths and header
+ * checksum, TCP flags, check field = pseudo-header seed) and its vnet
+ * header. After this, frames[0..n_frames) are ready for the tap.
+ */
+void gro_flush(struct gro *g);
+
+/* Forget the batch (after its frames were written). */
+void gro_reset(struct gro *g);
+
+#endif

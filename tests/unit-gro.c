@@ -1,0 +1,1154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit test for gro: runs of TCP segments merge, or stay apart, as the
+ * kernel's GRO would; merged frames are compared with super-frames built
+ * by hand here and cut back into the very segments by gso_plan().
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gro.h"
+#include "gso.h"
+#include "stats.h"
+#include "vnet.h"
+#include "pkt.h"
+#include "tap.h"
+
+#define MAX_SEGS 72
+#define SEG_BUF 4096
+#define TS 12
+
+/* Payloads of an MSS-sized segment with timestamps at MTU 1500. */
+#define MSS4 1448
+#define MSS6 1428
+
+static struct gro G;
+static struct pkt P;
+static struct stats st;
+static uint8_t out[PKT_MAX];
+static uint8_t want[PKT_MAX];
+static uint8_t big[PKT_MAX];
+static uint8_t arena[128 * GSO_SLOT];
+static struct seg segs[128];
+
+/* ---- building runs of segments ------------------------------------------ */
+
+/* What is changed on one segment of a run (idx -1: on every one). */
+enum mod_kind {
+	M_END = 0,
+	M_LEN,		/* payload length */
+	M_FLAGS,	/* TCP flags */
+	M_SEQ,		/* add to the flow's sequence from here on: a gap */
+	M_ACK,		/* add to the ACK number */
+	M_WIN,		/* add to the window */
+	M_TSVAL,	/* add to the timestamp value */
+	M_URGPTR,	/* urgent pointer */
+	M_TOS,		/* IPv4 TOS */
+	M_TTL,		/* IPv4 TTL */
+	M_NODF,		/* clear IPv4 DF */
+	M_IPID,		/* IPv4 id = 100 + arg */
+	M_IPOPT,	/* IPv4 options of arg bytes */
+	M_FRAG,		/* a fragment (IPv4 frag_off arg; IPv6 header) */
+	M_TCLASS,	/* IPv6 traffic class */
+	M_FLOWLBL,	/* IPv6 flow label */
+	M_HOPS,		/* IPv6 hop limit */
+	M_HBH,		/* IPv6 hop-by-hop header */
+	M_ROUTING,	/* IPv6 routing header (8 bytes) */
+	M_SPORT,	/* source port 40000 + arg: another flow */
+	M_SADDR,	/* source address ^ arg: another flow */
+	M_DADDR,	/* destination address ^ arg: another flow */
+	M_VLAN,		/* VLAN id 100 + arg: another flow */
+	M_MAC,		/* source MAC ^ arg: another flow */
+	M_PARTIAL,	/* check field = pseudo-header seed */
+	M_BADCSUM,	/* a payload byte flipped after the checksum */
+	M_BADIPSUM,	/* IPv4 header checksum wrong */
+};
+
+struct mod {
+	int idx;
+	int kind;
+	uint32_t arg;
+};
+
+/*
+ * One run: n segments (flows interleaved round-robin, each with its own
+ * sequence and ids), changed by mods, fed in order (default 0..n-1).
+ * expect lists the frames for the tap: "0-2|3,5|4p": a frame of segments
+ * 0, 1 and 2 merged, one of 3 and 5, then 4 alone; a single segment is
+ * written with NEEDS_CSUM unless marked p (plain, as it came) or g (a GSO
+ * frame of its own, too big for the MTU).
+ */
+struct row {
+	const char *name;
+	bool ipv6;
+	bool vlan;
+	bool no_merge;
+	bool no_rt;		/* ids are not restored by resegmenting */
+	int n;
+	int flows;
+	uint32_t mtu;		/* 0: 1500 */
+	struct mod mods[4];
+	const char *order;
+	const char *expect;
+	int partial;		/* rx_csum_partial */
+	int drops;		/* rx_drop_inner_csum */
+};
+
+#define SYNACK (PKT_SYN | PKT_ACK)
+#define FINACK (PKT_FIN | PKT_ACK)
+#define PSHACK (PKT_PSH | PKT_ACK)
+
+static const struct row rows[] = {
+	/* IPv4: what merges */
+	{ "tcp4 4 in order", .n = 4, .expect = "0-3" },
+	{ "tcp4 45 in order (64 KB)", .n = 45, .expect = "0-44" },
+	{ "tcp4 one past 64 KB", .n = 46, .expect = "0-44|45" },
+	{ "tcp4 IP length exactly 65535", .n = 46,
+	  .mods = { { 45, M_LEN, 323 } }, .expect = "0-45" },
+	{ "tcp4 IP length 65536", .n = 46, .mods = { { 45, M_LEN, 324 } },
+	  .expect = "0-44|45" },
+	{ "tcp4 GRO_MAX_SEGS", .n = 66, .mods = { { -1, M_LEN, 100 } },
+	  .expect = "0-63|64,65" },
+	{ "tcp4 vlan", .vlan = true, .n = 3, .expect = "0-2" },
+	{ "tcp4 no DF, ids count up", .n = 3, .mods = { { -1, M_NODF, 0 } },
+	  .expect = "0-2" },
+	{ "tcp4 DF, fixed id", .n = 3, .no_rt = true,
+	  .mods = { { -1, M_IPID, 0 } }, .expect = "0-2" },
+	{ "tcp4 seeded segment merges", .n = 3,
+	  .mods = { { 1, M_PARTIAL, 0 } }, .expect = "0-2", .partial = 1 },
+	{ "tcp4 all seeded", .n = 3, .mods = { { -1, M_PARTIAL, 0 } },
+	  .expect = "0-2", .partial = 3 },
+	{ "tcp4 short segment merges, ends run", .n = 4,
+	  .mods = { { 1, M_LEN, 1000 } }, .expect = "0,1|2,3" },
+	{ "tcp4 PSH merges, ends run", .n = 4,
+	  .mods = { { 1, M_FLAGS, PSHACK } }, .expect = "0,1|2,3" },
+	{ "tcp4 PSH on the first: alone", .n = 3,
+	  .mods = { { 0, M_FLAGS, PSHACK } }, .expect = "0|1,2" },
+	{ "tcp4 FIN ends a run", .n = 3, .mods = { { 2, M_FLAGS, FINACK } },
+	  .expect = "0,1|2" },
+	{ "tcp4 two flows interleaved", .n = 6, .flows = 2,
+	  .expect = "0,2,4|1,3,5" },
+	{ "tcp4 GRO_MAX_FLOWS flows", .n = 16, .flows = 8,
+	  .expect = "0,8|1,9|2,10|3,11|4,12|5,13|6,14|7,15" },
+	{ "tcp4 GRO_MAX_FLOWS + 1 flows: oldest closed", .n = 18,
+	  .flows = 9,
+	  .expect = "0|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17" },
+	{ "tcp4 new timestamp starts a new run", .n = 3,
+	  .mods = { { 1, M_TSVAL, 1 }, { 2, M_TSVAL, 1 } },
+	  .expect = "0|1,2" },
+	/* IPv4: what must not merge */
+	{ "tcp4 seq gap", .n = 3, .mods = { { 1, M_SEQ, 1 } },
+	  .expect = "0|1,2" },
+	{ "tcp4 out of order", .n = 4, .order = "0,2,1,3",
+	  .expect = "0|2|1|3" },
+	{ "tcp4 different ACK", .n = 3, .mods = { { 1, M_ACK, 1 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 different window", .n = 3, .mods = { { 1, M_WIN, 1 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 different timestamp", .n = 3, .mods = { { 1, M_TSVAL, 1 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 different urgent pointer", .n = 3,
+	  .mods = { { 1, M_URGPTR, 7 } }, .expect = "0|1|2" },
+	{ "tcp4 SYN", .n = 3, .mods = { { 1, M_FLAGS, SYNACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 FIN", .n = 3, .mods = { { 1, M_FLAGS, FINACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 RST", .n = 3, .mods = { { 1, M_FLAGS, PKT_RST | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 URG", .n = 3, .mods = { { 1, M_FLAGS, PKT_URG | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 CWR", .n = 3, .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 ECE", .n = 3, .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 ECE twice", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK },
+		    { 2, M_FLAGS, PKT_ECE | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 URG twice", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_URG | PKT_ACK },
+		    { 2, M_FLAGS, PKT_URG | PKT_ACK } },
+	  .expect = "0|1|2" },
+	{ "tcp4 no ACK", .n = 3, .mods = { { 1, M_FLAGS, PKT_PSH } },
+	  .expect = "0|1|2" },
+	{ "tcp4 pure ACK", .n = 3, .mods = { { 1, M_LEN, 0 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 IP options", .n = 3, .mtu = 9000,
+	  .mods = { { 1, M_IPOPT, 4 }, { 2, M_IPOPT, 4 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 fragment: plain, closes the flow", .n = 3,
+	  .mods = { { 1, M_FRAG, 0x2000 }, { 2, M_SEQ, -MSS4 },
+		    { 2, M_IPID, 1 } },
+	  .expect = "0|1p|2" },
+	{ "tcp4 fragment of another host", .n = 3,
+	  .mods = { { 1, M_FRAG, 0x2000 }, { 1, M_SADDR, 1 } },
+	  .expect = "0,2|1p" },
+	{ "tcp4 different TOS", .n = 3, .mods = { { 1, M_TOS, 4 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 ECN CE", .n = 3, .mods = { { 1, M_TOS, 3 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 different TTL", .n = 3, .mods = { { 1, M_TTL, 63 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 DF cleared", .n = 3, .mods = { { 1, M_NODF, 0 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 no DF, fixed id", .n = 3,
+	  .mods = { { -1, M_IPID, 0 }, { -1, M_NODF, 0 } }, .expect = "0|1|2" },
+	{ "tcp4 id jumps", .n = 3, .mods = { { 1, M_IPID, 5 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 different source port", .n = 3, .mods = { { 1, M_SPORT, 1 } },
+	  .expect = "0,2|1" },
+	{ "tcp4 different source address", .n = 3,
+	  .mods = { { 1, M_SADDR, 1 } }, .expect = "0,2|1" },
+	{ "tcp4 different destination address", .n = 3,
+	  .mods = { { 1, M_DADDR, 2 } }, .expect = "0,2|1" },
+	{ "tcp4 different MAC", .n = 3, .mods = { { 1, M_MAC, 1 } },
+	  .expect = "0,2|1" },
+	{ "tcp4 different VLAN", .vlan = true, .n = 3,
+	  .mods = { { 1, M_VLAN, 1 } }, .expect = "0,2|1" },
+	{ "tcp4 longer than mss", .n = 3, .mtu = 9000,
+	  .mods = { { 1, M_LEN, 1500 } }, .expect = "0|1,2" },
+	{ "tcp4 short first segment sets the mss", .n = 3,
+	  .mods = { { -1, M_LEN, 1000 } }, .expect = "0-2" },
+	{ "tcp4 after a short first segment", .n = 3,
+	  .mods = { { 0, M_LEN, 1000 } }, .expect = "0|1,2" },
+	{ "tcp4 bad IPv4 header checksum", .n = 3,
+	  .mods = { { 1, M_BADIPSUM, 0 } }, .expect = "0|1|2" },
+	{ "tcp4 bad checksum dropped", .n = 3, .mods = { { 1, M_BADCSUM, 0 } },
+	  .expect = "0|2", .drops = 1 },
+	{ "tcp4 bad checksum on the first", .n = 3,
+	  .mods = { { 0, M_BADCSUM, 0 } }, .expect = "1,2", .drops = 1 },
+	{ "tcp4 too big for the MTU in a run", .n = 3,
+	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
+	{ "tcp4 merge off", .no_merge = true, .n = 3, .expect = "0|1|2" },
+	{ "tcp4 merge off, seeded", .no_merge = true, .n = 2,
+	  .mods = { { -1, M_PARTIAL, 0 } }, .expect = "0|1", .partial = 2 },
+	/* IPv6 */
+	{ "tcp6 4 in order", .ipv6 = true, .n = 4, .expect = "0-3" },
+	{ "tcp6 45 in order (64 KB)", .ipv6 = true, .n = 45,
+	  .expect = "0-44" },
+	{ "tcp6 IP length exactly 65535", .ipv6 = true, .n = 46,
+	  .mods = { { 45, M_LEN, 1203 } }, .expect = "0-45" },
+	{ "tcp6 IP length 65536", .ipv6 = true, .n = 46,
+	  .mods = { { 45, M_LEN, 1204 } }, .expect = "0-44|45" },
+	{ "tcp6 GRO_MAX_SEGS", .ipv6 = true, .n = 65,
+	  .mods = { { -1, M_LEN, 200 } }, .expect = "0-63|64" },
+	{ "tcp6 vlan PSH", .ipv6 = true, .vlan = true, .n = 3,
+	  .mods = { { 2, M_FLAGS, PSHACK } }, .expect = "0-2" },
+	{ "tcp6 two flows interleaved", .ipv6 = true, .n = 6, .flows = 2,
+	  .order = "0,1,3,2,5,4", .expect = "0,2,4|1,3,5" },
+	{ "tcp6 seeded", .ipv6 = true, .n = 3, .mods = { { 0, M_PARTIAL, 0 } },
+	  .expect = "0-2", .partial = 1 },
+	{ "tcp6 seq gap", .ipv6 = true, .n = 3, .mods = { { 2, M_SEQ, 9 } },
+	  .expect = "0,1|2" },
+	{ "tcp6 different ACK", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_ACK, 1 } }, .expect = "0|1|2" },
+	{ "tcp6 different timestamp", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_TSVAL, 1 } }, .expect = "0|1|2" },
+	{ "tcp6 different flow label", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLOWLBL, 0x12345 } }, .expect = "0|1|2" },
+	{ "tcp6 different hop limit", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_HOPS, 63 } }, .expect = "0|1|2" },
+	{ "tcp6 different traffic class", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_TCLASS, 0x20 } }, .expect = "0|1|2" },
+	{ "tcp6 FIN", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLAGS, FINACK } }, .expect = "0|1|2" },
+	{ "tcp6 pure ACK", .ipv6 = true, .n = 3, .mods = { { 1, M_LEN, 0 } },
+	  .expect = "0|1|2" },
+	{ "tcp6 hop-by-hop header", .ipv6 = true, .n = 3, .mtu = 9000,
+	  .mods = { { 1, M_HBH, 0 }, { 2, M_HBH, 0 } }, .expect = "0|1|2" },
+	{ "tcp6 routing header: plain, closes the flow", .ipv6 = true,
+	  .n = 3, .mods = { { 1, M_ROUTING, 0 }, { 2, M_SEQ, -MSS6 } },
+	  .expect = "0|1p|2" },
+	{ "tcp6 fragment: plain, closes the flow", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FRAG, 0 }, { 2, M_SEQ, -MSS6 } },
+	  .expect = "0|1p|2" },
+	{ "tcp6 different source address", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_SADDR, 0x80 } }, .expect = "0,2|1" },
+	{ "tcp6 different destination address", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_DADDR, 0x40 } }, .expect = "0,2|1" },
+	{ "tcp6 bad checksum dropped", .ipv6 = true, .n = 4,
+	  .mods = { { 2, M_BADCSUM, 0 } }, .expect = "0,1|3", .drops = 1 },
+	{ "tcp6 too big for the MTU in a run", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
+	{ "tcp6 merge off", .ipv6 = true, .no_merge = true, .n = 3,
+	  .expect = "0|1|2" },
+};
+
+/* A segment as built: layout, and three copies. */
+struct tseg {
+	uint32_t len;
+	uint32_t ip_end;
+	uint32_t plen;
+	uint16_t l3_off;
+	uint16_t l4_off;
+	uint16_t hdr_len;
+};
+
+static struct tseg ts[MAX_SEGS];
+static uint8_t work[MAX_SEGS][SEG_BUF];	/* fed to gro_add() */
+static uint8_t orig[MAX_SEGS][SEG_BUF];	/* as fed, kept */
+static uint8_t ref[MAX_SEGS][SEG_BUF];	/* with correct checksums */
+
+/* Sequence and id of each flow of a run. */
+struct flowctr {
+	uint32_t key;
+	uint32_t seq;
+	uint16_t id;
+};
+
+static struct flowctr fcs[MAX_SEGS];
+static int n_fcs;
+
+static struct flowctr *flow_ctr(uint32_t key)
+{
+	int i;
+
+	for (i = 0; i < n_fcs; i++)
+		if (fcs[i].key == key)
+			return &fcs[i];
+	fcs[n_fcs].key = key;
+	fcs[n_fcs].seq = 0x7ffffa00;
+	fcs[n_fcs].id = 100;
+	return &fcs[n_fcs++];
+}
+
+static bool mod_on(const struct mod *m, int i)
+{
+	return m->idx == i || m->idx == -1;
+}
+
+/* The naive seed: folded, not inverted pseudo-header sum. */
+static uint16_t ref_seed(const uint8_t *b, uint16_t l3, uint16_t l4,
+			 uint32_t end, uint8_t proto)
+{
+	return pkt_fold(pkt_pseudo(b + l3, proto, end - l4));
+}
+
+static void ref_fix(uint8_t *b, const struct tseg *t)
+{
+	uint8_t *ip = b + t->l3_off, *th = b + t->l4_off;
+	uint32_t l4len = t->ip_end - t->l4_off;
+
+	if (ip[0] >> 4 == 4) {
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	}
+	pkt_put16(th + 16, 0);
+	pkt_put16(th + 16,
+		  (uint16_t)~pkt_fold(pkt_pseudo(ip, IPPROTO_TCP, l4len) +
+				      pkt_sum(th, l4len, 0)));
+}
+
+/* Spec-level changes; returns the flow key. */
+static uint32_t spec_mods(const struct row *r, int i, struct pkt_spec *s)
+{
+	uint32_t key = r->flows ? (uint32_t)(i % r->flows) : 0;
+	const struct mod *m;
+
+	for (m = r->mods; m->kind; m++) {
+		if (!mod_on(m, i))
+			continue;
+		switch (m->kind) {
+		case M_LEN:
+			s->payload_len = m->arg;
+			break;
+		case M_FLAGS:
+			s->tcp_flags = (uint8_t)m->arg;
+			break;
+		case M_IPOPT:
+			s->ip_opt_len = (uint8_t)m->arg;
+			break;
+		case M_FRAG:
+			s->ip_frag = (uint16_t)m->arg;
+			s->ip6_frag = r->ipv6;
+			break;
+		case M_HBH:
+			s->ip6_hbh = true;
+			break;
+		case M_ROUTING:
+			s->ip6_dst_len = 8;
+			break;
+		case M_SPORT:
+		case M_SADDR:
+		case M_DADDR:
+		case M_VLAN:
+		case M_MAC:
+			key = key * 131 + (uint32_t)m->kind * 17 + m->arg;
+			break;
+		}
+	}
+	return key;
+}
+
+static void ip6_set_tclass(uint8_t *ip, uint32_t tc)
+{
+	ip[0] = (uint8_t)(0x60 | tc >> 4);
+	ip[1] = (uint8_t)((tc & 15) << 4 | (ip[1] & 15));
+}
+
+static void ip6_set_flowlbl(uint8_t *ip, uint32_t fl)
+{
+	ip[1] = (uint8_t)((ip[1] & 0xf0) | (fl >> 16 & 15));
+	pkt_put16(ip + 2, fl & 0xffff);
+}
+
+/* Byte-level changes of headers, before the checksums are made. */
+static void byte_mod(const struct mod *m, uint8_t *b, const struct tseg *t,
+		     bool ipv6)
+{
+	uint8_t *ip = b + t->l3_off, *th = b + t->l4_off;
+
+	switch (m->kind) {
+	case M_ACK:
+		pkt_put32(th + 8, pkt_get32(th + 8) + m->arg);
+		break;
+	case M_WIN:
+		pkt_put16(th + 14, pkt_get16(th + 14) + m->arg);
+		break;
+	case M_TSVAL:
+		pkt_put32(th + 24, pkt_get32(th + 24) + m->arg);
+		break;
+	case M_URGPTR:
+		pkt_put16(th + 18, m->arg);
+		break;
+	case M_TOS:
+	case M_TCLASS:
+		if (ipv6)
+			ip6_set_tclass(ip, m->arg);
+		else
+			ip[1] = (uint8_t)m->arg;
+		break;
+	case M_TTL:
+	case M_HOPS:
+		ip[ipv6 ? 7 : 8] = (uint8_t)m->arg;
+		break;
+	case M_NODF:
+		ip[6] &= (uint8_t)~0x40;
+		break;
+	case M_FLOWLBL:
+		ip6_set_flowlbl(ip, m->arg);
+		break;
+	case M_ROUTING:
+		ip[6] = IPPROTO_ROUTING;
+		break;
+	case M_SPORT:
+		pkt_put16(th, 40000 + m->arg);
+		break;
+	case M_SADDR:
+		ip[ipv6 ? 23 : 15] ^= (uint8_t)m->arg;
+		break;
+	case M_DADDR:
+		ip[ipv6 ? 39 : 19] ^= (uint8_t)m->arg;
+		break;
+	case M_VLAN:
+		pkt_put16(b + 14, 100 + m->arg);
+		break;
+	case M_MAC:
+		b[11] ^= (uint8_t)m->arg;
+		break;
+	}
+}
+
+/* Changes that make the fed copy differ from the correct one. */
+static void bad_mod(const struct mod *m, uint8_t *b, const struct tseg *t)
+{
+	switch (m->kind) {
+	case M_PARTIAL:
+		pkt_put16(b + t->l4_off + 16,
+			  ref_seed(b, t->l3_off, t->l4_off, t->ip_end,
+				   IPPROTO_TCP));
+		break;
+	case M_BADCSUM:
+		b[t->ip_end - 1] ^= 0x5a;
+		break;
+	case M_BADIPSUM:
+		b[t->l3_off + 11] ^= 1;
+		break;
+	}
+}
+
+static int build_seg(const struct row *r, int i)
+{
+	struct pkt_spec s = {
+		.ipv6 = r->ipv6,
+		.vlans = r->vlan ? 1 : 0,
+		.tcp_opt_len = TS,
+		.payload_len = r->ipv6 ? MSS6 : MSS4,
+		.seed = (uint32_t)i + 1,
+	};
+	struct tseg *t = &ts[i];
+	const struct mod *m;
+	struct flowctr *c;
+
+	c = flow_ctr(spec_mods(r, i, &s));
+	for (m = r->mods; m->kind; m++)
+		if (mod_on(m, i) && m->kind == M_SEQ)
+			c->seq += m->arg;
+	s.seq = c->seq;
+	s.ip_id = c->id;
+	for (m = r->mods; m->kind; m++)
+		if (mod_on(m, i) && m->kind == M_IPID)
+			s.ip_id = (uint16_t)(100 + m->arg);
+	c->seq += s.payload_len;
+	c->id++;
+	pkt_build(&s, &P);
+	if (P.len > SEG_BUF)
+		return -1;
+	t->len = P.len;
+	t->ip_end = P.ip_end;
+	t->l3_off = P.l3_off;
+	t->l4_off = P.l4_off;
+	t->hdr_len = P.hdr_len;
+	t->plen = P.ip_end - P.hdr_len;
+	pkt_put16(P.buf + t->l4_off, 40000 + (r->flows ? i % r->flows : 0));
+	for (m = r->mods; m->kind; m++)
+		if (mod_on(m, i))
+			byte_mod(m, P.buf, t, r->ipv6);
+	ref_fix(P.buf, t);
+	memcpy(ref[i], P.buf, t->len);
+	for (m = r->mods; m->kind; m++)
+		if (mod_on(m, i))
+			bad_mod(m, P.buf, t);
+	memcpy(orig[i], P.buf, t->len);
+	memcpy(work[i], P.buf, t->len);
+	return 0;
+}
+
+/* ---- expectations -------------------------------------------------------- */
+
+struct xframe {
+	int idx[MAX_SEGS];
+	int n;
+	char kind;	/* 0, 'p' or 'g' */
+};
+
+static struct xframe xf[MAX_SEGS];
+
+/* "a" or "a-b" items separated by commas; returns how many indexes. */
+static int parse_list(const char **p, int *idx, int max)
+{
+	int n = 0;
+	long a, b;
+	char *e;
+
+	for (;;) {
+		a = strtol(*p, &e, 10);
+		b = a;
+		if (*e == '-')
+			b = strtol(e + 1, &e, 10);
+		for (; a <= b && n < max; a++)
+			idx[n++] = (int)a;
+		*p = e;
+		if (**p != ',')
+			return n;
+		(*p)++;
+	}
+}
+
+static int parse_expect(const char *s)
+{
+	int n = 0;
+
+	if (!*s)
+		return 0;
+	for (;;) {
+		xf[n].n = parse_list(&s, xf[n].idx, MAX_SEGS);
+		xf[n].kind = 0;
+		if (*s == 'p' || *s == 'g')
+			xf[n].kind = *s++;
+		n++;
+		if (*s != '|' || n == MAX_SEGS)
+			return n;
+		s++;
+	}
+}
+
+/* The super-frame of segments idx[0..n), made by hand from their bytes. */
+static uint32_t ref_super(const int *idx, int n, uint8_t *b)
+{
+	const struct tseg *t = &ts[idx[0]];
+	uint8_t *ip = b + t->l3_off, *th = b + t->l4_off;
+	uint8_t flags = 0;
+	uint32_t off = t->hdr_len;
+	int k;
+
+	memcpy(b, orig[idx[0]], t->hdr_len);
+	for (k = 0; k < n; k++) {
+		const struct tseg *u = &ts[idx[k]];
+
+		memcpy(b + off, orig[idx[k]] + u->hdr_len, u->plen);
+		off += u->plen;
+		flags |= orig[idx[k]][u->l4_off + 13];
+	}
+	if (ip[0] >> 4 == 4) {
+		pkt_put16(ip + 2, off - t->l3_off);
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	} else {
+		pkt_put16(ip + 4, off - t->l3_off - 40);
+	}
+	th[13] |= flags & PKT_PSH;
+	pkt_put16(th + 16, ref_seed(b, t->l3_off, t->l4_off, off,
+				     IPPROTO_TCP));
+	return off;
+}
+
+/* A segment alone with NEEDS_CSUM: as it came, check field reseeded. */
+static uint32_t ref_single(int i, uint8_t *b)
+{
+	const struct tseg *t = &ts[i];
+
+	memcpy(b, orig[i], t->ip_end);
+	pkt_put16(b + t->l4_off + 16, ref_seed(b, t->l3_off, t->l4_off,
+					       t->ip_end, IPPROTO_TCP));
+	return t->ip_end;
+}
+
+static uint32_t gather(const struct gro_frame *fr, uint8_t *b)
+{
+	uint32_t off = fr->hdr_len;
+	unsigned int k;
+
+	memcpy(b, fr->hdr, fr->hdr_len);
+	for (k = 0; k < fr->n_slices; k++) {
+		memcpy(b + off, fr->slices[k].iov_base, fr->slices[k].iov_len);
+		off += (uint32_t)fr->slices[k].iov_len;
+	}
+	return off;
+}
+
+static bool vnet_is(const struct virtio_net_hdr *h, uint8_t flags,
+		    uint8_t gso_type, uint16_t gso_size, uint16_t hdr_len,
+		    uint16_t csum_start, uint16_t csum_offset)
+{
+	return h->flags == flags && h->gso_type == gso_type &&
+	       h->gso_size == gso_size && h->hdr_len == hdr_len &&
+	       h->csum_start == csum_start && h->csum_offset == csum_offset;
+}
+
+static uint8_t gso_type_of(bool ipv6)
+{
+	return ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4;
+}
+
+/* What the vnet header of expected frame x must be. */
+static bool check_vnet(const struct gro_frame *fr, const struct xframe *x,
+		       bool ipv6, uint32_t mtu)
+{
+	const struct tseg *t = &ts[x->idx[0]];
+	const uint8_t F = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+
+	if (x->kind == 'p')
+		return vnet_is(&fr->vnet, 0, 0, 0, 0, 0, 0);
+	if (x->kind == 'g')
+		return vnet_is(&fr->vnet, F, gso_type_of(ipv6),
+			       (uint16_t)(mtu - (t->hdr_len - t->l3_off)),
+			       t->hdr_len, t->l4_off, 16);
+	if (x->n == 1)
+		return vnet_is(&fr->vnet, F, 0, 0, 0, t->l4_off, 16);
+	return vnet_is(&fr->vnet, F, gso_type_of(ipv6), (uint16_t)t->plen,
+		       t->hdr_len, t->l4_off, 16);
+}
+
+static bool check_bytes(const struct gro_frame *fr, const struct xframe *x)
+{
+	uint32_t n = gather(fr, out), w;
+
+	if (n != fr->len)
+		return false;
+	if (x->kind == 'p')
+		return n == ts[x->idx[0]].len &&
+		       !memcmp(out, orig[x->idx[0]], n);
+	if (x->n == 1)
+		w = ref_single(x->idx[0], want);
+	else
+		w = ref_super(x->idx, x->n, want);
+	return n == w && !memcmp(out, want, n);
+}
+
+/* No payload copied: every slice lies in the buffer that was fed. */
+static bool check_zero_copy(const struct gro_frame *fr,
+			    const struct xframe *x)
+{
+	const uint8_t *base;
+	int k;
+
+	if (x->n == 1) {
+		base = fr->slices[fr->n_slices - 1].iov_base;
+		return base >= work[x->idx[0]] &&
+		       base < work[x->idx[0]] + ts[x->idx[0]].len;
+	}
+	if (fr->n_slices != x->n)
+		return false;
+	for (k = 0; k < x->n; k++) {
+		const struct tseg *t = &ts[x->idx[k]];
+
+		if (fr->slices[k].iov_base != work[x->idx[k]] + t->hdr_len ||
+		    fr->slices[k].iov_len != t->plen)
+			return false;
+	}
+	return true;
+}
+
+/* The transmit side cuts a merged frame back into its segments. */
+static bool check_round_trip(const struct gro_frame *fr,
+			     const struct xframe *x)
+{
+	uint32_t n = gather(fr, out);
+	struct frame f;
+	int r, k;
+
+	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != VNET_OK)
+		return false;
+	r = gso_plan(&f, arena, sizeof(arena), segs, 128, 0, false);
+	if (r != x->n)
+		return false;
+	for (k = 0; k < r; k++) {
+		const struct tseg *t = &ts[x->idx[k]];
+
+		if (seg_len(&segs[k]) != t->ip_end ||
+		    memcmp(segs[k].hdr, ref[x->idx[k]], segs[k].hdr_len) ||
+		    memcmp(segs[k].payload, ref[x->idx[k]] + segs[k].hdr_len,
+			   segs[k].payload_len))
+			return false;
+	}
+	return true;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+struct run_result {
+	int merged, queued, dropped, other;
+};
+
+static void feed(const struct row *r, struct run_result *res)
+{
+	int order[MAX_SEGS], n, k;
+	const char *p = r->order;
+
+	memset(res, 0, sizeof(*res));
+	if (p) {
+		n = parse_list(&p, order, MAX_SEGS);
+	} else {
+		for (n = 0; n < r->n; n++)
+			order[n] = n;
+	}
+	for (k = 0; k < n; k++) {
+		int i = order[k];
+
+		switch (gro_add(&G, work[i], ts[i].len, &st)) {
+		case GRO_MERGED:
+			res->merged++;
+			break;
+		case GRO_QUEUED:
+			res->queued++;
+			break;
+		case GRO_DROP_CSUM:
+			res->dropped++;
+			break;
+		default:
+			res->other++;
+			break;
+		}
+	}
+	gro_flush(&G);
+}
+
+static void run_row(const struct row *r)
+{
+	uint32_t mtu = r->mtu ? r->mtu : 1500;
+	int nx, k, merged = 0, gso = 0;
+	bool bytes = true, vnet = true, zc = true, rt = true;
+	struct run_result res;
+
+	n_fcs = 0;
+	for (k = 0; k < r->n; k++) {
+		if (build_seg(r, k)) {
+			ok(0, "%s: segment %d too big for the test", r->name,
+			   k);
+			return;
+		}
+	}
+	nx = parse_expect(r->expect);
+	for (k = 0; k < nx; k++) {
+		merged += xf[k].n - 1;
+		gso += xf[k].n > 1 || xf[k].kind == 'g';
+	}
+	memset(&st, 0, sizeof(st));
+	gro_init(&G, mtu, !r->no_merge);
+	feed(r, &res);
+	if (!is_int(G.n_frames, nx, "%s: frames", r->name))
+		return;
+	ok(G.n_open == 0, "%s: nothing open after flush", r->name);
+	for (k = 0; k < nx; k++) {
+		const struct gro_frame *fr = &G.frames[k];
+
+		bytes = bytes && check_bytes(fr, &xf[k]);
+		vnet = vnet && check_vnet(fr, &xf[k], r->ipv6, mtu);
+		zc = zc && check_zero_copy(fr, &xf[k]);
+		if (xf[k].n > 1 && !r->no_rt)
+			rt = rt && check_round_trip(fr, &xf[k]);
+	}
+	ok(bytes, "%s: frame bytes as built by hand", r->name);
+	ok(vnet, "%s: vnet headers", r->name);
+	ok(zc, "%s: payloads not copied", r->name);
+	ok(rt, "%s: gso_plan() gives back the segments", r->name);
+	is_int(st.rx_gro_merged, merged, "%s: rx_gro_merged", r->name);
+	is_int(st.rx_gso_frames, gso, "%s: rx_gso_frames", r->name);
+	is_int(st.rx_csum_partial, r->partial, "%s: rx_csum_partial",
+	       r->name);
+	is_int(st.rx_drop_inner_csum, r->drops, "%s: rx_drop_inner_csum",
+	       r->name);
+	ok(res.merged == merged && res.dropped == r->drops &&
+		   res.other == 0 && res.queued == nx,
+	   "%s: gro_add() results", r->name);
+}
+
+static void test_rows(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		run_row(&rows[i]);
+}
+
+/* ---- single frames ------------------------------------------------------ */
+
+enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_DROP };
+
+struct single {
+	const char *name;
+	struct pkt_spec s;
+	enum single_kind kind;
+	uint32_t mtu;		/* 0: 1500 */
+	bool no_merge;
+	bool corrupt;		/* flip a payload byte after the checksum */
+	bool routing;		/* turn the destination options into routing */
+	uint32_t cut;		/* truncate the frame to this length */
+	int partial;
+};
+
+#define UDP IPPROTO_UDP
+
+static const struct single singles[] = {
+	{ "arp", { .non_ip = true, .payload_len = 28 }, .kind = S_PLAIN },
+	{ "arp vlan padded",
+	  { .non_ip = true, .vlans = 1, .payload_len = 28, .pad = 14 },
+	  .kind = S_PLAIN },
+	{ "icmp4", { .l4 = IPPROTO_ICMP, .payload_len = 64 },
+	  .kind = S_PLAIN },
+	{ "udp4", { .l4 = UDP, .payload_len = 500 }, .kind = S_PLAIN },
+	{ "udp6 padded",
+	  { .l4 = UDP, .ipv6 = true, .payload_len = 5, .pad = 9 },
+	  .kind = S_PLAIN },
+	{ "udp4 seeded", { .l4 = UDP, .payload_len = 500, .partial = true },
+	  .kind = S_UDP, .partial = 1 },
+	{ "udp6 seeded padded",
+	  { .l4 = UDP, .ipv6 = true, .payload_len = 3, .partial = true,
+	    .pad = 11 },
+	  .kind = S_UDP, .partial = 1 },
+	{ "udp6 routing header, seeded: plain",
+	  { .l4 = UDP, .ipv6 = true, .ip6_dst_len = 8, .payload_len = 100,
+	    .partial = true },
+	  .kind = S_PLAIN, .routing = true },
+	{ "tcp4 data", { .payload_len = 100 }, .kind = S_TCP },
+	{ "tcp4 seeded data", { .payload_len = 100, .partial = true },
+	  .kind = S_TCP, .partial = 1 },
+	{ "tcp4 pure ACK padded", { .payload_len = 0, .pad = 6 },
+	  .kind = S_TCP },
+	{ "tcp4 SYN", { .tcp_flags = PKT_SYN, .tcp_opt_len = 20 },
+	  .kind = S_TCP },
+	{ "tcp4 IP options", { .ip_opt_len = 8, .payload_len = 10 },
+	  .kind = S_TCP },
+	{ "tcp4 qinq", { .vlans = 2, .payload_len = 1000 }, .kind = S_TCP },
+	{ "tcp4 merge off", { .payload_len = 1000 }, .kind = S_TCP,
+	  .no_merge = true },
+	{ "tcp4 bad checksum", { .payload_len = 100 }, .kind = S_DROP,
+	  .corrupt = true },
+	{ "tcp4 bad checksum, pure ACK", { .payload_len = 0 },
+	  .kind = S_DROP, .corrupt = true },
+	{ "tcp4 fragment", { .payload_len = 100, .ip_frag = 0x2000 },
+	  .kind = S_PLAIN },
+	{ "tcp4 later fragment", { .payload_len = 100, .ip_frag = 0x00b9 },
+	  .kind = S_PLAIN },
+	{ "tcp6 fragment",
+	  { .ipv6 = true, .payload_len = 100, .ip6_frag = true },
+	  .kind = S_PLAIN },
+	{ "tcp4 truncated", { .payload_len = 100 }, .kind = S_PLAIN,
+	  .cut = 44 },
+	{ "short frame", { .payload_len = 100 }, .kind = S_PLAIN,
+	  .cut = 13 },
+	{ "tcp6 hop-by-hop + dest opts",
+	  { .ipv6 = true, .ip6_hbh = true, .ip6_dst_len = 16,
+	    .payload_len = 100 },
+	  .kind = S_TCP },
+	{ "tcp6 routing header, wrong checksum: plain, not dropped",
+	  { .ipv6 = true, .ip6_dst_len = 8, .payload_len = 100 },
+	  .kind = S_PLAIN, .routing = true, .corrupt = true },
+	{ "tcp4 IP length = MTU", { .tcp_opt_len = TS, .payload_len = 1448 },
+	  .kind = S_TCP },
+	{ "tcp4 IP length = MTU + 1",
+	  { .tcp_opt_len = TS, .payload_len = 1449 }, .kind = S_GSO },
+	{ "tcp4 64 KB over MTU 1500",
+	  { .tcp_opt_len = TS, .payload_len = 65483, .seq = 0xfffff000 },
+	  .kind = S_GSO },
+	{ "tcp4 over MTU, seeded (vxlan TSO)",
+	  { .tcp_opt_len = TS, .payload_len = 20000, .partial = true },
+	  .kind = S_GSO, .partial = 1 },
+	{ "tcp4 over MTU, FIN PSH",
+	  { .tcp_flags = PKT_FIN | PKT_PSH | PKT_ACK, .payload_len = 5000 },
+	  .kind = S_GSO },
+	{ "tcp4 over MTU, CWR: ECN",
+	  { .tcp_flags = PKT_CWR | PKT_ECE | PKT_ACK, .payload_len = 5000 },
+	  .kind = S_GSO },
+	{ "tcp4 over MTU 9000", { .payload_len = 20000 }, .kind = S_GSO,
+	  .mtu = 9000 },
+	{ "tcp4 over MTU, merge off", { .payload_len = 3000 },
+	  .kind = S_GSO, .no_merge = true },
+	{ "tcp4 over MTU, bad checksum", { .payload_len = 20000 },
+	  .kind = S_DROP, .corrupt = true },
+	{ "tcp6 over MTU",
+	  { .ipv6 = true, .tcp_opt_len = TS, .payload_len = 30000 },
+	  .kind = S_GSO },
+	{ "tcp6 over MTU, dest opts, vlan",
+	  { .ipv6 = true, .vlans = 1, .ip6_dst_len = 16, .tcp_opt_len = TS,
+	    .payload_len = 30000, .partial = true },
+	  .kind = S_GSO, .partial = 1 },
+};
+
+/* The segments the tap would cut: MTU-sized, checksums right, in order. */
+static bool check_gso_segs(const struct gro_frame *fr, const struct pkt *p,
+			   uint32_t mtu)
+{
+	uint32_t n = gather(fr, out), off = p->hdr_len, mss, seq;
+	struct frame f;
+	int r, k;
+
+	mss = mtu - (p->hdr_len - p->l3_off);
+	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != VNET_OK)
+		return false;
+	r = gso_plan(&f, arena, sizeof(arena), segs, 128, 0, false);
+	if (r != (int)((p->ip_end - p->hdr_len + mss - 1) / mss))
+		return false;
+	seq = pkt_get32(p->buf + p->l4_off + 4);
+	for (k = 0; k < r; k++) {
+		const struct seg *s = &segs[k];
+		uint8_t *ip = s->hdr + p->l3_off, *th = s->hdr + p->l4_off;
+		uint32_t l4len = seg_len(s) - p->l4_off;
+		uint64_t acc;
+
+		if (seg_len(s) - p->l3_off > mtu ||
+		    (k + 1 < r && s->payload_len != mss) ||
+		    memcmp(s->payload, p->buf + off, s->payload_len) ||
+		    pkt_get32(th + 4) != seq + off - p->hdr_len)
+			return false;
+		acc = pkt_pseudo(ip, IPPROTO_TCP, l4len) +
+		      pkt_sum(th, s->hdr_len - p->l4_off, 0) +
+		      pkt_sum(s->payload, s->payload_len, 0);
+		if (pkt_fold(acc) != 0xffff)
+			return false;
+		off += s->payload_len;
+	}
+	return off == p->ip_end;
+}
+
+static bool single_vnet(const struct gro_frame *fr, const struct single *c,
+			uint32_t mtu)
+{
+	const uint8_t F = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	uint8_t type = gso_type_of(c->s.ipv6);
+
+	/* tcp_ecn_send(): a TSO frame with CWR is SKB_GSO_TCP_ECN. */
+	if (c->s.tcp_flags & PKT_CWR)
+		type |= VIRTIO_NET_HDR_GSO_ECN;
+	switch (c->kind) {
+	case S_TCP:
+		return vnet_is(&fr->vnet, F, 0, 0, 0, P.l4_off, 16);
+	case S_UDP:
+		return vnet_is(&fr->vnet, F, 0, 0, 0, P.l4_off, 6);
+	case S_GSO:
+		return vnet_is(&fr->vnet, F, type,
+			       (uint16_t)(mtu - (P.hdr_len - P.l3_off)),
+			       P.hdr_len, P.l4_off, 16);
+	default:
+		return vnet_is(&fr->vnet, 0, 0, 0, 0, 0, 0);
+	}
+}
+
+/* What the frame must read as: plain as it came, else cut and reseeded. */
+static uint32_t single_want(const struct single *c, uint32_t len)
+{
+	memcpy(want, P.buf, len);
+	if (c->kind == S_PLAIN)
+		return len;
+	pkt_put16(want + P.check_off,
+		  ref_seed(want, P.l3_off, P.l4_off, P.ip_end, P.proto));
+	return P.ip_end;
+}
+
+static void run_single(const struct single *c)
+{
+	uint32_t mtu = c->mtu ? c->mtu : 1500, len, w;
+	enum gro_result r;
+
+	pkt_build(&c->s, &P);
+	if (c->routing)
+		P.buf[P.l3_off + 6] = IPPROTO_ROUTING;
+	if (c->corrupt)
+		P.buf[P.ip_end - 1] ^= 0x33;
+	len = c->cut ? c->cut : P.len;
+	memcpy(big, P.buf, len);
+	memset(&st, 0, sizeof(st));
+	gro_init(&G, mtu, !c->no_merge);
+	r = gro_add(&G, big, len, &st);
+	gro_flush(&G);
+	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
+	       c->name);
+	is_int(st.rx_gso_frames, c->kind == S_GSO, "%s: rx_gso_frames",
+	       c->name);
+	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", c->name);
+	if (c->kind == S_DROP) {
+		is_int(r, GRO_DROP_CSUM, "%s: dropped", c->name);
+		is_int(G.n_frames, 0, "%s: no frame", c->name);
+		is_int(st.rx_drop_inner_csum, 1, "%s: counted", c->name);
+		return;
+	}
+	is_int(r, GRO_QUEUED, "%s: queued", c->name);
+	if (!is_int(G.n_frames, 1, "%s: one frame", c->name))
+		return;
+	is_int(st.rx_drop_inner_csum, 0, "%s: not counted as bad", c->name);
+	ok(single_vnet(&G.frames[0], c, mtu), "%s: vnet header", c->name);
+	w = single_want(c, len);
+	ok(gather(&G.frames[0], out) == w && G.frames[0].len == w &&
+		   !memcmp(out, want, w),
+	   "%s: bytes", c->name);
+	if (c->kind == S_GSO)
+		ok(check_gso_segs(&G.frames[0], &P, mtu),
+		   "%s: tap's segments MTU-sized, verified, in order",
+		   c->name);
+}
+
+static void test_singles(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+		run_single(&singles[i]);
+}
+
+/* ---- GRO_FULL, reset ---------------------------------------------------- */
+
+static uint8_t arp[SEG_BUF];
+static uint32_t arp_len;
+
+static void fill_arp(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		gro_add(&G, arp, arp_len, &st);
+}
+
+static void test_full(void)
+{
+	static const struct row r = { "full", .n = 3,
+				      .mods = { { -1, M_PARTIAL, 0 } } };
+	struct pkt_spec a = { .non_ip = true, .payload_len = 28 };
+	struct pkt_spec u = { .l4 = UDP, .payload_len = 50, .partial = true };
+	uint8_t udp[256], udp0[256];
+	uint32_t udp_len;
+	int k;
+
+	arp_len = pkt_build(&a, &P);
+	memcpy(arp, P.buf, arp_len);
+	udp_len = pkt_build(&u, &P);
+	memcpy(udp, P.buf, udp_len);
+	memcpy(udp0, P.buf, udp_len);
+	n_fcs = 0;
+	for (k = 0; k < 3; k++)
+		build_seg(&r, k);
+	/* A gap after segment 1: segment 2 needs a frame of its own. */
+	pkt_put32(work[2] + ts[2].l4_off + 4,
+		  pkt_get32(work[2] + ts[2].l4_off + 4) + 1);
+	memcpy(orig[2], work[2], ts[2].len);
+
+	memset(&st, 0, sizeof(st));
+	gro_init(&G, 1500, true);
+	fill_arp(GRO_MAX_FRAMES);
+	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
+	is_int(gro_add(&G, arp, arp_len, &st), GRO_FULL, "full: ARP refused");
+	is_int(gro_add(&G, udp, udp_len, &st), GRO_FULL, "full: UDP refused");
+	is_int(st.rx_csum_partial, 0, "full: refused UDP not counted");
+	ok(!memcmp(udp, udp0, udp_len), "full: refused UDP untouched");
+
+	gro_reset(&G);
+	is_int(G.n_frames, 0, "reset: empty");
+	fill_arp(GRO_MAX_FRAMES - 1);
+	is_int(gro_add(&G, work[0], ts[0].len, &st), GRO_QUEUED,
+	       "full: last frame starts a run");
+	is_int(gro_add(&G, work[1], ts[1].len, &st), GRO_MERGED,
+	       "full: in-order segment still merges");
+	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_FULL,
+	       "full: segment needing a frame refused");
+	is_int(G.n_open, 1, "full: run left open");
+	is_int(st.rx_csum_partial, 2, "full: refused segment not counted");
+	is_int(st.rx_gro_merged, 1, "full: one merged");
+	ok(!memcmp(work[2], orig[2], ts[2].len),
+	   "full: refused segment untouched");
+
+	gro_flush(&G);
+	ok(G.frames[GRO_MAX_FRAMES - 1].vnet.gso_type ==
+		   VIRTIO_NET_HDR_GSO_TCPV4 &&
+		   G.frames[GRO_MAX_FRAMES - 1].n_slices == 2,
+	   "full: flushed run is a super-frame of 2");
+	gro_reset(&G);
+	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_QUEUED,
+	       "full: added again after reset");
+	is_int(st.rx_csum_partial, 3, "full: counted once");
+	gro_flush(&G);
+	ok(G.n_frames == 1 && G.frames[0].n_slices == 1 &&
+		   G.frames[0].vnet.gso_type == 0,
+	   "full: alone after reset");
+}
+
+/* After a reset, nothing merges into the frames of the last batch. */
+static void test_reset(void)
+{
+	static const struct row r = { "reset", .n = 3 };
+	uint8_t hdr[GSO_HDR_MAX];
+	int k;
+
+	n_fcs = 0;
+	for (k = 0; k < 3; k++)
+		build_seg(&r, k);
+	memset(&st, 0, sizeof(st));
+	gro_init(&G, 1500, true);
+	gro_add(&G, work[0], ts[0].len, &st);
+	gro_add(&G, work[1], ts[1].len, &st);
+	gro_flush(&G);
+	memcpy(hdr, G.frames[0].hdr, G.frames[0].hdr_len);
+	gro_flush(&G);
+	ok(!memcmp(hdr, G.frames[0].hdr, G.frames[0].hdr_len) &&
+		   G.frames[0].vnet.gso_size == MSS4,
+	   "reset: a second flush changes nothing");
+	gro_reset(&G);
+	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_QUEUED,
+	       "reset: next segment starts anew");
+	gro_flush(&G);
+	ok(G.n_frames == 1 && G.frames[0].n_slices == 1 &&
+		   G.frames[0].vnet.gso_type == 0,
+	   "reset: one frame of one segment");
+	is_int(st.rx_gro_merged, 1, "reset: merged counted once");
+}
+
+int main(void)
+{
+	test_rows();
+	test_singles();
+	test_full();
+	test_reset();
+	plan(tap_n);
+	return done_testing();
+}
