@@ -28,8 +28,12 @@
 #include "underlay.h"
 #include "vnet.h"
 
-/* Frames read from the tap per wake-up before the loop looks elsewhere. */
-#define TAP_BATCH 64
+/*
+ * Frames read from the tap per wake-up before their segments go out in
+ * one flush and the loop looks elsewhere.
+ */
+#define TAP_BATCH 32
+#define TX_BUF_LEN (VNET_HDR_LEN + VNET_FRAME_MAX)
 #define ETH_HLEN 14
 
 struct tunnel {
@@ -44,9 +48,10 @@ struct tunnel {
 	uint32_t mtu;		/* the tap's */
 	size_t encap_len;
 	uint32_t gre_seq;
-	uint8_t *tx_buf;	/* vnet header + frame read from the tap */
-	uint8_t *arena;		/* segment header blocks */
-	struct seg *segs;
+	uint8_t *tx_bufs[TAP_BATCH];	/* vnet header + frame, per read */
+	uint8_t *arena;		/* segment header blocks of the batch */
+	struct seg *segs;	/* its segments, n_segs of them so far */
+	unsigned int n_segs;
 	struct gro *gro;	/* receive batch on its way to the tap */
 	ev_io tap_w, sock_w;
 	ev_signal sigint_w, sigterm_w, sigusr1_w;
@@ -133,10 +138,38 @@ static int inner_tos(const struct frame *f)
 	return tos;
 }
 
-/* One frame from the tap: validate, plan segments, encapsulate, send. */
+/* Send what the batch queued; its buffers and header blocks are free. */
+static void tunnel_tx_flush(struct tunnel *t)
+{
+	underlay_flush(&t->ul, &t->st);
+	t->n_segs = 0;
+}
+
+/*
+ * Plan f's segments into what is left of the batch's arena; a full arena
+ * is flushed first (the frames already planned point into their own
+ * buffers, which stay untouched until the end of the batch).
+ */
+static int tunnel_plan(struct tunnel *t, const struct frame *f)
+{
+	int n;
+
+	for (;;) {
+		n = gso_plan(f, t->arena + (size_t)t->n_segs * GSO_SLOT,
+			     (size_t)(VNET_MAX_SEGS - t->n_segs) * GSO_SLOT,
+			     &t->segs[t->n_segs], VNET_MAX_SEGS - t->n_segs, 0,
+			     t->cfg.encap.gre_csum);
+		if (n != -ENOSPC || !t->n_segs)
+			return n;
+		tunnel_tx_flush(t);
+	}
+}
+
+/* One frame from the tap: validate, plan segments, encapsulate, queue. */
 static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 {
 	struct virtio_net_hdr hdr;
+	struct seg *segs;
 	struct frame f;
 	int n, i, err, tos = -1;
 
@@ -155,17 +188,19 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 	if (f.gso)
 		t->st.tx_gso_frames++;
 
-	n = gso_plan(&f, t->arena, VNET_MAX_SEGS * GSO_SLOT, t->segs,
-		     VNET_MAX_SEGS, 0, t->cfg.encap.gre_csum);
+	n = tunnel_plan(t, &f);
 	if (n < 0) {
 		t->st.tx_drop_segment++;
 		return;
 	}
+	segs = &t->segs[t->n_segs];
 	for (i = 0; i < n; i++)
-		encap_build(&t->cfg.encap, &t->segs[i], t->gre_seq++);
+		encap_build(&t->cfg.encap, &segs[i], t->gre_seq++);
 	if (t->cfg.tos_mode == TOS_INHERIT)
 		tos = inner_tos(&f);
-	underlay_send(&t->ul, t->segs, n, t->encap_len, tos, &t->st);
+	/* The queue holds as many segments as the arena: there is room. */
+	BUG_ON(underlay_queue(&t->ul, segs, n, t->encap_len, tos));
+	t->n_segs += n;
 }
 
 static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -174,8 +209,7 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int i;
 
 	for (i = 0; i < TAP_BATCH; i++) {
-		ssize_t n = read(t->tap_fd, t->tx_buf,
-				 VNET_HDR_LEN + VNET_FRAME_MAX);
+		ssize_t n = read(t->tap_fd, t->tx_bufs[i], TX_BUF_LEN);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -184,8 +218,9 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 				t->st.tx_drop_read++;
 			break;
 		}
-		tunnel_xmit(t, t->tx_buf, n);
+		tunnel_xmit(t, t->tx_bufs[i], n);
 	}
+	tunnel_tx_flush(t);
 }
 
 /* One frame for the tap: vnet header, header block, payload slices. */
@@ -362,11 +397,19 @@ static int tunnel_setup_tap(struct tunnel *t)
 
 static int tunnel_alloc(struct tunnel *t)
 {
-	t->tx_buf = malloc(VNET_HDR_LEN + VNET_FRAME_MAX);
+	int i;
+
+	for (i = 0; i < TAP_BATCH; i++) {
+		t->tx_bufs[i] = malloc(TX_BUF_LEN);
+		if (!t->tx_bufs[i]) {
+			log_err("out of memory");
+			return -ENOMEM;
+		}
+	}
 	t->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
 	t->segs = calloc(VNET_MAX_SEGS, sizeof(*t->segs));
 	t->gro = malloc(sizeof(*t->gro));
-	if (!t->tx_buf || !t->arena || !t->segs || !t->gro) {
+	if (!t->arena || !t->segs || !t->gro) {
 		log_err("out of memory");
 		return -ENOMEM;
 	}
@@ -375,12 +418,15 @@ static int tunnel_alloc(struct tunnel *t)
 
 static void tunnel_free(struct tunnel *t)
 {
+	int i;
+
 	if (t->tap_fd >= 0)
 		close(t->tap_fd);
 	underlay_close(&t->ul);
 	if (t->link)
 		link_close(t->link);
-	free(t->tx_buf);
+	for (i = 0; i < TAP_BATCH; i++)
+		free(t->tx_bufs[i]);
 	free(t->arena);
 	free(t->segs);
 	free(t->gro);

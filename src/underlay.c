@@ -131,6 +131,8 @@ static int underlay_configure(struct underlay *u, const struct config *cfg)
 	return 0;
 }
 
+static struct underlay_tx *underlay_tx_alloc(void);
+
 int underlay_open(struct underlay *u, const struct config *cfg)
 {
 	struct sockaddr_storage local;
@@ -145,10 +147,9 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	u->gso = u->udp;
 	port = u->udp ? cfg->port : 0;
 
-	u->iov = calloc(2 * VNET_MAX_SEGS, sizeof(*u->iov));
-	u->mm = calloc(VNET_MAX_SEGS, sizeof(*u->mm));
+	u->tx = underlay_tx_alloc();
 	u->rx = underlay_rx_alloc();
-	if (!u->iov || !u->mm || !u->rx) {
+	if (!u->tx || !u->rx) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -206,11 +207,9 @@ void underlay_close(struct underlay *u)
 	if (u->fd >= 0)
 		close(u->fd);
 	u->fd = -1;
-	free(u->iov);
-	free(u->mm);
+	free(u->tx);
 	underlay_rx_free(u->rx);
-	u->iov = NULL;
-	u->mm = NULL;
+	u->tx = NULL;
 	u->rx = NULL;
 }
 
@@ -278,76 +277,6 @@ static void msg_set_peer(struct underlay *u, struct msghdr *msg)
 	}
 }
 
-/* One datagram per segment, as many per system call as sendmmsg takes. */
-static void send_each(struct underlay *u, const struct seg *segs, int n,
-		      size_t encap_len, int tos, struct stats *st)
-{
-	union send_cmsg cbuf;
-	int i, sent = 0;
-
-	for (i = 0; i < n; i++) {
-		struct msghdr *msg = &u->mm[i].msg_hdr;
-
-		memset(msg, 0, sizeof(*msg));
-		seg_to_iov(&segs[i], encap_len, &u->iov[2 * i]);
-		msg->msg_iov = &u->iov[2 * i];
-		msg->msg_iovlen = 2;
-		msg_set_peer(u, msg);
-		msg_set_cmsgs(u, msg, &cbuf, 0, tos);
-	}
-	while (sent < n) {
-		int r = sendmmsg(u->fd, &u->mm[sent], n - sent, 0);
-
-		st->tx_sends++;
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			/* The first message failed: count it, go on. */
-			log_debug("underlay send: %s", strerror(errno));
-			st->tx_drop_send++;
-			sent++;
-			continue;
-		}
-		st->tx_segments += r;
-		sent += r;
-	}
-}
-
-/*
- * One UDP GSO send of n segments of gso_size bytes each (the last may be
- * shorter). Returns 0, or -EIO when the egress path cannot offload the
- * checksum (udp_send_skb), so the caller falls back.
- */
-static int send_gso(struct underlay *u, const struct seg *segs, int n,
-		    size_t encap_len, uint16_t gso_size, int tos,
-		    struct stats *st)
-{
-	struct msghdr msg = { 0 };
-	union send_cmsg cbuf;
-	int i;
-
-	for (i = 0; i < n; i++)
-		seg_to_iov(&segs[i], encap_len, &u->iov[2 * i]);
-	msg.msg_iov = u->iov;
-	msg.msg_iovlen = 2 * n;
-	msg_set_peer(u, &msg);
-	msg_set_cmsgs(u, &msg, &cbuf, gso_size, tos);
-	for (;;) {
-		st->tx_sends++;
-		if (sendmsg(u->fd, &msg, 0) >= 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		if (errno == EIO)
-			return -EIO;
-		log_debug("underlay GSO send: %s", strerror(errno));
-		st->tx_drop_send += n;
-		return 0;
-	}
-	st->tx_segments += n;
-	return 0;
-}
-
 /*
  * How many segments from segs[0] one UDP GSO send can carry: all of the
  * first one's size, the last possibly shorter, within the kernel's limits.
@@ -372,31 +301,128 @@ static int gso_run_len(const struct seg *segs, int n, size_t encap_len)
 	return i ? i : 1;
 }
 
-void underlay_send(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos, struct stats *st)
-{
-	while (n > 0) {
-		int run = n;
+/* Messages queued for the next sendmmsg: GSO runs or single segments. */
+struct underlay_tx {
+	struct mmsghdr mm[UNDERLAY_TX_SEGS];
+	struct iovec iov[2 * UNDERLAY_TX_SEGS];
+	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
+	uint16_t segs[UNDERLAY_TX_SEGS];	/* segments in each message */
+	int16_t tos[UNDERLAY_TX_SEGS];
+	unsigned int n_msgs, n_segs;
+};
 
-		if (u->gso && n > 1) {
-			run = gso_run_len(segs, n, encap_len);
-			if (run > 1 &&
-			    send_gso(u, segs, run, encap_len,
-				     seg_wire_len(&segs[0], encap_len), tos,
-				     st) == 0)
-				goto next;
-			if (run > 1) {
-				/* No checksum offload on the way out. */
-				log_info("UDP GSO refused by the underlay, sending segment by segment");
-				st->tx_gso_fallback++;
-				u->gso = false;
-			}
+static struct underlay_tx *underlay_tx_alloc(void)
+{
+	return calloc(1, sizeof(struct underlay_tx));
+}
+
+/* Queue one message of n segments (n > 1: a UDP GSO run). */
+static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
+			 size_t encap_len, int tos)
+{
+	struct underlay_tx *tx = u->tx;
+	unsigned int m = tx->n_msgs++;
+	struct msghdr *msg = &tx->mm[m].msg_hdr;
+	struct iovec *iov = &tx->iov[2 * tx->n_segs];
+	int i;
+
+	memset(msg, 0, sizeof(*msg));
+	for (i = 0; i < n; i++)
+		seg_to_iov(&segs[i], encap_len, &iov[2 * i]);
+	msg->msg_iov = iov;
+	msg->msg_iovlen = 2 * n;
+	msg_set_peer(u, msg);
+	msg_set_cmsgs(u, msg, &tx->cmsg[m],
+		      n > 1 ? seg_wire_len(&segs[0], encap_len) : 0, tos);
+	tx->segs[m] = n;
+	tx->tos[m] = tos;
+	tx->n_segs += n;
+}
+
+/*
+ * The kernel refused a GSO message with EIO (udp_send_skb(): no checksum
+ * offload on the way out): send its segments one datagram each.
+ */
+static void tx_send_split(struct underlay *u, unsigned int m,
+			  struct stats *st)
+{
+	struct underlay_tx *tx = u->tx;
+	struct msghdr *gso = &tx->mm[m].msg_hdr;
+	struct mmsghdr mm[UDP_GSO_MAX_SEGS];
+	union send_cmsg cbuf;
+	int i, n = tx->segs[m], sent = 0;
+
+	memset(mm, 0, sizeof(mm[0]) * n);
+	for (i = 0; i < n; i++) {
+		mm[i].msg_hdr.msg_iov = &gso->msg_iov[2 * i];
+		mm[i].msg_hdr.msg_iovlen = 2;
+		msg_set_peer(u, &mm[i].msg_hdr);
+		/* Same TOS for all, so they may share one control buffer. */
+		msg_set_cmsgs(u, &mm[i].msg_hdr, &cbuf, 0, tx->tos[m]);
+	}
+	while (sent < n) {
+		int r = sendmmsg(u->fd, mm + sent, n - sent, 0);
+
+		st->tx_sends++;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			st->tx_drop_send++;
+			sent++;
+			continue;
 		}
-		send_each(u, segs, run, encap_len, tos, st);
-next:
+		st->tx_segments += r;
+		sent += r;
+	}
+}
+
+int underlay_queue(struct underlay *u, const struct seg *segs, int n,
+		   size_t encap_len, int tos)
+{
+	if (u->tx->n_segs + n > UNDERLAY_TX_SEGS)
+		return -ENOSPC;
+	while (n > 0) {
+		int run = 1;
+
+		if (u->gso && n > 1)
+			run = gso_run_len(segs, n, encap_len);
+		tx_queue_msg(u, segs, run, encap_len, tos);
 		segs += run;
 		n -= run;
 	}
+	return 0;
+}
+
+void underlay_flush(struct underlay *u, struct stats *st)
+{
+	struct underlay_tx *tx = u->tx;
+	unsigned int done = 0;
+
+	while (done < tx->n_msgs) {
+		int r = sendmmsg(u->fd, tx->mm + done, tx->n_msgs - done, 0);
+
+		st->tx_sends++;
+		if (r > 0) {
+			while (r--)
+				st->tx_segments += tx->segs[done++];
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EIO && tx->segs[done] > 1) {
+			if (u->gso)
+				log_info("UDP GSO refused by the underlay, sending segment by segment");
+			u->gso = false;
+			st->tx_gso_fallback++;
+			tx_send_split(u, done++, st);
+			continue;
+		}
+		/* The first message failed: count it, go on with the rest. */
+		log_debug("underlay send: %s", strerror(errno));
+		st->tx_drop_send += tx->segs[done++];
+	}
+	tx->n_msgs = 0;
+	tx->n_segs = 0;
 }
 
 static bool sockaddr_is_peer(const struct underlay *u,

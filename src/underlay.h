@@ -27,7 +27,11 @@
 /* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
 #define UNDERLAY_RX_BUF (65536 + 4096)
 
+/* Segments queued for one flush (a whole super-frame always fits). */
+#define UNDERLAY_TX_SEGS VNET_MAX_SEGS
+
 struct underlay_rx;
+struct underlay_tx;
 
 struct underlay {
 	int fd;
@@ -36,8 +40,7 @@ struct underlay {
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
-	struct iovec *iov;	/* 2 per segment: header block, payload */
-	struct mmsghdr *mm;	/* 1 per segment, for per-segment sends */
+	struct underlay_tx *tx;	/* messages queued for the next flush */
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 };
 
@@ -53,12 +56,20 @@ int underlay_open(struct underlay *u, const struct config *cfg);
 void underlay_close(struct underlay *u);
 
 /*
- * Send n segments whose encapsulation header (encap_len bytes in front of
- * seg.hdr) is built; tos >= 0 sets the outer TOS/traffic class for these
- * packets. Counts sends, segments and failures in st.
+ * Queue n segments whose encapsulation header (encap_len bytes in front of
+ * seg.hdr) is built: one UDP GSO message per run of equal segments, else
+ * one message per segment. tos >= 0 sets the outer TOS/traffic class.
+ * Header blocks and payloads must stay valid until underlay_flush().
+ * Returns -ENOSPC when the queue has no room for n more segments.
  */
-void underlay_send(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos, struct stats *st);
+int underlay_queue(struct underlay *u, const struct seg *segs, int n,
+		   size_t encap_len, int tos);
+
+/*
+ * Send everything queued with as few sendmmsg() calls as the kernel takes
+ * (usually one). Counts sends, segments and failures in st.
+ */
+void underlay_flush(struct underlay *u, struct stats *st);
 
 /*
  * Receive up to UNDERLAY_RX_BATCH datagrams or packets with one system
