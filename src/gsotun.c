@@ -23,6 +23,7 @@
 #include "link.h"
 #include "log.h"
 #include "options.h"
+#include "ring.h"
 #include "stats.h"
 #include "tap.h"
 #include "underlay.h"
@@ -49,10 +50,14 @@ struct tunnel {
 	size_t encap_len;
 	uint32_t gre_seq;
 	uint8_t *tx_bufs[TAP_BATCH];	/* vnet header + frame, per read */
+	int tx_lens[TAP_BATCH];		/* what each read returned */
 	uint8_t *arena;		/* segment header blocks of the batch */
 	struct seg *segs;	/* its segments, n_segs of them so far */
 	unsigned int n_segs;
 	struct gro *gro;	/* receive batch on its way to the tap */
+	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
+	struct ring ring;	/* tap writes */
+	bool ring_up;
 	ev_io tap_w, sock_w;
 	ev_signal sigint_w, sigterm_w, sigusr1_w;
 };
@@ -203,30 +208,40 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 	t->n_segs += n;
 }
 
+static void tap_read_done(void *ctx, uint64_t data, int res)
+{
+	struct tunnel *t = ctx;
+
+	t->tx_lens[data] = res;
+}
+
+/*
+ * The tap is readable: one io_uring submission reads up to TAP_BATCH
+ * frames (the reads past the last waiting frame end with -EAGAIN), then
+ * their segments go out with one flush.
+ */
 static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
 	int i;
 
+	for (i = 0; i < TAP_BATCH; i++)
+		ring_read(&t->ring, t->tap_fd, t->tx_bufs[i], TX_BUF_LEN, i);
+	ring_run(&t->ring, tap_read_done, t);
 	for (i = 0; i < TAP_BATCH; i++) {
-		ssize_t n = read(t->tap_fd, t->tx_bufs[i], TX_BUF_LEN);
+		int n = t->tx_lens[i];
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				t->st.tx_drop_read++;
-			break;
-		}
-		tunnel_xmit(t, t->tx_bufs[i], n);
+		if (n >= 0)
+			tunnel_xmit(t, t->tx_bufs[i], n);
+		else if (n != -EAGAIN && n != -EINTR)
+			t->st.tx_drop_read++;
 	}
 	tunnel_tx_flush(t);
 }
 
-/* One frame for the tap: vnet header, header block, payload slices. */
-static void tap_write_frame(struct tunnel *t, struct gro_frame *fr)
+/* The iovec of one frame for the tap: vnet header, headers, slices. */
+static int tap_frame_iov(struct gro_frame *fr, struct iovec *iov)
 {
-	struct iovec iov[2 + GRO_MAX_SEGS];
 	int n = 0;
 
 	iov[n].iov_base = &fr->vnet;
@@ -236,9 +251,16 @@ static void tap_write_frame(struct tunnel *t, struct gro_frame *fr)
 		iov[n++].iov_len = fr->hdr_len;
 	}
 	memcpy(&iov[n], fr->slices, fr->n_slices * sizeof(iov[0]));
-	n += fr->n_slices;
-	if (writev(t->tap_fd, iov, n) < 0) {
-		log_debug("tap write: %s", strerror(errno));
+	return n + fr->n_slices;
+}
+
+static void tap_write_done(void *ctx, uint64_t data, int res)
+{
+	struct tunnel *t = ctx;
+	const struct gro_frame *fr = &t->gro->frames[data];
+
+	if (res < 0) {
+		log_debug("tap write: %s", strerror(-res));
 		t->st.rx_drop_write++;
 		return;
 	}
@@ -248,14 +270,25 @@ static void tap_write_frame(struct tunnel *t, struct gro_frame *fr)
 		t->st.rx_gso_bytes += fr->len;
 }
 
-/* The end of a receive batch: every frame goes to the tap, no timers. */
+/*
+ * The end of a receive batch: every frame goes to the tap, all with one
+ * io_uring submission, no timers.
+ */
 static void tunnel_rx_flush(struct tunnel *t)
 {
 	unsigned int i;
 
 	gro_flush(t->gro);
-	for (i = 0; i < t->gro->n_frames; i++)
-		tap_write_frame(t, &t->gro->frames[i]);
+	for (i = 0; i < t->gro->n_frames; i++) {
+		struct iovec *iov = t->tap_iov[i];
+		int n = tap_frame_iov(&t->gro->frames[i], iov);
+
+		if (ring_writev(&t->ring, t->tap_fd, iov, n, i)) {
+			ring_run(&t->ring, tap_write_done, t);
+			ring_writev(&t->ring, t->tap_fd, iov, n, i);
+		}
+	}
+	ring_run(&t->ring, tap_write_done, t);
 	gro_reset(t->gro);
 }
 
@@ -409,10 +442,14 @@ static int tunnel_alloc(struct tunnel *t)
 	t->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
 	t->segs = calloc(VNET_MAX_SEGS, sizeof(*t->segs));
 	t->gro = malloc(sizeof(*t->gro));
-	if (!t->arena || !t->segs || !t->gro) {
+	t->tap_iov = calloc(GRO_MAX_FRAMES, sizeof(*t->tap_iov));
+	if (!t->arena || !t->segs || !t->gro || !t->tap_iov) {
 		log_err("out of memory");
 		return -ENOMEM;
 	}
+	if (ring_init(&t->ring, GRO_MAX_FRAMES))
+		return -ENOMEM;
+	t->ring_up = true;
 	return 0;
 }
 
@@ -430,6 +467,9 @@ static void tunnel_free(struct tunnel *t)
 	free(t->arena);
 	free(t->segs);
 	free(t->gro);
+	free(t->tap_iov);
+	if (t->ring_up)
+		ring_exit(&t->ring);
 	options_free(&t->cfg);
 }
 
