@@ -11,8 +11,12 @@
 #include "csum.h"
 #include "gro.h"
 
+#define GRO_TCP_FIN 0x01
+#define GRO_TCP_SYN 0x02
+#define GRO_TCP_RST 0x04
 #define GRO_TCP_PSH 0x08
 #define GRO_TCP_ACK 0x10
+#define GRO_TCP_URG 0x20
 #define GRO_TCP_CWR 0x80
 #define GRO_TCP_CHECK 16
 #define GRO_UDP_CHECK 6
@@ -407,7 +411,12 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 	struct gro_frame *fr;
 
 	fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
-	if (g->mtu <= hl || !s->plen)
+	/*
+	 * tcp_gso_segment() copies SYN, RST and URG onto every segment: such
+	 * a frame (never one a real TCP sender builds) goes without GSO.
+	 */
+	if (g->mtu <= hl || !s->plen ||
+	    (s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)))
 		return;
 	mss = g->mtu - hl;
 	if (mss > UINT16_MAX)

@@ -59,7 +59,7 @@ struct tunnel {
 	struct ring ring;	/* tap writes */
 	bool ring_up;
 	ev_io tap_w, sock_w;
-	ev_signal sigint_w, sigterm_w, sigusr1_w;
+	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
 
 static void count_vnet_drop(struct stats *st, int err)
@@ -123,9 +123,10 @@ static void count_encap_drop(struct stats *st, int err)
 }
 
 /*
- * Outer TOS for --tos inherit: the inner DSCP, and the inner ECN field
- * except that CE becomes ECT(0) (RFC 6040 normal mode, as the kernel's
- * INET_ECN_encapsulate()).
+ * Outer TOS for --tos inherit: the inner DSCP, with the ECN field clear
+ * (RFC 6040 section 4.1, compatibility mode): the receiving side does not
+ * copy a CE mark from the outer header back into the inner one, so the
+ * outer header must not invite routers to mark it.
  */
 static int inner_tos(const struct frame *f)
 {
@@ -138,9 +139,7 @@ static int inner_tos(const struct frame *f)
 		tos = ((l3[0] & 0x0f) << 4) | (l3[1] >> 4);
 	else
 		return 0;
-	if ((tos & 3) == 3)
-		tos = (tos & ~3) | 2;
-	return tos;
+	return tos & ~3;
 }
 
 /* Send what the batch queued; its buffers and header blocks are free. */
@@ -231,7 +230,10 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	for (i = 0; i < TAP_BATCH; i++) {
 		int n = t->tx_lens[i];
 
-		if (n >= 0)
+		/* tun_put_user() reports a frame it truncated at full size. */
+		if (n > TX_BUF_LEN)
+			t->st.tx_drop_read++;
+		else if (n >= 0)
 			tunnel_xmit(t, t->tx_bufs[i], n);
 		else if (n != -EAGAIN && n != -EINTR)
 			t->st.tx_drop_read++;
@@ -542,13 +544,16 @@ static void tunnel_watch(struct tunnel *t)
 	ev_io_init(&t->sock_w, sock_read_cb, t->ul.fd, EV_READ);
 	ev_signal_init(&t->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&t->sigterm_w, stop_cb, SIGTERM);
+	ev_signal_init(&t->sighup_w, stop_cb, SIGHUP);
 	ev_signal_init(&t->sigusr1_w, usr1_cb, SIGUSR1);
 	t->tap_w.data = t->sock_w.data = t;
 	t->sigint_w.data = t->sigterm_w.data = t->sigusr1_w.data = t;
+	t->sighup_w.data = t;
 	ev_io_start(t->loop, &t->tap_w);
 	ev_io_start(t->loop, &t->sock_w);
 	ev_signal_start(t->loop, &t->sigint_w);
 	ev_signal_start(t->loop, &t->sigterm_w);
+	ev_signal_start(t->loop, &t->sighup_w);
 	ev_signal_start(t->loop, &t->sigusr1_w);
 }
 
@@ -589,7 +594,7 @@ int main(int argc, char **argv)
 	t.loop = ev_default_loop(EVFLAG_AUTO);
 	if (!t.loop) {
 		log_err("cannot start the event loop");
-		goto out;
+		goto out_pidfile;
 	}
 	tunnel_watch(&t);
 	log_tunnel(&t);
@@ -597,6 +602,7 @@ int main(int argc, char **argv)
 	ret = EXIT_SUCCESS;
 	ev_loop_destroy(t.loop);
 	stats_print(stderr, &t.st);
+out_pidfile:
 	if (t.cfg.pidfile)
 		unlink(t.cfg.pidfile);
 out:

@@ -17,6 +17,7 @@
 	X(tx_segments)		/* segments (packets) sent on the underlay */ \
 	X(tx_sends)		/* send system calls */                       \
 	X(tx_gso_fallback)	/* UDP GSO refused (EIO): per-segment sends */ \
+	X(tx_gso_oversize)	/* GSO send over the path MTU: split */      \
 	X(tx_drop_short)	/* vnet: frame shorter than its headers */    \
 	X(tx_drop_l3)		/* vnet: malformed IP header */               \
 	X(tx_drop_csum_range)	/* vnet: csum_start/offset outside */          \

@@ -417,6 +417,16 @@ void underlay_flush(struct underlay *u, struct stats *st)
 			tx_send_split(u, done++, st);
 			continue;
 		}
+		/*
+		 * Segments larger than the path allows (the route's MTU
+		 * changed, or --mtu is set too high): as single datagrams the
+		 * kernel may still fragment them (IP_PMTUDISC_WANT).
+		 */
+		if (errno == EMSGSIZE && tx->segs[done] > 1) {
+			st->tx_gso_oversize++;
+			tx_send_split(u, done++, st);
+			continue;
+		}
 		/* The first message failed: count it, go on with the rest. */
 		log_debug("underlay send: %s", strerror(errno));
 		st->tx_drop_send += tx->segs[done++];
