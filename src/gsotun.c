@@ -51,6 +51,7 @@ struct tunnel {
 	uint32_t gre_seq;
 	uint8_t *tx_bufs[TAP_BATCH];	/* vnet header + frame, per read */
 	int tx_lens[TAP_BATCH];		/* what each read returned */
+	int tx_batch;			/* reads to ask for next time */
 	uint8_t *arena;		/* segment header blocks of the batch */
 	struct seg *segs;	/* its segments, n_segs of them so far */
 	unsigned int n_segs;
@@ -215,22 +216,26 @@ static void tap_read_done(void *ctx, uint64_t data, int res)
 }
 
 /*
- * The tap is readable: one io_uring submission reads up to TAP_BATCH
- * frames (the reads past the last waiting frame end with -EAGAIN), then
- * their segments go out with one flush.
+ * The tap is readable: one io_uring submission reads a batch of frames
+ * (the reads past the last waiting frame end with -EAGAIN), then their
+ * segments go out with one flush. The batch is twice what the last one
+ * found (all of TAP_BATCH when it found all it asked for), so a lone
+ * request costs two reads and a stream TAP_BATCH.
  */
 static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
-	int i;
+	int i, batch = t->tx_batch, got = 0;
 
-	for (i = 0; i < TAP_BATCH; i++)
+	for (i = 0; i < batch; i++)
 		ring_read(&t->ring, t->tap_fd, t->tx_bufs[i], TX_BUF_LEN, i);
 	ring_run(&t->ring, tap_read_done, t);
-	for (i = 0; i < TAP_BATCH; i++) {
+	for (i = 0; i < batch; i++) {
 		int n = t->tx_lens[i];
 
 		/* tun_put_user() reports a frame it truncated at full size. */
+		if (n >= 0)
+			got++;
 		if (n > TX_BUF_LEN)
 			t->st.tx_drop_read++;
 		else if (n >= 0)
@@ -239,6 +244,10 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			t->st.tx_drop_read++;
 	}
 	tunnel_tx_flush(t);
+	if (got == batch || got * 2 > TAP_BATCH)
+		t->tx_batch = TAP_BATCH;
+	else
+		t->tx_batch = got < 1 ? 2 : got * 2;
 }
 
 /* The iovec of one frame for the tap: vnet header, headers, slices. */
@@ -570,7 +579,8 @@ static void log_tunnel(const struct tunnel *t)
 
 int main(int argc, char **argv)
 {
-	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1 } };
+	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1 },
+			    .tx_batch = TAP_BATCH };
 	int ret = EXIT_FAILURE;
 
 	options_parse(argc, argv, &t.cfg);
