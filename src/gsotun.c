@@ -57,7 +57,7 @@ struct tunnel {
 	unsigned int n_segs;
 	struct gro *gro;	/* receive batch on its way to the tap */
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
-	struct ring ring;	/* tap writes */
+	struct ring ring;	/* tap reads and writes, a batch at a time */
 	bool ring_up;
 	ev_io tap_w, sock_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
@@ -233,9 +233,9 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	for (i = 0; i < batch; i++) {
 		int n = t->tx_lens[i];
 
-		/* tun_put_user() reports a frame it truncated at full size. */
 		if (n >= 0)
 			got++;
+		/* tun_put_user() reports a frame it truncated at full size. */
 		if (n > TX_BUF_LEN)
 			t->st.tx_drop_read++;
 		else if (n >= 0)
