@@ -6,6 +6,7 @@
 #include "config.h"
 #include <string.h>
 #include "csum.h"
+#include "bytes.h"
 #include "encap.h"
 #include "log.h"
 
@@ -74,31 +75,6 @@ struct encap_ops {
 	int (*parse)(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
 		     size_t *inner_off, bool *csum_ok);
 };
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 static size_t encap_vxlan_hdr_len(const struct encap_cfg *c)
 {

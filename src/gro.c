@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include "csum.h"
+#include "bytes.h"
 #include "gro.h"
 
 #define GRO_TCP_FIN 0x01
@@ -34,36 +35,6 @@ struct gro_seg {
 	uint8_t flags;		/* TCP flags */
 	bool ipv6;
 };
-
-static uint16_t gro_get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t gro_get_be32(const uint8_t *p)
-{
-	return (uint32_t)gro_get_be16(p) << 16 | gro_get_be16(p + 2);
-}
-
-static void gro_put_be16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-/* Checksum fields are kept as they lie in memory (csum.h convention). */
-static uint16_t gro_get_sum16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static void gro_put_sum16(uint8_t *p, uint16_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
 
 /* Addresses are copied out: in a frame they are only 2-byte aligned. */
 static uint32_t gro_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
@@ -111,9 +82,9 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 	s->data = frame;
 	s->ipv6 = s->f.ethertype == ETH_P_IPV6;
 	if (s->ipv6)
-		s->end = s->f.l3_off + 40u + gro_get_be16(ip + 4);
+		s->end = s->f.l3_off + 40u + get_be16(ip + 4);
 	else
-		s->end = s->f.l3_off + gro_get_be16(ip + 2);
+		s->end = s->f.l3_off + get_be16(ip + 2);
 	s->plen = 0;
 	s->seq = 0;
 	s->flags = 0;
@@ -127,7 +98,7 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 	if (s->f.l4_proto != IPPROTO_TCP)
 		return;
 	s->plen = s->end - s->f.hdr_len;
-	s->seq = gro_get_be32(th + 4);
+	s->seq = get_be32(th + 4);
 	s->flags = th[13];
 }
 
@@ -141,7 +112,7 @@ static bool gro_verify(const struct gro_seg *s, struct stats *st)
 	const uint8_t *l4 = s->data + s->f.l4_off;
 	uint32_t sum;
 
-	if (gro_get_sum16(l4 + GRO_TCP_CHECK) == s->seed) {
+	if (get_sum16(l4 + GRO_TCP_CHECK) == s->seed) {
 		st->rx_csum_partial++;
 		return true;
 	}
@@ -211,11 +182,11 @@ static void gro_finish(struct gro_frame *fr)
 	fr->open = 0;
 	if (fr->n_slices > 1) {
 		if (fr->ipv6) {
-			gro_put_be16(ip + 4, fr->len - fr->l3_off - 40);
+			put_be16(ip + 4, fr->len - fr->l3_off - 40);
 		} else {
-			gro_put_be16(ip + 2, fr->len - fr->l3_off);
-			gro_put_sum16(ip + 10, 0);
-			gro_put_sum16(ip + 10, csum_ip4_header(ip, 20));
+			put_be16(ip + 2, fr->len - fr->l3_off);
+			put_sum16(ip + 10, 0);
+			put_sum16(ip + 10, csum_ip4_header(ip, 20));
 		}
 		vnet_hdr_build_tcp(&fr->vnet, fr->ipv6, fr->l4_off, fr->hdr_len,
 				   fr->mss);
@@ -223,7 +194,7 @@ static void gro_finish(struct gro_frame *fr)
 		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, GRO_TCP_CHECK);
 	}
 	pseudo = gro_pseudo(ip, fr->ipv6, IPPROTO_TCP, fr->len - fr->l4_off);
-	gro_put_sum16(th + GRO_TCP_CHECK, csum_fold16(pseudo));
+	put_sum16(th + GRO_TCP_CHECK, csum_fold16(pseudo));
 }
 
 /* Close open[i], keeping the others in the order they opened. */
@@ -295,11 +266,11 @@ static bool gro_l3_match(const struct gro_frame *o, const struct gro_seg *s)
 		return !memcmp(ip, oip, 4) && !memcmp(ip + 6, oip + 6, 2);
 	if (memcmp(ip, oip, 2) || memcmp(ip + 6, oip + 6, 4))
 		return false;
-	id = gro_get_be16(ip + 4);
-	first = gro_get_be16(oip + 4);
+	id = get_be16(ip + 4);
+	first = get_be16(oip + 4);
 	if (id == (uint16_t)(first + o->n_slices))
 		return true;
-	return (gro_get_be16(ip + 6) & GRO_IP_DF) && id == first;
+	return (get_be16(ip + 6) & GRO_IP_DF) && id == first;
 }
 
 /*
@@ -389,7 +360,7 @@ static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
 {
 	struct gro_frame *fr;
 
-	gro_put_sum16(s->data + s->f.l4_off + check, s->seed);
+	put_sum16(s->data + s->f.l4_off + check, s->seed);
 	fr = gro_slot(g);
 	gro_slice_add(fr, s->data, s->end);
 	vnet_hdr_build_csum(&fr->vnet, s->f.l4_off, check);
@@ -442,7 +413,7 @@ static void gro_add_udp(struct gro *g, const struct gro_seg *s,
 	const uint8_t *l4 = s->data + s->f.l4_off;
 
 	if ((s->ipv6 && gro_ip6_routed(s)) ||
-	    gro_get_sum16(l4 + GRO_UDP_CHECK) != s->seed) {
+	    get_sum16(l4 + GRO_UDP_CHECK) != s->seed) {
 		gro_queue_plain(g, s->data, s->f.len);
 		return;
 	}

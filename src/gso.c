@@ -9,6 +9,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
+#include "bytes.h"
 #include "csum.h"
 #include "gso.h"
 
@@ -30,43 +31,6 @@ struct gso_ctx {
 	bool ip4;
 };
 
-static uint16_t gso_get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void gso_put_be16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint32_t gso_get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void gso_put_be32(uint8_t *p, uint32_t v)
-{
-	gso_put_be16(p, v >> 16);
-	gso_put_be16(p + 2, v);
-}
-
-/* Checksum fields are kept as they lie in memory (csum.h convention). */
-static uint16_t gso_get_sum16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static void gso_put_sum16(uint8_t *p, uint16_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
 /* End of the data to send: an IP frame loses any Ethernet padding. */
 static uint32_t gso_data_end(const struct frame *f)
 {
@@ -74,9 +38,9 @@ static uint32_t gso_data_end(const struct frame *f)
 	uint32_t end = f->len;
 
 	if (f->l3_off && f->ethertype == ETH_P_IP)
-		end = f->l3_off + gso_get_be16(ip + 2);
+		end = f->l3_off + get_be16(ip + 2);
 	else if (f->l3_off && f->ethertype == ETH_P_IPV6)
-		end = f->l3_off + 40 + gso_get_be16(ip + 4);
+		end = f->l3_off + 40 + get_be16(ip + 4);
 	return end < f->len ? end : f->len;
 }
 
@@ -98,14 +62,14 @@ static void gso_ctx_init(struct gso_ctx *c, const struct frame *f,
 	 */
 	if (c->tcp && mss_cap && mss_cap < c->mss)
 		c->mss = mss_cap;
-	c->ip_id = c->ip4 ? gso_get_be16(f->data + f->l3_off + 4) : 0;
-	c->seq = c->tcp ? gso_get_be32(l4 + 4) : 0;
+	c->ip_id = c->ip4 ? get_be16(f->data + f->l3_off + 4) : 0;
+	c->seq = c->tcp ? get_be32(l4 + 4) : 0;
 	/*
 	 * The tap seeded the check field with the pseudo-header sum over the
 	 * whole L4 length; take that length out so each segment can add its
 	 * own, as tcp_gso_segment() and __udp_gso_segment() adjust it.
 	 */
-	c->pseudo = csum_sub(gso_get_sum16(l4 + c->check),
+	c->pseudo = csum_sub(get_sum16(l4 + c->check),
 			     htonl(c->end - f->l4_off));
 }
 
@@ -121,13 +85,13 @@ static void gso_patch_ip(const struct gso_ctx *c, uint8_t *blk, uint32_t i,
 	uint32_t len = c->hlen - c->f->l3_off + plen;
 
 	if (!c->ip4) {
-		gso_put_be16(ip + 4, len - 40);
+		put_be16(ip + 4, len - 40);
 		return;
 	}
-	gso_put_be16(ip + 2, len);
-	gso_put_be16(ip + 4, c->ip_id + i);
-	gso_put_sum16(ip + 10, 0);
-	gso_put_sum16(ip + 10, csum_ip4_header(ip, (ip[0] & 0x0f) * 4u));
+	put_be16(ip + 2, len);
+	put_be16(ip + 4, c->ip_id + i);
+	put_sum16(ip + 10, 0);
+	put_sum16(ip + 10, csum_ip4_header(ip, (ip[0] & 0x0f) * 4u));
 }
 
 /* tcp_gso_segment(): FIN and PSH go with the last segment, CWR the first. */
@@ -136,7 +100,7 @@ static void gso_patch_tcp(const struct gso_ctx *c, uint8_t *blk, uint32_t i,
 {
 	uint8_t *th = blk + c->f->l4_off;
 
-	gso_put_be32(th + 4, c->seq + i * c->mss);
+	put_be32(th + 4, c->seq + i * c->mss);
 	if (i + 1 < n)
 		th[13] &= (uint8_t)~(GSO_TCP_FIN | GSO_TCP_PSH);
 	if (i > 0)
@@ -156,14 +120,14 @@ static void gso_l4_csum(const struct gso_ctx *c, struct seg *s)
 	uint16_t check;
 
 	pseudo = csum_add(c->pseudo, htonl(c->hlen - l4_off + s->payload_len));
-	gso_put_sum16(l4 + c->check, 0);
+	put_sum16(l4 + c->check, 0);
 	sum = csum_partial(l4, c->hlen - l4_off, pseudo);
 	sum = csum_partial(s->payload, s->payload_len, sum);
 	check = csum_fold(sum);
 	/* RFC 768: a computed 0 goes out as all ones (__udp_gso_segment()). */
 	if (!c->tcp && check == 0)
 		check = 0xffff;
-	gso_put_sum16(l4 + c->check, check);
+	put_sum16(l4 + c->check, check);
 	s->sum_off = l4_off;
 	s->sum = csum_lco_tail(pseudo);
 	s->sum_valid = true;
@@ -184,7 +148,7 @@ static void gso_seg_build(const struct gso_ctx *c, uint8_t *blk, uint32_t i,
 	if (c->tcp)
 		gso_patch_tcp(c, blk, i, n);
 	else
-		gso_put_be16(blk + c->f->l4_off + 4, 8 + s->payload_len);
+		put_be16(blk + c->f->l4_off + 4, 8 + s->payload_len);
 	gso_l4_csum(c, s);
 }
 
@@ -220,14 +184,14 @@ static void gso_csum_complete(const struct frame *f, uint32_t end,
 			      struct seg *s)
 {
 	uint32_t at = (uint32_t)f->csum_start + f->csum_offset;
-	uint16_t seed = gso_get_sum16(f->data + at);
+	uint16_t seed = get_sum16(f->data + at);
 	uint16_t check;
 
 	check = csum_fold(csum_partial(f->data + f->csum_start,
 				       end - f->csum_start, 0));
 	if (check == 0)
 		check = 0xffff;
-	gso_put_sum16(s->hdr + at, check);
+	put_sum16(s->hdr + at, check);
 	s->sum_off = f->csum_start;
 	s->sum = csum_lco_tail(seed);
 	s->sum_valid = true;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <linux/if_ether.h>
+#include "bytes.h"
 #include "vnet.h"
 
 #define VNET_GSO_BASE(t) ((uint8_t)((t) & ~VIRTIO_NET_HDR_GSO_ECN))
@@ -26,18 +27,13 @@ struct vnet_walk {
 	bool frag;	/* an IP fragment: no usable L4 header */
 };
 
-static uint16_t vnet_get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /*
  * Ethernet and up to two VLAN tags (802.1ad, 802.1Q: QinQ). A deeper stack
  * is passed on as a non-IP frame, so GSO on it is refused.
  */
 static int vnet_parse_l2(struct vnet_walk *w, struct frame *f)
 {
-	uint16_t type = vnet_get_be16(w->d + 12);
+	uint16_t type = get_be16(w->d + 12);
 	int tags;
 
 	w->off = ETH_HLEN;
@@ -46,7 +42,7 @@ static int vnet_parse_l2(struct vnet_walk *w, struct frame *f)
 			break;
 		if (w->len - w->off < 4)
 			return VNET_ERR_SHORT;
-		type = vnet_get_be16(w->d + w->off + 2);
+		type = get_be16(w->d + w->off + 2);
 		w->off += 4;
 	}
 	f->ethertype = type;
@@ -69,13 +65,13 @@ static int vnet_parse_ip4(struct vnet_walk *w)
 		return VNET_ERR_L3;
 	if (room < ihl)
 		return VNET_ERR_SHORT;
-	tot = vnet_get_be16(ip + 2);
+	tot = get_be16(ip + 2);
 	if (tot < ihl || tot > room)
 		return VNET_ERR_L3;
 	w->end = w->off + tot;
 	w->proto = ip[9];
 	/* MF or a fragment offset: the L4 header is absent or incomplete. */
-	w->frag = (vnet_get_be16(ip + 6) & 0x3fff) != 0;
+	w->frag = (get_be16(ip + 6) & 0x3fff) != 0;
 	w->off += ihl;
 	return VNET_OK;
 }
@@ -126,9 +122,9 @@ static int vnet_parse_ip6(struct vnet_walk *w)
 		return VNET_ERR_SHORT;
 	if (ip[0] >> 4 != 6)
 		return VNET_ERR_L3;
-	if (vnet_get_be16(ip + 4) > room - 40)
+	if (get_be16(ip + 4) > room - 40)
 		return VNET_ERR_L3;
-	w->end = w->off + 40 + vnet_get_be16(ip + 4);
+	w->end = w->off + 40 + get_be16(ip + 4);
 	w->proto = ip[6];
 	w->off += 40;
 	return vnet_parse_ip6_ext(w);
