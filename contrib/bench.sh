@@ -306,12 +306,25 @@ perf_events()
 
 # ---------------------------------------------------------------- topology
 
+# ping_wait ADDR TRIES PAUSE: A pings ADDR until it answers, TRIES times.
+ping_wait()
+{
+	local i
+
+	for ((i = 0; i < $2; i++)); do
+		ip netns exec "$NS_A" ping -n -c 1 -W 1 "$1" >/dev/null 2>&1 &&
+			return 0
+		sleep "$3"
+	done
+	return 1
+}
+
 # net_up: namespaces A and B joined by a veth pair, MTU 1500, underlay
 # 198.18.NET.0/24. The same for every row, made anew so that no state
 # (TCP metrics, sockets) carries over from one row to the next.
 net_up()
 {
-	local ns i
+	local ns
 
 	NS_A=gbA$$ NS_B=gbB$$ VETH_A=gbvA$$ VETH_B=gbvB$$
 	DEV_A=gbtA$$ DEV_B=gbtB$$
@@ -333,11 +346,7 @@ net_up()
 			ip netns exec "$NS_B" ethtool -K "$VETH_B" \
 				"${VETH_FEAT[@]}" || return 1
 	fi
-	for ((i = 0; i < 50; i++)); do
-		ip netns exec "$NS_A" ping -n -c 1 -W 1 "$UL_B" >/dev/null 2>&1 &&
-			return 0
-		sleep 0.1
-	done
+	ping_wait "$UL_B" 50 0.1 && return 0
 	log "underlay $UL_A <-> $UL_B does not answer"
 	return 1
 }
@@ -445,11 +454,7 @@ tunnel_up()
 	fi
 	R_MTU[$1]=$(ip -n "$NS_A" -o link show dev "$DEV_A" |
 		awk '{ for (i = 1; i < NF; i++) if ($i == "mtu") print $(i + 1) }')
-	for ((i = 0; i < 10; i++)); do
-		ip netns exec "$NS_A" ping -n -c 1 -W 1 "$OV_B" >/dev/null 2>&1 &&
-			return 0
-		sleep 0.2
-	done
+	ping_wait "$OV_B" 10 0.2 && return 0
 	log "no ping through the tunnel $OV_A -> $OV_B"
 	return 1
 }

@@ -372,8 +372,8 @@ static int tunnel_mtu(struct tunnel *t)
 		return t->cfg.mtu;
 	path = link_route_mtu(t->link, &t->cfg.remote);
 	if (path < 0) {
-		log_err("cannot find the path MTU to the remote: %s",
-			strerror(-path));
+		/* link_route_mtu() said why; say what it means here. */
+		log_err("--mtu auto needs a route to the remote: give --mtu N");
 		return path;
 	}
 	if ((size_t)path < overhead + 68) {
