@@ -16,6 +16,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include <ev.h>
+#include <linux/if_ether.h>
 #include "csum.h"
 #include "encap.h"
 #include "gro.h"
@@ -23,6 +24,7 @@
 #include "link.h"
 #include "log.h"
 #include "options.h"
+#include "pmtu.h"
 #include "ring.h"
 #include "stats.h"
 #include "tap.h"
@@ -35,7 +37,16 @@
  */
 #define TAP_BATCH 32
 #define TX_BUF_LEN (VNET_HDR_LEN + VNET_FRAME_MAX)
-#define ETH_HLEN 14
+
+/*
+ * ICMP "too big" into the tap: the kernel's icmp_msgs_per_sec and
+ * icmp_msgs_burst defaults.
+ */
+#define ICMP_PER_SEC 1000
+#define ICMP_BURST 50
+
+/* Seconds between looks at the route: learnt PMTUs expire (600 s). */
+#define PATH_RECHECK 10.0
 
 struct tunnel {
 	struct config cfg;
@@ -47,6 +58,11 @@ struct tunnel {
 	unsigned int ifindex;
 	char ifname[IFNAMSIZ];
 	uint32_t mtu;		/* the tap's */
+	uint32_t path_mtu;	/* underlay path to the peer; 0: unknown */
+	uint32_t budget;	/* largest inner frame that fits it */
+	struct link_watch *watch;	/* link and route changes */
+	struct pmtu_limit icmp_limit;
+	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	size_t encap_len;
 	uint32_t gre_seq;
 	uint8_t *tx_bufs[TAP_BATCH];	/* vnet header + frame, per read */
@@ -59,7 +75,8 @@ struct tunnel {
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
 	struct ring ring;	/* tap reads and writes, a batch at a time */
 	bool ring_up;
-	ev_io tap_w, sock_w;
+	ev_io tap_w, sock_w, sock_df_w, watch_w;
+	ev_timer path_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
 
@@ -134,13 +151,90 @@ static int inner_tos(const struct frame *f)
 	const uint8_t *l3 = f->data + f->l3_off;
 	int tos;
 
-	if (f->ethertype == 0x0800)
+	if (f->ethertype == ETH_P_IP)
 		tos = l3[1];
-	else if (f->ethertype == 0x86dd)
+	else if (f->ethertype == ETH_P_IPV6)
 		tos = ((l3[0] & 0x0f) << 4) | (l3[1] >> 4);
 	else
 		return 0;
 	return tos & ~3;
+}
+
+/*
+ * One super-frame from the tap should fit one UDP GSO send (64000 bytes,
+ * KERNEL-FACTS.md) once cut into segments with their headers and the
+ * encapsulation: lower the tap's gso_max_size so TCP builds frames of that
+ * size. The estimate takes the smallest likely MSS (IPv6 with TCP
+ * timestamps) of the tap or of the path, whichever is smaller, and leaves
+ * MAX_TCP_HEADER (320) for tcp_tso_autosize(); the sender still splits
+ * what does not fit.
+ */
+static void tunnel_fit_gso(struct tunnel *t)
+{
+	uint32_t mtu = t->mtu, seg, size;
+
+	if (t->budget - ETH_HLEN < mtu)
+		mtu = t->budget - ETH_HLEN;
+	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) || mtu < 576)
+		return;
+	seg = t->encap_len + ETH_HLEN + mtu;
+	size = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
+	if (link_set_gso_max_size(t->link, t->ifindex, size) == 0)
+		log_debug("%s: gso_max_size %u", t->ifname, size);
+}
+
+/* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
+static uint32_t tunnel_auto_mtu(const struct tunnel *t)
+{
+	if (t->budget < ETH_HLEN + 68)
+		return 0;
+	return t->budget - ETH_HLEN;
+}
+
+/*
+ * A new path MTU to the peer (0: unknown): the budget follows, and so does
+ * the tap's MTU with --mtu auto. Called between batches only.
+ */
+static void tunnel_set_path(struct tunnel *t, uint32_t path)
+{
+	uint32_t mtu;
+
+	if (path == t->path_mtu)
+		return;
+	log_info("%s: path MTU to the peer %u (was %u)", t->ifname, path,
+		 t->path_mtu);
+	t->path_mtu = path;
+	t->budget = path ? pmtu_frame_budget(&t->cfg.encap,
+					     t->cfg.remote.family == AF_INET6,
+					     path)
+			 : UINT32_MAX;
+	mtu = tunnel_auto_mtu(t);
+	if (!t->cfg.mtu && t->mtu && mtu && mtu != t->mtu &&
+	    !link_set_mtu(t->link, t->ifindex, mtu)) {
+		log_info("%s: MTU %u (was %u)", t->ifname, mtu, t->mtu);
+		t->mtu = mtu;
+		gro_init(t->gro, t->mtu, t->cfg.gro);
+	}
+	tunnel_fit_gso(t);
+}
+
+/* Ask the route again (a change, or a learnt PMTU that may have expired). */
+static void tunnel_check_path(struct tunnel *t)
+{
+	int path = link_route_mtu(t->link, &t->cfg.remote, true);
+
+	/* No route now (the underlay is down): keep what we had. */
+	if (path > 0)
+		tunnel_set_path(t, path);
+}
+
+/* An ICMP error said our packets are too big for reported bytes. */
+static void tunnel_lower_path(struct tunnel *t, uint32_t reported)
+{
+	uint32_t cur = t->path_mtu ? t->path_mtu : UINT32_MAX;
+
+	tunnel_set_path(t, pmtu_lower(cur, reported,
+				      t->cfg.remote.family == AF_INET6));
 }
 
 /* Send what the batch queued; its buffers and header blocks are free. */
@@ -151,29 +245,121 @@ static void tunnel_tx_flush(struct tunnel *t)
 }
 
 /*
- * Plan f's segments into what is left of the batch's arena; a full arena
- * is flushed first (the frames already planned point into their own
- * buffers, which stay untouched until the end of the batch).
+ * Cut the n segments just planned at segs[first] into IPv4 fragments that
+ * fit the path. The fragments go after them in the arena and the segment
+ * array (the originals are left unused until the flush), and *first moves
+ * to the first fragment.
  */
-static int tunnel_plan(struct tunnel *t, const struct frame *f)
+static int tunnel_fragment(struct tunnel *t, const struct frame *f, int n,
+			   unsigned int *first)
+{
+	unsigned int out = *first + n;
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		r = pmtu_fragment(&t->segs[*first + i], f->l3_off, t->budget,
+				  t->cfg.encap.gre_csum,
+				  t->arena + (size_t)out * GSO_SLOT,
+				  (size_t)(VNET_MAX_SEGS - out) * GSO_SLOT,
+				  &t->segs[out], VNET_MAX_SEGS - out);
+		if (r < 0)
+			return r;
+		out += r;
+	}
+	*first += n;
+	return out - *first;
+}
+
+/*
+ * Plan f's segments (cut to mss_cap, or fragmented) into what is left of
+ * the batch's arena; a full arena is flushed first (the frames already
+ * planned point into their own buffers, which stay untouched until the end
+ * of the batch). The segments are at segs[*first] on.
+ */
+static int tunnel_plan(struct tunnel *t, const struct frame *f,
+		       uint16_t mss_cap, bool frag, unsigned int *first)
 {
 	int n;
 
 	for (;;) {
+		*first = t->n_segs;
 		n = gso_plan(f, t->arena + (size_t)t->n_segs * GSO_SLOT,
 			     (size_t)(VNET_MAX_SEGS - t->n_segs) * GSO_SLOT,
-			     &t->segs[t->n_segs], VNET_MAX_SEGS - t->n_segs, 0,
-			     t->cfg.encap.gre_csum);
+			     &t->segs[t->n_segs], VNET_MAX_SEGS - t->n_segs,
+			     mss_cap, t->cfg.encap.gre_csum);
+		if (n > 0 && frag)
+			n = tunnel_fragment(t, f, n, first);
 		if (n != -ENOSPC || !t->n_segs)
 			return n;
 		tunnel_tx_flush(t);
 	}
 }
 
+/* Write an ICMP "too big" about f back into the tap, within the limit. */
+static void tunnel_icmp(struct tunnel *t, const struct frame *f)
+{
+	struct virtio_net_hdr hdr;
+	size_t len;
+
+	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, t->budget),
+			      t->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
+	if (!len)
+		return;
+	if (!pmtu_limit_take(&t->icmp_limit,
+			     (uint64_t)(ev_now(t->loop) * 1e9))) {
+		t->st.tx_icmp_limited++;
+		return;
+	}
+	vnet_hdr_build_plain(&hdr);
+	memcpy(t->icmp_buf, &hdr, VNET_HDR_LEN);
+	if (write(t->tap_fd, t->icmp_buf, VNET_HDR_LEN + len) < 0) {
+		log_debug("tap write: %s", strerror(errno));
+		t->st.rx_drop_write++;
+		return;
+	}
+	t->st.tx_icmp_sent++;
+}
+
+/*
+ * DESIGN.md "Segment length, not packet length, meets the MTU": see
+ * pmtu_fit(). Returns whether f (possibly cut or fragmented) goes out.
+ */
+static bool tunnel_fit(struct tunnel *t, struct frame *f, uint16_t *mss_cap,
+		       bool *frag)
+{
+	switch (pmtu_fit(f, t->budget, t->cfg.pmtud, mss_cap)) {
+	case PMTU_FIT_SEND:
+		return true;
+	case PMTU_FIT_CUT:
+		t->st.tx_resegmented++;
+		return true;
+	case PMTU_FIT_FRAGMENT:
+		t->st.tx_fragmented++;
+		*frag = true;
+		return true;
+	case PMTU_FIT_ICMP:
+		tunnel_icmp(t, f);
+		break;
+	case PMTU_FIT_DROP:
+		break;
+	}
+	t->st.tx_drop_too_big++;
+	return false;
+}
+
+/* The outer DF bit of f's packets under --df inherit: as vxlan_xmit_one. */
+static bool tunnel_df(const struct tunnel *t, const struct frame *f)
+{
+	return t->cfg.df == DF_INHERIT && pmtu_frame_df(f);
+}
+
 /* One frame from the tap: validate, plan segments, encapsulate, queue. */
 static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 {
 	struct virtio_net_hdr hdr;
+	uint16_t mss_cap = 0;
+	bool frag = false;
+	unsigned int first;
 	struct seg *segs;
 	struct frame f;
 	int n, i, err, tos = -1;
@@ -193,19 +379,22 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 	if (f.gso)
 		t->st.tx_gso_frames++;
 
-	n = tunnel_plan(t, &f);
+	if (!tunnel_fit(t, &f, &mss_cap, &frag))
+		return;
+	n = tunnel_plan(t, &f, mss_cap, frag, &first);
 	if (n < 0) {
 		t->st.tx_drop_segment++;
 		return;
 	}
-	segs = &t->segs[t->n_segs];
+	segs = &t->segs[first];
 	for (i = 0; i < n; i++)
 		encap_build(&t->cfg.encap, &segs[i], t->gre_seq++);
 	if (t->cfg.tos_mode == TOS_INHERIT)
 		tos = inner_tos(&f);
 	/* The queue holds as many segments as the arena: there is room. */
-	BUG_ON(underlay_queue(&t->ul, segs, n, t->encap_len, tos));
-	t->n_segs += n;
+	BUG_ON(underlay_queue(&t->ul, segs, n, t->encap_len, tos,
+			      tunnel_df(t, &f)));
+	t->n_segs = first + n;
 }
 
 static void tap_read_done(void *ctx, uint64_t data, int res)
@@ -341,10 +530,41 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int i, n;
 
 	n = underlay_recv(&t->ul, p, &t->st);
+	/* Nothing, or an error: ICMP about our packets may be queued. */
+	if (n <= 0) {
+		uint32_t mtu = underlay_read_errors(&t->ul, t->ul.fd, &t->st);
+
+		if (mtu)
+			tunnel_lower_path(t, mtu);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		if (p[i].data)
 			tunnel_rx_pkt(t, &p[i]);
 	tunnel_rx_flush(t);
+}
+
+/* --df inherit: the DF socket takes in nothing but errors. */
+static void sock_df_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	uint32_t mtu = underlay_read_errors(&t->ul, t->ul.fd_df, &t->st);
+
+	if (mtu)
+		tunnel_lower_path(t, mtu);
+}
+
+static void watch_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+
+	if (link_watch_read(t->watch) > 0)
+		tunnel_check_path(t);
+}
+
+static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	tunnel_check_path(w->data);
 }
 
 static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -363,46 +583,25 @@ static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 /* The tap's MTU: --mtu, or the path MTU less what the tunnel adds. */
 static int tunnel_mtu(struct tunnel *t)
 {
-	size_t overhead = encap_overhead(&t->cfg.encap,
-					 t->cfg.remote.family == AF_INET6) +
-			  ETH_HLEN;
-	int path;
+	int path = link_route_mtu(t->link, &t->cfg.remote, t->cfg.mtu != 0);
 
+	if (path > 0)
+		tunnel_set_path(t, path);
 	if (t->cfg.mtu)
 		return t->cfg.mtu;
-	path = link_route_mtu(t->link, &t->cfg.remote);
 	if (path < 0) {
 		/* link_route_mtu() said why; say what it means here. */
 		log_err("--mtu auto needs a route to the remote: give --mtu N");
 		return path;
 	}
-	if ((size_t)path < overhead + 68) {
+	if (!tunnel_auto_mtu(t)) {
 		log_err("path MTU %d leaves no room for the tunnel (%zu bytes)",
-			path, overhead);
+			path, encap_overhead(&t->cfg.encap,
+					     t->cfg.remote.family == AF_INET6) +
+				      ETH_HLEN);
 		return -EINVAL;
 	}
-	return path - overhead;
-}
-
-/*
- * One super-frame from the tap should fit one UDP GSO send (64000 bytes,
- * KERNEL-FACTS.md) once cut into segments with their headers and the
- * encapsulation: lower the tap's gso_max_size so TCP builds frames of that
- * size. The estimate takes the smallest likely MSS (IPv6 with TCP
- * timestamps) and leaves MAX_TCP_HEADER (320) for tcp_tso_autosize(); the
- * sender still splits what does not fit.
- */
-static void tunnel_fit_gso(struct tunnel *t)
-{
-	uint32_t seg = t->encap_len + ETH_HLEN + t->mtu;
-	uint32_t size;
-
-	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) ||
-	    t->mtu < 576)
-		return;
-	size = (uint64_t)UDP_GSO_MAX_BYTES * (t->mtu - 72) / seg + 320;
-	if (link_set_gso_max_size(t->link, t->ifindex, size) == 0)
-		log_debug("%s: gso_max_size %u", t->ifname, size);
+	return tunnel_auto_mtu(t);
 }
 
 static int tunnel_setup_tap(struct tunnel *t)
@@ -419,7 +618,8 @@ static int tunnel_setup_tap(struct tunnel *t)
 		return -errno;
 	}
 	t->link = link_open();
-	if (!t->link)
+	t->watch = link_watch_open();
+	if (!t->link || !t->watch)
 		return -EIO;
 	mtu = tunnel_mtu(t);
 	if (mtu < 0)
@@ -471,8 +671,8 @@ static void tunnel_free(struct tunnel *t)
 	if (t->tap_fd >= 0)
 		close(t->tap_fd);
 	underlay_close(&t->ul);
-	if (t->link)
-		link_close(t->link);
+	link_close(t->link);
+	link_watch_close(t->watch);
 	for (i = 0; i < TAP_BATCH; i++)
 		free(t->tx_bufs[i]);
 	free(t->arena);
@@ -551,15 +751,23 @@ static void tunnel_watch(struct tunnel *t)
 {
 	ev_io_init(&t->tap_w, tap_read_cb, t->tap_fd, EV_READ);
 	ev_io_init(&t->sock_w, sock_read_cb, t->ul.fd, EV_READ);
+	ev_io_init(&t->sock_df_w, sock_df_cb, t->ul.fd_df, EV_READ);
+	ev_io_init(&t->watch_w, watch_cb, link_watch_fd(t->watch), EV_READ);
+	ev_timer_init(&t->path_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
 	ev_signal_init(&t->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&t->sigterm_w, stop_cb, SIGTERM);
 	ev_signal_init(&t->sighup_w, stop_cb, SIGHUP);
 	ev_signal_init(&t->sigusr1_w, usr1_cb, SIGUSR1);
 	t->tap_w.data = t->sock_w.data = t;
+	t->sock_df_w.data = t->watch_w.data = t->path_w.data = t;
 	t->sigint_w.data = t->sigterm_w.data = t->sigusr1_w.data = t;
 	t->sighup_w.data = t;
 	ev_io_start(t->loop, &t->tap_w);
 	ev_io_start(t->loop, &t->sock_w);
+	if (t->ul.fd_df >= 0)
+		ev_io_start(t->loop, &t->sock_df_w);
+	ev_io_start(t->loop, &t->watch_w);
+	ev_timer_start(t->loop, &t->path_w);
 	ev_signal_start(t->loop, &t->sigint_w);
 	ev_signal_start(t->loop, &t->sigterm_w);
 	ev_signal_start(t->loop, &t->sighup_w);
@@ -579,8 +787,8 @@ static void log_tunnel(const struct tunnel *t)
 
 int main(int argc, char **argv)
 {
-	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1 },
-			    .tx_batch = TAP_BATCH };
+	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1, .fd_df = -1 },
+			    .tx_batch = TAP_BATCH, .budget = UINT32_MAX };
 	int ret = EXIT_FAILURE;
 
 	options_parse(argc, argv, &t.cfg);
@@ -592,6 +800,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	t.encap_len = encap_hdr_len(&t.cfg.encap);
+	pmtu_limit_init(&t.icmp_limit, ICMP_PER_SEC, ICMP_BURST);
 	if (tunnel_alloc(&t) || underlay_open(&t.ul, &t.cfg) ||
 	    tunnel_setup_tap(&t))
 		goto out;

@@ -401,28 +401,29 @@ static int link_get_mtu(struct link *l, unsigned int ifindex,
  * PMTU the kernel has learnt for dst (a cached exception). Failures are
  * warnings: the caller may fall back to a default MTU.
  */
-int link_route_mtu(struct link *l, const struct ipaddr *dst)
+int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet)
 {
 	struct link_reply route = { 0 }, dev = { 0 };
 	char addr[INET6_ADDRSTRLEN], name[32];
+	int level = quiet ? LOG_LVL_DEBUG : LOG_LVL_WARN;
 	int ret;
 
 	link_ntop(dst->family, &dst->addr, addr, sizeof(addr));
 	if (dst->family != AF_INET && dst->family != AF_INET6) {
-		link_log(LOG_LVL_WARN, -EAFNOSUPPORT, &route,
+		link_log(level, -EAFNOSUPPORT, &route,
 			 "cannot look up route to %s", addr);
 		return -EAFNOSUPPORT;
 	}
 	ret = link_get_route(l, dst, &route);
 	if (ret < 0) {
-		link_log(LOG_LVL_WARN, ret, &route,
+		link_log(level, ret, &route,
 			 "cannot look up route to %s", addr);
 		return ret;
 	}
 	if (route.mtu)
 		return route.mtu > INT_MAX ? INT_MAX : (int)route.mtu;
 	if (!route.oif) {
-		link_log(LOG_LVL_WARN, -ENODEV, &route,
+		link_log(level, -ENODEV, &route,
 			 "route to %s has no output interface", addr);
 		return -ENODEV;
 	}
@@ -430,10 +431,95 @@ int link_route_mtu(struct link *l, const struct ipaddr *dst)
 	if (ret == 0 && !dev.mtu)
 		ret = -ENODATA;
 	if (ret < 0) {
-		link_log(LOG_LVL_WARN, ret, &dev,
+		link_log(level, ret, &dev,
 			 "cannot read MTU of %s (route to %s)",
 			 link_name(route.oif, name, sizeof(name)), addr);
 		return ret;
 	}
 	return dev.mtu > INT_MAX ? INT_MAX : (int)dev.mtu;
+}
+
+/*
+ * The watch: a second rtnetlink socket that only listens to the link and
+ * route multicast groups, so a change of the underlay (an MTU, a route, a
+ * link going down) wakes the loop; what changed is asked again on the
+ * request socket, which keeps requests and notifications apart.
+ */
+struct link_watch {
+	struct mnl_socket *nl;
+	char buf[LINK_BUF_SIZE];
+};
+
+struct link_watch *link_watch_open(void)
+{
+	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_ROUTE |
+			      RTMGRP_IPV6_ROUTE;
+	struct link_watch *w;
+
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		log_err_errno("cannot allocate netlink state");
+		return NULL;
+	}
+	w->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!w->nl || mnl_socket_bind(w->nl, groups, MNL_SOCKET_AUTOPID) < 0) {
+		log_err_errno("cannot listen to rtnetlink link and route "
+			      "changes");
+		link_watch_close(w);
+		return NULL;
+	}
+	return w;
+}
+
+void link_watch_close(struct link_watch *w)
+{
+	if (!w)
+		return;
+	if (w->nl)
+		mnl_socket_close(w->nl);
+	free(w);
+}
+
+int link_watch_fd(const struct link_watch *w)
+{
+	return mnl_socket_get_fd(w->nl);
+}
+
+static int link_watch_cb(const struct nlmsghdr *nlh, void *data)
+{
+	unsigned int *n = data;
+
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+		(*n)++;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * Everything the kernel queued. A full socket buffer (ENOBUFS) lost some
+ * notifications: count that as a change, so the caller looks again.
+ */
+int link_watch_read(struct link_watch *w)
+{
+	unsigned int changes = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			changes++;
+			continue;
+		}
+		if (n < 0)
+			break;
+		mnl_cb_run(w->buf, (size_t)n, 0, 0, link_watch_cb, &changes);
+	}
+	return changes > INT_MAX ? INT_MAX : (int)changes;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rtnetlink through libmnl: bring the tap up with its MTU and addresses,
- * and ask the route to the peer for the underlay MTU.
+ * ask the route to the peer for the underlay MTU, and watch for changes.
  */
 #ifndef GSOTUN_LINK_H
 #define GSOTUN_LINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "options.h"
 
@@ -23,9 +24,21 @@ int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a);
 int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size);
 
 /*
- * MTU of the path to dst: the route's RTAX_MTU metric if set, else the MTU
- * of the route's output interface. Returns the MTU (> 0) or -errno.
+ * MTU of the path to dst: the route's RTAX_MTU metric if set (a learnt
+ * PMTU included), else the MTU of the route's output interface. Returns
+ * the MTU (> 0) or -errno, logged as a warning unless quiet.
  */
-int link_route_mtu(struct link *l, const struct ipaddr *dst);
+int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet);
+
+/* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
+struct link_watch;
+
+/* NULL on error (logged). */
+struct link_watch *link_watch_open(void);
+void link_watch_close(struct link_watch *w);
+/* A non-blocking descriptor, readable when notifications wait. */
+int link_watch_fd(const struct link_watch *w);
+/* Read all waiting notifications; how many were link or route changes. */
+int link_watch_read(struct link_watch *w);
 
 #endif

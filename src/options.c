@@ -25,6 +25,8 @@ enum {
 	OPT_PORT,
 	OPT_TTL,
 	OPT_TOS,
+	OPT_DF,
+	OPT_PMTUD,
 	OPT_ENCAP,
 	OPT_VNI,
 	OPT_KEY,
@@ -60,6 +62,13 @@ static const struct argp_option options_table[] = {
 	{ .name = "tos", .key = OPT_TOS, .arg = "N|inherit",
 	  .doc = "Outer TOS or traffic class, 0..255, or 'inherit' from the "
 		 "inner packet (default 0)" },
+	{ .name = "df", .key = OPT_DF, .arg = "set|unset|inherit",
+	  .doc = "Outer DF bit on an IPv4 underlay: always, never, or as the "
+		 "inner packet (IPv4 DF, or IPv6) has it (default unset)" },
+	{ .name = "pmtud", .key = OPT_PMTUD, .arg = "on|off",
+	  .doc = "Answer packets too big for the path with ICMP "
+		 "'fragmentation needed' / ICMPv6 'packet too big' into the "
+		 "tap (default on)" },
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
@@ -410,6 +419,39 @@ static int options_tos(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
+static int options_df(struct argp_state *state, struct config *cfg,
+		      const char *arg)
+{
+	static const char *const names[] = {
+		[DF_UNSET] = "unset", [DF_SET] = "set",
+		[DF_INHERIT] = "inherit",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			cfg->df = i;
+			cfg->df_set = true;
+			return 0;
+		}
+	}
+	argp_error(state, "invalid --df '%s': must be set, unset or inherit",
+		   arg);
+	return EINVAL;
+}
+
+static int options_pmtud(struct argp_state *state, struct config *cfg,
+			 const char *arg)
+{
+	if (strcmp(arg, "on") && strcmp(arg, "off")) {
+		argp_error(state, "invalid --pmtud '%s': must be on or off",
+			   arg);
+		return EINVAL;
+	}
+	cfg->pmtud = !strcmp(arg, "on");
+	return 0;
+}
+
 /* Options that take a number straight into a field. */
 static int options_number(struct argp_state *state, int key, const char *arg)
 {
@@ -486,6 +528,13 @@ static int options_finish(struct argp_state *state)
 		return EINVAL;
 	}
 
+	/* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
+	if (cfg->df_set && cfg->remote.family == AF_INET6) {
+		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
+			   "are never fragmented on the way");
+		return EINVAL;
+	}
+
 	if (!st->port_set)
 		cfg->port = t == ENCAP_VXLAN ? VXLAN_PORT
 			    : t == ENCAP_GRE_UDP ? GRE_UDP_PORT : 0;
@@ -518,6 +567,10 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_number(state, key, arg);
 	case OPT_TOS:
 		return options_tos(state, cfg, arg);
+	case OPT_DF:
+		return options_df(state, cfg, arg);
+	case OPT_PMTUD:
+		return options_pmtud(state, cfg, arg);
 	case OPT_ENCAP:
 		return options_encap(state, cfg, arg);
 	case OPT_CSUM:
@@ -575,6 +628,7 @@ static void options_defaults(struct config *cfg)
 	cfg->tos_mode = TOS_FIXED;
 	cfg->offload = true;
 	cfg->gro = true;
+	cfg->pmtud = true;
 }
 
 int options_parse(int argc, char **argv, struct config *cfg)

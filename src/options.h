@@ -35,6 +35,9 @@ struct ipaddr {
 
 enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
 
+/* Outer DF bit on an IPv4 underlay (the kernel's vxlan "df" setting). */
+enum df_mode { DF_UNSET = 0, DF_SET, DF_INHERIT };
+
 struct config {
 	char dev[IFNAMSIZ];		/* --dev, default "gsotun0" */
 	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
@@ -48,6 +51,9 @@ struct config {
 	int ttl;			/* --ttl 1..255; 0 = kernel default */
 	enum tos_mode tos_mode;		/* --tos N|inherit */
 	uint8_t tos;
+	enum df_mode df;		/* --df set|unset|inherit */
+	bool df_set;			/* --df was given */
+	bool pmtud;			/* false with --pmtud off */
 	bool offload;			/* false with --no-offload */
 	bool gro;			/* false with --no-gro */
 	int verbosity;			/* 0 normal, -v raises, -q lowers */

@@ -18,6 +18,13 @@
 	X(tx_sends)		/* send system calls */                       \
 	X(tx_gso_fallback)	/* UDP GSO refused (EIO): per-segment sends */ \
 	X(tx_gso_oversize)	/* GSO send over the path MTU: split */      \
+	X(tx_resegmented)	/* TCP frames cut finer to fit the path */    \
+	X(tx_fragmented)	/* IPv4 packets fragmented to fit the path */ \
+	X(tx_icmp_sent)		/* ICMP "too big" written to the tap */       \
+	X(tx_icmp_limited)	/* ICMP "too big" held back: rate limit */    \
+	X(tx_icmp_too_big)	/* underlay ICMP: our packets too big */      \
+	X(tx_icmp_unreach)	/* underlay ICMP: unreachable, others */      \
+	X(tx_drop_too_big)	/* frames too big for the path, dropped */    \
 	X(tx_drop_short)	/* vnet: frame shorter than its headers */    \
 	X(tx_drop_l3)		/* vnet: malformed IP header */               \
 	X(tx_drop_csum_range)	/* vnet: csum_start/offset outside */          \

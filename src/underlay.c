@@ -6,7 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
+#include <linux/filter.h>
+#include <netinet/icmp6.h>
 #include <netinet/ip.h>
+#include <netinet/ip_icmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,11 +97,28 @@ static struct underlay_rx *underlay_rx_alloc(void)
 	return rx;
 }
 
-/* TTL, fixed TOS and, for UDP, the checksum and GRO options. */
-static int underlay_configure(struct underlay *u, const struct config *cfg)
+/*
+ * ICMP errors about what we send reach the error queue (ip(7) IP_RECVERR,
+ * ipv6(7) IPV6_RECVERR): "fragmentation needed" then lowers the budget.
+ * On IPv4 the DF bit follows --df; IP_PMTUDISC_DONT sends none, as the
+ * kernel's vxlan does by default (df unset).
+ */
+static int underlay_set_pmtu(int fd, int family, bool df)
+{
+	if (family == AF_INET6)
+		return sockopt_int(fd, IPPROTO_IPV6, IPV6_RECVERR, 1);
+	if (sockopt_int(fd, IPPROTO_IP, IP_RECVERR, 1) ||
+	    sockopt_int(fd, IPPROTO_IP, IP_MTU_DISCOVER,
+			df ? IP_PMTUDISC_DO : IP_PMTUDISC_DONT))
+		return -1;
+	return 0;
+}
+
+/* TTL, fixed TOS, DF and, for UDP, the checksum and GRO options. */
+static int underlay_configure(struct underlay *u, int fd, bool df,
+			      const struct config *cfg)
 {
 	bool v6 = u->family == AF_INET6;
-	int fd = u->fd;
 
 	if (cfg->ttl &&
 	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
@@ -105,6 +127,8 @@ static int underlay_configure(struct underlay *u, const struct config *cfg)
 	if (cfg->tos_mode == TOS_FIXED && cfg->tos &&
 	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
 			v6 ? IPV6_TCLASS : IP_TOS, cfg->tos))
+		return -errno;
+	if (underlay_set_pmtu(fd, u->family, df))
 		return -errno;
 	set_sockbuf(fd);
 	if (!u->udp)
@@ -126,9 +150,42 @@ static int underlay_configure(struct underlay *u, const struct config *cfg)
 		u->gso = false;
 	}
 	/* Back-to-back datagrams from the peer arrive as one (udp(7)). */
-	if (sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
+	if (fd == u->fd && sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
 		log_debug("UDP_GRO not available: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * --df inherit: a second socket sends the packets that carry DF, from the
+ * same address (and, for UDP, an ephemeral source port: RFC 7348 and RFC
+ * 8086 leave the source port to the sender). It takes in no packets, only
+ * the errors about its own.
+ */
+static int underlay_open_df(struct underlay *u, const struct config *cfg,
+			    const struct sockaddr_storage *local,
+			    socklen_t local_len)
+{
+	static struct sock_filter drop_all[] = {
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = drop_all };
+	struct sockaddr_storage addr = *local;
+	int err;
+
+	u->fd_df = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
+			  SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
+	if (u->fd_df < 0)
+		return -errno;
+	((struct sockaddr_in *)&addr)->sin_port = 0;
+	if (setsockopt(u->fd_df, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+		       sizeof(prog)) ||
+	    bind(u->fd_df, (struct sockaddr *)&addr, local_len))
+		return -errno;
+	if (!u->udp && connect(u->fd_df, (struct sockaddr *)&u->peer,
+			       u->peer_len))
+		return -errno;
+	err = underlay_configure(u, u->fd_df, true, cfg);
+	return err;
 }
 
 static struct underlay_tx *underlay_tx_alloc(void);
@@ -142,6 +199,7 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
+	u->fd_df = -1;
 	u->family = cfg->remote.family;
 	u->udp = encap_is_udp(cfg->encap.type);
 	u->gso = u->udp;
@@ -190,11 +248,19 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 		log_err_errno("cannot connect the GRE socket");
 		goto fail;
 	}
-	err = underlay_configure(u, cfg);
+	err = underlay_configure(u, u->fd, cfg->df == DF_SET, cfg);
 	if (err) {
 		log_err("cannot configure the underlay socket: %s",
 			strerror(-err));
 		goto fail;
+	}
+	if (u->family == AF_INET && cfg->df == DF_INHERIT) {
+		err = underlay_open_df(u, cfg, &local, local_len);
+		if (err) {
+			log_err("cannot open the underlay socket for DF "
+				"packets: %s", strerror(-err));
+			goto fail;
+		}
 	}
 	return 0;
 fail:
@@ -206,7 +272,10 @@ void underlay_close(struct underlay *u)
 {
 	if (u->fd >= 0)
 		close(u->fd);
+	if (u->fd_df >= 0)
+		close(u->fd_df);
 	u->fd = -1;
+	u->fd_df = -1;
 	free(u->tx);
 	underlay_rx_free(u->rx);
 	u->tx = NULL;
@@ -308,6 +377,7 @@ struct underlay_tx {
 	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
 	uint16_t segs[UNDERLAY_TX_SEGS];	/* segments in each message */
 	int16_t tos[UNDERLAY_TX_SEGS];
+	bool df[UNDERLAY_TX_SEGS];		/* goes out on fd_df */
 	unsigned int n_msgs, n_segs;
 };
 
@@ -318,7 +388,7 @@ static struct underlay_tx *underlay_tx_alloc(void)
 
 /* Queue one message of n segments (n > 1: a UDP GSO run). */
 static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
-			 size_t encap_len, int tos)
+			 size_t encap_len, int tos, bool df)
 {
 	struct underlay_tx *tx = u->tx;
 	unsigned int m = tx->n_msgs++;
@@ -336,6 +406,7 @@ static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
 		      n > 1 ? seg_wire_len(&segs[0], encap_len) : 0, tos);
 	tx->segs[m] = n;
 	tx->tos[m] = tos;
+	tx->df[m] = df && u->fd_df >= 0;
 	tx->n_segs += n;
 }
 
@@ -343,7 +414,7 @@ static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
  * The kernel refused a GSO message with EIO (udp_send_skb(): no checksum
  * offload on the way out): send its segments one datagram each.
  */
-static void tx_send_split(struct underlay *u, unsigned int m,
+static void tx_send_split(struct underlay *u, int fd, unsigned int m,
 			  struct stats *st)
 {
 	struct underlay_tx *tx = u->tx;
@@ -361,7 +432,7 @@ static void tx_send_split(struct underlay *u, unsigned int m,
 		msg_set_cmsgs(u, &mm[i].msg_hdr, &cbuf, 0, tx->tos[m]);
 	}
 	while (sent < n) {
-		int r = sendmmsg(u->fd, mm + sent, n - sent, 0);
+		int r = sendmmsg(fd, mm + sent, n - sent, 0);
 
 		st->tx_sends++;
 		if (r < 0 && errno == EINTR)
@@ -377,7 +448,7 @@ static void tx_send_split(struct underlay *u, unsigned int m,
 }
 
 int underlay_queue(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos)
+		   size_t encap_len, int tos, bool df)
 {
 	if (u->tx->n_segs + n > UNDERLAY_TX_SEGS)
 		return -ENOSPC;
@@ -386,11 +457,22 @@ int underlay_queue(struct underlay *u, const struct seg *segs, int n,
 
 		if (u->gso && n > 1)
 			run = gso_run_len(segs, n, encap_len);
-		tx_queue_msg(u, segs, run, encap_len, tos);
+		tx_queue_msg(u, segs, run, encap_len, tos, df);
 		segs += run;
 		n -= run;
 	}
 	return 0;
+}
+
+/* Messages from first on that go out on the same socket. */
+static unsigned int tx_run_end(const struct underlay_tx *tx,
+			       unsigned int first)
+{
+	unsigned int m = first + 1;
+
+	while (m < tx->n_msgs && tx->df[m] == tx->df[first])
+		m++;
+	return m;
 }
 
 void underlay_flush(struct underlay *u, struct stats *st)
@@ -399,7 +481,9 @@ void underlay_flush(struct underlay *u, struct stats *st)
 	unsigned int done = 0;
 
 	while (done < tx->n_msgs) {
-		int r = sendmmsg(u->fd, tx->mm + done, tx->n_msgs - done, 0);
+		unsigned int end = tx_run_end(tx, done);
+		int fd = tx->df[done] ? u->fd_df : u->fd;
+		int r = sendmmsg(fd, tx->mm + done, end - done, 0);
 
 		st->tx_sends++;
 		if (r > 0) {
@@ -414,17 +498,17 @@ void underlay_flush(struct underlay *u, struct stats *st)
 				log_info("UDP GSO refused by the underlay, sending segment by segment");
 			u->gso = false;
 			st->tx_gso_fallback++;
-			tx_send_split(u, done++, st);
+			tx_send_split(u, fd, done++, st);
 			continue;
 		}
 		/*
 		 * Segments larger than the path allows (the route's MTU
-		 * changed, or --mtu is set too high): as single datagrams the
-		 * kernel may still fragment them (IP_PMTUDISC_WANT).
+		 * changed before the watch saw it, or --pmtud off): as single
+		 * datagrams the kernel may still fragment them (no DF).
 		 */
 		if (errno == EMSGSIZE && tx->segs[done] > 1) {
 			st->tx_gso_oversize++;
-			tx_send_split(u, done++, st);
+			tx_send_split(u, fd, done++, st);
 			continue;
 		}
 		/* The first message failed: count it, go on with the rest. */
@@ -547,4 +631,80 @@ int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
 	for (i = 0; i < n; i++)
 		underlay_rx_one(u, i, &p[i], st);
 	return n;
+}
+
+/* Does an ICMP error, or a local one, say "too big", and for what MTU? */
+static uint32_t serr_too_big(const struct sock_extended_err *e)
+{
+	switch (e->ee_origin) {
+	case SO_EE_ORIGIN_ICMP:
+		return e->ee_type == ICMP_DEST_UNREACH &&
+		       e->ee_code == ICMP_FRAG_NEEDED ? e->ee_info : 0;
+	case SO_EE_ORIGIN_ICMP6:
+		return e->ee_type == ICMP6_PACKET_TOO_BIG ? e->ee_info : 0;
+	case SO_EE_ORIGIN_LOCAL:
+		/* ip_local_error(), ipv6_local_error(): a send over the PMTU */
+		return e->ee_errno == EMSGSIZE ? e->ee_info : 0;
+	}
+	return 0;
+}
+
+static const struct sock_extended_err *msg_serr(struct msghdr *msg)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
+		if ((cm->cmsg_level == IPPROTO_IP &&
+		     cm->cmsg_type == IP_RECVERR) ||
+		    (cm->cmsg_level == IPPROTO_IPV6 &&
+		     cm->cmsg_type == IPV6_RECVERR))
+			return (const struct sock_extended_err *)CMSG_DATA(cm);
+	}
+	return NULL;
+}
+
+/*
+ * One errqueue entry per failed packet; its msg_name is the destination of
+ * the packet that failed (ip_recv_error()), so errors about anything but
+ * the peer are ignored.
+ */
+uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st)
+{
+	uint32_t lowest = 0;
+	unsigned int i;
+
+	/* Bounded: a flood of ICMP must not keep the loop here. */
+	for (i = 0; i < 64; i++) {
+		union {
+			char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					    sizeof(struct sockaddr_in6))];
+			struct cmsghdr align;
+		} ctrl;
+		struct sockaddr_storage dst;
+		const struct sock_extended_err *e;
+		uint8_t data[64];
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr msg = {
+			.msg_name = &dst, .msg_namelen = sizeof(dst),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl.buf,
+			.msg_controllen = sizeof(ctrl.buf),
+		};
+		uint32_t mtu;
+
+		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+		e = msg_serr(&msg);
+		if (!e || !sockaddr_is_peer(u, &dst))
+			continue;
+		mtu = serr_too_big(e);
+		if (mtu) {
+			st->tx_icmp_too_big++;
+			if (!lowest || mtu < lowest)
+				lowest = mtu;
+		} else {
+			st->tx_icmp_unreach++;
+		}
+	}
+	return lowest;
 }

@@ -35,6 +35,7 @@ struct underlay_tx;
 
 struct underlay {
 	int fd;
+	int fd_df;		/* --df inherit: sends with DF; else -1 */
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
@@ -58,12 +59,13 @@ void underlay_close(struct underlay *u);
 /*
  * Queue n segments whose encapsulation header (encap_len bytes in front of
  * seg.hdr) is built: one UDP GSO message per run of equal segments, else
- * one message per segment. tos >= 0 sets the outer TOS/traffic class.
- * Header blocks and payloads must stay valid until underlay_flush().
+ * one message per segment. tos >= 0 sets the outer TOS/traffic class; df
+ * sends them with the DF bit (--df inherit; fd_df). Header blocks and
+ * payloads must stay valid until underlay_flush().
  * Returns -ENOSPC when the queue has no room for n more segments.
  */
 int underlay_queue(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos);
+		   size_t encap_len, int tos, bool df);
 
 /*
  * Send everything queued with as few sendmmsg() calls as the kernel takes
@@ -78,5 +80,13 @@ void underlay_flush(struct underlay *u, struct stats *st);
  * for one that was dropped (counted in st).
  */
 int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st);
+
+/*
+ * Read the error queue of fd (u->fd or u->fd_df): ICMP errors about the
+ * packets sent to the peer (IP_RECVERR, IPV6_RECVERR), counted in st.
+ * Returns the smallest path MTU a "fragmentation needed" / "packet too
+ * big" (or a local EMSGSIZE) reported, 0 if none did.
+ */
+uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st);
 
 #endif

@@ -240,6 +240,27 @@ static const struct row rows[] = {
 	{ A(R, "--tos", "Inherit"), 64, "invalid --tos 'Inherit'" },
 	{ A(R, "--tos", ""), 64, "invalid --tos ''" },
 
+	/* --df and --pmtud */
+	{ A(R), 0, "df=unset pmtud=1" },
+	{ A(R, "--df", "set"), 0, "df=set pmtud=1" },
+	{ A(R, "--df", "unset"), 0, "df=unset" },
+	{ A(R, "--df", "inherit"), 0, "df=inherit" },
+	{ A(R, "--df", "set", "--df", "inherit"), 0, "df=inherit" },
+	{ A(R, "--df=set", "--encap", "gre"), 0, "df=set encap=gre" },
+	{ A(R, "--df", "Set"), 64, "invalid --df 'Set'" },
+	{ A(R, "--df", ""), 64, "invalid --df ''" },
+	{ A(R, "--df", "on"), 64, "must be set, unset or inherit" },
+	{ A(R, "--df"), 64, NULL },
+	{ A(R6, "--df", "set"), 64, "--df is for IPv4 underlays" },
+	{ A(R6, "--df", "unset"), 64, "--df is for IPv4 underlays" },
+	{ A(R6), 0, "df=unset" },
+	{ A(R, "--pmtud", "off"), 0, "pmtud=0 df=unset" },
+	{ A(R, "--pmtud", "on"), 0, "pmtud=1" },
+	{ A(R, "--pmtud", "off", "--pmtud", "on"), 0, "pmtud=1" },
+	{ A(R6, "--pmtud=off"), 0, "pmtud=0" },
+	{ A(R, "--pmtud", "1"), 64, "invalid --pmtud '1'" },
+	{ A(R, "--pmtud", "OFF"), 64, "must be on or off" },
+
 	/* Device and process flags */
 	{ A(R, "--no-offload"), 0, "offload=0 gro=1 csum=1" },
 	{ A(R, "--no-gro"), 0, "gro=0 offload=1" },
@@ -360,6 +381,9 @@ static char *test_render(const struct config *c)
 	else
 		fprintf(f, " tos=%u", c->tos);
 	fprintf(f, " gro=%d", c->gro);
+	fprintf(f, " df=%s pmtud=%d",
+		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
+		"unset", c->pmtud);
 	fprintf(f, " offload=%d verbosity=%d daemon=%d", c->offload,
 		c->verbosity, c->daemon);
 	if (!c->pidfile)
