@@ -25,6 +25,7 @@
 #include "log.h"
 #include "options.h"
 #include "pmtu.h"
+#include "priv.h"
 #include "ring.h"
 #include "stats.h"
 #include "tap.h"
@@ -747,6 +748,16 @@ static int daemonize(const char *pidfile)
 	return 0;
 }
 
+/*
+ * What needs CAP_NET_ADMIN after set-up: the tap's MTU following the path
+ * (--mtu auto) and its gso_max_size following the budget (tunnel_fit_gso).
+ */
+static bool tunnel_needs_net_admin(const struct tunnel *t)
+{
+	return !t->cfg.mtu ||
+	       (t->cfg.offload && encap_is_udp(t->cfg.encap.type));
+}
+
 static void tunnel_watch(struct tunnel *t)
 {
 	ev_io_init(&t->tap_w, tap_read_cb, t->tap_fd, EV_READ);
@@ -810,6 +821,9 @@ int main(int argc, char **argv)
 	} else if (t.cfg.pidfile && write_pidfile(t.cfg.pidfile)) {
 		goto out;
 	}
+	if (t.cfg.user && priv_drop(t.cfg.user, t.cfg.chroot,
+				    tunnel_needs_net_admin(&t)))
+		goto out_pidfile;
 	t.loop = ev_default_loop(EVFLAG_AUTO);
 	if (!t.loop) {
 		log_err("cannot start the event loop");
@@ -822,7 +836,8 @@ int main(int argc, char **argv)
 	ev_loop_destroy(t.loop);
 	stats_print(stderr, &t.st);
 out_pidfile:
-	if (t.cfg.pidfile)
+	/* After --user the file is root's: the service manager removes it. */
+	if (t.cfg.pidfile && !t.cfg.user)
 		unlink(t.cfg.pidfile);
 out:
 	tunnel_free(&t);

@@ -22,6 +22,7 @@ const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
 enum {
 	OPT_REMOTE = 256,
 	OPT_LOCAL,
+	OPT_ALLOW,
 	OPT_PORT,
 	OPT_TTL,
 	OPT_TOS,
@@ -40,6 +41,8 @@ enum {
 	OPT_NO_GRO,
 	OPT_DAEMON,
 	OPT_PIDFILE,
+	OPT_USER,
+	OPT_CHROOT,
 };
 
 #define VNI_MAX 0xffffffu
@@ -54,6 +57,9 @@ static const struct argp_option options_table[] = {
 	{ .name = "local", .key = OPT_LOCAL, .arg = "ADDR",
 	  .doc = "Local address to bind and send from, same family as "
 		 "--remote (default: any)" },
+	{ .name = "allow", .key = OPT_ALLOW, .arg = "CIDR",
+	  .doc = "Also take packets from sources in CIDR (same family as "
+		 "--remote); repeatable, up to 16" },
 	{ .name = "port", .key = OPT_PORT, .arg = "N",
 	  .doc = "UDP port sent to and bound, 1..65535 (default 4789 for "
 		 "vxlan, 4754 for gre-udp; not with gre)" },
@@ -113,6 +119,12 @@ static const struct argp_option options_table[] = {
 	  .doc = "Run in the background" },
 	{ .name = "pidfile", .key = OPT_PIDFILE, .arg = "FILE",
 	  .doc = "Write the process id to FILE" },
+	{ .name = "user", .key = OPT_USER, .arg = "NAME",
+	  .doc = "Once set up, run as user NAME (and its group) with no "
+		 "capabilities but CAP_NET_ADMIN where the MTU must follow "
+		 "the path" },
+	{ .name = "chroot", .key = OPT_CHROOT, .arg = "DIR",
+	  .doc = "Once set up, change root to DIR (with --user)" },
 	{ 0 }
 };
 
@@ -313,6 +325,63 @@ static int options_address(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
+/* The host part of an --allow prefix must be zero: say what was meant. */
+static bool options_cidr_host_bits(const struct cidr *c)
+{
+	const uint8_t *a = (const uint8_t *)&c->addr;
+	unsigned int len = c->family == AF_INET ? 4 : 16, i;
+
+	for (i = 0; i < len; i++) {
+		unsigned int keep = c->prefix > i * 8 ? c->prefix - i * 8 : 0;
+		uint8_t mask = keep >= 8 ? 0xff : (uint8_t)(0xff00 >> keep);
+
+		if (a[i] & ~mask)
+			return true;
+	}
+	return false;
+}
+
+static int options_allow(struct argp_state *state, struct config *cfg,
+			 const char *arg)
+{
+	const char *why;
+
+	if (cfg->n_allow == CONFIG_MAX_ALLOW) {
+		argp_error(state, "too many --allow: at most %d",
+			   CONFIG_MAX_ALLOW);
+		return E2BIG;
+	}
+	why = options_cidr_parse(arg, &cfg->allow[cfg->n_allow]);
+	if (!why && options_cidr_host_bits(&cfg->allow[cfg->n_allow]))
+		why = "host bits set after the prefix";
+	if (why) {
+		argp_error(state, "invalid --allow '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_allow++;
+	return 0;
+}
+
+/* --user and --chroot: a non-empty string, kept. */
+static int options_string(struct argp_state *state, const char *opt,
+			  const char *arg, char **out)
+{
+	char *copy;
+
+	if (!*arg) {
+		argp_error(state, "invalid %s '': empty", opt);
+		return EINVAL;
+	}
+	copy = strdup(arg);
+	if (!copy) {
+		argp_failure(state, EXIT_FAILURE, ENOMEM, "%s", opt);
+		return ENOMEM;
+	}
+	free(*out);
+	*out = copy;
+	return 0;
+}
+
 /*
  * Daemons chdir("/"), so a relative pid file is made absolute against the
  * directory gsotun was started in; otherwise writing and removing it would
@@ -497,6 +566,7 @@ static int options_finish(struct argp_state *state)
 	struct options_state *st = state->input;
 	struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
+	unsigned int i;
 
 	if (!cfg->remote.family) {
 		argp_error(state, "missing --remote ADDR: the peer's address");
@@ -528,6 +598,23 @@ static int options_finish(struct argp_state *state)
 		return EINVAL;
 	}
 
+	for (i = 0; i < cfg->n_allow; i++) {
+		if (cfg->allow[i].family != cfg->remote.family) {
+			argp_error(state, "--allow must be of the family of "
+				   "--remote");
+			return EINVAL;
+		}
+	}
+	if (cfg->chroot && !cfg->user) {
+		argp_error(state, "--chroot needs --user (root can leave a "
+			   "chroot)");
+		return EINVAL;
+	}
+	if (cfg->chroot && cfg->chroot[0] != '/') {
+		argp_error(state, "invalid --chroot '%s': not an absolute "
+			   "path", cfg->chroot);
+		return EINVAL;
+	}
 	/* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
 	if (cfg->df_set && cfg->remote.family == AF_INET6) {
 		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
@@ -560,6 +647,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_endpoint(state, "--remote", arg, &cfg->remote);
 	case OPT_LOCAL:
 		return options_endpoint(state, "--local", arg, &cfg->local);
+	case OPT_ALLOW:
+		return options_allow(state, cfg, arg);
 	case OPT_PORT:
 	case OPT_VNI:
 	case OPT_KEY:
@@ -604,6 +693,10 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_PIDFILE:
 		return options_pidfile(state, cfg, arg);
+	case OPT_USER:
+		return options_string(state, "--user", arg, &cfg->user);
+	case OPT_CHROOT:
+		return options_string(state, "--chroot", arg, &cfg->chroot);
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
@@ -646,5 +739,9 @@ int options_parse(int argc, char **argv, struct config *cfg)
 void options_free(struct config *cfg)
 {
 	free(cfg->pidfile);
+	free(cfg->user);
+	free(cfg->chroot);
 	cfg->pidfile = NULL;
+	cfg->user = NULL;
+	cfg->chroot = NULL;
 }

@@ -13,6 +13,7 @@
 #include "encap.h"
 
 #define CONFIG_MAX_ADDRS 16
+#define CONFIG_MAX_ALLOW 16
 
 /* An address with prefix length, for --address. */
 struct cidr {
@@ -45,6 +46,8 @@ struct config {
 	struct ipaddr local;		/* --local */
 	struct ipaddr remote;		/* --remote, required */
 	uint16_t port;			/* --port; 0 picks the encap default */
+	struct cidr allow[CONFIG_MAX_ALLOW];	/* --allow: more peers */
+	unsigned int n_allow;
 	uint32_t mtu;			/* --mtu N; 0 means auto */
 	struct cidr addrs[CONFIG_MAX_ADDRS];	/* --address, repeatable */
 	unsigned int n_addrs;
@@ -59,6 +62,8 @@ struct config {
 	int verbosity;			/* 0 normal, -v raises, -q lowers */
 	bool daemon;			/* --daemon */
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */
+	char *user;			/* --user NAME (owned) */
+	char *chroot;			/* --chroot DIR (owned) */
 };
 
 /*

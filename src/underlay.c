@@ -237,13 +237,17 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 		goto fail;
 	}
 	u->peer_len = ipaddr_to_sockaddr(&cfg->remote, port, &u->peer);
+	u->allow = cfg->allow;
+	u->n_allow = cfg->n_allow;
 	/*
 	 * A raw socket connected to the peer sees only the peer's GRE
-	 * packets (raw_v4_match). UDP stays unconnected: the kernel's vxlan
-	 * sends from a source port hashed from the inner flow (RFC 7348).
+	 * packets (raw_v4_match), unless --allow takes others. UDP stays
+	 * unconnected: the kernel's vxlan sends from a source port hashed
+	 * from the inner flow (RFC 7348).
 	 */
-	if (!u->udp && connect(u->fd, (struct sockaddr *)&u->peer,
-			       u->peer_len)) {
+	u->connected = !u->udp && !u->n_allow;
+	if (u->connected && connect(u->fd, (struct sockaddr *)&u->peer,
+				    u->peer_len)) {
 		err = -errno;
 		log_err_errno("cannot connect the GRE socket");
 		goto fail;
@@ -339,8 +343,8 @@ static void msg_set_cmsgs(struct underlay *u, struct msghdr *msg,
 
 static void msg_set_peer(struct underlay *u, struct msghdr *msg)
 {
-	/* The raw GRE socket is connected; UDP names the peer each time. */
-	if (u->udp) {
+	/* A connected GRE socket knows the peer; others name it each time. */
+	if (!u->connected) {
 		msg->msg_name = &u->peer;
 		msg->msg_namelen = u->peer_len;
 	}
@@ -519,17 +523,46 @@ void underlay_flush(struct underlay *u, struct stats *st)
 	tx->n_segs = 0;
 }
 
+/* Is addr (4 or 16 bytes) inside prefix c? */
+static bool cidr_contains(const struct cidr *c, const uint8_t *addr)
+{
+	const uint8_t *net = (const uint8_t *)&c->addr;
+	unsigned int bytes = c->prefix / 8, bits = c->prefix % 8;
+
+	if (memcmp(net, addr, bytes))
+		return false;
+	return !bits || !((net[bytes] ^ addr[bytes]) & (0xff00 >> bits));
+}
+
+/*
+ * Only the configured remote, or a source --allow names, is taken; any
+ * source port, as the kernel's vxlan sends from a port hashed from the
+ * inner flow (RFC 7348 section 5).
+ */
 static bool sockaddr_is_peer(const struct underlay *u,
 			     const struct sockaddr_storage *ss)
 {
+	const struct sockaddr_in6 *peer6 = (const void *)&u->peer;
+	const struct sockaddr_in *peer4 = (const void *)&u->peer;
+	const uint8_t *addr;
+	unsigned int i;
+
 	if (ss->ss_family != u->family)
 		return false;
-	if (u->family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)ss)->sin6_addr,
-			       &((const struct sockaddr_in6 *)&u->peer)->sin6_addr,
-			       sizeof(struct in6_addr));
-	return ((const struct sockaddr_in *)ss)->sin_addr.s_addr ==
-	       ((const struct sockaddr_in *)&u->peer)->sin_addr.s_addr;
+	if (u->family == AF_INET6) {
+		addr = ((const struct sockaddr_in6 *)ss)->sin6_addr.s6_addr;
+		if (!memcmp(addr, &peer6->sin6_addr, 16))
+			return true;
+	} else {
+		addr = (const uint8_t *)&((const struct sockaddr_in *)ss)
+			       ->sin_addr.s_addr;
+		if (!memcmp(addr, &peer4->sin_addr.s_addr, 4))
+			return true;
+	}
+	for (i = 0; i < u->n_allow; i++)
+		if (cidr_contains(&u->allow[i], addr))
+			return true;
+	return false;
 }
 
 static uint16_t msg_gro_size(struct msghdr *msg)

@@ -39,8 +39,11 @@ struct underlay {
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
+	bool connected;		/* raw GRE, only the peer: no msg_name */
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
+	const struct cidr *allow;	/* --allow: other accepted sources */
+	unsigned int n_allow;
 	struct underlay_tx *tx;	/* messages queued for the next flush */
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 };

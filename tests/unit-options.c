@@ -38,6 +38,12 @@ struct row {
 	ADDR(7), ADDR(8), ADDR(9), ADDR(10), ADDR(11), ADDR(12), ADDR(13),    \
 	ADDR(14), ADDR(15)
 
+#define ALLOW(n) "--allow", "10." #n ".0.0/16"
+#define ALLOW16                                                               \
+	ALLOW(0), ALLOW(1), ALLOW(2), ALLOW(3), ALLOW(4), ALLOW(5), ALLOW(6), \
+	ALLOW(7), ALLOW(8), ALLOW(9), ALLOW(10), ALLOW(11), ALLOW(12),        \
+	ALLOW(13), ALLOW(14), ALLOW(15)
+
 #define DEFAULTS                                                              \
 	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 vni=1 "   \
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
@@ -240,6 +246,41 @@ static const struct row rows[] = {
 	{ A(R, "--tos", "Inherit"), 64, "invalid --tos 'Inherit'" },
 	{ A(R, "--tos", ""), 64, "invalid --tos ''" },
 
+	/* --allow */
+	{ A(R, "--allow", "192.0.2.0/24"), 0, "nallow=1 allow0=192.0.2.0/24" },
+	{ A(R, "--allow", "198.51.100.7/32", "--allow", "0.0.0.0/0"), 0,
+	  "nallow=2 allow0=198.51.100.7/32 allow1=0.0.0.0/0" },
+	{ A(R6, "--allow", "2001:db8:1::/48"), 0,
+	  "nallow=1 allow0=2001:db8:1::/48" },
+	{ A(R, "--allow", "2001:db8::/32"), 64,
+	  "--allow must be of the family of --remote" },
+	{ A(R6, "--allow", "192.0.2.0/24"), 64,
+	  "--allow must be of the family of --remote" },
+	{ A(R, "--allow", "192.0.2.1/24"), 64,
+	  "invalid --allow '192.0.2.1/24': host bits set" },
+	{ A(R6, "--allow", "2001:db8::1/64"), 64, "host bits set" },
+	{ A(R, "--allow", "192.0.2.0"), 64, "missing /PREFIX" },
+	{ A(R, "--allow", "192.0.2.0/33"), 64, "prefix must be 0..32" },
+	{ A(R, "--allow", "x/8"), 64, "not an IPv4 or IPv6 address" },
+	{ A(R, "--allow", ""), 64, "invalid --allow ''" },
+	{ A(R, ALLOW16), 0, "nallow=16" },
+	{ A(R, ALLOW16, "--allow", "10.99.0.0/16"), 64,
+	  "too many --allow: at most 16" },
+
+	/* --user and --chroot */
+	{ A(R), 0, "user=- chroot=-" },
+	{ A(R, "--user", "nobody"), 0, "user=nobody chroot=-" },
+	{ A(R, "--user", "nobody", "--chroot", "/var/empty"), 0,
+	  "user=nobody chroot=/var/empty" },
+	{ A(R, "--chroot", "/var/empty", "--user", "a", "--user", "b"), 0,
+	  "user=b chroot=/var/empty" },
+	{ A(R, "--chroot", "/var/empty"), 64, "--chroot needs --user" },
+	{ A(R, "--user", "nobody", "--chroot", "var/empty"), 64,
+	  "not an absolute path" },
+	{ A(R, "--user", ""), 64, "invalid --user ''" },
+	{ A(R, "--user", "nobody", "--chroot", ""), 64, "invalid --chroot ''" },
+	{ A(R, "--user"), 64, NULL },
+
 	/* --df and --pmtud */
 	{ A(R), 0, "df=unset pmtud=1" },
 	{ A(R, "--df", "set"), 0, "df=set pmtud=1" },
@@ -380,6 +421,14 @@ static char *test_render(const struct config *c)
 		fprintf(f, " tos=inherit");
 	else
 		fprintf(f, " tos=%u", c->tos);
+	fprintf(f, " nallow=%u", c->n_allow);
+	for (i = 0; i < c->n_allow && i < CONFIG_MAX_ALLOW; i++) {
+		snprintf(key, sizeof(key), "allow%u", i);
+		test_put_ip(f, key, c->allow[i].family, &c->allow[i].addr);
+		fprintf(f, "/%u", c->allow[i].prefix);
+	}
+	fprintf(f, " user=%s chroot=%s", c->user ? c->user : "-",
+		c->chroot ? c->chroot : "-");
 	fprintf(f, " gro=%d", c->gro);
 	fprintf(f, " df=%s pmtud=%d",
 		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
