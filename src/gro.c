@@ -443,14 +443,14 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 		i = gro_open_find(g, s);
 	if (i >= 0 && gro_can_merge(&g->frames[g->open[i]], s)) {
 		if (!gro_verify(s, st))
-			return GRO_DROP_CSUM;
+			return GRO_DROPPED;
 		gro_merge(g, (unsigned int)i, s, st);
 		return GRO_MERGED;
 	}
 	if (g->n_frames == GRO_MAX_FRAMES)
 		return GRO_FULL;
 	if (!gro_verify(s, st))
-		return GRO_DROP_CSUM;
+		return GRO_DROPPED;
 	gro_close_flows(g, s);
 	if (big)
 		gro_queue_gso(g, s, st);
@@ -459,6 +459,32 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 	else
 		gro_queue_csum(g, s, GRO_TCP_CHECK);
 	return GRO_QUEUED;
+}
+
+/*
+ * An IP packet with headers no receiver takes: what vnet_hdr_parse()
+ * refuses (IPv4 version or IHL wrong, a total length over the frame or
+ * under the header, an IPv6 payload length over the frame, an extension
+ * chain or a TCP/UDP header cut short, TCP doff < 5), and a UDP length
+ * under 8 or over the datagram. The kernel's GRO only declines to merge
+ * them (inet_gro_receive() wants 0x45, ipv6_gro_receive() a whole
+ * header) and its stack drops them later (ip_rcv_core(), ipv6_rcv_core(),
+ * tcp_v4_rcv(), __udp4_lib_rcv()); a bridge behind the tap would forward
+ * them, so they are dropped and counted here. A parse that fails before
+ * the IP header (VLAN tag cut) leaves l3_off 0: not IP, it goes on as it
+ * came.
+ */
+static bool gro_inner_bad(int err, const struct gro_seg *s)
+{
+	const uint8_t *uh = s->data + s->f.l4_off;
+	uint32_t ulen;
+
+	if (err)
+		return s->f.l3_off != 0;
+	if (!s->f.l4_off || s->f.l4_proto != IPPROTO_UDP)
+		return false;
+	ulen = get_be16(uh + 4);
+	return ulen < 8 || ulen > s->end - s->f.l4_off;
 }
 
 void gro_init(struct gro *g, uint32_t mtu, bool merge)
@@ -473,14 +499,24 @@ enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 {
 	static const struct virtio_net_hdr none;
 	struct gro_seg s;
+	int err;
 
-	if (vnet_hdr_parse(&none, frame, len, &s.f) != VNET_OK || !s.f.l3_off) {
+	err = vnet_hdr_parse(&none, frame, len, &s.f);
+	if (!err && s.f.l3_off)
+		gro_seg_init(&s, frame);
+	else
+		s.data = frame;
+	/* Counted once: a drop is decided before GRO_FULL can be. */
+	if (gro_inner_bad(err, &s)) {
+		st->rx_drop_inner_hdr++;
+		return GRO_DROPPED;
+	}
+	if (err || !s.f.l3_off) {
 		if (g->n_frames == GRO_MAX_FRAMES)
 			return GRO_FULL;
 		gro_queue_plain(g, frame, (uint32_t)len);
 		return GRO_QUEUED;
 	}
-	gro_seg_init(&s, frame);
 	if (s.f.l4_off && s.f.l4_proto == IPPROTO_TCP)
 		return gro_add_tcp(g, &s, st);
 	if (g->n_frames == GRO_MAX_FRAMES)

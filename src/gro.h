@@ -54,7 +54,7 @@ struct gro {
 enum gro_result {
 	GRO_QUEUED = 0,		/* queued as a frame of its own */
 	GRO_MERGED,		/* appended to an open super-frame */
-	GRO_DROP_CSUM,		/* TCP checksum wrong: dropped (counted) */
+	GRO_DROPPED,		/* bad checksum or headers: dropped (counted) */
 	GRO_FULL,		/* no room: flush and add it again */
 };
 
@@ -68,10 +68,12 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge);
  * NEEDS_CSUM, only when its checksum verified in software, or when its
  * check field holds exactly the pseudo-header seed (a sender on this host
  * left it partial, as the kernel's vxlan on a veth does). A TCP segment
- * whose checksum is wrong is dropped. Other frames go as they came, plain
- * (the kernel verifies them), except UDP with the seed (NEEDS_CSUM).
- * Counters (rx_gro_merged, rx_gso_frames, rx_csum_partial,
- * rx_drop_inner_csum) are counted in st.
+ * whose checksum is wrong is dropped, and so is an IP frame whose headers
+ * no receiver would take (lengths that lie, headers cut short). Other
+ * frames go as they came, plain (the kernel verifies them), except UDP
+ * with the seed (NEEDS_CSUM). Counters (rx_gro_merged, rx_gso_frames,
+ * rx_csum_partial, rx_drop_inner_csum, rx_drop_inner_hdr) are counted in
+ * st.
  */
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 			struct stats *st);

@@ -517,6 +517,11 @@ static void tunnel_rx_pkt(struct tunnel *t, const struct rx_pkt *p)
 	size_t step = p->gso_size ? p->gso_size : p->len;
 	size_t off;
 
+	/* No header at all: encap_parse() counts it as short. */
+	if (!p->len) {
+		tunnel_rx_one(t, p->data, 0);
+		return;
+	}
 	for (off = 0; off < p->len; off += step) {
 		size_t chunk = p->len - off < step ? p->len - off : step;
 

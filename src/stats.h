@@ -53,6 +53,7 @@
 	X(rx_drop_csum)		/* GRE checksum wrong */                      \
 	X(rx_drop_csum_missing)	/* required checksum absent */                \
 	X(rx_drop_inner_short)	/* inner frame shorter than Ethernet */       \
+	X(rx_drop_inner_hdr)	/* inner IP/TCP/UDP header bad or lying */    \
 	X(rx_drop_inner_csum)	/* inner TCP checksum wrong */                \
 	X(rx_drop_outer)	/* outer IP header malformed (raw GRE) */     \
 	X(rx_drop_trunc)	/* datagram larger than the buffer */         \

@@ -505,20 +505,24 @@ xfer()
 
 # ---------------------------------------------------------------- capture
 
-# cap_start NS DEV FILE: tcpdump on DEV, whole frames, until cap_stop.
+# cap_start NS DEV FILE [FILTER...]: tcpdump on DEV, whole frames, until
+# cap_stop. Immediate mode: otherwise the last frames may wait in a ring
+# block that tcpdump never reads before it is stopped.
 cap_start()
 {
-	local i
+	local ns=$1 dev=$2 file=$3 i
 
-	ip netns exec "$1" tcpdump -Z root -n -B 32768 -s 0 -U -i "$2" \
-		-w "$3" </dev/null >/dev/null 2>"$3.err" &
+	shift 3
+	ip netns exec "$ns" tcpdump -Z root -n -B 32768 -s 0 -U \
+		--immediate-mode -i "$dev" -w "$file" "$@" \
+		</dev/null >/dev/null 2>"$file.err" &
 	CAP_PID=$!
 	track_pid "$CAP_PID"
 	for ((i = 0; i < 50; i++)); do
-		grep -q 'listening on' "$3.err" 2>/dev/null && return 0
+		grep -q 'listening on' "$file.err" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	diag "tcpdump did not start:" "$(cat "$3.err")"
+	diag "tcpdump did not start:" "$(cat "$file.err")"
 	return 1
 }
 

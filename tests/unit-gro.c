@@ -745,7 +745,7 @@ static void feed(const struct row *r, struct run_result *res)
 		case GRO_QUEUED:
 			res->queued++;
 			break;
-		case GRO_DROP_CSUM:
+		case GRO_DROPPED:
 			res->dropped++;
 			break;
 		default:
@@ -816,7 +816,16 @@ static void test_rows(void)
 
 /* ---- single frames ------------------------------------------------------ */
 
-enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_DROP };
+/* S_DROP: a wrong TCP checksum; S_BAD: headers no receiver takes. */
+enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_DROP, S_BAD };
+
+/* Overwrite a field after the build: at l3_off or l4_off + off. */
+struct poke {
+	uint8_t layer;		/* 3 or 4; 0: none */
+	uint8_t off;
+	uint8_t width;		/* 1 or 2 bytes */
+	uint16_t val;
+};
 
 struct single {
 	const char *name;
@@ -828,9 +837,14 @@ struct single {
 	bool routing;		/* turn the destination options into routing */
 	uint32_t cut;		/* truncate the frame to this length */
 	int partial;
+	struct poke poke;
 };
 
 #define UDP IPPROTO_UDP
+/* Lengths of the frames built below: Ethernet + IP + L4 header + data. */
+#define ETH 14
+#define IP4 20
+#define IP6 40
 
 static const struct single singles[] = {
 	{ "arp", { .non_ip = true, .payload_len = 28 }, .kind = S_PLAIN },
@@ -876,10 +890,79 @@ static const struct single singles[] = {
 	{ "tcp6 fragment",
 	  { .ipv6 = true, .payload_len = 100, .ip6_frag = true },
 	  .kind = S_PLAIN },
-	{ "tcp4 truncated", { .payload_len = 100 }, .kind = S_PLAIN,
-	  .cut = 44 },
 	{ "short frame", { .payload_len = 100 }, .kind = S_PLAIN,
 	  .cut = 13 },
+	/* ip_rcv_core(), ipv6_rcv_core(), tcp_v4_rcv(), __udp4_lib_rcv() */
+	{ "tcp4 truncated in the TCP header", { .payload_len = 100 },
+	  .kind = S_BAD, .cut = ETH + IP4 + 10 },
+	{ "tcp4 one byte short of its IP length", { .payload_len = 100 },
+	  .kind = S_BAD, .cut = ETH + IP4 + 20 + 99 },
+	{ "ip4 header cut", { .payload_len = 100 }, .kind = S_BAD,
+	  .cut = ETH + 19 },
+	{ "ip4 header cut, vlan", { .vlans = 1, .payload_len = 100 },
+	  .kind = S_BAD, .cut = ETH + 4 + 12 },
+	{ "ip4 IP length over the frame", { .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, IP4 + 20 + 101 } },
+	{ "ip4 IP length 65535 in a small frame", { .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, 65535 } },
+	{ "ip4 IP length under the header", { .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, IP4 - 1 } },
+	{ "ip4 IP length 0", { .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, 0 } },
+	{ "ip4 IHL 4", { .payload_len = 100 }, .kind = S_BAD,
+	  .poke = { 3, 0, 1, 0x44 } },
+	{ "ip4 IHL 15 past the IP length", { .payload_len = 10 },
+	  .kind = S_BAD, .poke = { 3, 0, 1, 0x4f } },
+	{ "ip4 version 6 in an IPv4 frame", { .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 0, 1, 0x65 } },
+	{ "ip4 options past the IP length", { .ip_opt_len = 8 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, IP4 + 4 } },
+	{ "tcp4 data offset 4", { .payload_len = 100 }, .kind = S_BAD,
+	  .poke = { 4, 12, 1, 0x40 } },
+	{ "tcp4 data offset past the IP length", { .payload_len = 8 },
+	  .kind = S_BAD, .poke = { 4, 12, 1, 0xf0 } },
+	{ "udp4 header cut", { .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 2, 2, IP4 + 7 } },
+	{ "udp4 length 7", { .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 4, 4, 2, 7 } },
+	{ "udp4 length over the datagram", { .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 4, 4, 2, 8 + 101 } },
+	{ "udp4 length over the datagram, seeded",
+	  { .l4 = UDP, .payload_len = 100, .partial = true },
+	  .kind = S_BAD, .poke = { 4, 4, 2, 65535 } },
+	{ "udp4 length under the datagram: plain, the kernel trims",
+	  { .l4 = UDP, .payload_len = 100 },
+	  .kind = S_PLAIN, .poke = { 4, 4, 2, 8 + 50 } },
+	{ "udp4 fragment, length over it: plain (no UDP header)",
+	  { .l4 = UDP, .payload_len = 100, .ip_frag = 0x2000 },
+	  .kind = S_PLAIN, .poke = { 3, 20 + 4, 2, 9000 } },
+	{ "ip6 header cut", { .ipv6 = true, .payload_len = 100 },
+	  .kind = S_BAD, .cut = ETH + IP6 - 1 },
+	{ "ip6 payload length over the frame",
+	  { .ipv6 = true, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 4, 2, 20 + 101 } },
+	{ "ip6 payload length 65535 in a small frame",
+	  { .ipv6 = true, .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 4, 2, 65535 } },
+	{ "ip6 version 4 in an IPv6 frame",
+	  { .ipv6 = true, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 0, 1, 0x45 } },
+	{ "tcp6 header past the payload length",
+	  { .ipv6 = true, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 4, 2, 19 } },
+	{ "ip6 hop-by-hop past the payload length",
+	  { .ipv6 = true, .ip6_hbh = true, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 40 + 1, 1, 30 } },
+	{ "ip6 payload length 0, hop-by-hop (no jumbogram here)",
+	  { .ipv6 = true, .ip6_hbh = true, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 3, 4, 2, 0 } },
+	{ "udp6 length over the datagram",
+	  { .ipv6 = true, .l4 = UDP, .payload_len = 100 },
+	  .kind = S_BAD, .poke = { 4, 4, 2, 8 + 101 } },
+	{ "vlan tag cut: not IP, plain", { .vlans = 1, .payload_len = 100 },
+	  .kind = S_PLAIN, .cut = ETH + 2 },
+	{ "arp cut: plain", { .non_ip = true, .payload_len = 28 },
+	  .kind = S_PLAIN, .cut = ETH + 3 },
 	{ "tcp6 hop-by-hop + dest opts",
 	  { .ipv6 = true, .ip6_hbh = true, .ip6_dst_len = 16,
 	    .payload_len = 100 },
@@ -988,12 +1071,24 @@ static uint32_t single_want(const struct single *c, uint32_t len)
 	return P.ip_end;
 }
 
+static void poke_apply(const struct poke *k)
+{
+	uint8_t *b = P.buf + (k->layer == 3 ? P.l3_off : P.l4_off) + k->off;
+
+	if (k->width == 2)
+		pkt_put16(b, k->val);
+	else
+		*b = (uint8_t)k->val;
+}
+
 static void run_single(const struct single *c)
 {
 	uint32_t mtu = c->mtu ? c->mtu : 1500, len, w;
 	enum gro_result r;
 
 	pkt_build(&c->s, &P);
+	if (c->poke.layer)
+		poke_apply(&c->poke);
 	if (c->routing)
 		P.buf[P.l3_off + 6] = IPPROTO_ROUTING;
 	if (c->corrupt)
@@ -1009,10 +1104,13 @@ static void run_single(const struct single *c)
 	is_int(st.rx_gso_frames, c->kind == S_GSO, "%s: rx_gso_frames",
 	       c->name);
 	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", c->name);
-	if (c->kind == S_DROP) {
-		is_int(r, GRO_DROP_CSUM, "%s: dropped", c->name);
+	is_int(st.rx_drop_inner_hdr, c->kind == S_BAD, "%s: rx_drop_inner_hdr",
+	       c->name);
+	if (c->kind == S_DROP || c->kind == S_BAD) {
+		is_int(r, GRO_DROPPED, "%s: dropped", c->name);
 		is_int(G.n_frames, 0, "%s: no frame", c->name);
-		is_int(st.rx_drop_inner_csum, 1, "%s: counted", c->name);
+		is_int(st.rx_drop_inner_csum, c->kind == S_DROP,
+		       "%s: rx_drop_inner_csum", c->name);
 		return;
 	}
 	is_int(r, GRO_QUEUED, "%s: queued", c->name);
@@ -1082,6 +1180,12 @@ static void test_full(void)
 	is_int(gro_add(&G, udp, udp_len, &st), GRO_FULL, "full: UDP refused");
 	is_int(st.rx_csum_partial, 0, "full: refused UDP not counted");
 	ok(!memcmp(udp, udp0, udp_len), "full: refused UDP untouched");
+	/* A malformed frame needs no room: dropped, not GRO_FULL. */
+	pkt_put16(udp + 14 + 2, 65535);
+	is_int(gro_add(&G, udp, udp_len, &st), GRO_DROPPED,
+	       "full: malformed frame still dropped");
+	is_int(st.rx_drop_inner_hdr, 1, "full: and counted");
+	memcpy(udp, udp0, udp_len);
 
 	gro_reset(&G);
 	is_int(G.n_frames, 0, "reset: empty");
