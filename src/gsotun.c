@@ -25,6 +25,7 @@
 #include "log.h"
 #include "options.h"
 #include "pmtu.h"
+#include "pool.h"
 #include "priv.h"
 #include "ring.h"
 #include "stats.h"
@@ -37,6 +38,14 @@
  * one flush and the loop looks elsewhere.
  */
 #define TAP_BATCH 32
+/*
+ * Submission queue entries: a batch of reads and the sends of another,
+ * one per UDP GSO run (a few per batch) or, for raw GRE, per segment (a
+ * full ring is run and refilled).
+ */
+#define RING_ENTRIES 512
+/* Transmit buffer sets: one filling while the other's sends go. */
+#define TX_SETS 2
 #define TX_BUF_LEN (VNET_HDR_LEN + VNET_FRAME_MAX)
 
 /*
@@ -48,6 +57,23 @@
 
 /* Seconds between looks at the route: learnt PMTUs expire (600 s). */
 #define PATH_RECHECK 10.0
+
+/*
+ * The buffers of one transmit batch: the frames read from the tap, the
+ * header blocks planned for their segments and the messages that send
+ * them. The set is free again once every send pointing into it has
+ * completed; two sets let the sends of one batch go to the kernel in the
+ * same io_uring_enter() as the reads of the next.
+ */
+struct tx_set {
+	uint8_t *bufs[TAP_BATCH];	/* vnet header + frame, per read */
+	int lens[TAP_BATCH];		/* what each read returned */
+	uint8_t *arena;		/* segment header blocks of the batch */
+	struct seg *segs;	/* its segments, n_segs of them so far */
+	unsigned int n_segs;
+	struct underlay_tx *q;	/* their messages */
+	unsigned int idx;	/* 0 or 1: tags its completions */
+};
 
 struct tunnel {
 	struct config cfg;
@@ -66,17 +92,17 @@ struct tunnel {
 	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	size_t encap_len;
 	uint32_t gre_seq;
-	uint8_t *tx_bufs[TAP_BATCH];	/* vnet header + frame, per read */
-	int tx_lens[TAP_BATCH];		/* what each read returned */
-	int tx_batch;			/* reads to ask for next time */
-	uint8_t *arena;		/* segment header blocks of the batch */
-	struct seg *segs;	/* its segments, n_segs of them so far */
-	unsigned int n_segs;
+	struct tx_set sets[TX_SETS];
+	struct pool pool;	/* their references */
+	struct tx_set *cur;	/* the one frames are read into */
+	int tx_batch;		/* reads to ask for next time */
+	unsigned int tx_reads;	/* tap reads in flight */
+	unsigned int rx_writes;	/* tap writes in flight */
 	struct gro *gro;	/* receive batch on its way to the tap */
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
 	struct ring ring;	/* tap reads and writes, a batch at a time */
 	bool ring_up;
-	ev_io tap_w, sock_w, sock_df_w, watch_w;
+	ev_io tap_w, sock_w, sock_df_w, watch_w, ring_w;
 	ev_timer path_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
@@ -238,12 +264,8 @@ static void tunnel_lower_path(struct tunnel *t, uint32_t reported)
 				      t->cfg.remote.family == AF_INET6));
 }
 
-/* Send what the batch queued; its buffers and header blocks are free. */
-static void tunnel_tx_flush(struct tunnel *t)
-{
-	underlay_flush(&t->ul, &t->st);
-	t->n_segs = 0;
-}
+/* Send what the current set queued and wait: its buffers are free again. */
+static void tunnel_tx_flush(struct tunnel *t);
 
 /*
  * Cut the n segments just planned at segs[first] into IPv4 fragments that
@@ -254,15 +276,16 @@ static void tunnel_tx_flush(struct tunnel *t)
 static int tunnel_fragment(struct tunnel *t, const struct frame *f, int n,
 			   unsigned int *first)
 {
+	struct tx_set *s = t->cur;
 	unsigned int out = *first + n;
 	int i, r;
 
 	for (i = 0; i < n; i++) {
-		r = pmtu_fragment(&t->segs[*first + i], f->l3_off, t->budget,
+		r = pmtu_fragment(&s->segs[*first + i], f->l3_off, t->budget,
 				  t->cfg.encap.gre_csum,
-				  t->arena + (size_t)out * GSO_SLOT,
+				  s->arena + (size_t)out * GSO_SLOT,
 				  (size_t)(VNET_MAX_SEGS - out) * GSO_SLOT,
-				  &t->segs[out], VNET_MAX_SEGS - out);
+				  &s->segs[out], VNET_MAX_SEGS - out);
 		if (r < 0)
 			return r;
 		out += r;
@@ -273,24 +296,25 @@ static int tunnel_fragment(struct tunnel *t, const struct frame *f, int n,
 
 /*
  * Plan f's segments (cut to mss_cap, or fragmented) into what is left of
- * the batch's arena; a full arena is flushed first (the frames already
- * planned point into their own buffers, which stay untouched until the end
- * of the batch). The segments are at segs[*first] on.
+ * the set's arena; a full arena is flushed first (the frames already
+ * planned point into their own buffers, which stay untouched until their
+ * sends complete). The segments are at segs[*first] on.
  */
 static int tunnel_plan(struct tunnel *t, const struct frame *f,
 		       uint16_t mss_cap, bool frag, unsigned int *first)
 {
+	struct tx_set *s = t->cur;
 	int n;
 
 	for (;;) {
-		*first = t->n_segs;
-		n = gso_plan(f, t->arena + (size_t)t->n_segs * GSO_SLOT,
-			     (size_t)(VNET_MAX_SEGS - t->n_segs) * GSO_SLOT,
-			     &t->segs[t->n_segs], VNET_MAX_SEGS - t->n_segs,
+		*first = s->n_segs;
+		n = gso_plan(f, s->arena + (size_t)s->n_segs * GSO_SLOT,
+			     (size_t)(VNET_MAX_SEGS - s->n_segs) * GSO_SLOT,
+			     &s->segs[s->n_segs], VNET_MAX_SEGS - s->n_segs,
 			     mss_cap, t->cfg.encap.gre_csum);
 		if (n > 0 && frag)
 			n = tunnel_fragment(t, f, n, first);
-		if (n != -ENOSPC || !t->n_segs)
+		if (n != -ENOSPC || !s->n_segs)
 			return n;
 		tunnel_tx_flush(t);
 	}
@@ -387,41 +411,148 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 		t->st.tx_drop_segment++;
 		return;
 	}
-	segs = &t->segs[first];
+	segs = &t->cur->segs[first];
 	for (i = 0; i < n; i++)
 		encap_build(&t->cfg.encap, &segs[i], t->gre_seq++);
 	if (t->cfg.tos_mode == TOS_INHERIT)
 		tos = inner_tos(&f);
 	/* The queue holds as many segments as the arena: there is room. */
-	BUG_ON(underlay_queue(&t->ul, segs, n, t->encap_len, tos,
+	BUG_ON(underlay_queue(&t->ul, t->cur->q, segs, n, t->encap_len, tos,
 			      tunnel_df(t, &f)));
-	t->n_segs = first + n;
-}
-
-static void tap_read_done(void *ctx, uint64_t data, int res)
-{
-	struct tunnel *t = ctx;
-
-	t->tx_lens[data] = res;
+	t->cur->n_segs = first + n;
 }
 
 /*
- * The tap is readable: one io_uring submission reads a batch of frames
- * (the reads past the last waiting frame end with -EAGAIN), then their
- * segments go out with one flush. The batch is twice what the last one
- * found (all of TAP_BATCH when it found all it asked for), so a lone
- * request costs two reads and a stream TAP_BATCH.
+ * User data of a ring request: its kind, the transmit set it belongs to
+ * and an index (the read's slot, the message, the receive frame).
  */
-static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+#define TAG_READ (0ull << 62)
+#define TAG_SEND (1ull << 62)
+#define TAG_WRITE (2ull << 62)
+#define TAG_KIND(d) ((d) & (3ull << 62))
+#define TAG_SET(i) ((uint64_t)(i) << 32)
+#define TAG_SET_OF(d) (((d) >> 32) & 0xff)
+
+/* A set whose last reference went: its buffers may take frames again. */
+static void tx_set_release(struct tunnel *t, struct tx_set *s)
 {
-	struct tunnel *t = w->data;
-	int i, batch = t->tx_batch, got = 0;
+	underlay_tx_reset(s->q);
+	s->n_segs = 0;
+	/* Backpressure over: the tap is read again (tap_read_cb). */
+	if (!ev_is_active(&t->tap_w) && pool_free(&t->pool) == TX_SETS)
+		ev_io_start(t->loop, &t->tap_w);
+}
+
+static void tx_put(struct tunnel *t, struct tx_set *s)
+{
+	if (pool_put(&t->pool, s->idx))
+		tx_set_release(t, s);
+}
+
+static void tap_write_done(struct tunnel *t, unsigned int i, int res)
+{
+	const struct gro_frame *fr = &t->gro->frames[i];
+
+	t->rx_writes--;
+	if (res < 0) {
+		log_debug("tap write: %s", strerror(-res));
+		t->st.rx_drop_write++;
+		return;
+	}
+	t->st.rx_frames++;
+	t->st.rx_frame_bytes += fr->len;
+	if (fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
+		t->st.rx_gso_bytes += fr->len;
+}
+
+/* Every completion of the ring, whichever path it serves. */
+static void tunnel_done(void *ctx, uint64_t data, int res)
+{
+	struct tunnel *t = ctx;
+	struct tx_set *s = &t->sets[TAG_SET_OF(data)];
+
+	switch (TAG_KIND(data)) {
+	case TAG_READ:
+		s->lens[(uint32_t)data] = res;
+		t->tx_reads--;
+		break;
+	case TAG_SEND:
+		underlay_complete(&t->ul, s->q, (uint32_t)data, res, &t->st);
+		tx_put(t, s);
+		break;
+	case TAG_WRITE:
+		tap_write_done(t, (uint32_t)data, res);
+		break;
+	}
+}
+
+static bool tx_reads_pending(void *ctx)
+{
+	return ((struct tunnel *)ctx)->tx_reads > 0;
+}
+
+static bool rx_writes_pending(void *ctx)
+{
+	return ((struct tunnel *)ctx)->rx_writes > 0;
+}
+
+/* Sends into the current set still in flight (its owner holds one ref). */
+static bool tx_cur_sending(void *ctx)
+{
+	const struct tunnel *t = ctx;
+
+	return t->pool.refs[t->cur->idx] > 1;
+}
+
+/*
+ * Hand the set's queued messages to the ring, one reference each; a full
+ * ring is submitted (and its completions reaped) to make room.
+ */
+static void tx_submit(struct tunnel *t, struct tx_set *s)
+{
+	unsigned int n = underlay_tx_pending(s->q);
+
+	pool_ref(&t->pool, s->idx, n);
+	while (underlay_submit(&t->ul, s->q, &t->ring,
+			       TAG_SEND | TAG_SET(s->idx), &t->st)) {
+		ring_submit(&t->ring);
+		ring_reap(&t->ring, tunnel_done, t);
+	}
+}
+
+/*
+ * The current set's arena is full in the middle of a batch: send what it
+ * holds and wait for it, so that its header blocks can be planned again.
+ */
+static void tunnel_tx_flush(struct tunnel *t)
+{
+	tx_submit(t, t->cur);
+	ring_wait(&t->ring, tunnel_done, t, tx_cur_sending);
+	underlay_tx_reset(t->cur->q);
+	t->cur->n_segs = 0;
+}
+
+static void tx_read(struct tunnel *t, struct tx_set *s, int batch)
+{
+	int i;
 
 	for (i = 0; i < batch; i++)
-		ring_read(&t->ring, t->tap_fd, t->tx_bufs[i], TX_BUF_LEN, i);
-	ring_run(&t->ring, tap_read_done, t);
+		s->lens[i] = -EAGAIN;
 	for (i = 0; i < batch; i++) {
-		int n = t->tx_lens[i];
+		if (ring_read(&t->ring, t->tap_fd, s->bufs[i], TX_BUF_LEN,
+			      TAG_READ | TAG_SET(s->idx) | i))
+			break;
+		t->tx_reads++;
+	}
+}
+
+/* The frames a batch of reads brought: validate, plan, queue. */
+static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
+{
+	int i, got = 0;
+
+	for (i = 0; i < batch; i++) {
+		int n = s->lens[i];
 
 		if (n >= 0)
 			got++;
@@ -429,15 +560,106 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		if (n > TX_BUF_LEN)
 			t->st.tx_drop_read++;
 		else if (n >= 0)
-			tunnel_xmit(t, t->tx_bufs[i], n);
+			tunnel_xmit(t, s->bufs[i], n);
 		else if (n != -EAGAIN && n != -EINTR)
 			t->st.tx_drop_read++;
 	}
-	tunnel_tx_flush(t);
+	return got;
+}
+
+/*
+ * Twice what the last batch found (all of TAP_BATCH when it found all it
+ * asked for), so a lone request costs two reads and a stream TAP_BATCH.
+ */
+static int tx_next_batch(int batch, int got)
+{
 	if (got == batch || got * 2 > TAP_BATCH)
-		t->tx_batch = TAP_BATCH;
-	else
-		t->tx_batch = got < 1 ? 2 : got * 2;
+		return TAP_BATCH;
+	return got < 1 ? 2 : got * 2;
+}
+
+/* Batches one wake-up may chain before the loop looks elsewhere. */
+#define TX_CHAIN 8
+
+/*
+ * Take a set for the first batch of reads of a wake-up: only when no set
+ * has sends in flight, so that sends leave in the order frames came.
+ */
+static struct tx_set *tx_take(struct tunnel *t)
+{
+	int i;
+
+	if (pool_free(&t->pool) != TX_SETS)
+		return NULL;
+	i = pool_take(&t->pool);
+	return i < 0 ? NULL : &t->sets[i];
+}
+
+/*
+ * The set for the next batch of a chain, read while the current one's
+ * sends go: only if every other set's sends have completed.
+ */
+static struct tx_set *tx_take_next(struct tunnel *t)
+{
+	int i;
+
+	if (pool_free(&t->pool) != TX_SETS - 1)
+		return NULL;
+	i = pool_take(&t->pool);
+	return i < 0 ? NULL : &t->sets[i];
+}
+
+/*
+ * The tap is readable. Each io_uring_enter() carries the sends of the
+ * batch just planned and the reads of the next, into the other set (the
+ * reads past the last waiting frame end at once with -EAGAIN). Sends
+ * complete inline unless the socket is full; then a set stays referenced
+ * until its completions come through the eventfd, and the tap is not
+ * read meanwhile (backpressure: nothing is dropped for lack of room).
+ */
+static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	int batch = t->tx_batch, got, i;
+	struct tx_set *s = tx_take(t), *next;
+
+	if (!s) {
+		t->st.tx_backpressure++;
+		ev_io_stop(loop, w);
+		return;
+	}
+	t->cur = s;
+	tx_read(t, s, batch);
+	for (i = 0;; i++) {
+		ring_wait(&t->ring, tunnel_done, t, tx_reads_pending);
+		got = tx_frames(t, s, batch);
+		t->tx_batch = tx_next_batch(batch, got);
+		tx_submit(t, s);
+		next = got == batch && i + 1 < TX_CHAIN ? tx_take_next(t) : NULL;
+		tx_put(t, s);
+		if (!next)
+			break;
+		s = t->cur = next;
+		batch = t->tx_batch;
+		tx_read(t, s, batch);
+	}
+	ring_submit(&t->ring);
+	ring_reap(&t->ring, tunnel_done, t);
+	if (pool_free(&t->pool) != TX_SETS) {
+		t->st.tx_backpressure++;
+		ev_io_stop(loop, w);
+	}
+}
+
+/* Completions that came after their submission: sends that waited. */
+static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	uint64_t n;
+
+	if (read(t->ring.efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log_debug("io_uring eventfd: %s", strerror(errno));
+	ring_reap(&t->ring, tunnel_done, t);
 }
 
 /* The iovec of one frame for the tap: vnet header, headers, slices. */
@@ -455,25 +677,10 @@ static int tap_frame_iov(struct gro_frame *fr, struct iovec *iov)
 	return n + fr->n_slices;
 }
 
-static void tap_write_done(void *ctx, uint64_t data, int res)
-{
-	struct tunnel *t = ctx;
-	const struct gro_frame *fr = &t->gro->frames[data];
-
-	if (res < 0) {
-		log_debug("tap write: %s", strerror(-res));
-		t->st.rx_drop_write++;
-		return;
-	}
-	t->st.rx_frames++;
-	t->st.rx_frame_bytes += fr->len;
-	if (fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
-		t->st.rx_gso_bytes += fr->len;
-}
-
 /*
  * The end of a receive batch: every frame goes to the tap, all with one
- * io_uring submission, no timers.
+ * io_uring submission, no timers; the batch's buffers are reused once
+ * every write has completed.
  */
 static void tunnel_rx_flush(struct tunnel *t)
 {
@@ -484,12 +691,13 @@ static void tunnel_rx_flush(struct tunnel *t)
 		struct iovec *iov = t->tap_iov[i];
 		int n = tap_frame_iov(&t->gro->frames[i], iov);
 
-		if (ring_writev(&t->ring, t->tap_fd, iov, n, i)) {
-			ring_run(&t->ring, tap_write_done, t);
-			ring_writev(&t->ring, t->tap_fd, iov, n, i);
+		while (ring_writev(&t->ring, t->tap_fd, iov, n, TAG_WRITE | i)) {
+			ring_submit(&t->ring);
+			ring_reap(&t->ring, tunnel_done, t);
 		}
+		t->rx_writes++;
 	}
-	ring_run(&t->ring, tap_write_done, t);
+	ring_wait(&t->ring, tunnel_done, t, rx_writes_pending);
 	gro_reset(t->gro);
 }
 
@@ -645,26 +853,47 @@ static int tunnel_setup_tap(struct tunnel *t)
 	return link_set_up(t->link, t->ifindex);
 }
 
-static int tunnel_alloc(struct tunnel *t)
+static int tx_set_alloc(struct tx_set *s, unsigned int idx)
 {
 	int i;
 
+	s->idx = idx;
 	for (i = 0; i < TAP_BATCH; i++) {
-		t->tx_bufs[i] = malloc(TX_BUF_LEN);
-		if (!t->tx_bufs[i]) {
-			log_err("out of memory");
+		s->bufs[i] = malloc(TX_BUF_LEN);
+		if (!s->bufs[i])
 			return -ENOMEM;
-		}
 	}
-	t->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
-	t->segs = calloc(VNET_MAX_SEGS, sizeof(*t->segs));
+	s->arena = malloc(VNET_MAX_SEGS * GSO_SLOT);
+	s->segs = calloc(VNET_MAX_SEGS, sizeof(*s->segs));
+	s->q = underlay_tx_alloc();
+	if (!s->arena || !s->segs || !s->q)
+		return -ENOMEM;
+	return 0;
+}
+
+static void tx_set_free(struct tx_set *s)
+{
+	int i;
+
+	for (i = 0; i < TAP_BATCH; i++)
+		free(s->bufs[i]);
+	free(s->arena);
+	free(s->segs);
+	underlay_tx_free(s->q);
+}
+
+static int tunnel_alloc(struct tunnel *t)
+{
+	t->cur = &t->sets[0];
+	pool_init(&t->pool, TX_SETS);
 	t->gro = malloc(sizeof(*t->gro));
 	t->tap_iov = calloc(GRO_MAX_FRAMES, sizeof(*t->tap_iov));
-	if (!t->arena || !t->segs || !t->gro || !t->tap_iov) {
+	if (tx_set_alloc(&t->sets[0], 0) || tx_set_alloc(&t->sets[1], 1) ||
+	    !t->gro || !t->tap_iov) {
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	if (ring_init(&t->ring, GRO_MAX_FRAMES))
+	if (ring_init(&t->ring, RING_ENTRIES))
 		return -ENOMEM;
 	t->ring_up = true;
 	return 0;
@@ -672,17 +901,13 @@ static int tunnel_alloc(struct tunnel *t)
 
 static void tunnel_free(struct tunnel *t)
 {
-	int i;
-
 	if (t->tap_fd >= 0)
 		close(t->tap_fd);
 	underlay_close(&t->ul);
 	link_close(t->link);
 	link_watch_close(t->watch);
-	for (i = 0; i < TAP_BATCH; i++)
-		free(t->tx_bufs[i]);
-	free(t->arena);
-	free(t->segs);
+	tx_set_free(&t->sets[0]);
+	tx_set_free(&t->sets[1]);
 	free(t->gro);
 	free(t->tap_iov);
 	if (t->ring_up)
@@ -769,6 +994,7 @@ static void tunnel_watch(struct tunnel *t)
 	ev_io_init(&t->sock_w, sock_read_cb, t->ul.fd, EV_READ);
 	ev_io_init(&t->sock_df_w, sock_df_cb, t->ul.fd_df, EV_READ);
 	ev_io_init(&t->watch_w, watch_cb, link_watch_fd(t->watch), EV_READ);
+	ev_io_init(&t->ring_w, ring_cb, t->ring.efd, EV_READ);
 	ev_timer_init(&t->path_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
 	ev_signal_init(&t->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&t->sigterm_w, stop_cb, SIGTERM);
@@ -776,6 +1002,7 @@ static void tunnel_watch(struct tunnel *t)
 	ev_signal_init(&t->sigusr1_w, usr1_cb, SIGUSR1);
 	t->tap_w.data = t->sock_w.data = t;
 	t->sock_df_w.data = t->watch_w.data = t->path_w.data = t;
+	t->ring_w.data = t;
 	t->sigint_w.data = t->sigterm_w.data = t->sigusr1_w.data = t;
 	t->sighup_w.data = t;
 	ev_io_start(t->loop, &t->tap_w);
@@ -783,6 +1010,7 @@ static void tunnel_watch(struct tunnel *t)
 	if (t->ul.fd_df >= 0)
 		ev_io_start(t->loop, &t->sock_df_w);
 	ev_io_start(t->loop, &t->watch_w);
+	ev_io_start(t->loop, &t->ring_w);
 	ev_timer_start(t->loop, &t->path_w);
 	ev_signal_start(t->loop, &t->sigint_w);
 	ev_signal_start(t->loop, &t->sigterm_w);
@@ -838,6 +1066,8 @@ int main(int argc, char **argv)
 	log_tunnel(&t);
 	ev_run(t.loop, 0);
 	ret = EXIT_SUCCESS;
+	/* Sends still waiting for room are cancelled and counted as drops. */
+	ring_drain(&t.ring, tunnel_done, &t);
 	ev_loop_destroy(t.loop);
 	stats_print(stderr, &t.st);
 out_pidfile:

@@ -1,82 +1,210 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * io_uring for the tap: the reads of a transmit batch, the writes of a
- * receive batch; one io_uring_enter() submits and reaps each batch.
+ * io_uring for the tap and the underlay: batches of reads, sends and
+ * writes, each submitted with one io_uring_enter() and reaped by the caller.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/uio.h>
 #include "log.h"
 #include "ring.h"
+
+/* User data of the cancellation itself: never the caller's. */
+#define RING_CANCEL_TAG UINT64_MAX
 
 int ring_init(struct ring *r, unsigned int entries)
 {
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	r->efd = -1;
 	err = io_uring_queue_init(entries, &r->uring, 0);
 	if (err < 0) {
 		log_err("cannot set up io_uring: %s", strerror(-err));
 		return err;
 	}
+	r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (r->efd < 0) {
+		err = -errno;
+		log_err_errno("cannot make an eventfd for io_uring");
+		goto fail;
+	}
+	/* Only completions that did not happen inside the submission. */
+	err = io_uring_register_eventfd_async(&r->uring, r->efd);
+	if (err < 0) {
+		log_err("cannot register the io_uring eventfd: %s",
+			strerror(-err));
+		goto fail;
+	}
 	return 0;
+fail:
+	if (r->efd >= 0)
+		close(r->efd);
+	io_uring_queue_exit(&r->uring);
+	return err;
 }
 
 void ring_exit(struct ring *r)
 {
 	io_uring_queue_exit(&r->uring);
+	if (r->efd >= 0)
+		close(r->efd);
+}
+
+/* The next SQE; the caller preps it and then sets its user data. */
+static struct io_uring_sqe *ring_sqe(struct ring *r)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->uring);
+
+	if (!sqe)
+		return NULL;
+	r->queued++;
+	return sqe;
 }
 
 int ring_writev(struct ring *r, int fd, const struct iovec *iov, int n,
 		uint64_t data)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->uring);
+	struct io_uring_sqe *sqe = ring_sqe(r);
 
 	if (!sqe)
 		return -ENOSPC;
 	io_uring_prep_writev(sqe, fd, iov, n, 0);
-	io_uring_sqe_set_data64(sqe, data);
-	r->queued++;
+	sqe->user_data = data;
 	return 0;
 }
 
 int ring_read(struct ring *r, int fd, void *buf, unsigned int len,
 	      uint64_t data)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->uring);
+	struct io_uring_sqe *sqe = ring_sqe(r);
 
 	if (!sqe)
 		return -ENOSPC;
 	io_uring_prep_read(sqe, fd, buf, len, 0);
+	sqe->user_data = data;
 	/*
 	 * Complete with -EAGAIN rather than wait in a poll for the next
 	 * frame: the batch is what is there now.
 	 */
 	sqe->rw_flags = RWF_NOWAIT;
-	io_uring_sqe_set_data64(sqe, data);
-	r->queued++;
 	return 0;
 }
 
-void ring_run(struct ring *r, ring_done_fn done, void *ctx)
+int ring_sendmsg(struct ring *r, int fd, const struct msghdr *msg,
+		 uint64_t data)
+{
+	struct io_uring_sqe *sqe = ring_sqe(r);
+
+	if (!sqe)
+		return -ENOSPC;
+	io_uring_prep_sendmsg(sqe, fd, msg, 0);
+	sqe->user_data = data;
+	return 0;
+}
+
+/* Submit, and wait for wait_nr completions; a broken ring is a bug. */
+static void ring_enter(struct ring *r, unsigned int wait_nr)
+{
+	int n;
+
+	for (;;) {
+		n = io_uring_submit_and_wait(&r->uring, wait_nr);
+		if (n >= 0 || n == -EINTR)
+			break;
+		/* Completions pending, or no memory for now: reap first. */
+		if (n == -EAGAIN || n == -EBUSY) {
+			if (r->inflight)
+				break;
+			continue;
+		}
+		log_err("io_uring submit: %s", strerror(-n));
+		BUG_ON(1);
+	}
+	if (n > 0) {
+		r->inflight += n;
+		r->queued -= (unsigned int)n < r->queued ? (unsigned int)n
+							   : r->queued;
+	}
+}
+
+void ring_submit(struct ring *r)
+{
+	if (r->queued)
+		ring_enter(r, 0);
+}
+
+void ring_reap(struct ring *r, ring_done_fn done, void *ctx)
 {
 	struct io_uring_cqe *cqe;
-	int err;
 
-	while (r->queued) {
-		err = io_uring_submit_and_wait(&r->uring, r->queued);
-		if (err < 0 && err != -EINTR && err != -EAGAIN &&
-		    err != -EBUSY) {
-			/* Nothing can be reaped: the ring is unusable. */
-			log_err("io_uring submit: %s", strerror(-err));
-			BUG_ON(1);
-		}
-		while (r->queued && io_uring_peek_cqe(&r->uring, &cqe) == 0) {
-			done(ctx, io_uring_cqe_get_data64(cqe), cqe->res);
-			io_uring_cqe_seen(&r->uring, cqe);
-			r->queued--;
+	while (io_uring_peek_cqe(&r->uring, &cqe) == 0) {
+		uint64_t data = io_uring_cqe_get_data64(cqe);
+		int res = cqe->res;
+
+		io_uring_cqe_seen(&r->uring, cqe);
+		r->inflight--;
+		if (data != RING_CANCEL_TAG)
+			done(ctx, data, res);
+	}
+}
+
+void ring_wait(struct ring *r, ring_done_fn done, void *ctx,
+	       ring_more_fn more)
+{
+	ring_submit(r);
+	ring_reap(r, done, ctx);
+	while (more(ctx)) {
+		BUG_ON(!r->inflight && !r->queued);
+		ring_enter(r, 1);
+		ring_reap(r, done, ctx);
+	}
+}
+
+static bool ring_busy(void *ctx)
+{
+	const struct ring *r = ctx;
+
+	return r->inflight || r->queued;
+}
+
+struct ring_drain_ctx {
+	struct ring *r;
+	ring_done_fn done;
+	void *ctx;
+};
+
+static void ring_drain_done(void *ctx, uint64_t data, int res)
+{
+	struct ring_drain_ctx *d = ctx;
+
+	d->done(d->ctx, data, res);
+}
+
+static bool ring_drain_more(void *ctx)
+{
+	struct ring_drain_ctx *d = ctx;
+
+	return ring_busy(d->r);
+}
+
+void ring_drain(struct ring *r, ring_done_fn done, void *ctx)
+{
+	struct ring_drain_ctx d = { r, done, ctx };
+	struct io_uring_sqe *sqe;
+
+	ring_submit(r);
+	if (r->inflight) {
+		sqe = ring_sqe(r);
+		if (sqe) {
+			io_uring_prep_cancel64(sqe, 0,
+					       IORING_ASYNC_CANCEL_ANY);
+			sqe->user_data = RING_CANCEL_TAG;
 		}
 	}
+	ring_wait(r, ring_drain_done, &d, ring_drain_more);
 }

@@ -15,7 +15,8 @@
 	X(tx_bytes)		/* their bytes (Ethernet, no vnet header) */  \
 	X(tx_gso_frames)	/* of which GSO super-frames */               \
 	X(tx_segments)		/* segments (packets) sent on the underlay */ \
-	X(tx_sends)		/* send system calls */                       \
+	X(tx_sends)		/* SENDMSG requests and resends */            \
+	X(tx_backpressure)	/* tap left unread until sends completed */   \
 	X(tx_gso_fallback)	/* UDP GSO refused (EIO): per-segment sends */ \
 	X(tx_gso_oversize)	/* GSO send over the path MTU: split */      \
 	X(tx_resegmented)	/* TCP frames cut finer to fit the path */    \

@@ -188,8 +188,6 @@ static int underlay_open_df(struct underlay *u, const struct config *cfg,
 	return err;
 }
 
-static struct underlay_tx *underlay_tx_alloc(void);
-
 int underlay_open(struct underlay *u, const struct config *cfg)
 {
 	struct sockaddr_storage local;
@@ -205,9 +203,8 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	u->gso = u->udp;
 	port = u->udp ? cfg->port : 0;
 
-	u->tx = underlay_tx_alloc();
 	u->rx = underlay_rx_alloc();
-	if (!u->tx || !u->rx) {
+	if (!u->rx) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -280,9 +277,7 @@ void underlay_close(struct underlay *u)
 		close(u->fd_df);
 	u->fd = -1;
 	u->fd_df = -1;
-	free(u->tx);
 	underlay_rx_free(u->rx);
-	u->tx = NULL;
 	u->rx = NULL;
 }
 
@@ -374,29 +369,51 @@ static int gso_run_len(const struct seg *segs, int n, size_t encap_len)
 	return i ? i : 1;
 }
 
-/* Messages queued for the next sendmmsg: GSO runs or single segments. */
+/*
+ * Messages of one transmit batch: GSO runs or single segments, each an
+ * io_uring SENDMSG whose msghdr, iovec and control buffer stay here until
+ * its completion.
+ */
 struct underlay_tx {
-	struct mmsghdr mm[UNDERLAY_TX_SEGS];
+	struct msghdr msg[UNDERLAY_TX_SEGS];
 	struct iovec iov[2 * UNDERLAY_TX_SEGS];
 	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
 	uint16_t segs[UNDERLAY_TX_SEGS];	/* segments in each message */
 	int16_t tos[UNDERLAY_TX_SEGS];
 	bool df[UNDERLAY_TX_SEGS];		/* goes out on fd_df */
 	unsigned int n_msgs, n_segs;
+	unsigned int submitted;			/* messages handed to the ring */
 };
 
-static struct underlay_tx *underlay_tx_alloc(void)
+struct underlay_tx *underlay_tx_alloc(void)
 {
 	return calloc(1, sizeof(struct underlay_tx));
 }
 
-/* Queue one message of n segments (n > 1: a UDP GSO run). */
-static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
-			 size_t encap_len, int tos, bool df)
+void underlay_tx_free(struct underlay_tx *tx)
 {
-	struct underlay_tx *tx = u->tx;
+	free(tx);
+}
+
+void underlay_tx_reset(struct underlay_tx *tx)
+{
+	tx->n_msgs = 0;
+	tx->n_segs = 0;
+	tx->submitted = 0;
+}
+
+unsigned int underlay_tx_pending(const struct underlay_tx *tx)
+{
+	return tx->n_msgs - tx->submitted;
+}
+
+/* Queue one message of n segments (n > 1: a UDP GSO run). */
+static void tx_queue_msg(struct underlay *u, struct underlay_tx *tx,
+			 const struct seg *segs, int n, size_t encap_len,
+			 int tos, bool df)
+{
 	unsigned int m = tx->n_msgs++;
-	struct msghdr *msg = &tx->mm[m].msg_hdr;
+	struct msghdr *msg = &tx->msg[m];
 	struct iovec *iov = &tx->iov[2 * tx->n_segs];
 	int i;
 
@@ -415,14 +432,14 @@ static void tx_queue_msg(struct underlay *u, const struct seg *segs, int n,
 }
 
 /*
- * The kernel refused a GSO message with EIO (udp_send_skb(): no checksum
- * offload on the way out): send its segments one datagram each.
+ * Send the segments of GSO message m one datagram each, with one
+ * sendmmsg(): the rare path after EIO or EMSGSIZE.
  */
-static void tx_send_split(struct underlay *u, int fd, unsigned int m,
-			  struct stats *st)
+static void tx_send_split(struct underlay *u, struct underlay_tx *tx,
+			  unsigned int m, struct stats *st)
 {
-	struct underlay_tx *tx = u->tx;
-	struct msghdr *gso = &tx->mm[m].msg_hdr;
+	int fd = tx->df[m] ? u->fd_df : u->fd;
+	struct msghdr *gso = &tx->msg[m];
 	struct mmsghdr mm[UDP_GSO_MAX_SEGS];
 	union send_cmsg cbuf;
 	int i, n = tx->segs[m], sent = 0;
@@ -451,76 +468,104 @@ static void tx_send_split(struct underlay *u, int fd, unsigned int m,
 	}
 }
 
-int underlay_queue(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos, bool df)
+int underlay_queue(struct underlay *u, struct underlay_tx *tx,
+		   const struct seg *segs, int n, size_t encap_len, int tos,
+		   bool df)
 {
-	if (u->tx->n_segs + n > UNDERLAY_TX_SEGS)
+	if (tx->n_segs + n > UNDERLAY_TX_SEGS)
 		return -ENOSPC;
 	while (n > 0) {
 		int run = 1;
 
 		if (u->gso && n > 1)
 			run = gso_run_len(segs, n, encap_len);
-		tx_queue_msg(u, segs, run, encap_len, tos, df);
+		tx_queue_msg(u, tx, segs, run, encap_len, tos, df);
 		segs += run;
 		n -= run;
 	}
 	return 0;
 }
 
-/* Messages from first on that go out on the same socket. */
-static unsigned int tx_run_end(const struct underlay_tx *tx,
-			       unsigned int first)
+int underlay_submit(struct underlay *u, struct underlay_tx *tx,
+		    struct ring *r, uint64_t tag, struct stats *st)
 {
-	unsigned int m = first + 1;
+	for (; tx->submitted < tx->n_msgs; tx->submitted++) {
+		unsigned int m = tx->submitted;
+		int fd = tx->df[m] ? u->fd_df : u->fd;
 
-	while (m < tx->n_msgs && tx->df[m] == tx->df[first])
-		m++;
-	return m;
+		if (ring_sendmsg(r, fd, &tx->msg[m], tag | m))
+			return -ENOSPC;
+		st->tx_sends++;
+	}
+	return 0;
 }
 
-void underlay_flush(struct underlay *u, struct stats *st)
+/*
+ * Errors an earlier packet's ICMP left on the socket (IP_RECVERR sets
+ * sk_err): sock_alloc_send_pskb() hands the first one to whatever send
+ * comes next, which then did not go out.
+ */
+static bool send_err_is_icmp(int err)
 {
-	struct underlay_tx *tx = u->tx;
-	unsigned int done = 0;
-
-	while (done < tx->n_msgs) {
-		unsigned int end = tx_run_end(tx, done);
-		int fd = tx->df[done] ? u->fd_df : u->fd;
-		int r = sendmmsg(fd, tx->mm + done, end - done, 0);
-
-		st->tx_sends++;
-		if (r > 0) {
-			while (r--)
-				st->tx_segments += tx->segs[done++];
-			continue;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EIO && tx->segs[done] > 1) {
-			if (u->gso)
-				log_info("UDP GSO refused by the underlay, sending segment by segment");
-			u->gso = false;
-			st->tx_gso_fallback++;
-			tx_send_split(u, fd, done++, st);
-			continue;
-		}
-		/*
-		 * Segments larger than the path allows (the route's MTU
-		 * changed before the watch saw it, or --pmtud off): as single
-		 * datagrams the kernel may still fragment them (no DF).
-		 */
-		if (errno == EMSGSIZE && tx->segs[done] > 1) {
-			st->tx_gso_oversize++;
-			tx_send_split(u, fd, done++, st);
-			continue;
-		}
-		/* The first message failed: count it, go on with the rest. */
-		log_debug("underlay send: %s", strerror(errno));
-		st->tx_drop_send += tx->segs[done++];
+	switch (err) {
+	case ECONNREFUSED:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case EHOSTDOWN:
+	case ENOPROTOOPT:
+	case EPROTO:
+		return true;
 	}
-	tx->n_msgs = 0;
-	tx->n_segs = 0;
+	return false;
+}
+
+/* Send message m again, once, now that the pending error is consumed. */
+static int tx_resend(struct underlay *u, struct underlay_tx *tx,
+		     unsigned int m, struct stats *st)
+{
+	int fd = tx->df[m] ? u->fd_df : u->fd;
+	ssize_t r;
+
+	do {
+		st->tx_sends++;
+		r = sendmsg(fd, &tx->msg[m], 0);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+void underlay_complete(struct underlay *u, struct underlay_tx *tx,
+		       unsigned int m, int res, struct stats *st)
+{
+	if (res < 0 && send_err_is_icmp(-res))
+		res = tx_resend(u, tx, m, st);
+	if (res >= 0) {
+		st->tx_segments += tx->segs[m];
+		return;
+	}
+	/*
+	 * udp_send_skb() refuses GSO with EIO when the way out has no
+	 * checksum offload: from now on one datagram per segment.
+	 */
+	if (res == -EIO && tx->segs[m] > 1) {
+		if (u->gso)
+			log_info("UDP GSO refused by the underlay, sending segment by segment");
+		u->gso = false;
+		st->tx_gso_fallback++;
+		tx_send_split(u, tx, m, st);
+		return;
+	}
+	/*
+	 * Segments larger than the path allows (the route's MTU changed
+	 * before the watch saw it, or --pmtud off): as single datagrams the
+	 * kernel may still fragment them (no DF).
+	 */
+	if (res == -EMSGSIZE && tx->segs[m] > 1) {
+		st->tx_gso_oversize++;
+		tx_send_split(u, tx, m, st);
+		return;
+	}
+	log_debug("underlay send: %s", strerror(-res));
+	st->tx_drop_send += tx->segs[m];
 }
 
 /* Is addr (4 or 16 bytes) inside prefix c? */

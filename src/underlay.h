@@ -12,6 +12,7 @@
 #include <sys/uio.h>
 #include "gso.h"
 #include "options.h"
+#include "ring.h"
 #include "stats.h"
 
 /*
@@ -27,7 +28,7 @@
 /* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
 #define UNDERLAY_RX_BUF (65536 + 4096)
 
-/* Segments queued for one flush (a whole super-frame always fits). */
+/* Segments queued per batch (a whole super-frame always fits). */
 #define UNDERLAY_TX_SEGS VNET_MAX_SEGS
 
 struct underlay_rx;
@@ -44,7 +45,6 @@ struct underlay {
 	socklen_t peer_len;
 	const struct cidr *allow;	/* --allow: other accepted sources */
 	unsigned int n_allow;
-	struct underlay_tx *tx;	/* messages queued for the next flush */
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 };
 
@@ -59,22 +59,41 @@ struct rx_pkt {
 int underlay_open(struct underlay *u, const struct config *cfg);
 void underlay_close(struct underlay *u);
 
+/* A transmit queue: the messages of one batch, until they complete. */
+struct underlay_tx *underlay_tx_alloc(void);
+void underlay_tx_free(struct underlay_tx *tx);
+/* Empty it: every message submitted has completed. */
+void underlay_tx_reset(struct underlay_tx *tx);
+/* Messages queued and not yet submitted. */
+unsigned int underlay_tx_pending(const struct underlay_tx *tx);
+
 /*
  * Queue n segments whose encapsulation header (encap_len bytes in front of
  * seg.hdr) is built: one UDP GSO message per run of equal segments, else
  * one message per segment. tos >= 0 sets the outer TOS/traffic class; df
  * sends them with the DF bit (--df inherit; fd_df). Header blocks and
- * payloads must stay valid until underlay_flush().
+ * payloads must stay valid until the messages complete.
  * Returns -ENOSPC when the queue has no room for n more segments.
  */
-int underlay_queue(struct underlay *u, const struct seg *segs, int n,
-		   size_t encap_len, int tos, bool df);
+int underlay_queue(struct underlay *u, struct underlay_tx *tx,
+		   const struct seg *segs, int n, size_t encap_len, int tos,
+		   bool df);
 
 /*
- * Send everything queued with as few sendmmsg() calls as the kernel takes
- * (usually one). Counts sends, segments and failures in st.
+ * Hand the queued messages to the ring as SENDMSG requests, user data
+ * tag | message index (tag leaves the low 32 bits clear). -ENOSPC when
+ * the ring filled up first: run it and submit again.
  */
-void underlay_flush(struct underlay *u, struct stats *st);
+int underlay_submit(struct underlay *u, struct underlay_tx *tx,
+		    struct ring *r, uint64_t tag, struct stats *st);
+
+/*
+ * The completion of message m: counts it, and resends a GSO message the
+ * kernel refused (EIO: no checksum offload; EMSGSIZE: over the path MTU)
+ * one datagram per segment.
+ */
+void underlay_complete(struct underlay *u, struct underlay_tx *tx,
+		       unsigned int m, int res, struct stats *st);
 
 /*
  * Receive up to UNDERLAY_RX_BATCH datagrams or packets with one system
