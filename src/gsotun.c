@@ -844,6 +844,7 @@ static int tunnel_setup_tap(struct tunnel *t)
 		return err;
 	tunnel_fit_gso(t);
 	gro_init(t->gro, t->mtu, t->cfg.gro);
+	tap_set_sysctls(t->ifname);
 	for (i = 0; i < t->cfg.n_addrs; i++) {
 		err = link_add_addr(t->link, t->ifindex, &t->cfg.addrs[i]);
 		if (err)

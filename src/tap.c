@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -105,4 +106,26 @@ int tap_open(const char *name, bool offload, char *ifname)
 err:
 	close(fd);
 	return ret;
+}
+
+static void tap_sysctl(const char *family, const char *ifname,
+		       const char *key)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/%s", family,
+		 ifname, key);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		log_debug("cannot set %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+void tap_set_sysctls(const char *ifname)
+{
+	tap_sysctl("ipv4", ifname, "arp_notify");
+	tap_sysctl("ipv6", ifname, "ndisc_notify");
+	tap_sysctl("ipv6", ifname, "keep_addr_on_down");
 }

@@ -18,6 +18,16 @@
  */
 int tap_open(const char *name, bool offload, char *ifname);
 
+/*
+ * Before the tap gets its addresses and goes up: announce its (random)
+ * MAC address when it comes up (arp_notify, ndisc_notify), so that a peer
+ * that knew the tap of a gsotun before a restart learns the new one at
+ * once, and keep its IPv6 addresses when an administrator takes it down
+ * (keep_addr_on_down), as IPv4 keeps them. Best effort: a sysctl that is
+ * missing (IPv6 disabled) is skipped.
+ */
+void tap_set_sysctls(const char *ifname);
+
 /* Offload flags the tap ended up with (TUN_F_*), for the log. */
 unsigned int tap_offloads(void);
 
