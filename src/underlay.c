@@ -519,17 +519,22 @@ static bool send_err_is_icmp(int err)
 	return false;
 }
 
-/* Send message m again, once, now that the pending error is consumed. */
+/*
+ * Send message m again now that the pending error is consumed; each try
+ * takes one more error, should ICMP keep coming (a peer not yet up).
+ */
 static int tx_resend(struct underlay *u, struct underlay_tx *tx,
 		     unsigned int m, struct stats *st)
 {
 	int fd = tx->df[m] ? u->fd_df : u->fd;
+	int tries = 8;
 	ssize_t r;
 
 	do {
 		st->tx_sends++;
 		r = sendmsg(fd, &tx->msg[m], 0);
-	} while (r < 0 && errno == EINTR);
+	} while (r < 0 && (errno == EINTR || send_err_is_icmp(errno)) &&
+		 --tries);
 	return r < 0 ? -errno : 0;
 }
 

@@ -79,13 +79,6 @@ start_b()
 		--address "$OV4_B/24" --address "$OV6_B/64" "${extra[@]}"
 }
 
-# tap_mtu NS DEV
-tap_mtu()
-{
-	ip -n "$1" -o link show dev "$2" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
-}
-
 # a_alive: A's gsotun still runs and its tap kept the MTU of the start.
 a_alive()
 {
@@ -106,21 +99,6 @@ snap()
 	CA='' CB=''
 	[ -n "${GT_PID[$NS_A]}" ] && gt_counters "$NS_A" && CA=$GT_CTR
 	[ -n "${GT_PID[$NS_B]}" ] && gt_counters "$NS_B" && CB=$GT_CTR
-}
-
-# ctr_moved BEFORE AFTER REGEX: the counters matching REGEX that differ
-# between two counter lines, as "name=+delta" words (an empty BEFORE is a
-# line of zeros: a process started in between).
-ctr_moved()
-{
-	local pair name b
-
-	grep -Eo "$3=[0-9]+" <<<"$2" | while read -r pair; do
-		name=${pair%%=*}
-		b=$(ctr "$1" "$name")
-		[ "${pair#*=}" != "${b:-0}" ] &&
-			echo "$name=+$((${pair#*=} - ${b:-0}))"
-	done | sort | tr '\n' ' '
 }
 
 # drops_only LABEL BEFORE AFTER ALLOWED: no drop counter but those named in

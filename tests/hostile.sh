@@ -56,30 +56,6 @@ mac_of()
 	ip netns exec "$1" cat "/sys/class/net/$2/address"
 }
 
-# drop_deltas BEFORE AFTER: the rx_drop_* counters that moved between two
-# counter lines, as sorted "name=delta " words.
-drop_deltas()
-{
-	local pair name b
-
-	grep -Eo 'rx_drop_[a-z0-9_]+=[0-9]+' <<<"$2" | while read -r pair; do
-		name=${pair%%=*}
-		b=$(ctr "$1" "$name")
-		[ "${pair#*=}" != "${b:-0}" ] &&
-			echo "$name=$((${pair#*=} - ${b:-0}))"
-	done | sort | tr '\n' ' '
-}
-
-ends_start()
-{
-	gt_start "$NS_A" "$TAP_A" --encap "$encap" \
-		--local "$UL_A" --remote "$UL_B" \
-		--address "$OV4_A/24" --address "$OV6_A/64" "$@" &&
-		gt_start "$NS_B" "$TAP_B" --encap "$encap" \
-			--local "$UL_B" --remote "$UL_A" \
-			--address "$OV4_B/24" --address "$OV6_B/64" "$@"
-}
-
 # The good traffic, in a background subshell until $LIB_TMP/good.stop
 # appears; "done=N" or "failed=N" in $LIB_TMP/good.res. The subshell
 # tracks only its own socat processes and kills them on SIGTERM.
@@ -182,7 +158,7 @@ hostile_case()
 
 	want[rx_drop_short]=1
 	[ "$cnt" != - ] && want[$cnt]=$((${want[$cnt]:-0} + C_N[idx]))
-	exp=$(for k in "${!want[@]}"; do echo "$k=${want[$k]}"; done |
+	exp=$(for k in "${!want[@]}"; do echo "$k=+${want[$k]}"; done |
 		sort | tr '\n' ' ')
 	{ echo "send $idx" >&"$H_IN"; } 2>/dev/null &&
 		read -r -t 30 -u "$H_OUT" reply
@@ -197,7 +173,7 @@ hostile_case()
 		d=$((short - $(ctr "$BEFORE" rx_drop_short)))
 		[ "$d" -ge "${want[rx_drop_short]}" ] && break
 	done
-	got=$(drop_deltas "$BEFORE" "$GT_CTR")
+	got=$(ctr_moved "$BEFORE" "$GT_CTR" 'rx_drop_[a-z0-9_]+')
 	BEFORE=$GT_CTR
 	[ "$got" = "$exp" ] ||
 		{ diag "drop counters moved by: ${got:-nothing}" \
@@ -279,7 +255,7 @@ run_encap()
 	*) bail "unknown encapsulation $encap" ;;
 	esac
 	check "$r ${gt_args[*]}: gsotun starts on both ends" \
-		ends_start "${gt_args[@]}" || return
+		ends_start --encap "$encap" "${gt_args[@]}" || return
 	check "$r: ping $OV4_B from A" ping_ok "$NS_A" "$OV4_B" || return
 	mac_a=$(mac_of "$NS_A" "$TAP_A") mac_b=$(mac_of "$NS_B" "$TAP_B")
 	PCAP=$LIB_TMP/tap.$run.pcap

@@ -503,6 +503,70 @@ xfer()
 			t1 - t0, s * 8 / (t1 - t0) / 1e9 }')"
 }
 
+# ---------------------------------------------------------------- pairs
+
+# ends_start ARGS...: gsotun on both ends of net_setup's topology, with
+# IPv4 and IPv6 overlay addresses, GT_ARGS (an array the test may set)
+# and ARGS.
+GT_ARGS=()
+ends_start()
+{
+	gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
+		--address "$OV4_A/24" --address "$OV6_A/64" \
+		"${GT_ARGS[@]}" "$@" &&
+		gt_start "$NS_B" "$TAP_B" --local "$UL_B" --remote "$UL_A" \
+			--address "$OV4_B/24" --address "$OV6_B/64" \
+			"${GT_ARGS[@]}" "$@"
+}
+
+# ends_stop: both must exit 0 on SIGTERM with counters and remove the tap.
+ends_stop()
+{
+	local st=0
+
+	gt_stop "$NS_A" || st=1
+	gt_show A
+	gt_stop "$NS_B" || st=1
+	gt_show B
+	[ "$st" -eq 0 ] || { gt_log "$NS_A"; gt_log "$NS_B"; }
+	return "$st"
+}
+
+# ctr_moved BEFORE AFTER REGEX: the counters matching REGEX that differ
+# between two counter lines, as sorted "name=+delta" words (an empty
+# BEFORE is a line of zeros).
+ctr_moved()
+{
+	local pair name b
+
+	grep -Eo "$3=[0-9]+" <<<"$2" | while read -r pair; do
+		name=${pair%%=*}
+		b=$(ctr "$1" "$name")
+		[ "${pair#*=}" != "${b:-0}" ] &&
+			echo "$name=+$((${pair#*=} - ${b:-0}))"
+	done | sort | tr '\n' ' '
+}
+
+# tap_mtu NS DEV: the device's MTU.
+tap_mtu()
+{
+	ip -n "$1" -o link show dev "$2" 2>/dev/null |
+		sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
+}
+
+# wait_tap_mtu NS DEV MTU: the device's MTU becomes MTU within a second.
+wait_tap_mtu()
+{
+	local i
+
+	for ((i = 0; i < 10; i++)); do
+		[ "$(tap_mtu "$1" "$2")" = "$3" ] && return 0
+		sleep 0.1
+	done
+	diag "$2 in $1: MTU $(tap_mtu "$1" "$2") after 1 s, want $3"
+	return 1
+}
+
 # ---------------------------------------------------------------- capture
 
 # cap_start NS DEV FILE [FILTER...]: tcpdump on DEV, whole frames, until

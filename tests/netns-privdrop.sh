@@ -6,7 +6,7 @@
 # cleanly. Also --allow: a second underlay address of the peer.
 #
 # Functions are called through check(), which shellcheck cannot see.
-# shellcheck disable=SC2317
+# shellcheck disable=SC2317,SC2119,SC2120
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
@@ -28,7 +28,8 @@ status_is()
 
 	line=$(grep "^$1:" "/proc/${GT_PID[$NS_A]}/status" | tr -s '\t ' ' ' |
 		sed 's/ $//')
-	[ "$line" = "$1: $2" ] || { diag "got '$line', want '$1: $2'"; return 1; }
+	[ "$line" = "$1: $2" ] ||
+		{ diag "got '$line', want '$1: $2'"; return 1; }
 }
 
 root_is()
@@ -37,20 +38,6 @@ root_is()
 
 	r=$(readlink "/proc/${GT_PID[$NS_A]}/root")
 	[ "$r" = "$1" ] || { diag "root is '$r', want '$1'"; return 1; }
-}
-
-tap_mtu_becomes()
-{
-	local i m
-
-	for ((i = 0; i < 10; i++)); do
-		m=$(ip -n "$NS_A" -o link show dev "$TAP_A" |
-			sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
-		[ "$m" = "$1" ] && return 0
-		sleep 0.1
-	done
-	diag "tap MTU $m, want $1"
-	return 1
 }
 
 start_b()
@@ -81,7 +68,7 @@ check "root directory is the --chroot" root_is "$ROOT"
 check "8 MiB A->B, SHA-256 intact" xfer "$NS_A" "$NS_B" "$OV4_B" small
 ip -n "$NS_A" link set "$VETH_A" mtu 1400
 check "the tap still follows the underlay MTU (1400 - 50)" \
-	tap_mtu_becomes 1350
+	wait_tap_mtu "$NS_A" "$TAP_A" 1350
 ip -n "$NS_A" link set "$VETH_A" mtu 1500
 check "stops cleanly as nobody, tap removed" gt_stop "$NS_A"
 
@@ -101,7 +88,8 @@ unknown_user()
 	out=$(ip netns exec "$NS_A" "$GSOTUN" --dev "$TAP_A" --remote "$UL_B" \
 		--user no-such-user-$$ 2>&1)
 	st=$?
-	[ "$st" -eq 1 ] && grep -q "cannot find user no-such-user-$$" <<<"$out" &&
+	[ "$st" -eq 1 ] &&
+		grep -q "cannot find user no-such-user-$$" <<<"$out" &&
 		dev_gone "$NS_A" "$TAP_A" ||
 		{ diag "status $st:" "$out"; return 1; }
 }

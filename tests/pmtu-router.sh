@@ -75,37 +75,15 @@ ends_start()
 			--address "$OV4_B/24" --address "$OV6_B/64"
 }
 
-ends_stop()
+# ends_stop, then A's route cache flushed: the PMTU it learnt stays there.
+stop_both()
 {
 	local st=0
 
-	gt_stop "$NS_A" || st=1
-	gt_show A
-	gt_stop "$NS_B" || st=1
-	gt_show B
-	# The learnt PMTU stays in A's route cache: start afresh.
+	ends_stop || st=1
 	ip -n "$NS_A" route flush cache 2>/dev/null
 	ip -n "$NS_A" -6 route flush cache 2>/dev/null
 	return "$st"
-}
-
-tap_mtu()
-{
-	ip -n "$NS_A" -o link show dev "$TAP_A" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
-}
-
-# wait_mtu MTU: A's tap MTU becomes MTU within a second.
-wait_mtu()
-{
-	local i
-
-	for ((i = 0; i < 10; i++)); do
-		[ "$(tap_mtu)" = "$1" ] && return 0
-		sleep 0.1
-	done
-	diag "A's tap MTU $(tap_mtu) after 1 s, want $1"
-	return 1
 }
 
 # big_ping DF: inner IPv4 packets 2 bytes under the tap's first MTU, with
@@ -139,50 +117,52 @@ make_data small 8
 if [ "$fam" = 4 ]; then
 	check "--df set: starts with tap MTU $((1500 - over))" \
 		ends_start --df set
-	check "tap MTU $((1500 - over))" wait_mtu $((1500 - over))
-	big_ping do >/dev/null
+	check "tap MTU $((1500 - over))" \
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1500 - over))
+	big_ping "do" >/dev/null
 	check "--df set: R's 'fragmentation needed' lowers the tap MTU" \
-		wait_mtu $((1400 - over))
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1400 - over))
 	check "--df set: the ICMP was counted" icmp_learnt 1
 	check "--df set: big pings without DF arrive after that" \
 		big_ping dont
 	check "--df set: 8 MiB A->B, SHA-256 intact" \
 		xfer "$NS_A" "$NS_B" "$OV4_B" small 30
-	check "--df set: ends stop cleanly" ends_stop
+	check "--df set: ends stop cleanly" stop_both
 
 	check "--df inherit: starts" ends_start --df inherit
 	check "--df inherit: inner DF clear, R fragments the outer packet" \
 		big_ping dont
 	check "--df inherit: nothing learnt from that" icmp_learnt 0
 	check "--df inherit: tap MTU still $((1500 - over))" \
-		wait_mtu $((1500 - over))
-	big_ping do >/dev/null
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1500 - over))
+	big_ping "do" >/dev/null
 	check "--df inherit: inner DF set, R's ICMP lowers the tap MTU" \
-		wait_mtu $((1400 - over))
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1400 - over))
 	check "--df inherit: the ICMP was counted" icmp_learnt 1
 	check "--df inherit: 8 MiB A->B, SHA-256 intact" \
 		xfer "$NS_A" "$NS_B" "$OV4_B" small 30
-	check "--df inherit: ends stop cleanly" ends_stop
+	check "--df inherit: ends stop cleanly" stop_both
 
 	check "--df unset (default): starts" ends_start
-	check "--df unset: R fragments the outer packets" big_ping do
+	check "--df unset: R fragments the outer packets" big_ping "do"
 	check "--df unset: nothing learnt" icmp_learnt 0
 	check "--df unset: tap MTU still $((1500 - over))" \
-		wait_mtu $((1500 - over))
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1500 - over))
 	check "--df unset: 8 MiB A->B through R's fragments, SHA-256 intact" \
 		xfer "$NS_A" "$NS_B" "$OV4_B" small 30
-	check "--df unset: ends stop cleanly" ends_stop
+	check "--df unset: ends stop cleanly" stop_both
 else
 	check "starts with tap MTU $((1500 - over))" ends_start
-	check "tap MTU $((1500 - over))" wait_mtu $((1500 - over))
-	big_ping do >/dev/null
+	check "tap MTU $((1500 - over))" \
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1500 - over))
+	big_ping "do" >/dev/null
 	check "R's 'packet too big' lowers the tap MTU" \
-		wait_mtu $((1400 - over))
+		wait_tap_mtu "$NS_A" "$TAP_A" $((1400 - over))
 	check "the ICMPv6 error was counted" icmp_learnt 1
 	check "big pings without DF arrive after that" big_ping dont
 	check "8 MiB A->B, SHA-256 intact" \
 		xfer "$NS_A" "$NS_B" "$OV6_B" small 30
-	check "ends stop cleanly" ends_stop
+	check "ends stop cleanly" stop_both
 fi
 
 done_testing

@@ -25,6 +25,7 @@ gre-udp/6) over=66 ;;
 esac
 decode=()
 [ "$encap" = gre-udp ] && decode=('udp.port==4754,gre')
+GT_ARGS=(--encap "$encap")
 
 lib_init 240 socat tcpdump tshark ethtool ping "$PYTHON"
 net_setup "$fam" 3
@@ -33,27 +34,6 @@ ip -n "$NS_B" link set "$VETH_B" mtu 1400
 make_data big 64
 make_data small 8
 
-ends_start()
-{
-	gt_start "$NS_A" "$TAP_A" --encap "$encap" \
-		--local "$UL_A" --remote "$UL_B" \
-		--address "$OV4_A/24" --address "$OV6_A/64" "$@" &&
-		gt_start "$NS_B" "$TAP_B" --encap "$encap" \
-			--local "$UL_B" --remote "$UL_A" \
-			--address "$OV4_B/24" --address "$OV6_B/64" "$@"
-}
-
-ends_stop()
-{
-	local st=0
-
-	gt_stop "$NS_A" || st=1
-	gt_show A
-	gt_stop "$NS_B" || st=1
-	gt_show B
-	return "$st"
-}
-
 # ctr_ge NS NAME MIN: counter NAME of the gsotun in NS is at least MIN.
 ctr_ge()
 {
@@ -61,26 +41,8 @@ ctr_ge()
 
 	gt_counters "$1" || return 1
 	v=$(ctr "$GT_CTR" "$2")
-	[ "${v:-0}" -ge "$3" ] || { diag "$1: $2=${v:-none}, want >= $3"; return 1; }
-}
-
-tap_mtu()
-{
-	ip -n "$1" -o link show dev "$2" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
-}
-
-# wait_tap_mtu NS DEV MTU: the tap's MTU becomes MTU within a second.
-wait_tap_mtu()
-{
-	local i
-
-	for ((i = 0; i < 10; i++)); do
-		[ "$(tap_mtu "$1" "$2")" = "$3" ] && return 0
-		sleep 0.1
-	done
-	diag "$2 in $1: MTU $(tap_mtu "$1" "$2") after 1 s, want $3"
-	return 1
+	[ "${v:-0}" -ge "$3" ] ||
+		{ diag "$1: $2=${v:-none}, want >= $3"; return 1; }
 }
 
 veth_tx()
@@ -119,7 +81,7 @@ ping4_frag_needed()
 {
 	local out want=$((1400 - over))
 
-	out=$(ip netns exec "$NS_A" ping -n -c 2 -i 0.3 -W 1 -M do -s 1472 \
+	out=$(ip netns exec "$NS_A" ping -n -c 2 -i 0.3 -W 1 -M "do" -s 1472 \
 		"$OV4_B" 2>&1)
 	grep -q "Frag needed and DF set (mtu = $want)" <<<"$out" ||
 		{ diag "ping -M do said:" "$out"; return 1; }
@@ -130,7 +92,7 @@ ping6_too_big()
 {
 	local out want=$((1400 - over))
 
-	out=$(ip netns exec "$NS_A" ping -6 -n -c 2 -i 0.3 -W 1 -M do \
+	out=$(ip netns exec "$NS_A" ping -6 -n -c 2 -i 0.3 -W 1 -M "do" \
 		-s 1452 "$OV6_B" 2>&1)
 	grep -q "Packet too big: mtu=$want" <<<"$out" ||
 		{ diag "ping -6 -M do said:" "$out"; return 1; }

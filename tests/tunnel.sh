@@ -40,41 +40,14 @@ vxlan) extra=(--vni 42) csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre) csum_on=() csum_flip=(--csum --key 7) ;;
 esac
-
-# ends_start ARGS...: gsotun on both ends with ARGS.
-ends_start()
-{
-	gt_start "$NS_A" "$TAP_A" --encap "$encap" \
-		--local "$UL_A" --remote "$UL_B" \
-		--address "$OV4_A/24" --address "$OV6_A/64" \
-		"${extra[@]}" "$@" &&
-		gt_start "$NS_B" "$TAP_B" --encap "$encap" \
-			--local "$UL_B" --remote "$UL_A" \
-			--address "$OV4_B/24" --address "$OV6_B/64" \
-			"${extra[@]}" "$@"
-}
-
-# ends_stop: both must exit 0 on SIGTERM with counters and remove the tap.
-ends_stop()
-{
-	local st=0
-
-	gt_stop "$NS_A" || st=1
-	gt_show A
-	gt_stop "$NS_B" || st=1
-	gt_show B
-	[ "$st" -eq 0 ] || { gt_log "$NS_A"; gt_log "$NS_B"; }
-	return "$st"
-}
+GT_ARGS=(--encap "$encap" "${extra[@]}")
 
 mtu_is()
 {
 	local a b
 
-	a=$(ip -n "$NS_A" -o link show dev "$TAP_A" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
-	b=$(ip -n "$NS_B" -o link show dev "$TAP_B" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
+	a=$(tap_mtu "$NS_A" "$TAP_A")
+	b=$(tap_mtu "$NS_B" "$TAP_B")
 	[ "$a" = "$1" ] && [ "$b" = "$1" ] ||
 		{ diag "MTU A=$a B=$b, expected $1"; return 1; }
 }
