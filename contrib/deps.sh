@@ -7,7 +7,7 @@ set -e
 build="build-essential autoconf automake libtool pkg-config
 	libev-dev liburing-dev libmnl-dev"
 tests="iproute2 procps iperf3 socat tcpdump tshark ethtool iputils-ping
-	python3 python3-scapy"
+	python3 python3-scapy clang libclang-rt-dev"
 
 missing=
 for pkg in $build $tests; do

@@ -237,6 +237,14 @@ static int gro_open_find(const struct gro *g, const struct gro_seg *s)
  * header gets a new one, so a bad one must not be laundered:
  * inet_gro_receive() checks it too), IPv6 without extension headers.
  */
+/* The IPv4 header checksum, over the header's own length, verifies. */
+static bool gro_ip4_hdr_ok(const struct gro_seg *s)
+{
+	const uint8_t *ip = s->data + s->f.l3_off;
+
+	return csum_ip4_header(ip, (ip[0] & 0x0fu) * 4) == 0;
+}
+
 static bool gro_seg_clean(const struct gro_seg *s)
 {
 	const uint8_t *ip = s->data + s->f.l3_off;
@@ -384,10 +392,13 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 	fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
 	/*
 	 * tcp_gso_segment() copies SYN, RST and URG onto every segment: such
-	 * a frame (never one a real TCP sender builds) goes without GSO.
+	 * a frame (never one a real TCP sender builds) goes without GSO. So
+	 * does one with a bad IPv4 header checksum: inet_gso_segment() would
+	 * write good ones into the segments (found by tests/fuzz-rx.c).
 	 */
 	if (g->mtu <= hl || !s->plen ||
-	    (s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)))
+	    (s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)) ||
+	    (!s->ipv6 && !gro_ip4_hdr_ok(s)))
 		return;
 	mss = g->mtu - hl;
 	if (mss > UINT16_MAX)

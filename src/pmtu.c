@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
+#include <linux/errqueue.h>
 #include <linux/if_ether.h>
 #include "bytes.h"
 #include "csum.h"
@@ -541,6 +543,13 @@ int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 	}
 	if (get_be16(s->hdr + l3_off + 6) & PMTU_IP_DF)
 		return -EINVAL;
+	/*
+	 * Each fragment gets a header checksum of its own: a header whose
+	 * checksum is wrong must not come out with good ones (ip_rcv_core()
+	 * would have dropped it before ip_do_fragment() saw it).
+	 */
+	if (csum_ip4_header(s->hdr + l3_off, (s->hdr[l3_off] & 0x0fu) * 4))
+		return -EINVAL;
 	pmtu_frag_init(&c, s, l3_off, want_sum);
 	if (max_len < c.hlen + 8u)
 		return -EINVAL;
@@ -559,6 +568,20 @@ int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 		from += len;
 	}
 	return (int)n;
+}
+
+uint32_t pmtu_serr_mtu(const struct sock_extended_err *e)
+{
+	switch (e->ee_origin) {
+	case SO_EE_ORIGIN_ICMP:
+		return e->ee_type == PMTU_ICMP_DEST_UNREACH &&
+		       e->ee_code == PMTU_ICMP_FRAG_NEEDED ? e->ee_info : 0;
+	case SO_EE_ORIGIN_ICMP6:
+		return e->ee_type == PMTU_ICMPV6_PKT_TOOBIG ? e->ee_info : 0;
+	case SO_EE_ORIGIN_LOCAL:
+		return e->ee_errno == EMSGSIZE ? e->ee_info : 0;
+	}
+	return 0;
 }
 
 void pmtu_limit_init(struct pmtu_limit *l, uint32_t per_sec, uint32_t burst)

@@ -109,12 +109,21 @@ size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
  * Returns the number of fragments (1 when s already fits: out[0] = *s),
  * -ENOSPC if arena or max_out are too small, -EINVAL if max_len cannot hold
  * the L2 + IP header and 8 data bytes, the packet is not IPv4, its header is
- * not in s->hdr (or s->hdr_len > GSO_HDR_MAX), DF is set, or the offsets
- * would pass 65535.
+ * not in s->hdr (or s->hdr_len > GSO_HDR_MAX), DF is set, its header
+ * checksum is wrong, or the offsets would pass 65535.
  */
 int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 		  bool want_sum, uint8_t *arena, size_t arena_len,
 		  struct seg *out, size_t max_out);
+
+struct sock_extended_err;
+
+/*
+ * The MTU an error from the socket's error queue reports for a packet we
+ * sent: ICMP "fragmentation needed" (type 3 code 4), ICMPv6 "packet too
+ * big", or a local EMSGSIZE (ip_local_error()); 0 for any other error.
+ */
+uint32_t pmtu_serr_mtu(const struct sock_extended_err *e);
 
 /*
  * Token bucket for ICMP generation, like the kernel's icmp_global_allow()

@@ -9,15 +9,14 @@
 #include <time.h>
 #include <linux/errqueue.h>
 #include <linux/filter.h>
-#include <netinet/icmp6.h>
 #include <netinet/ip.h>
-#include <netinet/ip_icmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "compat.h"
 #include "encap.h"
 #include "log.h"
+#include "pmtu.h"
 #include "underlay.h"
 
 /* Socket buffers big enough for a few super-frames in flight each way. */
@@ -716,22 +715,6 @@ int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
 	return n;
 }
 
-/* Does an ICMP error, or a local one, say "too big", and for what MTU? */
-static uint32_t serr_too_big(const struct sock_extended_err *e)
-{
-	switch (e->ee_origin) {
-	case SO_EE_ORIGIN_ICMP:
-		return e->ee_type == ICMP_DEST_UNREACH &&
-		       e->ee_code == ICMP_FRAG_NEEDED ? e->ee_info : 0;
-	case SO_EE_ORIGIN_ICMP6:
-		return e->ee_type == ICMP6_PACKET_TOO_BIG ? e->ee_info : 0;
-	case SO_EE_ORIGIN_LOCAL:
-		/* ip_local_error(), ipv6_local_error(): a send over the PMTU */
-		return e->ee_errno == EMSGSIZE ? e->ee_info : 0;
-	}
-	return 0;
-}
-
 static const struct sock_extended_err *msg_serr(struct msghdr *msg)
 {
 	struct cmsghdr *cm;
@@ -780,7 +763,7 @@ uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st)
 		e = msg_serr(&msg);
 		if (!e || !sockaddr_is_peer(u, &dst))
 			continue;
-		mtu = serr_too_big(e);
+		mtu = pmtu_serr_mtu(e);
 		if (mtu) {
 			st->tx_icmp_too_big++;
 			if (!lowest || mtu < lowest)

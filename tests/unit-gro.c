@@ -992,6 +992,10 @@ static const struct single singles[] = {
 	  .kind = S_GSO, .no_merge = true },
 	{ "tcp4 over MTU, bad checksum", { .payload_len = 20000 },
 	  .kind = S_DROP, .corrupt = true },
+	/* inet_gso_segment() would write good header checksums (fuzz-rx) */
+	{ "tcp4 over MTU, bad IPv4 header checksum: no GSO",
+	  { .payload_len = 20000 }, .kind = S_TCP,
+	  .poke = { .layer = 3, .off = 8, .width = 1, .val = 17 } },
 	{ "tcp6 over MTU",
 	  { .ipv6 = true, .tcp_opt_len = TS, .payload_len = 30000 },
 	  .kind = S_GSO },

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <linux/errqueue.h>
 #include "pmtu.h"
 #include "pkt.h"
 #include "tap.h"
@@ -934,10 +936,16 @@ static void test_frag_errors(void)
 	       "errors: version 6 behind an IPv4 ethertype");
 	frag_seg(&c, &s);
 	ip = s.hdr + l3;
+	ip[8]++;		/* the TTL, the checksum left as it was */
+	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	       "errors: wrong header checksum (never laundered)");
+	ip[8]--;
 	pkt_put16(ip + 6, 8000);	/* offset 64000 + 3008 bytes > 65535 */
+	ip4_recheck(ip);
 	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
 	       "errors: offsets past 65535");
 	pkt_put16(ip + 6, 7800);	/* 62400 + 3008 fits */
+	ip4_recheck(ip);
 	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), 3,
 	       "errors: high offset that still fits");
 	s.hdr_len = GSO_HDR_MAX + 1;
@@ -1166,6 +1174,53 @@ static void test_icmp_mtu(void)
 	is_int(pmtu_icmp_mtu(&f, 1200), 1280, "icmp mtu: IPv6 at least 1280");
 }
 
+/* The error queue's words for "too big", and everything that is not. */
+static void test_serr(void)
+{
+	static const struct {
+		uint8_t origin, type, code;
+		uint32_t err, info, want;
+		const char *name;
+	} rows[] = {
+		{ SO_EE_ORIGIN_ICMP, 3, 4, EMSGSIZE, 1400, 1400,
+		  "ICMP frag needed" },
+		{ SO_EE_ORIGIN_ICMP, 3, 3, ECONNREFUSED, 0, 0,
+		  "ICMP port unreachable" },
+		{ SO_EE_ORIGIN_ICMP, 3, 1, EHOSTUNREACH, 1400, 0,
+		  "ICMP host unreachable with junk info" },
+		{ SO_EE_ORIGIN_ICMP, 11, 0, EHOSTUNREACH, 0, 0,
+		  "ICMP time exceeded" },
+		{ SO_EE_ORIGIN_ICMP, 2, 0, EMSGSIZE, 1280, 0,
+		  "ICMP type 2 is not ICMPv6's" },
+		{ SO_EE_ORIGIN_ICMP6, 2, 0, EMSGSIZE, 1280, 1280,
+		  "ICMPv6 packet too big" },
+		{ SO_EE_ORIGIN_ICMP6, 1, 4, ECONNREFUSED, 0, 0,
+		  "ICMPv6 port unreachable" },
+		{ SO_EE_ORIGIN_ICMP6, 3, 4, EMSGSIZE, 1400, 0,
+		  "ICMPv6 type 3 is not ICMP's" },
+		{ SO_EE_ORIGIN_LOCAL, 0, 0, EMSGSIZE, 1300, 1300,
+		  "local EMSGSIZE" },
+		{ SO_EE_ORIGIN_LOCAL, 0, 0, ENOBUFS, 1300, 0,
+		  "local ENOBUFS" },
+		{ SO_EE_ORIGIN_NONE, 3, 4, EMSGSIZE, 1400, 0, "no origin" },
+		{ SO_EE_ORIGIN_TIMESTAMPING, 3, 4, EMSGSIZE, 1400, 0,
+		  "a timestamp" },
+	};
+	struct sock_extended_err e;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&e, 0, sizeof(e));
+		e.ee_origin = rows[i].origin;
+		e.ee_type = rows[i].type;
+		e.ee_code = rows[i].code;
+		e.ee_errno = rows[i].err;
+		e.ee_info = rows[i].info;
+		is_int(pmtu_serr_mtu(&e), rows[i].want, "serr: %s",
+		       rows[i].name);
+	}
+}
+
 static void test_fit(void)
 {
 	size_t i;
@@ -1187,6 +1242,7 @@ int main(void)
 	test_frag_errors();
 	test_limit();
 	test_fit();
+	test_serr();
 	plan(tap_n);
 	return done_testing();
 }

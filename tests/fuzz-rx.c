@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness for the receive path: batches of encapsulated packets
+ * through encap_parse(), gro_add() and gro_flush(), every frame checked.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "encap.h"
+#include "gro.h"
+#include "gso.h"
+#include "stats.h"
+#include "vnet.h"
+#include "pkt.h"
+
+/*
+ * Input:
+ *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
+ *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum required;
+ *               bit 4: GRE sequence numbers; bit 5: GRO merging off
+ *   bytes 1-2   the tap's MTU, big-endian (0 means 1500, at least 68)
+ *   bytes 3-5   VNI
+ *   bytes 6-9   GRE key
+ *   then records: ctl (1 byte), length (2, big-endian), the packet as
+ *   encap_parse() gets it (outer IP and UDP stripped); a length past the
+ *   end of the input takes what is left.
+ *   ctl bit 0: fix the packet's checksums first (inner IPv4 header and
+ *   lengths that lie, inner TCP/UDP, GRE), so mutations get past them;
+ *   bit 1: with bit 0, seed the inner TCP/UDP check field with the
+ *   pseudo-header sum (a sender's partial checksum) instead;
+ *   bit 2: the batch ends after this packet (flush, check, reset).
+ */
+#define RX_CFG_LEN 10
+#define RX_REC_LEN 3
+#define RX_MAX_PKTS 1024
+
+#define RX_CTL_FIX 0x01
+#define RX_CTL_SEED 0x02
+#define RX_CTL_END 0x04
+
+#define RX_GRE_C 0x8000
+#define RX_GRE_K 0x2000
+#define RX_GRE_S 0x1000
+/* Everything but C, K and S: RFC 2784 section 2.1, version 0. */
+#define RX_GRE_BAD 0x4fff
+
+#define RX_CHECK(cond)                                                        \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "fuzz-rx: %s:%d: check failed: %s\n", \
+				__FILE__, __LINE__, #cond);                   \
+			abort();                                              \
+		}                                                             \
+	} while (0)
+
+/* One packet of the input, in a buffer of exactly its size. */
+struct rx_pkt {
+	uint8_t *buf;
+	uint8_t *orig;		/* its bytes before gro_add() saw them */
+	size_t len;
+	size_t inner_off;
+	bool ok;		/* encap_parse() took it */
+};
+
+struct rx_ctx {
+	struct encap_cfg cfg;
+	struct stats st;
+	struct rx_pkt pkts[RX_MAX_PKTS];
+	unsigned int n_pkts;
+	unsigned int batch;	/* first packet of the batch */
+	unsigned int queued;	/* GRO_QUEUED since the last reset */
+	unsigned int merged;	/* GRO_MERGED since the last reset */
+	uint64_t n_merged;	/* all GRO_MERGED */
+	uint64_t n_dropped;	/* all drops for a TCP checksum */
+};
+
+/* Where the headers of an inner frame are, found independently of vnet.c. */
+struct rx_layout {
+	uint32_t l3;
+	uint32_t l4;		/* 0: no TCP/UDP header to look at */
+	uint32_t end;		/* end of the IP datagram */
+	uint16_t check;		/* the L4 check field */
+	uint8_t proto;
+	bool routed;		/* an IPv6 routing header */
+};
+
+static struct gro G;
+static struct rx_ctx X;
+static uint8_t arena[VNET_MAX_SEGS * GSO_SLOT];
+static struct seg segs[VNET_MAX_SEGS];
+static uint8_t segbuf[VNET_FRAME_MAX];
+
+/* ---- an independent walk through an inner frame ------------------------ */
+
+/* What the walk found: vnet_hdr_parse()'s verdict, reached another way. */
+enum rx_walk_res {
+	RX_NOT_IP = 0,	/* no IP header (or a VLAN tag cut short) */
+	RX_BAD,		/* IP, but headers that lie or are cut short */
+	RX_IP,		/* IP; l4 set when a TCP/UDP header is there */
+};
+
+/* RFC 791: ihl >= 5, ihl <= total length <= what the frame holds. */
+static int rx_walk_ip4(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
+{
+	uint8_t *ip = d + l->l3;
+	uint32_t room = (uint32_t)len - l->l3, ihl, tot;
+
+	if (room < 20 || ip[0] >> 4 != 4)
+		return RX_BAD;
+	ihl = (ip[0] & 15) * 4u;
+	if (ihl < 20 || ihl > room)
+		return RX_BAD;
+	tot = pkt_get16(ip + 2);
+	if (tot < ihl || tot > room) {
+		if (!fix)
+			return RX_BAD;
+		tot = room > 0xffff ? 0xffff : room;
+		pkt_put16(ip + 2, tot);
+	}
+	if (fix) {
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	}
+	l->end = l->l3 + tot;
+	l->proto = ip[9];
+	if (!(pkt_get16(ip + 6) & 0x3fff))
+		l->l4 = l->l3 + ihl;
+	return RX_IP;
+}
+
+/* IPv6 and the extension headers vnet.c skips (RFC 8200 section 4). */
+static int rx_walk_ip6(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
+{
+	uint8_t *ip = d + l->l3;
+	uint32_t room = (uint32_t)len - l->l3, plen, off, hl;
+
+	if (room < 40 || ip[0] >> 4 != 6)
+		return RX_BAD;
+	plen = pkt_get16(ip + 4);
+	if (plen > room - 40) {
+		if (!fix)
+			return RX_BAD;
+		plen = room - 40 > 0xffff ? 0xffff : room - 40;
+		pkt_put16(ip + 4, plen);
+	}
+	l->end = l->l3 + 40 + plen;
+	l->proto = ip[6];
+	off = l->l3 + 40;
+	while (l->proto == IPPROTO_HOPOPTS || l->proto == IPPROTO_ROUTING ||
+	       l->proto == IPPROTO_DSTOPTS) {
+		if (l->end - off < 8)
+			return RX_BAD;
+		hl = (d[off + 1] + 1u) * 8;
+		if (l->end - off < hl)
+			return RX_BAD;
+		if (l->proto == IPPROTO_ROUTING)
+			l->routed = true;
+		l->proto = d[off];
+		off += hl;
+	}
+	if (l->proto == IPPROTO_FRAGMENT) {
+		if (l->end - off < 8)
+			return RX_BAD;
+		return RX_IP;
+	}
+	l->l4 = off;
+	return RX_IP;
+}
+
+/* TCP with 5 <= doff <= what is there, or UDP, inside the datagram. */
+static int rx_walk_l4(const uint8_t *d, struct rx_layout *l)
+{
+	uint32_t room = l->end - l->l4, hl;
+
+	if (!l->l4)
+		return RX_IP;
+	if (l->proto == IPPROTO_TCP) {
+		if (room < 20)
+			return RX_BAD;
+		hl = (d[l->l4 + 12] >> 4) * 4u;
+		if (hl < 20 || hl > room || l->l4 + hl > 0xffff)
+			return RX_BAD;
+		l->check = (uint16_t)(l->l4 + 16);
+		return RX_IP;
+	}
+	if (l->proto == IPPROTO_UDP) {
+		if (room < 8 || l->l4 + 8 > 0xffff)
+			return RX_BAD;
+		l->check = (uint16_t)(l->l4 + 6);
+		return RX_IP;
+	}
+	l->l4 = 0;
+	return RX_IP;
+}
+
+/* Ethernet, up to two VLAN tags (as vnet.c), IPv4 or IPv6, TCP or UDP. */
+static int rx_walk(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
+{
+	uint32_t off = 12;
+	uint16_t type;
+	int tags, res;
+
+	memset(l, 0, sizeof(*l));
+	if (len < 14)
+		return RX_NOT_IP;
+	type = pkt_get16(d + off);
+	for (tags = 0; tags < 2 && (type == 0x8100 || type == 0x88a8);
+	     tags++) {
+		off += 4;
+		if (off + 2 > len)
+			return RX_NOT_IP;
+		type = pkt_get16(d + off);
+	}
+	l->l3 = off + 2;
+	if (type == 0x0800)
+		res = rx_walk_ip4(d, len, fix, l);
+	else if (type == 0x86dd)
+		res = rx_walk_ip6(d, len, fix, l);
+	else
+		return RX_NOT_IP;
+	if (res == RX_IP)
+		res = rx_walk_l4(d, l);
+	if (res != RX_IP)
+		l->l4 = 0;
+	return res;
+}
+
+/* Pseudo-header sum of the L4 header at l, host order (pkt.h's way). */
+static uint64_t rx_pseudo(const uint8_t *d, const struct rx_layout *l)
+{
+	return pkt_pseudo(d + l->l3, l->proto, l->end - l->l4);
+}
+
+static bool rx_l4_valid(const uint8_t *d, const struct rx_layout *l)
+{
+	return pkt_fold(rx_pseudo(d, l) +
+			pkt_sum(d + l->l4, l->end - l->l4, 0)) == 0xffff;
+}
+
+static bool rx_ip4_valid(const uint8_t *d, const struct rx_layout *l)
+{
+	return pkt_fold(pkt_sum(d + l->l3, (d[l->l3] & 15) * 4u, 0)) == 0xffff;
+}
+
+static bool rx_l4_seeded(const uint8_t *d, const struct rx_layout *l)
+{
+	return pkt_get16(d + l->check) == pkt_fold(rx_pseudo(d, l));
+}
+
+/* ---- fixing checksums so that mutated packets get through --------------- */
+
+static void rx_fix_inner(uint8_t *d, size_t len, bool seed)
+{
+	struct rx_layout l;
+
+	if (rx_walk(d, len, true, &l) != RX_IP || !l.l4)
+		return;
+	pkt_put16(d + l.check, 0);
+	if (seed)
+		pkt_put16(d + l.check, pkt_fold(rx_pseudo(d, &l)));
+	else
+		pkt_put16(d + l.check,
+			  (uint16_t)~pkt_fold(rx_pseudo(d, &l) +
+					      pkt_sum(d + l.l4, l.end - l.l4,
+						      0)));
+}
+
+static size_t rx_gre_hlen(uint16_t flags)
+{
+	return 4 + (flags & RX_GRE_C ? 4 : 0) + (flags & RX_GRE_K ? 4 : 0) +
+	       (flags & RX_GRE_S ? 4 : 0);
+}
+
+static void rx_fix(const struct encap_cfg *c, uint8_t *p, size_t len,
+		   bool seed)
+{
+	size_t hlen = 8;
+	uint16_t flags = 0;
+
+	if (c->type != ENCAP_VXLAN) {
+		if (len < 4)
+			return;
+		flags = pkt_get16(p);
+		hlen = rx_gre_hlen(flags);
+	}
+	if (len < hlen)
+		return;
+	rx_fix_inner(p + hlen, len - hlen, seed);
+	/* RFC 2784 section 2.2: over the GRE header and the payload. */
+	if (c->type != ENCAP_VXLAN && (flags & RX_GRE_C)) {
+		pkt_put16(p + 4, 0);
+		pkt_put16(p + 4, (uint16_t)~pkt_fold(pkt_sum(p, len, 0)));
+	}
+}
+
+/* ---- encap_parse() against a reference ---------------------------------- */
+
+/* RFC 7348 section 5, dropping reserved bits as vxlan_rcv() does. */
+static bool rx_ref_vxlan(const struct encap_cfg *c, const uint8_t *p,
+			 size_t len)
+{
+	return len >= 8 + 14 && pkt_get32(p) == 0x08000000 &&
+	       pkt_get32(p + 4) == (c->vni & 0xffffff) << 8;
+}
+
+/* RFC 2784 and RFC 2890, as encap.h describes the receiver. */
+static bool rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
+		       size_t len)
+{
+	uint16_t flags;
+	size_t hlen;
+
+	if (len < 4)
+		return false;
+	flags = pkt_get16(p);
+	hlen = rx_gre_hlen(flags);
+	if ((flags & RX_GRE_BAD) || len < hlen + 14)
+		return false;
+	if ((flags & RX_GRE_C) && pkt_fold(pkt_sum(p, len, 0)) != 0xffff)
+		return false;
+	if (pkt_get16(p + 2) != 0x6558)
+		return false;
+	if (!(flags & RX_GRE_K) != !c->has_key)
+		return false;
+	if (c->has_key &&
+	    pkt_get32(p + (flags & RX_GRE_C ? 8 : 4)) != c->key)
+		return false;
+	return !c->gre_csum || (flags & RX_GRE_C);
+}
+
+static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
+{
+	bool gre = c->type != ENCAP_VXLAN, want, csum_ok = false;
+	size_t off = 0;
+	int err;
+
+	err = encap_parse(c, p->buf, p->len, &off, &csum_ok);
+	want = gre ? rx_ref_gre(c, p->buf, p->len) :
+		     rx_ref_vxlan(c, p->buf, p->len);
+	RX_CHECK(err >= ENCAP_OK && err < ENCAP_ERR__MAX);
+	RX_CHECK((err == ENCAP_OK) == want);
+	if (err)
+		return;
+	RX_CHECK(off == (gre ? rx_gre_hlen(pkt_get16(p->buf)) : 8));
+	RX_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
+	p->inner_off = off;
+	p->ok = true;
+}
+
+/* ---- the frames gro produced -------------------------------------------- */
+
+/* The packet of this batch whose inner frame holds [base, base + len). */
+static const struct rx_pkt *rx_owner(const struct rx_ctx *x,
+				     const struct iovec *v)
+{
+	uintptr_t b = (uintptr_t)v->iov_base;
+	unsigned int i;
+
+	for (i = x->batch; i < x->n_pkts; i++) {
+		const struct rx_pkt *p = &x->pkts[i];
+		uintptr_t lo = (uintptr_t)(p->buf + p->inner_off);
+		uintptr_t hi = (uintptr_t)(p->buf + p->len);
+
+		if (p->ok && b >= lo && b <= hi && v->iov_len <= hi - b)
+			return p;
+	}
+	return NULL;
+}
+
+static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
+{
+	uint8_t base = h->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
+
+	RX_CHECK(!(h->flags & ~VIRTIO_NET_HDR_F_NEEDS_CSUM));
+	RX_CHECK(base == VIRTIO_NET_HDR_GSO_NONE ||
+		 base == VIRTIO_NET_HDR_GSO_TCPV4 ||
+		 base == VIRTIO_NET_HDR_GSO_TCPV6);
+	RX_CHECK(base || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
+	if (base) {
+		RX_CHECK(h->gso_size > 0);
+		RX_CHECK(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM);
+		RX_CHECK(h->hdr_len > h->csum_start && h->hdr_len <= len);
+	}
+	if (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+		RX_CHECK(h->csum_start >= 14);
+		RX_CHECK((uint32_t)h->csum_start + h->csum_offset + 2 <= len);
+	} else {
+		RX_CHECK(!h->gso_type && !h->gso_size && !h->hdr_len &&
+			 !h->csum_start && !h->csum_offset);
+	}
+}
+
+/*
+ * DESIGN.md, integrity: a frame the kernel will not verify (NEEDS_CSUM)
+ * came from segments whose TCP checksum verified or held the seed, or from
+ * UDP datagrams whose check field held the seed; a GSO frame, from
+ * segments whose IPv4 header checksum verified.
+ */
+static void rx_check_source(const struct rx_pkt *p, bool gso)
+{
+	uint8_t *o = p->orig + p->inner_off;
+	struct rx_layout l;
+
+	RX_CHECK(rx_walk(o, p->len - p->inner_off, false, &l) == RX_IP);
+	RX_CHECK(l.l4 && !l.routed);
+	/*
+	 * Segmenting a GSO frame rewrites the IPv4 header checksum
+	 * (inet_gso_segment()): a wrong one must not be laundered, as
+	 * inet_gro_receive() does not merge it.
+	 */
+	if (gso && o[l.l3] >> 4 == 4)
+		RX_CHECK(rx_ip4_valid(o, &l));
+	if (l.proto == IPPROTO_TCP)
+		RX_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l));
+	else
+		RX_CHECK(l.proto == IPPROTO_UDP && rx_l4_seeded(o, &l));
+}
+
+/* A frame passed on as it came: one whole inner frame, untouched. */
+static void rx_check_plain(const struct gro_frame *fr, const struct rx_pkt *p)
+{
+	size_t ilen = p->len - p->inner_off;
+
+	RX_CHECK(fr->n_slices == 1 && fr->hdr_len == 0);
+	RX_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
+	RX_CHECK(fr->slices[0].iov_len == ilen);
+	RX_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off, ilen));
+}
+
+/* Bytes of o and n equal but for [a, a + w) and [b, b + v). */
+static bool rx_same_but(const uint8_t *o, const uint8_t *n, uint32_t len,
+			uint32_t a, uint32_t w, uint32_t b, uint32_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++) {
+		if ((i >= a && i < a + w) || (i >= b && i < b + v))
+			continue;
+		if (o[i] != n[i])
+			return false;
+	}
+	return true;
+}
+
+/* Segment i's bytes into segbuf; returns its length. */
+static uint32_t rx_seg_bytes(const struct seg *s)
+{
+	memcpy(segbuf, s->hdr, s->hdr_len);
+	memcpy(segbuf + s->hdr_len, s->payload, s->payload_len);
+	return seg_len(s);
+}
+
+/* What the tap's own segmentation would send: checksums that verify. */
+static void rx_check_seg(const struct frame *f, uint32_t len, uint32_t mtu)
+{
+	struct rx_layout l;
+
+	RX_CHECK(rx_walk(segbuf, len, false, &l) == RX_IP);
+	RX_CHECK(l.l4 == f->l4_off && l.end == len);
+	if (f->gso)
+		RX_CHECK(len - f->l3_off <= mtu);
+	if (f->gso && f->ethertype == 0x0800)
+		RX_CHECK(rx_ip4_valid(segbuf, &l));
+	RX_CHECK(rx_l4_valid(segbuf, &l));
+}
+
+/*
+ * A merged frame cut again gives back its very segments (unit-gro's round
+ * trip): the headers as they came, but for the check field and, on atomic
+ * datagrams that kept one IPv4 id (RFC 6864), the id and header checksum.
+ */
+static void rx_check_merged(const struct gro_frame *fr, const struct frame *f,
+			    int n)
+{
+	uint16_t first = pkt_get16(fr->hdr + fr->l3_off + 4);
+	int k;
+
+	RX_CHECK(n == fr->n_slices);
+	for (k = 0; k < n; k++) {
+		const struct seg *s = &segs[k];
+		const uint8_t *o = (const uint8_t *)fr->slices[k].iov_base -
+				   fr->hdr_len;
+		uint32_t id_at = 0, id_w = 0;
+
+		RX_CHECK(s->hdr_len == fr->hdr_len);
+		RX_CHECK(s->payload_len == fr->slices[k].iov_len);
+		RX_CHECK(!memcmp(s->payload, fr->slices[k].iov_base,
+				 s->payload_len));
+		if (f->ethertype == 0x0800 &&
+		    pkt_get16(o + f->l3_off + 4) != (uint16_t)(first + k)) {
+			RX_CHECK(pkt_get16(o + f->l3_off + 6) & 0x4000);
+			RX_CHECK(pkt_get16(o + f->l3_off + 4) == first);
+			id_at = f->l3_off + 4;
+			id_w = 8;
+		}
+		RX_CHECK(rx_same_but(o, s->hdr, s->hdr_len, id_at, id_w,
+				     f->l4_off + 16u, 2));
+	}
+}
+
+/* One frame of the whole segment: its bytes as they came but the check. */
+static void rx_check_whole(const struct gro_frame *fr, const uint8_t *buf,
+			   const struct rx_pkt *p)
+{
+	const uint8_t *o = p->orig + p->inner_off;
+	uint32_t at = (uint32_t)fr->vnet.csum_start + fr->vnet.csum_offset;
+
+	RX_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
+	RX_CHECK(rx_same_but(o, buf, fr->len, at, 2, 0, 0));
+}
+
+/* The transmit side must take the frame back and cut it the same way. */
+static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
+			  uint32_t mtu)
+{
+	uint32_t total, mss = fr->vnet.gso_size, off;
+	struct frame f;
+	int err, n, k;
+
+	err = vnet_hdr_parse(&fr->vnet, buf, fr->len, &f);
+	if (err == VNET_ERR_GSO_SIZE) {
+		/* A tiny MTU: more segments than vnet calls sane. */
+		RX_CHECK(fr->vnet.gso_type && fr->n_slices == 1);
+		RX_CHECK((fr->len - fr->vnet.hdr_len + mss - 1) / mss >
+			 VNET_MAX_SEGS);
+		return;
+	}
+	RX_CHECK(err == VNET_OK);
+	n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
+	if (n == -EINVAL) {
+		/* Headers the kernel segments but gso_plan() does not hold. */
+		RX_CHECK(fr->n_slices == 1);
+		RX_CHECK(f.hdr_len > GSO_HDR_MAX ||
+			 f.csum_start + f.csum_offset + 2u > GSO_HDR_MAX);
+		return;
+	}
+	RX_CHECK(n > 0);
+	for (k = 0, off = 0; k < n; k++) {
+		uint32_t len = rx_seg_bytes(&segs[k]);
+
+		RX_CHECK(len <= fr->len);
+		rx_check_seg(&f, len, mtu);
+		if (f.gso)
+			RX_CHECK(segs[k].payload == buf + f.hdr_len + off);
+		off += segs[k].payload_len;
+	}
+	if (!f.gso) {
+		RX_CHECK(n == 1 && seg_len(&segs[0]) == fr->len);
+		return;
+	}
+	total = fr->len - f.hdr_len;
+	RX_CHECK(off == total);
+	RX_CHECK(n == (int)(total ? (total + mss - 1) / mss : 1));
+	if (fr->n_slices > 1)
+		rx_check_merged(fr, &f, n);
+}
+
+static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
+{
+	const struct rx_pkt *src[GRO_MAX_SEGS];
+	uint32_t total = fr->hdr_len, k;
+	uint8_t *buf, *w;
+
+	RX_CHECK(!fr->open);
+	RX_CHECK(fr->n_slices >= 1 && fr->n_slices <= GRO_MAX_SEGS);
+	RX_CHECK(fr->hdr_len <= GSO_HDR_MAX);
+	for (k = 0; k < fr->n_slices; k++) {
+		src[k] = rx_owner(x, &fr->slices[k]);
+		RX_CHECK(src[k]);
+		RX_CHECK(fr->slices[k].iov_len > 0);
+		total += (uint32_t)fr->slices[k].iov_len;
+	}
+	RX_CHECK(total == fr->len && fr->len <= VNET_FRAME_MAX);
+	rx_check_vnet(&fr->vnet, fr->len);
+	if (!(fr->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)) {
+		rx_check_plain(fr, src[0]);
+		return;
+	}
+
+	for (k = 0; k < fr->n_slices; k++)
+		rx_check_source(src[k], fr->vnet.gso_type);
+	/* The frame as the tap gets it, in a buffer of its own size. */
+	buf = malloc(fr->len);
+	RX_CHECK(buf);
+	memcpy(buf, fr->hdr, fr->hdr_len);
+	w = buf + fr->hdr_len;
+	for (k = 0; k < fr->n_slices; k++) {
+		memcpy(w, fr->slices[k].iov_base, fr->slices[k].iov_len);
+		w += fr->slices[k].iov_len;
+	}
+	if (fr->hdr_len) {
+		/* Payloads follow their own headers in the segments. */
+		for (k = 0; k < fr->n_slices; k++)
+			RX_CHECK((const uint8_t *)fr->slices[k].iov_base -
+					 fr->hdr_len >=
+				 src[k]->buf + src[k]->inner_off);
+	} else {
+		RX_CHECK(fr->n_slices == 1);
+		rx_check_whole(fr, buf, src[0]);
+	}
+	rx_round_trip(fr, buf, G.mtu);
+	free(buf);
+}
+
+/* Flush, check every frame and the counts, forget the batch. */
+static void rx_batch_end(struct rx_ctx *x, unsigned int next)
+{
+	unsigned int i, merged = 0;
+
+	gro_flush(&G);
+	RX_CHECK(G.n_open == 0);
+	RX_CHECK(G.n_frames <= GRO_MAX_FRAMES);
+	RX_CHECK(G.n_frames == x->queued);
+	for (i = 0; i < G.n_frames; i++) {
+		rx_check_frame(x, &G.frames[i]);
+		if (G.frames[i].hdr_len)
+			merged += G.frames[i].n_slices - 1u;
+	}
+	RX_CHECK(merged == x->merged);
+	gro_reset(&G);
+	x->queued = 0;
+	x->merged = 0;
+	x->batch = next;
+}
+
+/*
+ * A dropped frame is a TCP segment whose checksum is wrong, or (gro.c
+ * since the inner header checks) an IP packet with headers that lie or
+ * are cut short, or a UDP length that lies.
+ */
+static void rx_check_drop(const struct rx_pkt *p, bool csum)
+{
+	uint8_t *o = p->orig + p->inner_off;
+	struct rx_layout l;
+	int res;
+
+	res = rx_walk(o, p->len - p->inner_off, false, &l);
+	if (csum) {
+		RX_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_TCP);
+		RX_CHECK(!rx_l4_valid(o, &l) && !rx_l4_seeded(o, &l));
+		return;
+	}
+	if (res == RX_BAD)
+		return;
+	RX_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_UDP);
+	RX_CHECK(pkt_get16(o + l.l4 + 4) < 8 ||
+		 pkt_get16(o + l.l4 + 4) > l.end - l.l4);
+}
+
+static void rx_count(struct rx_ctx *x, const struct rx_pkt *p,
+		     enum gro_result r, const struct stats *before)
+{
+	bool csum = x->st.rx_drop_inner_csum != before->rx_drop_inner_csum;
+
+	switch (r) {
+	case GRO_QUEUED:
+		x->queued++;
+		break;
+	case GRO_MERGED:
+		x->merged++;
+		x->n_merged++;
+		break;
+	case GRO_DROPPED:
+		rx_check_drop(p, csum);
+		x->n_dropped += csum;
+		break;
+	case GRO_FULL:
+		RX_CHECK(r != GRO_FULL);
+		break;
+	}
+	RX_CHECK(!csum || r == GRO_DROPPED);
+	RX_CHECK(x->st.rx_drop_inner_csum - before->rx_drop_inner_csum <= 1);
+}
+
+/* As gsotun's tunnel_rx_one(): a full batch is flushed, the frame re-added. */
+static void rx_add(struct rx_ctx *x, unsigned int i)
+{
+	struct rx_pkt *p = &x->pkts[i];
+	uint8_t *inner = p->buf + p->inner_off;
+	size_t ilen = p->len - p->inner_off;
+	struct stats before = x->st;
+	enum gro_result r;
+
+	r = gro_add(&G, inner, ilen, &x->st);
+	if (r == GRO_FULL) {
+		RX_CHECK(G.n_frames == GRO_MAX_FRAMES);
+		RX_CHECK(!memcmp(&before, &x->st, sizeof(before)));
+		RX_CHECK(!memcmp(p->buf, p->orig, p->len));
+		rx_batch_end(x, i);
+		r = gro_add(&G, inner, ilen, &x->st);
+		RX_CHECK(r != GRO_FULL);
+	}
+	rx_count(x, p, r, &before);
+}
+
+static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
+{
+	uint32_t mtu;
+
+	if (n < RX_CFG_LEN)
+		return false;
+	memset(&x->cfg, 0, sizeof(x->cfg));
+	x->cfg.type = (enum encap_type)((d[0] & 3) % 3);
+	x->cfg.has_key = d[0] & 0x04;
+	x->cfg.gre_csum = d[0] & 0x08;
+	x->cfg.gre_seq = d[0] & 0x10;
+	mtu = pkt_get16(d + 1);
+	if (!mtu)
+		mtu = 1500;
+	if (mtu < 68)
+		mtu = 68;
+	x->cfg.vni = pkt_get32(d + 2) & 0xffffff;
+	x->cfg.key = pkt_get32(d + 6);
+	gro_init(&G, mtu, !(d[0] & 0x20));
+	return true;
+}
+
+/* The next record into a packet of its own; false at the end. */
+static bool rx_read_pkt(struct rx_ctx *x, const uint8_t **d, size_t *n,
+			uint8_t *ctl)
+{
+	struct rx_pkt *p = &x->pkts[x->n_pkts];
+	size_t len;
+
+	if (*n < RX_REC_LEN || x->n_pkts == RX_MAX_PKTS)
+		return false;
+	*ctl = (*d)[0];
+	len = pkt_get16(*d + 1);
+	*d += RX_REC_LEN;
+	*n -= RX_REC_LEN;
+	if (len > *n)
+		len = *n;
+	memset(p, 0, sizeof(*p));
+	p->len = len;
+	p->buf = malloc(len ? len : 1);
+	p->orig = malloc(len ? len : 1);
+	RX_CHECK(p->buf && p->orig);
+	memcpy(p->buf, *d, len);
+	*d += len;
+	*n -= len;
+	if (*ctl & RX_CTL_FIX)
+		rx_fix(&x->cfg, p->buf, len, *ctl & RX_CTL_SEED);
+	memcpy(p->orig, p->buf, len);
+	x->n_pkts++;
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rx_ctx *x = &X;
+	unsigned int i;
+	uint8_t ctl;
+
+	memset(x, 0, sizeof(*x));
+	if (!rx_read_cfg(x, data, size))
+		return 0;
+	data += RX_CFG_LEN;
+	size -= RX_CFG_LEN;
+	while (rx_read_pkt(x, &data, &size, &ctl)) {
+		i = x->n_pkts - 1;
+		rx_encap(&x->cfg, &x->pkts[i]);
+		if (x->pkts[i].ok)
+			rx_add(x, i);
+		if (ctl & RX_CTL_END)
+			rx_batch_end(x, x->n_pkts);
+	}
+	rx_batch_end(x, x->n_pkts);
+	RX_CHECK(x->st.rx_gro_merged == x->n_merged);
+	RX_CHECK(x->st.rx_drop_inner_csum == x->n_dropped);
+	for (i = 0; i < x->n_pkts; i++) {
+		free(x->pkts[i].buf);
+		free(x->pkts[i].orig);
+	}
+	return 0;
+}

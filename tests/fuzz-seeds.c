@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Writes the seed corpus of the fuzz harnesses, tests/corpus/rx and tx:
+ * real packets built with pkt.h, in the formats fuzz-rx.c, fuzz-tx.c read.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "pkt.h"
+
+/* fuzz-rx.c: byte 0 of the input. */
+#define RX_VXLAN 0
+#define RX_GRE 1
+#define RX_GRE_UDP 2
+#define RX_KEY 0x04
+#define RX_CSUM 0x08
+#define RX_SEQ 0x10
+#define RX_NO_GRO 0x20
+/* fuzz-rx.c: ctl byte of a record. */
+#define RX_CTL_FIX 0x01
+#define RX_CTL_SEED 0x02
+#define RX_CTL_END 0x04
+/* fuzz-tx.c: byte 0 of the input (encapsulation bits as above). */
+#define TX_WANT_SUM 0x20
+#define TX_FIX 0x40
+
+#define TS 12
+#define UDP IPPROTO_UDP
+
+static struct pkt P;
+static uint8_t in[1 << 18];
+static size_t in_len;
+static const char *out_dir;
+static int n_written;
+
+static void in_put(const void *p, size_t n)
+{
+	if (in_len + n > sizeof(in)) {
+		fprintf(stderr, "fuzz-seeds: input too long\n");
+		exit(1);
+	}
+	memcpy(in + in_len, p, n);
+	in_len += n;
+}
+
+static void in_u8(uint32_t v)
+{
+	uint8_t b = (uint8_t)v;
+
+	in_put(&b, 1);
+}
+
+static void in_be16(uint32_t v)
+{
+	uint8_t b[2];
+
+	pkt_put16(b, v);
+	in_put(b, 2);
+}
+
+static void in_be32(uint32_t v)
+{
+	uint8_t b[4];
+
+	pkt_put32(b, v);
+	in_put(b, 4);
+}
+
+static void in_le16(uint32_t v)
+{
+	in_u8(v);
+	in_u8(v >> 8);
+}
+
+/* Write the input built so far to out_dir/sub/name and start anew. */
+static void seed_save(const char *sub, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", out_dir, sub);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/%s", out_dir, sub, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(in, 1, in_len, f) != in_len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	in_len = 0;
+	n_written++;
+}
+
+/* Recompute the checksums of P after its bytes were changed. */
+static void seed_resum(const struct pkt_spec *s)
+{
+	uint8_t *ip = P.buf + P.l3_off;
+
+	if (!s->ipv6 && !s->non_ip) {
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	}
+	if (P.l4_off)
+		pkt_l4_csum(s, &P);
+}
+
+/* ---- receive side: encapsulated packets --------------------------------- */
+
+struct tun {
+	uint8_t cfg;		/* fuzz-rx.c byte 0 */
+	uint32_t vni;
+	uint32_t key;
+	uint32_t seq;		/* GRE sequence number to send next */
+};
+
+static void rx_begin(const struct tun *t, uint32_t mtu)
+{
+	in_u8(t->cfg);
+	in_be16(mtu);
+	in_u8(t->vni >> 16);
+	in_be16(t->vni);
+	in_be32(t->key);
+}
+
+static void rx_raw(uint8_t ctl, const uint8_t *p, size_t n)
+{
+	in_u8(ctl);
+	in_be16((uint32_t)n);
+	in_put(p, n);
+}
+
+/* The packet a peer sends for frame f: VXLAN or GRE header, then f. */
+static void rx_frame(struct tun *t, uint8_t ctl, const uint8_t *f, size_t n)
+{
+	static uint8_t pkt[PKT_MAX + 16];
+	size_t hl = 4;
+
+	if ((t->cfg & 3) == RX_VXLAN) {
+		pkt_put32(pkt, 0x08000000);
+		pkt_put32(pkt + 4, t->vni << 8);
+		hl = 8;
+	} else {
+		pkt_put16(pkt, (t->cfg & RX_CSUM ? 0x8000 : 0) |
+				       (t->cfg & RX_KEY ? 0x2000 : 0) |
+				       (t->cfg & RX_SEQ ? 0x1000 : 0));
+		pkt_put16(pkt + 2, 0x6558);
+		if (t->cfg & RX_CSUM) {
+			pkt_put32(pkt + hl, 0);
+			hl += 4;
+		}
+		if (t->cfg & RX_KEY) {
+			pkt_put32(pkt + hl, t->key);
+			hl += 4;
+		}
+		if (t->cfg & RX_SEQ) {
+			pkt_put32(pkt + hl, t->seq++);
+			hl += 4;
+		}
+	}
+	memcpy(pkt + hl, f, n);
+	if ((t->cfg & 3) != RX_VXLAN && (t->cfg & RX_CSUM))
+		pkt_put16(pkt + 4,
+			  (uint16_t)~pkt_fold(pkt_sum(pkt, hl + n, 0)));
+	rx_raw(ctl, pkt, hl + n);
+}
+
+static void rx_spec(struct tun *t, uint8_t ctl, const struct pkt_spec *s)
+{
+	pkt_build(s, &P);
+	rx_frame(t, ctl, P.buf, P.len);
+}
+
+/* Segment i of a run of one flow: seq, id and payload follow on. */
+static const struct pkt *rx_seg(const struct pkt_spec *s0, uint32_t i,
+				struct pkt_spec *s)
+{
+	*s = *s0;
+	s->seq = s0->seq + i * s0->payload_len;
+	s->ip_id = (uint16_t)(s0->ip_id + i);
+	s->seed = s0->seed + i;
+	pkt_build(s, &P);
+	return &P;
+}
+
+static void rx_run(struct tun *t, const struct pkt_spec *s0, uint32_t n)
+{
+	struct pkt_spec s;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		rx_seg(s0, i, &s);
+		rx_frame(t, 0, P.buf, P.len);
+	}
+}
+
+static const struct pkt_spec tcp4 = { .tcp_opt_len = TS,
+				      .payload_len = 1448,
+				      .seq = 1000,
+				      .ip_id = 7 };
+static const struct pkt_spec tcp6 = { .ipv6 = true,
+				      .tcp_opt_len = TS,
+				      .payload_len = 1428,
+				      .seq = 0xfffff000 };
+/* The same with the IPv4 minimum MSS (RFC 879): smaller seeds. */
+static const struct pkt_spec tcp4s = { .tcp_opt_len = TS,
+				       .payload_len = 536,
+				       .seq = 1000,
+				       .ip_id = 7 };
+static const struct pkt_spec tcp6s = { .ipv6 = true,
+				       .tcp_opt_len = TS,
+				       .payload_len = 536,
+				       .seq = 0xfffffe00 };
+
+static void rx_simple_runs(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct tun gre = { .cfg = RX_GRE };
+	struct tun grek = { .cfg = RX_GRE | RX_KEY, .key = 0x01020304 };
+	struct tun grecks = { .cfg = RX_GRE | RX_KEY | RX_CSUM | RX_SEQ,
+			      .key = 77 };
+	struct tun gudp = { .cfg = RX_GRE_UDP };
+	struct tun gudpc = { .cfg = RX_GRE_UDP | RX_CSUM };
+	struct tun nogro = { .cfg = RX_NO_GRO, .vni = 1 };
+	struct pkt_spec s;
+
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &tcp4, 4);
+	seed_save("rx", "vxlan-tcp4-run4");
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &tcp6, 4);
+	seed_save("rx", "vxlan-tcp6-run4");
+	s = tcp4;
+	s.partial = true;
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &s, 3);
+	seed_save("rx", "vxlan-tcp4-seeded-run3");
+	s = tcp4;
+	s.vlans = 1;
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &s, 3);
+	seed_save("rx", "vxlan-tcp4-vlan-run3");
+	s = tcp6;
+	s.vlans = 2;
+	s.partial = true;
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &s, 3);
+	seed_save("rx", "vxlan-tcp6-qinq-seeded-run3");
+	rx_begin(&gre, 1500);
+	rx_run(&gre, &tcp4, 3);
+	seed_save("rx", "gre-tcp4-run3");
+	rx_begin(&grek, 1500);
+	rx_run(&grek, &tcp6, 3);
+	seed_save("rx", "gre-key-tcp6-run3");
+	rx_begin(&grecks, 1500);
+	rx_run(&grecks, &tcp4, 3);
+	seed_save("rx", "gre-key-csum-seq-tcp4-run3");
+	rx_begin(&gudp, 1500);
+	rx_run(&gudp, &tcp4, 3);
+	seed_save("rx", "greudp-tcp4-run3");
+	rx_begin(&gudpc, 1500);
+	rx_run(&gudpc, &tcp6, 3);
+	seed_save("rx", "greudp-csum-tcp6-run3");
+	rx_begin(&nogro, 1500);
+	rx_run(&nogro, &tcp4, 3);
+	seed_save("rx", "vxlan-nogro-tcp4-run3");
+}
+
+/* Two flows told apart by the source port, segments interleaved. */
+static void rx_two_flows(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 6; i++) {
+		rx_seg(&tcp4s, i / 2, &s);
+		if (i & 1) {
+			pkt_put16(P.buf + P.l4_off, 40001);
+			seed_resum(&s);
+		}
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp4-2flows");
+}
+
+/* Runs that end early: PSH, a short segment, a gap, FIN, a bad checksum. */
+static void rx_run_ends(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 6; i++) {
+		rx_seg(&tcp4s, i, &s);
+		if (i == 1) {
+			P.buf[P.l4_off + 13] |= PKT_PSH;
+			seed_resum(&s);
+		}
+		if (i == 3) {
+			s.payload_len = 300;
+			pkt_build(&s, &P);
+		}
+		if (i == 5) {
+			P.buf[P.l4_off + 13] |= PKT_FIN;
+			seed_resum(&s);
+		}
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp4-psh-short-fin");
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 5; i++) {
+		rx_seg(&tcp4s, i, &s);
+		if (i == 2) {
+			pkt_put32(P.buf + P.l4_off + 4, s.seq + 1);
+			seed_resum(&s);
+		}
+		if (i == 3)
+			P.buf[P.ip_end - 1] ^= 0x55;
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp4-gap-badcsum");
+}
+
+/* IPv4 ids: fixed on atomic datagrams (RFC 6864), counting without DF. */
+static void rx_ids(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp4s, i, &s);
+		pkt_put16(P.buf + P.l3_off + 4, 0x1234);
+		seed_resum(&s);
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp4s, i + 3, &s);
+		pkt_put16(P.buf + P.l3_off + 6, 0);
+		pkt_put16(P.buf + P.l4_off, 40002);
+		seed_resum(&s);
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp4-fixedid-nodf");
+}
+
+/* Whatever is not a TCP segment that merges, in one batch. */
+static void rx_mixed(void)
+{
+	static const struct pkt_spec specs[] = {
+		{ .non_ip = true, .payload_len = 28 },
+		{ .non_ip = true, .vlans = 1, .payload_len = 28, .pad = 14 },
+		{ .l4 = IPPROTO_ICMP, .payload_len = 64 },
+		{ .l4 = UDP, .payload_len = 500 },
+		{ .l4 = UDP, .payload_len = 200, .partial = true },
+		{ .l4 = UDP, .ipv6 = true, .payload_len = 3, .partial = true,
+		  .pad = 11 },
+		{ .payload_len = 0, .pad = 6 },
+		{ .tcp_flags = PKT_SYN, .tcp_opt_len = 20 },
+		{ .tcp_flags = PKT_RST | PKT_ACK },
+		{ .ip_opt_len = 8, .payload_len = 10 },
+		{ .payload_len = 100, .ip_frag = 0x2000 },
+		{ .payload_len = 100, .ip_frag = 0x00b9 },
+		{ .ipv6 = true, .payload_len = 100, .ip6_frag = true },
+		{ .ipv6 = true, .ip6_hbh = true, .ip6_dst_len = 16,
+		  .payload_len = 100 },
+		{ .ipv6 = true, .ip6_dst_len = 8, .payload_len = 100,
+		  .partial = true },
+	};
+	struct tun vx = { .vni = 42 };
+	size_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		rx_spec(&vx, 0, &specs[i]);
+	/* A routing header: the pseudo-header is not the packet's. */
+	P.buf[P.l3_off + 6] = IPPROTO_ROUTING;
+	rx_frame(&vx, 0, P.buf, P.len);
+	seed_save("rx", "vxlan-mixed");
+}
+
+/* TCP frames over the tap's MTU become GSO frames of MTU-sized segments. */
+static void rx_big(void)
+{
+	struct pkt_spec a = { .tcp_opt_len = TS, .payload_len = 4000,
+			      .partial = true };
+	struct pkt_spec b = { .tcp_flags = PKT_CWR | PKT_ECE | PKT_ACK,
+			      .payload_len = 3000 };
+	struct pkt_spec c = { .ipv6 = true, .vlans = 1, .ip6_dst_len = 16,
+			      .tcp_opt_len = TS, .payload_len = 4000 };
+	struct pkt_spec d = { .tcp_flags = PKT_URG | PKT_ACK,
+			      .payload_len = 2000 };
+	struct pkt_spec e = { .payload_len = 1400, .seq = 5 };
+	struct tun vx = { .vni = 42 };
+	struct tun gre = { .cfg = RX_GRE | RX_CSUM };
+
+	rx_begin(&vx, 1500);
+	rx_spec(&vx, 0, &a);
+	rx_spec(&vx, 0, &b);
+	rx_spec(&vx, 0, &c);
+	rx_spec(&vx, 0, &d);
+	seed_save("rx", "vxlan-over-mtu");
+	rx_begin(&gre, 576);
+	rx_spec(&gre, 0, &e);
+	seed_save("rx", "gre-csum-tcp4-mtu576");
+	rx_begin(&vx, 68);
+	e.payload_len = 1000;
+	rx_spec(&vx, 0, &e);
+	seed_save("rx", "vxlan-tcp4-mtu68");
+}
+
+/* The limits: GRO_MAX_SEGS, GRO_MAX_LEN, GRO_MAX_FRAMES, jumbo MTU. */
+static void rx_limits(void)
+{
+	struct pkt_spec s = tcp4, t;
+	struct tun vx = { .vni = 42 };
+	uint32_t i;
+
+	s.payload_len = 100;
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &s, 66);
+	seed_save("rx", "vxlan-tcp4-66segs");
+
+	/* 52 bytes of headers + 65483 of payload: IP length 65535. */
+	s.payload_len = 15000;
+	rx_begin(&vx, 16000);
+	rx_run(&vx, &s, 4);
+	rx_seg(&s, 4, &t);
+	t.payload_len = 5483;
+	pkt_build(&t, &P);
+	rx_frame(&vx, 0, P.buf, P.len);
+	seed_save("rx", "vxlan-tcp4-iplen65535");
+
+	s.payload_len = 2948;
+	rx_begin(&vx, 3000);
+	rx_run(&vx, &s, 3);
+	seed_save("rx", "vxlan-tcp4-mtu3000");
+
+	/*
+	 * GRO_MAX_FRAMES - 1 ARP frames, a run of two in the last frame,
+	 * then a segment after a gap: no frame left, a new batch.
+	 */
+	t = (struct pkt_spec){ .non_ip = true, .payload_len = 28 };
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 127; i++)
+		rx_spec(&vx, 0, &t);
+	s.payload_len = 200;
+	rx_run(&vx, &s, 2);
+	rx_seg(&s, 3, &t);
+	rx_frame(&vx, 0, P.buf, P.len);
+	seed_save("rx", "vxlan-full");
+}
+
+/* Batches: a flow's run goes on across a batch boundary. */
+static void rx_batches(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 6; i++) {
+		rx_seg(&tcp6s, i, &s);
+		rx_frame(&vx, i == 2 ? RX_CTL_END : 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp6-2batches");
+}
+
+/* Zeroed checksums that the harness fixes (ctl bit 0, with bit 1 too). */
+static void rx_fixed(void)
+{
+	struct tun vx = { .vni = 42 };
+	struct tun gre = { .cfg = RX_GRE | RX_CSUM | RX_KEY, .key = 9 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 4; i++) {
+		rx_seg(&tcp4, i, &s);
+		pkt_put16(P.buf + P.check_off, 0);
+		pkt_put16(P.buf + P.l3_off + 10, 0);
+		rx_frame(&vx, i & 1 ? RX_CTL_FIX | RX_CTL_SEED : RX_CTL_FIX,
+			 P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-tcp4-fix");
+	rx_begin(&gre, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp6, i, &s);
+		pkt_put16(P.buf + P.check_off, 0);
+		rx_frame(&gre, RX_CTL_FIX, P.buf, P.len);
+	}
+	seed_save("rx", "gre-csum-tcp6-fix");
+}
+
+/* Packets encap_parse() refuses, each followed by one it takes. */
+static void rx_errors(void)
+{
+	static const uint8_t vx_bad[][8] = {
+		{ 0x00, 0, 0, 0, 0, 0, 42, 0 },	/* no I flag */
+		{ 0x08, 0, 0, 0, 0, 0, 43, 0 },	/* another VNI */
+		{ 0x0c, 0, 0, 0, 0, 0, 42, 0 },	/* reserved flag */
+		{ 0x08, 0, 0, 0, 0, 0, 42, 1 },	/* reserved byte */
+	};
+	static const uint8_t gre_bad[][12] = {
+		{ 0xa0, 0x01, 0x65, 0x58 },	/* version 1 */
+		{ 0xe0, 0x00, 0x65, 0x58 },	/* routing */
+		{ 0xa0, 0x00, 0x08, 0x00 },	/* not Ethernet */
+		{ 0x20, 0x00, 0x65, 0x58, 0, 0, 0, 5 },	/* no checksum */
+		{ 0x80, 0x00, 0x65, 0x58 },	/* no key */
+		{ 0xa0, 0x00, 0x65, 0x58, 0x12, 0x34, 0, 0, 0, 0, 0, 5 },
+		{ 0xa0, 0x00, 0x65, 0x58, 0, 0, 0, 0, 0, 0, 0, 6 },
+	};
+	struct pkt_spec a = { .non_ip = true, .payload_len = 28 };
+	struct tun vx = { .vni = 42 };
+	struct tun gre = { .cfg = RX_GRE | RX_KEY | RX_CSUM, .key = 5 };
+	uint8_t pkt[64];
+	size_t i;
+
+	pkt_build(&a, &P);
+	rx_begin(&vx, 1500);
+	for (i = 0; i < sizeof(vx_bad) / sizeof(vx_bad[0]); i++) {
+		memcpy(pkt, vx_bad[i], 8);
+		memcpy(pkt + 8, P.buf, 42);
+		rx_raw(0, pkt, 50);
+	}
+	rx_raw(0, vx_bad[1], 7);		/* short */
+	rx_raw(0, (const uint8_t *)"\x08\0\0\0\0\0\x2a\0abcdefghijklm", 21);
+	rx_frame(&vx, 0, P.buf, P.len);
+	seed_save("rx", "vxlan-errors");
+
+	rx_begin(&gre, 1500);
+	/* Checksums fixed (ctl bit 0) but for the one that must be wrong. */
+	for (i = 0; i < sizeof(gre_bad) / sizeof(gre_bad[0]); i++) {
+		memcpy(pkt, gre_bad[i], 12);
+		memcpy(pkt + 12, P.buf, 42);
+		rx_raw(i == 5 ? 0 : RX_CTL_FIX, pkt, 54);
+	}
+	rx_raw(0, gre_bad[5], 3);		/* short */
+	rx_frame(&gre, 0, P.buf, P.len);
+	seed_save("rx", "gre-errors");
+}
+
+/* ---- transmit side: tap frames with a vnet header ----------------------- */
+
+/* cfg is fuzz-tx.c's byte 0. */
+static void tx_write(uint8_t cfg, uint16_t mss_cap,
+		     const struct virtio_net_hdr *h, const uint8_t *f,
+		     size_t n, const char *name)
+{
+	in_u8(cfg);
+	in_be16(mss_cap);
+	in_u8(0);
+	in_be16(42);		/* VNI */
+	in_be32(0x0a0b0c0d);	/* GRE key */
+	in_be32(100);		/* GRE sequence number */
+	in_u8(h->flags);
+	in_u8(h->gso_type);
+	in_le16(h->hdr_len);
+	in_le16(h->gso_size);
+	in_le16(h->csum_start);
+	in_le16(h->csum_offset);
+	in_put(f, n);
+	seed_save("tx", name);
+}
+
+struct tx_case {
+	const char *name;
+	struct pkt_spec s;
+	uint8_t cfg;
+	uint16_t mss_cap;
+};
+
+static void tx_spec(const struct tx_case *c)
+{
+	pkt_build(&c->s, &P);
+	tx_write(c->cfg, c->mss_cap, &P.vh, P.buf, P.len, c->name);
+}
+
+#define FP (PKT_ACK | PKT_PSH | PKT_FIN)
+#define GRE_ALL (RX_GRE | RX_KEY | RX_CSUM | RX_SEQ)
+
+static const struct tx_case tx_cases[] = {
+	{ .name = "vxlan-tcp4-tso",
+	  .s = { .payload_len = 5792, .gso_size = 1448 } },
+	{ .name = "gre-all-tcp4-ts-shortlast",
+	  .s = { .tcp_opt_len = TS, .payload_len = 4351, .gso_size = 1448,
+		 .seq = 1000, .ip_id = 77 },
+	  .cfg = GRE_ALL },
+	{ .name = "vxlan-tcp4-ipopt-ts",
+	  .s = { .ip_opt_len = 8, .tcp_opt_len = TS, .payload_len = 7000,
+		 .gso_size = 1440, .seq = 0x12345678, .ip_id = 4242 } },
+	{ .name = "greudp-tcp4-vlan",
+	  .s = { .vlans = 1, .payload_len = 3000, .gso_size = 1448 },
+	  .cfg = RX_GRE_UDP },
+	{ .name = "vxlan-tcp4-qinq",
+	  .s = { .vlans = 2, .payload_len = 2896, .gso_size = 1448 } },
+	{ .name = "vxlan-tcp4-ecn-cwr",
+	  .s = { .tcp_flags = PKT_ACK | PKT_CWR | PKT_ECE, .ecn = true,
+		 .payload_len = 4000, .gso_size = 1448 } },
+	{ .name = "gre-csum-tcp4-finpshurg-cap1000",
+	  .s = { .tcp_flags = FP | PKT_CWR | PKT_URG, .ecn = true,
+		 .payload_len = 4000, .gso_size = 1448 },
+	  .cfg = RX_GRE | RX_CSUM, .mss_cap = 1000 },
+	{ .name = "vxlan-tcp4-one-seg",
+	  .s = { .tcp_flags = FP | PKT_CWR, .payload_len = 1000,
+		 .gso_size = 1448 } },
+	{ .name = "vxlan-tcp4-no-payload",
+	  .s = { .tcp_flags = FP, .payload_len = 0, .gso_size = 1448 } },
+	{ .name = "greudp-csum-tcp4-cap999",
+	  .s = { .payload_len = 3000, .gso_size = 1448 },
+	  .cfg = RX_GRE_UDP | RX_CSUM, .mss_cap = 999 },
+	{ .name = "vxlan-tcp4-wrap",
+	  .s = { .payload_len = 5792, .gso_size = 1448, .ip_id = 0xfffe,
+		 .seq = 0xfffffc00 } },
+	{ .name = "vxlan-tcp4-padded",
+	  .s = { .payload_len = 3000, .gso_size = 1448, .pad = 7 } },
+	{ .name = "vxlan-tcp6-tso",
+	  .s = { .ipv6 = true, .payload_len = 5712, .gso_size = 1428 } },
+	{ .name = "gre-key-tcp6-vlan-ecn",
+	  .s = { .ipv6 = true, .vlans = 1, .tcp_flags = PKT_ACK | PKT_CWR,
+		 .ecn = true, .tcp_opt_len = TS, .payload_len = 3000,
+		 .gso_size = 1428 },
+	  .cfg = RX_GRE | RX_KEY },
+	{ .name = "vxlan-tcp6-hbh-dst",
+	  .s = { .ipv6 = true, .ip6_hbh = true, .ip6_dst_len = 16,
+		 .payload_len = 4000, .gso_size = 1400 } },
+	{ .name = "vxlan-tcp6-qinq-cap600",
+	  .s = { .ipv6 = true, .vlans = 2, .tcp_opt_len = TS,
+		 .payload_len = 5000, .gso_size = 1428 },
+	  .mss_cap = 600 },
+	{ .name = "vxlan-udp4-uso",
+	  .s = { .l4 = UDP, .payload_len = 4100, .gso_size = 1200,
+		 .ip_id = 9 },
+	  .cfg = TX_WANT_SUM, .mss_cap = 500 },
+	{ .name = "gre-csum-udp6-uso-vlan-dst",
+	  .s = { .l4 = UDP, .ipv6 = true, .vlans = 1, .ip6_dst_len = 8,
+		 .payload_len = 2500, .gso_size = 1000 },
+	  .cfg = RX_GRE | RX_CSUM },
+	{ .name = "vxlan-udp4-odd",
+	  .s = { .l4 = UDP, .payload_len = 3000, .gso_size = 1001 } },
+	{ .name = "vxlan-udp4-ipopt",
+	  .s = { .l4 = UDP, .ip_opt_len = 4, .payload_len = 2000,
+		 .gso_size = 1000 } },
+	{ .name = "vxlan-tcp4-partial",
+	  .s = { .payload_len = 1000, .partial = true } },
+	{ .name = "gre-csum-udp6-partial",
+	  .s = { .l4 = UDP, .ipv6 = true, .payload_len = 777,
+		 .partial = true },
+	  .cfg = RX_GRE | RX_CSUM },
+	{ .name = "vxlan-tcp4-partial-padded",
+	  .s = { .payload_len = 2, .partial = true, .pad = 4 } },
+	{ .name = "gre-csum-tcp4-complete",
+	  .s = { .payload_len = 999 },
+	  .cfg = RX_GRE | RX_CSUM },
+	{ .name = "vxlan-arp-padded-wantsum",
+	  .s = { .non_ip = true, .payload_len = 28, .pad = 18 },
+	  .cfg = TX_WANT_SUM },
+	{ .name = "greudp-csum-icmp4-partial",
+	  .s = { .l4 = IPPROTO_ICMP, .payload_len = 64, .partial = true },
+	  .cfg = RX_GRE_UDP | RX_CSUM },
+	{ .name = "vxlan-ipv6-frag",
+	  .s = { .ipv6 = true, .ip6_frag = true, .payload_len = 301 },
+	  .cfg = TX_WANT_SUM },
+	{ .name = "vxlan-ipv6-dst256-partial",
+	  .s = { .ipv6 = true, .ip6_dst_len = 256, .payload_len = 100,
+		 .partial = true } },
+	{ .name = "vxlan-tcp6-hdr262",
+	  .s = { .ipv6 = true, .ip6_dst_len = 176, .tcp_opt_len = TS,
+		 .payload_len = 1500, .gso_size = 1000 } },
+	{ .name = "vxlan-tcp4-64k",
+	  .s = { .tcp_opt_len = TS, .payload_len = 65483, .gso_size = 1448,
+		 .seq = 7 } },
+	{ .name = "vxlan-tcp4-cap1-enospc",
+	  .s = { .payload_len = 2000, .gso_size = 1448 },
+	  .mss_cap = 1 },
+	{ .name = "vxlan-tcp4-gso1-toomany",
+	  .s = { .payload_len = 1100, .gso_size = 1 } },
+};
+
+/* Headers that lie: vnet_hdr_parse() must refuse every one. */
+static void tx_lies(void)
+{
+	struct pkt_spec t = { .payload_len = 3000, .gso_size = 1448 };
+	struct pkt_spec u = { .l4 = UDP, .payload_len = 3000,
+			      .gso_size = 1000 };
+	struct virtio_net_hdr h;
+
+	pkt_build(&t, &P);
+	h = P.vh;
+	h.gso_size = 0;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-gso-size-0");
+	h = P.vh;
+	h.csum_start = (uint16_t)(P.len - 1);
+	h.csum_offset = 0;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-csum-start-past-end");
+	h = P.vh;
+	h.gso_type = 2;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-gso-type-unknown");
+	h = P.vh;
+	h.gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-gso-tcpv6-on-ipv4");
+	h = P.vh;
+	h.csum_offset = 6;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-gso-csum-offset");
+	h = P.vh;
+	h.hdr_len = 60000;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-hdr-len");
+	pkt_put16(P.buf + P.l3_off + 2, 4000);
+	tx_write(0, 0, &P.vh, P.buf, P.len, "lie-ip-length");
+	pkt_build(&u, &P);
+	h = P.vh;
+	h.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
+	tx_write(0, 0, &h, P.buf, P.len, "lie-ecn-udp");
+}
+
+/* Frames the harness puts right (input byte 0 bit 6). */
+static void tx_fixed(void)
+{
+	struct pkt_spec t = { .payload_len = 3000, .gso_size = 1448 };
+	struct pkt_spec u = { .l4 = UDP, .ipv6 = true, .payload_len = 2500,
+			      .gso_size = 1200 };
+	uint8_t cfg = TX_FIX;
+
+	pkt_build(&t, &P);
+	pkt_put16(P.buf + P.l3_off + 2, 0);
+	pkt_put16(P.buf + P.l3_off + 10, 0);
+	pkt_put16(P.buf + P.check_off, 0);
+	tx_write(cfg, 0, &P.vh, P.buf, P.len, "fix-tcp4-tso");
+	cfg |= RX_GRE | RX_CSUM;
+	pkt_build(&u, &P);
+	pkt_put16(P.buf + P.l3_off + 4, 0xffff);
+	pkt_put16(P.buf + P.check_off, 0);
+	P.vh.csum_start = 0;
+	tx_write(cfg, 0, &P.vh, P.buf, P.len, "fix-gre-csum-udp6-uso");
+}
+
+/* The sum runs from csum_start whatever its parity (virtio 5.1.6.2). */
+static void tx_odd_start(void)
+{
+	struct pkt_spec s = { .l4 = IPPROTO_ICMP, .payload_len = 65,
+			      .partial = true };
+
+	pkt_build(&s, &P);
+	P.vh.csum_start = 35;
+	P.vh.csum_offset = 2;
+	P.buf[38] = 0;
+	tx_write(RX_GRE | RX_CSUM, 0, &P.vh, P.buf, P.len,
+		 "gre-csum-odd-csum-start");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s OUTDIR (writes OUTDIR/rx, tx)\n",
+			argv[0]);
+		return 2;
+	}
+	out_dir = argv[1];
+	rx_simple_runs();
+	rx_two_flows();
+	rx_run_ends();
+	rx_ids();
+	rx_mixed();
+	rx_big();
+	rx_limits();
+	rx_batches();
+	rx_fixed();
+	rx_errors();
+	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
+		tx_spec(&tx_cases[i]);
+	tx_lies();
+	tx_fixed();
+	tx_odd_start();
+	printf("fuzz-seeds: %d inputs written to %s\n", n_written, out_dir);
+	return 0;
+}
