@@ -125,6 +125,9 @@ static void count_vnet_drop(struct stats *st, int err)
 	case VNET_ERR_GSO_SIZE:
 		st->tx_drop_gso_size++;
 		break;
+	case VNET_ERR_HDR_LEN:
+		st->tx_drop_hdr_len++;
+		break;
 	default:
 		st->tx_drop_gso_proto++;
 		break;

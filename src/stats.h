@@ -32,6 +32,7 @@
 	X(tx_drop_gso_type)	/* vnet: unknown gso_type */                  \
 	X(tx_drop_gso_size)	/* vnet: bad gso_size */                      \
 	X(tx_drop_gso_proto)	/* vnet: gso_type does not match packet */    \
+	X(tx_drop_hdr_len)	/* vnet: hdr_len beyond the frame */          \
 	X(tx_drop_segment)	/* could not be segmented */                  \
 	X(tx_drop_send)		/* underlay send failed */                    \
 	X(tx_drop_read)		/* tap read error */                          \

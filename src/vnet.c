@@ -288,6 +288,8 @@ int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 		return err;
 	if (len < ETH_HLEN)
 		return VNET_ERR_SHORT;
+	if (hdr->hdr_len > len)
+		return VNET_ERR_HDR_LEN;
 	/* No tap read is this long; struct frame could not hold it. */
 	if (len > UINT32_MAX)
 		return VNET_ERR_L3;

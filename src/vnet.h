@@ -33,6 +33,7 @@ enum vnet_err {
 	VNET_ERR_GSO_TYPE,	/* unknown gso_type, or ECN without TCP */
 	VNET_ERR_GSO_SIZE,	/* gso_size 0 or not sane for the frame */
 	VNET_ERR_GSO_PROTO,	/* gso_type does not match the packet */
+	VNET_ERR_HDR_LEN,	/* hdr_len beyond the frame */
 	VNET_ERR__MAX,
 };
 
@@ -67,7 +68,8 @@ struct frame {
 
 /*
  * Validate hdr for the frame of len bytes at data and fill *f.
- * Never trusts hdr_len; computes header lengths from the packet.
+ * Never trusts hdr_len: header lengths are computed from the packet, and a
+ * hdr_len past the frame's end is refused, as tun_get_user() does.
  * Returns VNET_OK or a positive enum vnet_err.
  */
 int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,

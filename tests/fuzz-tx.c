@@ -233,7 +233,7 @@ static void tx_check_refused(const struct virtio_net_hdr *h, size_t len,
 	TX_CHECK(err >= VNET_OK && err < VNET_ERR__MAX);
 	if (err)
 		return;
-	TX_CHECK(len >= 14);
+	TX_CHECK(len >= 14 && h->hdr_len <= len);
 	TX_CHECK(tcp || base == VIRTIO_NET_HDR_GSO_NONE ||
 		 base == VIRTIO_NET_HDR_GSO_UDP_L4);
 	TX_CHECK(tcp || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));

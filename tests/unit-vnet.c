@@ -186,10 +186,14 @@ static void test_valid(void)
 	}
 }
 
-/* hdr_len is never trusted: any value gives the computed one. */
+/*
+ * hdr_len is never trusted: any value inside the frame gives the computed
+ * one; past the frame's end (3066 bytes) it is refused, as tun_get_user().
+ */
 static void test_hdr_len_lies(void)
 {
-	static const uint16_t lies[] = { 0, 1, 53, 55, 1000, 65535 };
+	static const uint16_t lies[] = { 0, 1, 53, 55, 1000, 3066 };
+	static const uint16_t past[] = { 3067, 4000, 65535 };
 	struct pkt_spec s = { .tcp_opt_len = TS, .payload_len = 3000,
 			      .gso_size = 1448 };
 	struct frame f;
@@ -206,6 +210,11 @@ static void test_hdr_len_lies(void)
 		}
 	}
 	ok(!bad, "hdr_len from the tap is ignored, computed 66");
+	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
+		P.vh.hdr_len = past[i];
+		is_int(parse(&f), VNET_ERR_HDR_LEN,
+		       "hdr_len %u past the frame's end: refused", past[i]);
+	}
 }
 
 /* Odds and ends that are valid. */
