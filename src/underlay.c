@@ -345,30 +345,6 @@ static void msg_set_peer(struct underlay *u, struct msghdr *msg)
 }
 
 /*
- * How many segments from segs[0] one UDP GSO send can carry: all of the
- * first one's size, the last possibly shorter, within the kernel's limits.
- */
-static int gso_run_len(const struct seg *segs, int n, size_t encap_len)
-{
-	size_t size = seg_wire_len(&segs[0], encap_len);
-	size_t bytes = 0;
-	int i;
-
-	for (i = 0; i < n && i < UDP_GSO_MAX_SEGS; i++) {
-		size_t len = seg_wire_len(&segs[i], encap_len);
-
-		if (len > size || bytes + len > UDP_GSO_MAX_BYTES)
-			break;
-		bytes += len;
-		if (len < size) {
-			i++;
-			break;
-		}
-	}
-	return i ? i : 1;
-}
-
-/*
  * Messages of one transmit batch: GSO runs or single segments, each an
  * io_uring SENDMSG whose msghdr, iovec and control buffer stay here until
  * its completion.
@@ -378,6 +354,9 @@ struct underlay_tx {
 	struct iovec iov[2 * UNDERLAY_TX_SEGS];
 	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
 	uint16_t segs[UNDERLAY_TX_SEGS];	/* segments in each message */
+	uint16_t size[UNDERLAY_TX_SEGS];	/* its first segment's bytes */
+	uint32_t bytes[UNDERLAY_TX_SEGS];	/* all its bytes */
+	bool closed[UNDERLAY_TX_SEGS];		/* a shorter one ended it */
 	int16_t tos[UNDERLAY_TX_SEGS];
 	bool df[UNDERLAY_TX_SEGS];		/* goes out on fd_df */
 	unsigned int n_msgs, n_segs;
@@ -406,28 +385,56 @@ unsigned int underlay_tx_pending(const struct underlay_tx *tx)
 	return tx->n_msgs - tx->submitted;
 }
 
-/* Queue one message of n segments (n > 1: a UDP GSO run). */
-static void tx_queue_msg(struct underlay *u, struct underlay_tx *tx,
-			 const struct seg *segs, int n, size_t encap_len,
-			 int tos, bool df)
+/* A message of one segment, which later ones may join (tx_extend()). */
+static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
+		       const struct seg *s, size_t encap_len, int tos, bool df)
 {
 	unsigned int m = tx->n_msgs++;
 	struct msghdr *msg = &tx->msg[m];
 	struct iovec *iov = &tx->iov[2 * tx->n_segs];
-	int i;
 
 	memset(msg, 0, sizeof(*msg));
-	for (i = 0; i < n; i++)
-		seg_to_iov(&segs[i], encap_len, &iov[2 * i]);
+	seg_to_iov(s, encap_len, iov);
 	msg->msg_iov = iov;
-	msg->msg_iovlen = 2 * n;
+	msg->msg_iovlen = 2;
 	msg_set_peer(u, msg);
-	msg_set_cmsgs(u, msg, &tx->cmsg[m],
-		      n > 1 ? seg_wire_len(&segs[0], encap_len) : 0, tos);
-	tx->segs[m] = n;
+	msg_set_cmsgs(u, msg, &tx->cmsg[m], 0, tos);
+	tx->segs[m] = 1;
+	tx->size[m] = (uint16_t)seg_wire_len(s, encap_len);
+	tx->bytes[m] = tx->size[m];
+	tx->closed[m] = false;
 	tx->tos[m] = tos;
 	tx->df[m] = df && u->fd_df >= 0;
-	tx->n_segs += n;
+	tx->n_segs++;
+}
+
+/*
+ * Add s to the last message as one more UDP GSO segment, if it can be:
+ * udp_send_skb() cuts a send into segments of the first one's size, the
+ * last possibly shorter, at most 128 and (over veth) about 64000 bytes.
+ * The segments need not be of one frame: small frames of a batch, ACKs
+ * or 64-byte datagrams, leave in one send as well.
+ */
+static bool tx_extend(struct underlay *u, struct underlay_tx *tx,
+		      const struct seg *s, size_t encap_len, int tos, bool df)
+{
+	unsigned int m = tx->n_msgs - 1;
+	size_t len = seg_wire_len(s, encap_len);
+
+	if (!u->gso || !tx->n_msgs || m < tx->submitted || tx->closed[m] ||
+	    tx->tos[m] != tos || tx->df[m] != (df && u->fd_df >= 0) ||
+	    len > tx->size[m] || tx->segs[m] >= UDP_GSO_MAX_SEGS ||
+	    tx->bytes[m] + len > UDP_GSO_MAX_BYTES)
+		return false;
+	/* The message's iovecs are the last ones: this pair follows them. */
+	seg_to_iov(s, encap_len, &tx->iov[2 * tx->n_segs]);
+	tx->msg[m].msg_iovlen += 2;
+	if (++tx->segs[m] == 2)
+		msg_set_cmsgs(u, &tx->msg[m], &tx->cmsg[m], tx->size[m], tos);
+	tx->bytes[m] += len;
+	tx->closed[m] = len < tx->size[m];
+	tx->n_segs++;
+	return true;
 }
 
 /*
@@ -471,17 +478,13 @@ int underlay_queue(struct underlay *u, struct underlay_tx *tx,
 		   const struct seg *segs, int n, size_t encap_len, int tos,
 		   bool df)
 {
+	int i;
+
 	if (tx->n_segs + n > UNDERLAY_TX_SEGS)
 		return -ENOSPC;
-	while (n > 0) {
-		int run = 1;
-
-		if (u->gso && n > 1)
-			run = gso_run_len(segs, n, encap_len);
-		tx_queue_msg(u, tx, segs, run, encap_len, tos, df);
-		segs += run;
-		n -= run;
-	}
+	for (i = 0; i < n; i++)
+		if (!tx_extend(u, tx, &segs[i], encap_len, tos, df))
+			tx_new_msg(u, tx, &segs[i], encap_len, tos, df);
 	return 0;
 }
 

@@ -69,8 +69,9 @@ unsigned int underlay_tx_pending(const struct underlay_tx *tx);
 
 /*
  * Queue n segments whose encapsulation header (encap_len bytes in front of
- * seg.hdr) is built: one UDP GSO message per run of equal segments, else
- * one message per segment. tos >= 0 sets the outer TOS/traffic class; df
+ * seg.hdr) is built: one UDP GSO message per run of equal segments (runs
+ * go on across calls, so the small frames of a batch share sends too),
+ * else one message per segment. tos >= 0 sets the outer TOS/traffic class; df
  * sends them with the DF bit (--df inherit; fd_df). Header blocks and
  * payloads must stay valid until the messages complete.
  * Returns -ENOSPC when the queue has no room for n more segments.
