@@ -4,8 +4,8 @@
 # tests/fuzz-NAME.c built with ASan and UBSan, without libFuzzer; needs clang.
 # Harnesses: fuzz-rx.c (encap_parse, gro), fuzz-tx.c (vnet_hdr_parse,
 # gso_plan, encap_build, and the path MTU: pmtu_fit, pmtu_fragment,
-# pmtu_icmp_build). The underlay's ICMP errors reach gsotun already parsed
-# by the kernel (sock_extended_err; pmtu_serr_mtu() has a unit test).
+# pmtu_icmp_build), fuzz-icmp.c (the underlay's ICMP errors as the error
+# queue gives them: pmtu_serr_mtu, pmtu_lower).
 # tests/fuzz-seeds.c writes the seeds; contrib/fuzz.sh fuzzes.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
