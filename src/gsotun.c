@@ -638,7 +638,9 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		got = tx_frames(t, s, batch);
 		t->tx_batch = tx_next_batch(batch, got);
 		tx_submit(t, s);
-		next = got == batch && i + 1 < TX_CHAIN ? tx_take_next(t) : NULL;
+		next = NULL;
+		if (got == batch && i + 1 < TX_CHAIN)
+			next = tx_take_next(t);
 		tx_put(t, s);
 		if (!next)
 			break;
@@ -694,7 +696,8 @@ static void tunnel_rx_flush(struct tunnel *t)
 		struct iovec *iov = t->tap_iov[i];
 		int n = tap_frame_iov(&t->gro->frames[i], iov);
 
-		while (ring_writev(&t->ring, t->tap_fd, iov, n, TAG_WRITE | i)) {
+		while (ring_writev(&t->ring, t->tap_fd, iov, n,
+				   TAG_WRITE | i)) {
 			ring_submit(&t->ring);
 			ring_reap(&t->ring, tunnel_done, t);
 		}

@@ -110,8 +110,9 @@ bool pmtu_frame_df(const struct frame *f)
 {
 	if (!pmtu_ip_end(f))
 		return false;
+	/* RFC 8200 section 5: no router fragments IPv6 */
 	if (f->ethertype == ETH_P_IPV6)
-		return true;	/* RFC 8200 section 5: no router fragments */
+		return true;
 	return (get_be16(f->data + f->l3_off + 6) & PMTU_IP_DF) != 0;
 }
 

@@ -353,14 +353,15 @@ struct underlay_tx {
 	struct msghdr msg[UNDERLAY_TX_SEGS];
 	struct iovec iov[2 * UNDERLAY_TX_SEGS];
 	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
-	uint16_t segs[UNDERLAY_TX_SEGS];	/* segments in each message */
-	uint16_t size[UNDERLAY_TX_SEGS];	/* its first segment's bytes */
-	uint32_t bytes[UNDERLAY_TX_SEGS];	/* all its bytes */
-	bool closed[UNDERLAY_TX_SEGS];		/* a shorter one ended it */
+	/* Per message: segments, the first one's bytes, all its bytes. */
+	uint16_t segs[UNDERLAY_TX_SEGS];
+	uint16_t size[UNDERLAY_TX_SEGS];
+	uint32_t bytes[UNDERLAY_TX_SEGS];
+	bool closed[UNDERLAY_TX_SEGS];	/* a shorter segment ended it */
 	int16_t tos[UNDERLAY_TX_SEGS];
-	bool df[UNDERLAY_TX_SEGS];		/* goes out on fd_df */
+	bool df[UNDERLAY_TX_SEGS];	/* goes out on fd_df */
 	unsigned int n_msgs, n_segs;
-	unsigned int submitted;			/* messages handed to the ring */
+	unsigned int submitted;		/* messages handed to the ring */
 };
 
 struct underlay_tx *underlay_tx_alloc(void)

@@ -242,6 +242,20 @@ check "$r: 4 MiB B->A over IPv6 after, SHA-256 matches" \
 check "$r: no drop counter moved but A's tx_drop_send" \
 	quiet "$A0" tx_drop_send "" ""
 
+# recovered B_ALLOWED: after a fault with A0/B0 taken before it: A ran
+# throughout, pings resume by themselves, a transfer is intact, and no
+# drop counter moved but A's tx_drop_send and B's B_ALLOWED ("" for none).
+recovered()
+{
+	check "$r: A ran throughout, its tap MTU unchanged" a_alive
+	check "$r: pings resume by themselves within $RESUME s" \
+		resumed_a "$OV4_B" "$OV6_B"
+	check "$r: 4 MiB A->B over IPv4 after, SHA-256 matches" \
+		xfer "$NS_A" "$NS_B" "$OV4_B" small
+	check "$r: no drop counter moved but tx_drop_send" \
+		quiet "$A0" tx_drop_send "$B0" "$1"
+}
+
 # ---------------------------------------------------------------- 2
 
 r="2. underlay down and up"
@@ -258,13 +272,7 @@ if [ "$fam" = 6 ]; then
 	ip -n "$NS_A" addr replace "$UL_A/$plen" dev "$VETH_A" nodad
 fi
 wait_underlay || diag "the underlay does not answer after up"
-check "$r: A ran throughout, its tap MTU unchanged" a_alive
-check "$r: pings resume by themselves within $RESUME s" \
-	resumed_a "$OV4_B" "$OV6_B"
-check "$r: 4 MiB A->B over IPv4 after, SHA-256 matches" \
-	xfer "$NS_A" "$NS_B" "$OV4_B" small
-check "$r: no drop counter moved but tx_drop_send" \
-	quiet "$A0" tx_drop_send "$B0" tx_drop_send
+recovered tx_drop_send
 
 # ---------------------------------------------------------------- 3a
 
@@ -277,13 +285,7 @@ check "$r: A counts the sends that fail (tx_drop_send)" \
 	"$(ctr "$A0" tx_drop_send)" 5
 ip -n "$NS_A" route del unreachable "$UL_B/$host"
 wait_underlay || diag "the underlay does not answer after the route went"
-check "$r: A ran throughout, its tap MTU unchanged" a_alive
-check "$r: pings resume by themselves within $RESUME s" \
-	resumed_a "$OV4_B" "$OV6_B"
-check "$r: 4 MiB A->B over IPv4 after, SHA-256 matches" \
-	xfer "$NS_A" "$NS_B" "$OV4_B" small
-check "$r: no drop counter moved but A's tx_drop_send" \
-	quiet "$A0" tx_drop_send "$B0" ""
+recovered ""
 
 # ---------------------------------------------------------------- 3b
 
@@ -297,13 +299,7 @@ check "$r: A counts the unreachable reports (tx_icmp_unreach)" \
 	"$(ctr "$A0" tx_icmp_unreach)" 10
 ip -n "$NS_B" addr add "$UL_B/$plen" dev "$VETH_B" "${nodad[@]}"
 wait_underlay || diag "the underlay does not answer after the address"
-check "$r: A ran throughout, its tap MTU unchanged" a_alive
-check "$r: pings resume by themselves within $RESUME s" \
-	resumed_a "$OV4_B" "$OV6_B"
-check "$r: 4 MiB A->B over IPv4 after, SHA-256 matches" \
-	xfer "$NS_A" "$NS_B" "$OV4_B" small
-check "$r: no drop counter moved but tx_drop_send" \
-	quiet "$A0" tx_drop_send "$B0" tx_drop_send
+recovered tx_drop_send
 
 # ---------------------------------------------------------------- 4
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <linux/errqueue.h>
 #include "pmtu.h"
+#include "fuzz.h"
 
 /*
  * Input: struct sock_extended_err as the kernel lays it out (16 bytes),
@@ -21,15 +22,6 @@
  * is origin, type, code, errno and info, all of which any value may take.
  */
 #define ICMP_IN_LEN (sizeof(struct sock_extended_err) + 4 + 1)
-
-#define ICMP_CHECK(cond)                                                      \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "fuzz-icmp: %s:%d: check failed: "    \
-				"%s\n", __FILE__, __LINE__, #cond);           \
-			abort();                                              \
-		}                                                             \
-	} while (0)
 
 /* What the entry reports, by the rules written out again. */
 static uint32_t icmp_ref(const struct sock_extended_err *e)
@@ -43,8 +35,6 @@ static uint32_t icmp_ref(const struct sock_extended_err *e)
 		return e->ee_info;
 	return 0;
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -60,15 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	floor = v6 ? PMTU_FLOOR6 : PMTU_FLOOR4;
 
 	mtu = pmtu_serr_mtu(&e);
-	ICMP_CHECK(mtu == icmp_ref(&e));
+	FUZZ_CHECK(mtu == icmp_ref(&e));
 	now = pmtu_lower(cur, mtu, v6);
 	/* Never raised; only a report below cur lowers it; not past the
 	 * floor unless it already was. */
-	ICMP_CHECK(now <= cur);
+	FUZZ_CHECK(now <= cur);
 	if (!mtu || mtu > cur)
-		ICMP_CHECK(now == cur);
+		FUZZ_CHECK(now == cur);
 	else
-		ICMP_CHECK(now == (mtu >= floor ? mtu
+		FUZZ_CHECK(now == (mtu >= floor ? mtu
 					       : cur < floor ? cur : floor));
 	return 0;
 }

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 /* The whole file in a buffer of exactly its size, as libFuzzer gives it. */
 static int replay_file(const char *path)

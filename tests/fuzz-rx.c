@@ -18,6 +18,7 @@
 #include "stats.h"
 #include "vnet.h"
 #include "pkt.h"
+#include "fuzz.h"
 
 /*
  * Input:
@@ -49,15 +50,6 @@
 #define RX_GRE_S 0x1000
 /* Everything but C, K and S: RFC 2784 section 2.1, version 0. */
 #define RX_GRE_BAD 0x4fff
-
-#define RX_CHECK(cond)                                                        \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "fuzz-rx: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                   \
-			abort();                                              \
-		}                                                             \
-	} while (0)
 
 /* One packet of the input, in a buffer of exactly its size. */
 struct rx_pkt {
@@ -343,12 +335,12 @@ static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 	err = encap_parse(c, p->buf, p->len, &off, &csum_ok);
 	want = gre ? rx_ref_gre(c, p->buf, p->len) :
 		     rx_ref_vxlan(c, p->buf, p->len);
-	RX_CHECK(err >= ENCAP_OK && err < ENCAP_ERR__MAX);
-	RX_CHECK((err == ENCAP_OK) == want);
+	FUZZ_CHECK(err >= ENCAP_OK && err < ENCAP_ERR__MAX);
+	FUZZ_CHECK((err == ENCAP_OK) == want);
 	if (err)
 		return;
-	RX_CHECK(off == (gre ? rx_gre_hlen(pkt_get16(p->buf)) : 8));
-	RX_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
+	FUZZ_CHECK(off == (gre ? rx_gre_hlen(pkt_get16(p->buf)) : 8));
+	FUZZ_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
 	p->inner_off = off;
 	p->ok = true;
 }
@@ -377,21 +369,21 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
 {
 	uint8_t base = h->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
 
-	RX_CHECK(!(h->flags & ~VIRTIO_NET_HDR_F_NEEDS_CSUM));
-	RX_CHECK(base == VIRTIO_NET_HDR_GSO_NONE ||
+	FUZZ_CHECK(!(h->flags & ~VIRTIO_NET_HDR_F_NEEDS_CSUM));
+	FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_NONE ||
 		 base == VIRTIO_NET_HDR_GSO_TCPV4 ||
 		 base == VIRTIO_NET_HDR_GSO_TCPV6);
-	RX_CHECK(base || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
+	FUZZ_CHECK(base || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
 	if (base) {
-		RX_CHECK(h->gso_size > 0);
-		RX_CHECK(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM);
-		RX_CHECK(h->hdr_len > h->csum_start && h->hdr_len <= len);
+		FUZZ_CHECK(h->gso_size > 0);
+		FUZZ_CHECK(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM);
+		FUZZ_CHECK(h->hdr_len > h->csum_start && h->hdr_len <= len);
 	}
 	if (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-		RX_CHECK(h->csum_start >= 14);
-		RX_CHECK((uint32_t)h->csum_start + h->csum_offset + 2 <= len);
+		FUZZ_CHECK(h->csum_start >= 14);
+		FUZZ_CHECK((uint32_t)h->csum_start + h->csum_offset + 2 <= len);
 	} else {
-		RX_CHECK(!h->gso_type && !h->gso_size && !h->hdr_len &&
+		FUZZ_CHECK(!h->gso_type && !h->gso_size && !h->hdr_len &&
 			 !h->csum_start && !h->csum_offset);
 	}
 }
@@ -407,19 +399,19 @@ static void rx_check_source(const struct rx_pkt *p, bool gso)
 	uint8_t *o = p->orig + p->inner_off;
 	struct rx_layout l;
 
-	RX_CHECK(rx_walk(o, p->len - p->inner_off, false, &l) == RX_IP);
-	RX_CHECK(l.l4 && !l.routed);
+	FUZZ_CHECK(rx_walk(o, p->len - p->inner_off, false, &l) == RX_IP);
+	FUZZ_CHECK(l.l4 && !l.routed);
 	/*
 	 * Segmenting a GSO frame rewrites the IPv4 header checksum
 	 * (inet_gso_segment()): a wrong one must not be laundered, as
 	 * inet_gro_receive() does not merge it.
 	 */
 	if (gso && o[l.l3] >> 4 == 4)
-		RX_CHECK(rx_ip4_valid(o, &l));
+		FUZZ_CHECK(rx_ip4_valid(o, &l));
 	if (l.proto == IPPROTO_TCP)
-		RX_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l));
+		FUZZ_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l));
 	else
-		RX_CHECK(l.proto == IPPROTO_UDP && rx_l4_seeded(o, &l));
+		FUZZ_CHECK(l.proto == IPPROTO_UDP && rx_l4_seeded(o, &l));
 }
 
 /* A frame passed on as it came: one whole inner frame, untouched. */
@@ -427,10 +419,10 @@ static void rx_check_plain(const struct gro_frame *fr, const struct rx_pkt *p)
 {
 	size_t ilen = p->len - p->inner_off;
 
-	RX_CHECK(fr->n_slices == 1 && fr->hdr_len == 0);
-	RX_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
-	RX_CHECK(fr->slices[0].iov_len == ilen);
-	RX_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off, ilen));
+	FUZZ_CHECK(fr->n_slices == 1 && fr->hdr_len == 0);
+	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
+	FUZZ_CHECK(fr->slices[0].iov_len == ilen);
+	FUZZ_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off, ilen));
 }
 
 /* Bytes of o and n equal but for [a, a + w) and [b, b + v). */
@@ -461,13 +453,13 @@ static void rx_check_seg(const struct frame *f, uint32_t len, uint32_t mtu)
 {
 	struct rx_layout l;
 
-	RX_CHECK(rx_walk(segbuf, len, false, &l) == RX_IP);
-	RX_CHECK(l.l4 == f->l4_off && l.end == len);
+	FUZZ_CHECK(rx_walk(segbuf, len, false, &l) == RX_IP);
+	FUZZ_CHECK(l.l4 == f->l4_off && l.end == len);
 	if (f->gso)
-		RX_CHECK(len - f->l3_off <= mtu);
+		FUZZ_CHECK(len - f->l3_off <= mtu);
 	if (f->gso && f->ethertype == 0x0800)
-		RX_CHECK(rx_ip4_valid(segbuf, &l));
-	RX_CHECK(rx_l4_valid(segbuf, &l));
+		FUZZ_CHECK(rx_ip4_valid(segbuf, &l));
+	FUZZ_CHECK(rx_l4_valid(segbuf, &l));
 }
 
 /*
@@ -481,25 +473,25 @@ static void rx_check_merged(const struct gro_frame *fr, const struct frame *f,
 	uint16_t first = pkt_get16(fr->hdr + fr->l3_off + 4);
 	int k;
 
-	RX_CHECK(n == fr->n_slices);
+	FUZZ_CHECK(n == fr->n_slices);
 	for (k = 0; k < n; k++) {
 		const struct seg *s = &segs[k];
 		const uint8_t *o = (const uint8_t *)fr->slices[k].iov_base -
 				   fr->hdr_len;
 		uint32_t id_at = 0, id_w = 0;
 
-		RX_CHECK(s->hdr_len == fr->hdr_len);
-		RX_CHECK(s->payload_len == fr->slices[k].iov_len);
-		RX_CHECK(!memcmp(s->payload, fr->slices[k].iov_base,
+		FUZZ_CHECK(s->hdr_len == fr->hdr_len);
+		FUZZ_CHECK(s->payload_len == fr->slices[k].iov_len);
+		FUZZ_CHECK(!memcmp(s->payload, fr->slices[k].iov_base,
 				 s->payload_len));
 		if (f->ethertype == 0x0800 &&
 		    pkt_get16(o + f->l3_off + 4) != (uint16_t)(first + k)) {
-			RX_CHECK(pkt_get16(o + f->l3_off + 6) & 0x4000);
-			RX_CHECK(pkt_get16(o + f->l3_off + 4) == first);
+			FUZZ_CHECK(pkt_get16(o + f->l3_off + 6) & 0x4000);
+			FUZZ_CHECK(pkt_get16(o + f->l3_off + 4) == first);
 			id_at = f->l3_off + 4;
 			id_w = 8;
 		}
-		RX_CHECK(rx_same_but(o, s->hdr, s->hdr_len, id_at, id_w,
+		FUZZ_CHECK(rx_same_but(o, s->hdr, s->hdr_len, id_at, id_w,
 				     f->l4_off + 16u, 2));
 	}
 }
@@ -511,8 +503,8 @@ static void rx_check_whole(const struct gro_frame *fr, const uint8_t *buf,
 	const uint8_t *o = p->orig + p->inner_off;
 	uint32_t at = (uint32_t)fr->vnet.csum_start + fr->vnet.csum_offset;
 
-	RX_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
-	RX_CHECK(rx_same_but(o, buf, fr->len, at, 2, 0, 0));
+	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
+	FUZZ_CHECK(rx_same_but(o, buf, fr->len, at, 2, 0, 0));
 }
 
 /* The transmit side must take the frame back and cut it the same way. */
@@ -526,37 +518,37 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 	err = vnet_hdr_parse(&fr->vnet, buf, fr->len, &f);
 	if (err == VNET_ERR_GSO_SIZE) {
 		/* A tiny MTU: more segments than vnet calls sane. */
-		RX_CHECK(fr->vnet.gso_type && fr->n_slices == 1);
-		RX_CHECK((fr->len - fr->vnet.hdr_len + mss - 1) / mss >
+		FUZZ_CHECK(fr->vnet.gso_type && fr->n_slices == 1);
+		FUZZ_CHECK((fr->len - fr->vnet.hdr_len + mss - 1) / mss >
 			 VNET_MAX_SEGS);
 		return;
 	}
-	RX_CHECK(err == VNET_OK);
+	FUZZ_CHECK(err == VNET_OK);
 	n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
 	if (n == -EINVAL) {
 		/* Headers the kernel segments but gso_plan() does not hold. */
-		RX_CHECK(fr->n_slices == 1);
-		RX_CHECK(f.hdr_len > GSO_HDR_MAX ||
+		FUZZ_CHECK(fr->n_slices == 1);
+		FUZZ_CHECK(f.hdr_len > GSO_HDR_MAX ||
 			 f.csum_start + f.csum_offset + 2u > GSO_HDR_MAX);
 		return;
 	}
-	RX_CHECK(n > 0);
+	FUZZ_CHECK(n > 0);
 	for (k = 0, off = 0; k < n; k++) {
 		uint32_t len = rx_seg_bytes(&segs[k]);
 
-		RX_CHECK(len <= fr->len);
+		FUZZ_CHECK(len <= fr->len);
 		rx_check_seg(&f, len, mtu);
 		if (f.gso)
-			RX_CHECK(segs[k].payload == buf + f.hdr_len + off);
+			FUZZ_CHECK(segs[k].payload == buf + f.hdr_len + off);
 		off += segs[k].payload_len;
 	}
 	if (!f.gso) {
-		RX_CHECK(n == 1 && seg_len(&segs[0]) == fr->len);
+		FUZZ_CHECK(n == 1 && seg_len(&segs[0]) == fr->len);
 		return;
 	}
 	total = fr->len - f.hdr_len;
-	RX_CHECK(off == total);
-	RX_CHECK(n == (int)(total ? (total + mss - 1) / mss : 1));
+	FUZZ_CHECK(off == total);
+	FUZZ_CHECK(n == (int)(total ? (total + mss - 1) / mss : 1));
 	if (fr->n_slices > 1)
 		rx_check_merged(fr, &f, n);
 }
@@ -567,16 +559,16 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 	uint32_t total = fr->hdr_len, k;
 	uint8_t *buf, *w;
 
-	RX_CHECK(!fr->open);
-	RX_CHECK(fr->n_slices >= 1 && fr->n_slices <= GRO_MAX_SEGS);
-	RX_CHECK(fr->hdr_len <= GSO_HDR_MAX);
+	FUZZ_CHECK(!fr->open);
+	FUZZ_CHECK(fr->n_slices >= 1 && fr->n_slices <= GRO_MAX_SEGS);
+	FUZZ_CHECK(fr->hdr_len <= GSO_HDR_MAX);
 	for (k = 0; k < fr->n_slices; k++) {
 		src[k] = rx_owner(x, &fr->slices[k]);
-		RX_CHECK(src[k]);
-		RX_CHECK(fr->slices[k].iov_len > 0);
+		FUZZ_CHECK(src[k]);
+		FUZZ_CHECK(fr->slices[k].iov_len > 0);
 		total += (uint32_t)fr->slices[k].iov_len;
 	}
-	RX_CHECK(total == fr->len && fr->len <= VNET_FRAME_MAX);
+	FUZZ_CHECK(total == fr->len && fr->len <= VNET_FRAME_MAX);
 	rx_check_vnet(&fr->vnet, fr->len);
 	if (!(fr->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)) {
 		rx_check_plain(fr, src[0]);
@@ -587,7 +579,7 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 		rx_check_source(src[k], fr->vnet.gso_type);
 	/* The frame as the tap gets it, in a buffer of its own size. */
 	buf = malloc(fr->len);
-	RX_CHECK(buf);
+	FUZZ_CHECK(buf);
 	memcpy(buf, fr->hdr, fr->hdr_len);
 	w = buf + fr->hdr_len;
 	for (k = 0; k < fr->n_slices; k++) {
@@ -597,11 +589,11 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 	if (fr->hdr_len) {
 		/* Payloads follow their own headers in the segments. */
 		for (k = 0; k < fr->n_slices; k++)
-			RX_CHECK((const uint8_t *)fr->slices[k].iov_base -
+			FUZZ_CHECK((const uint8_t *)fr->slices[k].iov_base -
 					 fr->hdr_len >=
 				 src[k]->buf + src[k]->inner_off);
 	} else {
-		RX_CHECK(fr->n_slices == 1);
+		FUZZ_CHECK(fr->n_slices == 1);
 		rx_check_whole(fr, buf, src[0]);
 	}
 	rx_round_trip(fr, buf, G.mtu);
@@ -614,15 +606,15 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 	unsigned int i, merged = 0;
 
 	gro_flush(&G);
-	RX_CHECK(G.n_open == 0);
-	RX_CHECK(G.n_frames <= GRO_MAX_FRAMES);
-	RX_CHECK(G.n_frames == x->queued);
+	FUZZ_CHECK(G.n_open == 0);
+	FUZZ_CHECK(G.n_frames <= GRO_MAX_FRAMES);
+	FUZZ_CHECK(G.n_frames == x->queued);
 	for (i = 0; i < G.n_frames; i++) {
 		rx_check_frame(x, &G.frames[i]);
 		if (G.frames[i].hdr_len)
 			merged += G.frames[i].n_slices - 1u;
 	}
-	RX_CHECK(merged == x->merged);
+	FUZZ_CHECK(merged == x->merged);
 	gro_reset(&G);
 	x->queued = 0;
 	x->merged = 0;
@@ -642,14 +634,14 @@ static void rx_check_drop(const struct rx_pkt *p, bool csum)
 
 	res = rx_walk(o, p->len - p->inner_off, false, &l);
 	if (csum) {
-		RX_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_TCP);
-		RX_CHECK(!rx_l4_valid(o, &l) && !rx_l4_seeded(o, &l));
+		FUZZ_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_TCP);
+		FUZZ_CHECK(!rx_l4_valid(o, &l) && !rx_l4_seeded(o, &l));
 		return;
 	}
 	if (res == RX_BAD)
 		return;
-	RX_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_UDP);
-	RX_CHECK(pkt_get16(o + l.l4 + 4) < 8 ||
+	FUZZ_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_UDP);
+	FUZZ_CHECK(pkt_get16(o + l.l4 + 4) < 8 ||
 		 pkt_get16(o + l.l4 + 4) > l.end - l.l4);
 }
 
@@ -671,11 +663,11 @@ static void rx_count(struct rx_ctx *x, const struct rx_pkt *p,
 		x->n_dropped += csum;
 		break;
 	case GRO_FULL:
-		RX_CHECK(r != GRO_FULL);
+		FUZZ_CHECK(r != GRO_FULL);
 		break;
 	}
-	RX_CHECK(!csum || r == GRO_DROPPED);
-	RX_CHECK(x->st.rx_drop_inner_csum - before->rx_drop_inner_csum <= 1);
+	FUZZ_CHECK(!csum || r == GRO_DROPPED);
+	FUZZ_CHECK(x->st.rx_drop_inner_csum - before->rx_drop_inner_csum <= 1);
 }
 
 /* As gsotun's tunnel_rx_one(): a full batch is flushed, the frame re-added. */
@@ -689,12 +681,12 @@ static void rx_add(struct rx_ctx *x, unsigned int i)
 
 	r = gro_add(&G, inner, ilen, &x->st);
 	if (r == GRO_FULL) {
-		RX_CHECK(G.n_frames == GRO_MAX_FRAMES);
-		RX_CHECK(!memcmp(&before, &x->st, sizeof(before)));
-		RX_CHECK(!memcmp(p->buf, p->orig, p->len));
+		FUZZ_CHECK(G.n_frames == GRO_MAX_FRAMES);
+		FUZZ_CHECK(!memcmp(&before, &x->st, sizeof(before)));
+		FUZZ_CHECK(!memcmp(p->buf, p->orig, p->len));
 		rx_batch_end(x, i);
 		r = gro_add(&G, inner, ilen, &x->st);
-		RX_CHECK(r != GRO_FULL);
+		FUZZ_CHECK(r != GRO_FULL);
 	}
 	rx_count(x, p, r, &before);
 }
@@ -740,7 +732,7 @@ static bool rx_read_pkt(struct rx_ctx *x, const uint8_t **d, size_t *n,
 	p->len = len;
 	p->buf = malloc(len ? len : 1);
 	p->orig = malloc(len ? len : 1);
-	RX_CHECK(p->buf && p->orig);
+	FUZZ_CHECK(p->buf && p->orig);
 	memcpy(p->buf, *d, len);
 	*d += len;
 	*n -= len;
@@ -750,8 +742,6 @@ static bool rx_read_pkt(struct rx_ctx *x, const uint8_t **d, size_t *n,
 	x->n_pkts++;
 	return true;
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -773,8 +763,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rx_batch_end(x, x->n_pkts);
 	}
 	rx_batch_end(x, x->n_pkts);
-	RX_CHECK(x->st.rx_gro_merged == x->n_merged);
-	RX_CHECK(x->st.rx_drop_inner_csum == x->n_dropped);
+	FUZZ_CHECK(x->st.rx_gro_merged == x->n_merged);
+	FUZZ_CHECK(x->st.rx_drop_inner_csum == x->n_dropped);
 	for (i = 0; i < x->n_pkts; i++) {
 		free(x->pkts[i].buf);
 		free(x->pkts[i].orig);

@@ -19,6 +19,7 @@
 #include "pmtu.h"
 #include "vnet.h"
 #include "pkt.h"
+#include "fuzz.h"
 
 /*
  * Input:
@@ -48,15 +49,6 @@
 #define TX_TCP_FIN 0x01
 #define TX_TCP_PSH 0x08
 #define TX_TCP_CWR 0x80
-
-#define TX_CHECK(cond)                                                        \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "fuzz-tx: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                   \
-			abort();                                              \
-		}                                                             \
-	} while (0)
 
 struct tx_in {
 	struct encap_cfg cfg;
@@ -230,15 +222,15 @@ static void tx_check_refused(const struct virtio_net_hdr *h, size_t len,
 		   base == VIRTIO_NET_HDR_GSO_TCPV6;
 	bool csum = h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
 
-	TX_CHECK(err >= VNET_OK && err < VNET_ERR__MAX);
+	FUZZ_CHECK(err >= VNET_OK && err < VNET_ERR__MAX);
 	if (err)
 		return;
-	TX_CHECK(len >= 14 && h->hdr_len <= len);
-	TX_CHECK(tcp || base == VIRTIO_NET_HDR_GSO_NONE ||
+	FUZZ_CHECK(len >= 14 && h->hdr_len <= len);
+	FUZZ_CHECK(tcp || base == VIRTIO_NET_HDR_GSO_NONE ||
 		 base == VIRTIO_NET_HDR_GSO_UDP_L4);
-	TX_CHECK(tcp || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
-	TX_CHECK(!base || (h->gso_size && csum));
-	TX_CHECK(!csum || (h->csum_start >= 14 &&
+	FUZZ_CHECK(tcp || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
+	FUZZ_CHECK(!base || (h->gso_size && csum));
+	FUZZ_CHECK(!csum || (h->csum_start >= 14 &&
 			   (uint32_t)h->csum_start + h->csum_offset + 2 <=
 				   len));
 }
@@ -253,7 +245,7 @@ static uint32_t tx_data_end(const struct frame *f)
 		end = f->l3_off + pkt_get16(ip + 2);
 	else if (f->l3_off && f->ethertype == 0x86dd)
 		end = f->l3_off + 40u + pkt_get16(ip + 4);
-	TX_CHECK(end <= f->len);
+	FUZZ_CHECK(end <= f->len);
 	return end;
 }
 
@@ -264,59 +256,59 @@ static void tx_check_frame(const struct virtio_net_hdr *h, const uint8_t *d,
 	uint8_t base = h->gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
 	uint32_t end;
 
-	TX_CHECK(f->data == d && f->len == len);
-	TX_CHECK(f->hdr_len <= len);
+	FUZZ_CHECK(f->data == d && f->len == len);
+	FUZZ_CHECK(f->hdr_len <= len);
 	if (f->l3_off) {
-		TX_CHECK(f->l3_off == 14 || f->l3_off == 18 ||
+		FUZZ_CHECK(f->l3_off == 14 || f->l3_off == 18 ||
 			 f->l3_off == 22);
-		TX_CHECK(f->ethertype == 0x0800 || f->ethertype == 0x86dd);
-		TX_CHECK(f->hdr_len >= f->l3_off + (f->ethertype == 0x0800 ?
+		FUZZ_CHECK(f->ethertype == 0x0800 || f->ethertype == 0x86dd);
+		FUZZ_CHECK(f->hdr_len >= f->l3_off + (f->ethertype == 0x0800 ?
 							    20u : 40u));
 	}
 	end = tx_data_end(f);
-	TX_CHECK(f->hdr_len <= end);
+	FUZZ_CHECK(f->hdr_len <= end);
 	if (f->l4_off) {
-		TX_CHECK(f->l3_off && f->l4_off > f->l3_off);
-		TX_CHECK(f->l4_proto == IPPROTO_TCP ||
+		FUZZ_CHECK(f->l3_off && f->l4_off > f->l3_off);
+		FUZZ_CHECK(f->l4_proto == IPPROTO_TCP ||
 			 f->l4_proto == IPPROTO_UDP);
-		TX_CHECK(f->hdr_len >= f->l4_off +
+		FUZZ_CHECK(f->hdr_len >= f->l4_off +
 				 (f->l4_proto == IPPROTO_TCP ? 20u : 8u));
 	}
-	TX_CHECK(f->needs_csum == !!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM));
+	FUZZ_CHECK(f->needs_csum == !!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM));
 	if (f->needs_csum)
-		TX_CHECK((uint32_t)f->csum_start + f->csum_offset + 2 <= end);
+		FUZZ_CHECK((uint32_t)f->csum_start + f->csum_offset + 2 <= end);
 	if (!f->gso) {
-		TX_CHECK(base == VIRTIO_NET_HDR_GSO_NONE);
+		FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_NONE);
 		return;
 	}
-	TX_CHECK(f->l4_off && f->needs_csum && f->csum_start == f->l4_off);
-	TX_CHECK(f->gso_size == h->gso_size && f->gso_size > 0);
-	TX_CHECK(f->ecn == !!(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
+	FUZZ_CHECK(f->l4_off && f->needs_csum && f->csum_start == f->l4_off);
+	FUZZ_CHECK(f->gso_size == h->gso_size && f->gso_size > 0);
+	FUZZ_CHECK(f->ecn == !!(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
 	switch (f->gso) {
 	case FRAME_GSO_TCP4:
-		TX_CHECK(base == VIRTIO_NET_HDR_GSO_TCPV4);
-		TX_CHECK(f->ethertype == 0x0800);
+		FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_TCPV4);
+		FUZZ_CHECK(f->ethertype == 0x0800);
 		break;
 	case FRAME_GSO_TCP6:
-		TX_CHECK(base == VIRTIO_NET_HDR_GSO_TCPV6);
-		TX_CHECK(f->ethertype == 0x86dd);
+		FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_TCPV6);
+		FUZZ_CHECK(f->ethertype == 0x86dd);
 		break;
 	case FRAME_GSO_UDP4:
 	case FRAME_GSO_UDP6:
-		TX_CHECK(base == VIRTIO_NET_HDR_GSO_UDP_L4);
-		TX_CHECK(f->ethertype ==
+		FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_UDP_L4);
+		FUZZ_CHECK(f->ethertype ==
 			 (f->gso == FRAME_GSO_UDP4 ? 0x0800 : 0x86dd));
 		break;
 	default:
-		TX_CHECK(f->gso <= FRAME_GSO_UDP6);
+		FUZZ_CHECK(f->gso <= FRAME_GSO_UDP6);
 		break;
 	}
-	TX_CHECK(f->l4_proto == (f->gso == FRAME_GSO_TCP4 ||
+	FUZZ_CHECK(f->l4_proto == (f->gso == FRAME_GSO_TCP4 ||
 						 f->gso == FRAME_GSO_TCP6 ?
 					 IPPROTO_TCP :
 					 IPPROTO_UDP));
-	TX_CHECK(f->csum_offset == (f->l4_proto == IPPROTO_TCP ? 16 : 6));
-	TX_CHECK((end - f->hdr_len + f->gso_size - 1u) / f->gso_size <=
+	FUZZ_CHECK(f->csum_offset == (f->l4_proto == IPPROTO_TCP ? 16 : 6));
+	FUZZ_CHECK((end - f->hdr_len + f->gso_size - 1u) / f->gso_size <=
 		 VNET_MAX_SEGS);
 }
 
@@ -379,8 +371,8 @@ static void tx_check_sum(const struct frame *f, const struct seg *s,
 {
 	if (!s->sum_valid || !tx_lco_sound(f))
 		return;
-	TX_CHECK(s->sum_off <= s->hdr_len && s->sum_off <= len);
-	TX_CHECK(tx_wsum_mod(s->sum) ==
+	FUZZ_CHECK(s->sum_off <= s->hdr_len && s->sum_off <= len);
+	FUZZ_CHECK(tx_wsum_mod(s->sum) ==
 		 pkt_fold(pkt_sum(segbuf + s->sum_off, len - s->sum_off, 0)) %
 			 0xffff);
 }
@@ -412,29 +404,29 @@ static void tx_check_gso_seg(const struct frame *f, const struct seg *s,
 	uint32_t i;
 
 	for (i = 0; i < s->hdr_len; i++)
-		TX_CHECK(tx_patched(f, i) || segbuf[i] == f->data[i]);
+		FUZZ_CHECK(tx_patched(f, i) || segbuf[i] == f->data[i]);
 	if (f->ethertype == 0x0800) {
-		TX_CHECK(pkt_get16(ip + 2) == len - f->l3_off);
-		TX_CHECK(pkt_get16(ip + 4) ==
+		FUZZ_CHECK(pkt_get16(ip + 2) == len - f->l3_off);
+		FUZZ_CHECK(pkt_get16(ip + 4) ==
 			 (uint16_t)(pkt_get16(oip + 4) + k));
-		TX_CHECK(pkt_fold(pkt_sum(ip, (ip[0] & 15) * 4u, 0)) ==
+		FUZZ_CHECK(pkt_fold(pkt_sum(ip, (ip[0] & 15) * 4u, 0)) ==
 			 0xffff);
 	} else {
-		TX_CHECK(pkt_get16(ip + 4) + 40u == len - f->l3_off);
+		FUZZ_CHECK(pkt_get16(ip + 4) + 40u == len - f->l3_off);
 	}
 	if (f->l4_proto == IPPROTO_TCP) {
-		TX_CHECK(pkt_get32(l4 + 4) == pkt_get32(ol4 + 4) + off);
+		FUZZ_CHECK(pkt_get32(l4 + 4) == pkt_get32(ol4 + 4) + off);
 		flags = ol4[13];
 		if (k + 1 < n)
 			flags &= (uint8_t)~(TX_TCP_FIN | TX_TCP_PSH);
 		if (k > 0)
 			flags &= (uint8_t)~TX_TCP_CWR;
-		TX_CHECK(l4[13] == flags);
+		FUZZ_CHECK(l4[13] == flags);
 	} else {
-		TX_CHECK(pkt_get16(l4 + 4) == len - f->l4_off);
+		FUZZ_CHECK(pkt_get16(l4 + 4) == len - f->l4_off);
 	}
 	if (seed_ok)
-		TX_CHECK(pkt_fold(pkt_pseudo(ip, f->l4_proto, len - f->l4_off) +
+		FUZZ_CHECK(pkt_fold(pkt_pseudo(ip, f->l4_proto, len - f->l4_off) +
 				  pkt_sum(l4, len - f->l4_off, 0)) == 0xffff);
 }
 
@@ -457,14 +449,14 @@ static void tx_check_single(const struct frame *f, const struct seg *s,
 {
 	uint32_t at = (uint32_t)f->csum_start + f->csum_offset, i;
 
-	TX_CHECK(len == end);
-	TX_CHECK(s->payload == f->data + s->hdr_len);
+	FUZZ_CHECK(len == end);
+	FUZZ_CHECK(s->payload == f->data + s->hdr_len);
 	for (i = 0; i < len; i++)
-		TX_CHECK(segbuf[i] == f->data[i] ||
+		FUZZ_CHECK(segbuf[i] == f->data[i] ||
 			 (f->needs_csum && (i == at || i == at + 1)));
 	if (!f->needs_csum || (f->csum_offset & 1))
 		return;
-	TX_CHECK(pkt_fold(pkt_sum(segbuf + f->csum_start, end - f->csum_start,
+	FUZZ_CHECK(pkt_fold(pkt_sum(segbuf + f->csum_start, end - f->csum_start,
 				  pkt_get16(f->data + at))) == 0xffff);
 }
 
@@ -474,12 +466,12 @@ static void tx_check_layout(const struct frame *f, const struct seg *s,
 {
 	const uint8_t *slot = arena + (size_t)k * GSO_SLOT;
 
-	TX_CHECK(s->hdr >= slot + GSO_HEADROOM);
-	TX_CHECK(s->hdr_len <= GSO_HDR_MAX);
-	TX_CHECK(s->hdr + s->hdr_len <= slot + GSO_SLOT);
-	TX_CHECK(s->payload >= f->data);
-	TX_CHECK(s->payload_len <= (size_t)(f->data + f->len - s->payload));
-	TX_CHECK(seg_len(s) >= 14);
+	FUZZ_CHECK(s->hdr >= slot + GSO_HEADROOM);
+	FUZZ_CHECK(s->hdr_len <= GSO_HDR_MAX);
+	FUZZ_CHECK(s->hdr + s->hdr_len <= slot + GSO_SLOT);
+	FUZZ_CHECK(s->payload >= f->data);
+	FUZZ_CHECK(s->payload_len <= (size_t)(f->data + f->len - s->payload));
+	FUZZ_CHECK(seg_len(s) >= 14);
 }
 
 static int tx_plan(const struct frame *f, const struct tx_in *in)
@@ -491,7 +483,7 @@ static int tx_plan(const struct frame *f, const struct tx_in *in)
 	memset(segs, 0xa5, sizeof(segs[0]) * 2);
 	n = gso_plan(f, arena, sizeof(arena), segs, VNET_MAX_SEGS,
 		     in->mss_cap, in->want_sum);
-	TX_CHECK(n == want);
+	FUZZ_CHECK(n == want);
 	if (n <= 0)
 		return n;
 	seed_ok = f->gso && tx_seed_ok(f, end);
@@ -501,23 +493,23 @@ static int tx_plan(const struct frame *f, const struct tx_in *in)
 
 		tx_check_layout(f, s, k);
 		len = tx_seg_bytes(s);
-		TX_CHECK(s->sum_valid || (!f->gso && !f->needs_csum &&
+		FUZZ_CHECK(s->sum_valid || (!f->gso && !f->needs_csum &&
 					  !in->want_sum));
 		tx_check_sum(f, s, len);
 		if (!f->gso) {
 			tx_check_single(f, s, end, len);
 			continue;
 		}
-		TX_CHECK(s->hdr_len == f->hdr_len);
-		TX_CHECK(s->payload == f->data + f->hdr_len + off);
-		TX_CHECK(s->payload_len == (end - f->hdr_len - off < mss ?
+		FUZZ_CHECK(s->hdr_len == f->hdr_len);
+		FUZZ_CHECK(s->payload == f->data + f->hdr_len + off);
+		FUZZ_CHECK(s->payload_len == (end - f->hdr_len - off < mss ?
 						    end - f->hdr_len - off :
 						    mss));
 		tx_check_gso_seg(f, s, k, (uint32_t)n, off, len, seed_ok);
 		off += s->payload_len;
 	}
 	if (f->gso)
-		TX_CHECK(f->hdr_len + off == end);
+		FUZZ_CHECK(f->hdr_len + off == end);
 	return n;
 }
 
@@ -530,23 +522,23 @@ static void tx_check_hdr(const struct encap_cfg *c, const uint8_t *h,
 	uint16_t flags = 0;
 
 	if (c->type == ENCAP_VXLAN) {
-		TX_CHECK(pkt_get32(h) == 0x08000000);
-		TX_CHECK(pkt_get32(h + 4) == (c->vni & 0xffffff) << 8);
+		FUZZ_CHECK(pkt_get32(h) == 0x08000000);
+		FUZZ_CHECK(pkt_get32(h + 4) == (c->vni & 0xffffff) << 8);
 		return;
 	}
 	flags = (c->gre_csum ? 0x8000 : 0) | (c->has_key ? 0x2000 : 0) |
 		(c->gre_seq ? 0x1000 : 0);
-	TX_CHECK(pkt_get16(h) == flags && pkt_get16(h + 2) == 0x6558);
+	FUZZ_CHECK(pkt_get16(h) == flags && pkt_get16(h + 2) == 0x6558);
 	if (c->gre_csum) {
-		TX_CHECK(pkt_get16(opt + 2) == 0);
+		FUZZ_CHECK(pkt_get16(opt + 2) == 0);
 		opt += 4;
 	}
 	if (c->has_key) {
-		TX_CHECK(pkt_get32(opt) == c->key);
+		FUZZ_CHECK(pkt_get32(opt) == c->key);
 		opt += 4;
 	}
 	if (c->gre_seq)
-		TX_CHECK(pkt_get32(opt) == seq);
+		FUZZ_CHECK(pkt_get32(opt) == seq);
 }
 
 static void tx_encap(const struct frame *f, const struct tx_in *in, int n)
@@ -558,18 +550,18 @@ static void tx_encap(const struct frame *f, const struct tx_in *in, int n)
 	uint32_t len;
 	int k;
 
-	TX_CHECK(hl <= GSO_HEADROOM);
+	FUZZ_CHECK(hl <= GSO_HEADROOM);
 	for (k = 0; k < n; k++) {
 		struct seg *s = &segs[k];
 
 		h = encap_build(c, s, in->seq + (uint32_t)k);
-		TX_CHECK(h == s->hdr - hl);
-		TX_CHECK(h >= arena + (size_t)k * GSO_SLOT);
+		FUZZ_CHECK(h == s->hdr - hl);
+		FUZZ_CHECK(h >= arena + (size_t)k * GSO_SLOT);
 		tx_check_hdr(c, h, in->seq + (uint32_t)k);
 		/* The packet as the peer receives it, outer headers off. */
 		len = (uint32_t)hl + seg_len(s);
 		pkt = malloc(len);
-		TX_CHECK(pkt);
+		FUZZ_CHECK(pkt);
 		memcpy(pkt, h, hl + s->hdr_len);
 		memcpy(pkt + hl + s->hdr_len, s->payload, s->payload_len);
 		if (c->type != ENCAP_VXLAN && c->gre_csum && !tx_lco_sound(f)) {
@@ -577,12 +569,12 @@ static void tx_encap(const struct frame *f, const struct tx_in *in, int n)
 			continue;
 		}
 		if (c->type != ENCAP_VXLAN && c->gre_csum)
-			TX_CHECK(pkt_fold(pkt_sum(pkt, len, 0)) == 0xffff);
+			FUZZ_CHECK(pkt_fold(pkt_sum(pkt, len, 0)) == 0xffff);
 		off = 0;
 		csum_ok = false;
-		TX_CHECK(encap_parse(c, pkt, len, &off, &csum_ok) == ENCAP_OK);
-		TX_CHECK(off == hl);
-		TX_CHECK(csum_ok == (c->type != ENCAP_VXLAN && c->gre_csum));
+		FUZZ_CHECK(encap_parse(c, pkt, len, &off, &csum_ok) == ENCAP_OK);
+		FUZZ_CHECK(off == hl);
+		FUZZ_CHECK(csum_ok == (c->type != ENCAP_VXLAN && c->gre_csum));
 		free(pkt);
 	}
 }
@@ -630,30 +622,30 @@ static void tx_check_icmp(const struct frame *f, size_t n)
 	const uint8_t *ip = icmp + f->l3_off, *oip = f->data + f->l3_off;
 	uint32_t hl, qlen;
 
-	TX_CHECK(n <= sizeof(icmp) && n > f->l3_off);
+	FUZZ_CHECK(n <= sizeof(icmp) && n > f->l3_off);
 	if (f->ethertype == 0x0800) {
 		hl = 20;
-		TX_CHECK(n <= f->l3_off + 576u);
-		TX_CHECK(tx_naive_sum(ip, hl, 0) == 0xffff);
-		TX_CHECK(!memcmp(ip + 12, oip + 16, 4) &&
+		FUZZ_CHECK(n <= f->l3_off + 576u);
+		FUZZ_CHECK(tx_naive_sum(ip, hl, 0) == 0xffff);
+		FUZZ_CHECK(!memcmp(ip + 12, oip + 16, 4) &&
 			 !memcmp(ip + 16, oip + 12, 4));
-		TX_CHECK(ip[hl] == 3 && ip[hl + 1] == 4);
-		TX_CHECK(tx_naive_sum(ip + hl, n - f->l3_off - hl, 0) ==
+		FUZZ_CHECK(ip[hl] == 3 && ip[hl + 1] == 4);
+		FUZZ_CHECK(tx_naive_sum(ip + hl, n - f->l3_off - hl, 0) ==
 			 0xffff);
 	} else {
 		hl = 40;
-		TX_CHECK(n <= f->l3_off + 1280u);
-		TX_CHECK(!memcmp(ip + 8, oip + 24, 16) &&
+		FUZZ_CHECK(n <= f->l3_off + 1280u);
+		FUZZ_CHECK(!memcmp(ip + 8, oip + 24, 16) &&
 			 !memcmp(ip + 24, oip + 8, 16));
-		TX_CHECK(ip[hl] == 2 && ip[hl + 1] == 0);
-		TX_CHECK(tx_naive_sum(ip + hl, n - f->l3_off - hl,
+		FUZZ_CHECK(ip[hl] == 2 && ip[hl + 1] == 0);
+		FUZZ_CHECK(tx_naive_sum(ip + hl, n - f->l3_off - hl,
 				      pkt_pseudo(ip, 58,
 						 n - f->l3_off - hl)) ==
 			 0xffff);
 	}
 	qlen = n - f->l3_off - hl - 8;
-	TX_CHECK(f->l3_off + qlen <= f->len);
-	TX_CHECK(!memcmp(ip + hl + 8, oip, qlen));
+	FUZZ_CHECK(f->l3_off + qlen <= f->len);
+	FUZZ_CHECK(!memcmp(ip + hl + 8, oip, qlen));
 }
 
 /* Every fragment fits, and together they carry the segment's bytes. */
@@ -667,13 +659,13 @@ static void tx_check_frags(const struct frame *f, const struct seg *s,
 		const struct seg *o = &frags[k];
 		const uint8_t *ip = o->hdr + f->l3_off;
 
-		TX_CHECK(seg_len(o) <= budget || n == 1);
+		FUZZ_CHECK(seg_len(o) <= budget || n == 1);
 		/* One: the segment as it was, fitting; else new headers. */
-		TX_CHECK(n == 1 ||
+		FUZZ_CHECK(n == 1 ||
 			 tx_naive_sum(ip, (ip[0] & 0x0fu) * 4, 0) == 0xffff);
 		data += seg_len(o) - f->l3_off - (ip[0] & 0x0fu) * 4;
 	}
-	TX_CHECK(data == want);
+	FUZZ_CHECK(data == want);
 }
 
 static void tx_pmtu(const struct frame *orig, const struct tx_in *in,
@@ -690,15 +682,15 @@ static void tx_pmtu(const struct frame *orig, const struct tx_in *in,
 		/* Fits, or --pmtud off for anything but TCP. */
 		break;
 	case PMTU_FIT_CUT:
-		TX_CHECK(f.gso == FRAME_GSO_TCP4 || f.gso == FRAME_GSO_TCP6);
-		TX_CHECK(cap >= 8 && f.hdr_len + cap <= budget);
+		FUZZ_CHECK(f.gso == FRAME_GSO_TCP4 || f.gso == FRAME_GSO_TCP6);
+		FUZZ_CHECK(cap >= 8 && f.hdr_len + cap <= budget);
 		n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS,
 			     cap, false);
 		for (k = 0; n > 0 && k < (uint32_t)n; k++)
-			TX_CHECK(seg_len(&segs[k]) <= budget);
+			FUZZ_CHECK(seg_len(&segs[k]) <= budget);
 		break;
 	case PMTU_FIT_FRAGMENT:
-		TX_CHECK(pmtud && f.ethertype == 0x0800 && !pmtu_frame_df(&f));
+		FUZZ_CHECK(pmtud && f.ethertype == 0x0800 && !pmtu_frame_df(&f));
 		n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0,
 			     false);
 		for (k = 0; n > 0 && k < (uint32_t)n; k++) {
@@ -710,7 +702,7 @@ static void tx_pmtu(const struct frame *orig, const struct tx_in *in,
 		}
 		break;
 	case PMTU_FIT_ICMP:
-		TX_CHECK(pmtud && pmtu_frame_df(&f));
+		FUZZ_CHECK(pmtud && pmtu_frame_df(&f));
 		len = pmtu_icmp_build(&f, pmtu_icmp_mtu(&f, budget), icmp,
 				      sizeof(icmp));
 		if (len)
@@ -720,8 +712,6 @@ static void tx_pmtu(const struct frame *orig, const struct tx_in *in,
 		break;
 	}
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -738,7 +728,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Buffers of the frame's own size: a read past it is caught. */
 	frame = malloc(len ? len : 1);
 	orig = malloc(len ? len : 1);
-	TX_CHECK(frame && orig);
+	FUZZ_CHECK(frame && orig);
 	memcpy(frame, data + TX_HDR_LEN, len);
 	if (data[0] & TX_FIX)
 		tx_fix(frame, (uint32_t)len, &in);
@@ -753,7 +743,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			tx_encap(&f, &in, n);
 		tx_pmtu(&f, &in, !(data[0] & TX_NO_PMTUD));
 	}
-	TX_CHECK(!memcmp(frame, orig, len));
+	FUZZ_CHECK(!memcmp(frame, orig, len));
 	free(frame);
 	free(orig);
 	return 0;
