@@ -194,22 +194,13 @@ static int rx_walk_l4(const uint8_t *d, struct rx_layout *l)
 /* Ethernet, up to two VLAN tags (as vnet.c), IPv4 or IPv6, TCP or UDP. */
 static int rx_walk(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
 {
-	uint32_t off = 12;
 	uint16_t type;
-	int tags, res;
+	int res;
 
 	memset(l, 0, sizeof(*l));
-	if (len < 14)
+	l->l3 = fuzz_l3_off(d, len, &type);
+	if (!l->l3)
 		return RX_NOT_IP;
-	type = pkt_get16(d + off);
-	for (tags = 0; tags < 2 && (type == 0x8100 || type == 0x88a8);
-	     tags++) {
-		off += 4;
-		if (off + 2 > len)
-			return RX_NOT_IP;
-		type = pkt_get16(d + off);
-	}
-	l->l3 = off + 2;
 	if (type == 0x0800)
 		res = rx_walk_ip4(d, len, fix, l);
 	else if (type == 0x86dd)

@@ -138,23 +138,14 @@ static bool tx_walk_ip6(uint8_t *d, uint32_t len, struct tx_layout *l)
 /* Ethernet, up to two VLAN tags, IP; the L4 header if TCP or UDP. */
 static bool tx_walk(uint8_t *d, uint32_t len, struct tx_layout *l)
 {
-	uint32_t off = 12, room;
+	uint32_t room;
 	uint16_t type;
-	int tags;
 	bool ok;
 
 	memset(l, 0, sizeof(*l));
-	if (len < 14)
+	l->l3 = fuzz_l3_off(d, len, &type);
+	if (!l->l3)
 		return false;
-	type = pkt_get16(d + off);
-	for (tags = 0; tags < 2 && (type == 0x8100 || type == 0x88a8);
-	     tags++) {
-		off += 4;
-		if (off + 2 > len)
-			return false;
-		type = pkt_get16(d + off);
-	}
-	l->l3 = off + 2;
 	if (type == 0x0800)
 		ok = tx_walk_ip4(d, len, l);
 	else if (type == 0x86dd)
