@@ -69,6 +69,35 @@ uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq);
 int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
 		size_t *inner_off, bool *csum_ok);
 
+/* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
+#define ECN_NOT_ECT 0
+#define ECN_ECT_1 1
+#define ECN_ECT_0 2
+#define ECN_CE 3
+
+/* What encap_ecn_decap() did. */
+enum encap_ecn {
+	ENCAP_ECN_KEEP = 0,	/* inner packet as it was */
+	ENCAP_ECN_MARK,		/* inner packet marked CE */
+	ENCAP_ECN_DROP,		/* outer CE over a packet that is not ECT */
+};
+
+/*
+ * RFC 6040 section 4.2, as the kernel's INET_ECN_decapsulate(): the outer
+ * ECN field outer_ecn meets the inner Ethernet frame's IPv4 or IPv6
+ * packet (behind up to two VLAN tags). A CE mark is copied onto an
+ * ECN-capable inner packet (its IPv4 header checksum updated, RFC 1624);
+ * an inner packet that is not ECN-capable under a CE mark is to be
+ * dropped. Non-IP frames and cut headers are left alone.
+ */
+enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn);
+
+/*
+ * RFC 6040 section 4.1, as INET_ECN_encapsulate(): the outer ECN field for
+ * an inner one under --tos inherit: copied, but CE leaves as ECT(0).
+ */
+uint8_t encap_ecn_encap(uint8_t inner_ecn);
+
 /* "vxlan", "gre", "gre-udp" */
 const char *encap_name(enum encap_type t);
 /* Parse a name; -1 if unknown. */

@@ -171,10 +171,10 @@ static void count_encap_drop(struct stats *st, int err)
 }
 
 /*
- * Outer TOS for --tos inherit: the inner DSCP, with the ECN field clear
- * (RFC 6040 section 4.1, compatibility mode): the receiving side does not
- * copy a CE mark from the outer header back into the inner one, so the
- * outer header must not invite routers to mark it.
+ * Outer TOS for --tos inherit: the inner DSCP, and the inner ECN field as
+ * RFC 6040 section 4.1's normal mode copies it (INET_ECN_encapsulate():
+ * CE leaves as ECT(0)); the receiver copies a CE mark the path adds back
+ * onto the inner packet (encap_ecn_decap()).
  */
 static int inner_tos(const struct frame *f)
 {
@@ -187,7 +187,7 @@ static int inner_tos(const struct frame *f)
 		tos = ((l3[0] & 0x0f) << 4) | (l3[1] >> 4);
 	else
 		return 0;
-	return tos & ~3;
+	return (tos & ~3) | encap_ecn_encap(tos & 3);
 }
 
 /*
@@ -707,8 +707,12 @@ static void tunnel_rx_flush(struct tunnel *t)
 	gro_reset(t->gro);
 }
 
-/* One encapsulated packet from the peer: check, strip, hand to GRO. */
-static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
+/*
+ * One encapsulated packet from the peer: check, strip, carry a CE mark of
+ * the outer header inwards (RFC 6040), hand to GRO.
+ */
+static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len,
+			  uint8_t ecn)
 {
 	size_t off;
 	bool csum_ok;
@@ -718,6 +722,16 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len)
 	if (err) {
 		count_encap_drop(&t->st, err);
 		return;
+	}
+	switch (encap_ecn_decap(pkt + off, len - off, ecn)) {
+	case ENCAP_ECN_DROP:
+		t->st.rx_drop_ecn++;
+		return;
+	case ENCAP_ECN_MARK:
+		t->st.rx_ecn_ce++;
+		break;
+	case ENCAP_ECN_KEEP:
+		break;
 	}
 	if (gro_add(t->gro, pkt + off, len - off, &t->st) == GRO_FULL) {
 		tunnel_rx_flush(t);
@@ -733,13 +747,13 @@ static void tunnel_rx_pkt(struct tunnel *t, const struct rx_pkt *p)
 
 	/* No header at all: encap_parse() counts it as short. */
 	if (!p->len) {
-		tunnel_rx_one(t, p->data, 0);
+		tunnel_rx_one(t, p->data, 0, p->ecn);
 		return;
 	}
 	for (off = 0; off < p->len; off += step) {
 		size_t chunk = p->len - off < step ? p->len - off : step;
 
-		tunnel_rx_one(t, p->data + off, chunk);
+		tunnel_rx_one(t, p->data + off, chunk, p->ecn);
 	}
 }
 

@@ -43,6 +43,7 @@
 	X(rx_gso_frames)	/* of which written as TCP super-frames */    \
 	X(rx_gso_bytes)		/* and their bytes */                         \
 	X(rx_gro_merged)	/* segments merged into a previous one */     \
+	X(rx_ecn_ce)		/* outer CE copied onto the inner packet */    \
 	X(rx_csum_partial)	/* check field held the seed: NEEDS_CSUM */   \
 	X(rx_drop_source)	/* not from the configured remote */          \
 	X(rx_drop_short)	/* truncated encapsulation header */          \
@@ -53,6 +54,7 @@
 	X(rx_drop_gre_proto)	/* GRE protocol not 0x6558 */                 \
 	X(rx_drop_key)		/* GRE key mismatch */                        \
 	X(rx_drop_csum)		/* GRE checksum wrong */                      \
+	X(rx_drop_ecn)		/* outer CE over an inner Not-ECT packet */  \
 	X(rx_drop_csum_missing)	/* required checksum absent */                \
 	X(rx_drop_inner_short)	/* inner frame shorter than Ethernet */       \
 	X(rx_drop_inner_hdr)	/* inner IP/TCP/UDP header bad or lying */    \

@@ -62,7 +62,8 @@ struct underlay_rx {
 	struct iovec iov[UNDERLAY_RX_BATCH];
 	struct sockaddr_storage from[UNDERLAY_RX_BATCH];
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		/* UDP_GRO and IP_TOS / IPV6_TCLASS */
+		char buf[2 * CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} ctrl[UNDERLAY_RX_BATCH];
 	uint8_t *bufs[UNDERLAY_RX_BATCH];
@@ -128,6 +129,11 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 			v6 ? IPV6_TCLASS : IP_TOS, cfg->tos))
 		return -errno;
 	if (underlay_set_pmtu(fd, u->family, df))
+		return -errno;
+	/* The outer ECN field of what arrives (RFC 6040 decapsulation). */
+	if (fd == u->fd &&
+	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			v6 ? IPV6_RECVTCLASS : IP_RECVTOS, 1))
 		return -errno;
 	set_sockbuf(fd);
 	if (!u->udp)
@@ -618,19 +624,25 @@ static bool sockaddr_is_peer(const struct underlay *u,
 	return false;
 }
 
-static uint16_t msg_gro_size(struct msghdr *msg)
+/* What the control messages of a datagram say: GRO size, outer ECN. */
+static void msg_rx_cmsgs(struct msghdr *msg, struct rx_pkt *p)
 {
 	struct cmsghdr *cm;
+	int v;
 
 	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
 		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
-			int size;
-
-			memcpy(&size, CMSG_DATA(cm), sizeof(size));
-			return size > 0 && size < 65536 ? size : 0;
+			memcpy(&v, CMSG_DATA(cm), sizeof(v));
+			p->gso_size = v > 0 && v < 65536 ? v : 0;
+		} else if (cm->cmsg_level == IPPROTO_IP &&
+			   cm->cmsg_type == IP_TOS) {
+			p->ecn = *CMSG_DATA(cm) & 3;
+		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
+			   cm->cmsg_type == IPV6_TCLASS) {
+			memcpy(&v, CMSG_DATA(cm), sizeof(v));
+			p->ecn = v & 3;
 		}
 	}
-	return 0;
 }
 
 /*
@@ -699,7 +711,9 @@ static void underlay_rx_one(struct underlay *u, int i, struct rx_pkt *p,
 	}
 	p->data = buf + off;
 	p->len = n - off;
-	p->gso_size = u->udp ? msg_gro_size(msg) : 0;
+	p->gso_size = 0;
+	p->ecn = off ? buf[1] & 3 : 0;
+	msg_rx_cmsgs(msg, p);
 }
 
 int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)

@@ -53,6 +53,7 @@ struct rx_pkt {
 	uint8_t *data;		/* the VXLAN or GRE header; NULL: dropped */
 	size_t len;
 	uint16_t gso_size;	/* UDP GRO: equal datagrams of this size */
+	uint8_t ecn;		/* the outer header's ECN field */
 };
 
 /* Open, bind and configure the socket for cfg. 0 or -errno (logged). */

@@ -910,6 +910,126 @@ static void test_names(void)
 	   "an unknown type does not ride on UDP");
 }
 
+/* ---- ECN (RFC 6040) ------------------------------------------------------ */
+
+/* A naive one's-complement sum of 16-bit words, folded. */
+static uint16_t ecn_sum(const uint8_t *p, size_t len)
+{
+	uint32_t acc = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		acc += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	return (uint16_t)acc;
+}
+
+/* An Ethernet frame with tags VLAN tags and an IPv4/IPv6 packet. */
+static size_t ecn_frame(uint8_t *f, int tags, bool v6, uint8_t ecn)
+{
+	size_t off = 12, ip;
+	uint16_t check;
+	int i;
+
+	memset(f, 0, 128);
+	memset(f, 0x02, 12);
+	for (i = 0; i < tags; i++) {
+		f[off] = i ? 0x81 : 0x88;
+		f[off + 1] = i ? 0x00 : 0xa8;
+		f[off + 3] = 7;
+		off += 4;
+	}
+	f[off] = v6 ? 0x86 : 0x08;
+	f[off + 1] = v6 ? 0xdd : 0x00;
+	ip = off + 2;
+	if (v6) {
+		/* traffic class 0xb8 | ecn, as the IPv4 TOS below */
+		f[ip] = 0x6b;
+		f[ip + 1] = (uint8_t)(0x80 | ecn << 4);
+		f[ip + 5] = 24;
+		f[ip + 6] = 17;
+		f[ip + 7] = 64;
+		return ip + 40 + 24;
+	}
+	f[ip] = 0x45;
+	f[ip + 1] = (uint8_t)(0xb8 | ecn);
+	f[ip + 3] = 44;
+	f[ip + 8] = 64;
+	f[ip + 9] = 17;
+	f[ip + 12] = 198;
+	f[ip + 15] = 1;
+	check = (uint16_t)~ecn_sum(f + ip, 20);
+	f[ip + 10] = (uint8_t)(check >> 8);
+	f[ip + 11] = (uint8_t)check;
+	return ip + 44;
+}
+
+#define N_ECN (3 * 16 + 4 + 2)
+
+/*
+ * RFC 6040 section 4.2's table (normal mode), written out: only an outer
+ * CE changes anything; it marks ECT(0)/ECT(1) inner packets CE and drops
+ * Not-ECT ones; an inner CE stays CE.
+ */
+static void test_ecn(void)
+{
+	static const char *const kinds[] = { "IPv4", "IPv4 QinQ", "IPv6" };
+	uint8_t f[128], ref[128];
+	int k, in, out;
+	size_t len, ip;
+
+	for (k = 0; k < 3; k++) {
+		for (in = 0; in < 4; in++) {
+			for (out = 0; out < 4; out++) {
+				bool v6 = k == 2;
+				int tags = k == 1 ? 2 : 0;
+				enum encap_ecn want = ENCAP_ECN_KEEP, got;
+				bool good;
+
+				len = ecn_frame(f, tags, v6, (uint8_t)in);
+				memcpy(ref, f, len);
+				ip = 14 + 4 * tags;
+				if (out == ECN_CE && in == ECN_NOT_ECT)
+					want = ENCAP_ECN_DROP;
+				else if (out == ECN_CE && in != ECN_CE)
+					want = ENCAP_ECN_MARK;
+				got = encap_ecn_decap(f, len, (uint8_t)out);
+				if (want == ENCAP_ECN_MARK && v6)
+					ref[ip + 1] |= 0x30;
+				if (want == ENCAP_ECN_MARK && !v6)
+					ref[ip + 1] |= 0x03;
+				good = got == want && !memcmp(f + 12, ref + 12,
+							      ip - 12 + 10);
+				good = good && !memcmp(f + ip + 12,
+						       ref + ip + 12,
+						       len - ip - 12);
+				if (!v6)
+					good = good &&
+					       ecn_sum(f + ip, 20) == 0xffff;
+				ok(good, "ecn: %s inner %d outer %d: %s",
+				   kinds[k], in, out,
+				   want == ENCAP_ECN_DROP ? "drop" :
+				   want == ENCAP_ECN_MARK ? "marked CE" :
+				   "as it was");
+			}
+		}
+	}
+	for (in = 0; in < 4; in++)
+		is_int(encap_ecn_encap((uint8_t)in),
+		       in == ECN_CE ? ECN_ECT_0 : in,
+		       "ecn: encapsulating inner %d", in);
+	len = ecn_frame(f, 0, false, ECN_ECT_0);
+	f[12] = 0x08;
+	f[13] = 0x06;		/* ARP */
+	memcpy(ref, f, len);
+	ok(encap_ecn_decap(f, len, ECN_CE) == ENCAP_ECN_KEEP &&
+	   !memcmp(f, ref, len), "ecn: a non-IP frame is left alone");
+	len = ecn_frame(f, 0, false, ECN_NOT_ECT);
+	ok(encap_ecn_decap(f, 14 + 19, ECN_CE) == ENCAP_ECN_KEEP,
+	   "ecn: an IPv4 header cut short is left alone");
+}
+
 int main(void)
 {
 	int n = 0;
@@ -919,7 +1039,7 @@ int main(void)
 		n += count_build(&cfgs[i]) + count_mutations(&cfgs[i]) + 3;
 		n += !is_gre(&cfgs[i]);
 	}
-	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2;
+	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
@@ -931,5 +1051,6 @@ int main(void)
 	}
 	test_overhead();
 	test_names();
+	test_ecn();
 	return done_testing();
 }
