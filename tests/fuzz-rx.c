@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include "csum.h"
 #include "encap.h"
 #include "gro.h"
 #include "gso.h"
@@ -35,7 +36,8 @@
  *   lengths that lie, inner TCP/UDP, GRE), so mutations get past them;
  *   bit 1: with bit 0, seed the inner TCP/UDP check field with the
  *   pseudo-header sum (a sender's partial checksum) instead;
- *   bit 2: the batch ends after this packet (flush, check, reset).
+ *   bit 2: the batch ends after this packet (flush, check, reset);
+ *   bits 3-4: the outer header's ECN field (encap_ecn_decap()).
  */
 #define RX_CFG_LEN 10
 #define RX_REC_LEN 3
@@ -44,6 +46,7 @@
 #define RX_CTL_FIX 0x01
 #define RX_CTL_SEED 0x02
 #define RX_CTL_END 0x04
+#define RX_CTL_ECN(ctl) (((ctl) >> 3) & 3)
 
 #define RX_GRE_C 0x8000
 #define RX_GRE_K 0x2000
@@ -334,6 +337,45 @@ static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 	FUZZ_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
 	p->inner_off = off;
 	p->ok = true;
+}
+
+/* ---- RFC 6040 decapsulation --------------------------------------------- */
+
+/*
+ * encap_ecn_decap() changes nothing but with an outer CE, and then only
+ * the inner ECN field (and the IPv4 header checksum, which stays good if
+ * it was); a packet it drops goes no further. false: dropped.
+ */
+static bool rx_ecn(struct rx_pkt *p, uint8_t ecn)
+{
+	uint8_t *f = p->buf + p->inner_off;
+	size_t len = p->len - p->inner_off, i, at, ihl = 0;
+	uint16_t type = 0;
+	uint32_t l3 = fuzz_l3_off(f, len, &type);
+	enum encap_ecn r;
+	bool v4_good = false;
+
+	if (l3 && type == 0x0800 && len >= l3 + 20 && f[l3] >> 4 == 4) {
+		ihl = (f[l3] & 15u) * 4;
+		v4_good = ihl >= 20 && len >= l3 + ihl &&
+			  csum_ip4_header(f + l3, ihl) == 0;
+	}
+	r = encap_ecn_decap(f, len, ecn);
+	FUZZ_CHECK(r == ENCAP_ECN_KEEP || r == ENCAP_ECN_MARK ||
+		   r == ENCAP_ECN_DROP);
+	FUZZ_CHECK(ecn == ECN_CE || r == ENCAP_ECN_KEEP);
+	for (i = 0; i < p->len; i++) {
+		if (p->buf[i] == p->orig[i])
+			continue;
+		/* Only the TOS byte (traffic class nibble) and the check. */
+		at = i - p->inner_off - l3;
+		FUZZ_CHECK(r == ENCAP_ECN_MARK && i >= p->inner_off + l3 &&
+			   (at == 1 || at == 10 || at == 11));
+	}
+	if (r == ENCAP_ECN_MARK && v4_good)
+		FUZZ_CHECK(csum_ip4_header(f + l3, ihl) == 0);
+	memcpy(p->orig, p->buf, p->len);
+	return r != ENCAP_ECN_DROP;
 }
 
 /* ---- the frames gro produced -------------------------------------------- */
@@ -748,7 +790,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (rx_read_pkt(x, &data, &size, &ctl)) {
 		i = x->n_pkts - 1;
 		rx_encap(&x->cfg, &x->pkts[i]);
-		if (x->pkts[i].ok)
+		if (x->pkts[i].ok && rx_ecn(&x->pkts[i], RX_CTL_ECN(ctl)))
 			rx_add(x, i);
 		if (ctl & RX_CTL_END)
 			rx_batch_end(x, x->n_pkts);
