@@ -207,7 +207,8 @@ int main(int argc, char **argv)
 		run_send(argv[2], atoi(argv[3]), atof(argv[4]));
 		return 0;
 	}
-	if (argc != 4 || (strcmp(argv[1], "mmsg") && strcmp(argv[1], "uring"))) {
+	if (argc != 4 ||
+	    (strcmp(argv[1], "mmsg") && strcmp(argv[1], "uring"))) {
 		fprintf(stderr, "usage: recv-bench mmsg|uring PORT SECONDS\n"
 				"       recv-bench send ADDR PORT SECONDS\n");
 		return 64;
