@@ -361,7 +361,7 @@ struct underlay_tx {
 	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
 	/* Per message: segments, the first one's bytes, all its bytes. */
 	uint16_t segs[UNDERLAY_TX_SEGS];
-	uint16_t size[UNDERLAY_TX_SEGS];
+	uint32_t size[UNDERLAY_TX_SEGS];
 	uint32_t bytes[UNDERLAY_TX_SEGS];
 	bool closed[UNDERLAY_TX_SEGS];	/* a shorter segment ended it */
 	int16_t tos[UNDERLAY_TX_SEGS];
@@ -407,7 +407,7 @@ static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
 	msg_set_peer(u, msg);
 	msg_set_cmsgs(u, msg, &tx->cmsg[m], 0, tos);
 	tx->segs[m] = 1;
-	tx->size[m] = (uint16_t)seg_wire_len(s, encap_len);
+	tx->size[m] = (uint32_t)seg_wire_len(s, encap_len);
 	tx->bytes[m] = tx->size[m];
 	tx->closed[m] = false;
 	tx->tos[m] = tos;
@@ -433,11 +433,13 @@ static bool tx_extend(struct underlay *u, struct underlay_tx *tx,
 	    len > tx->size[m] || tx->segs[m] >= UDP_GSO_MAX_SEGS ||
 	    tx->bytes[m] + len > UDP_GSO_MAX_BYTES)
 		return false;
+	/* Within UDP_GSO_MAX_BYTES, size fits UDP_SEGMENT's u16. */
 	/* The message's iovecs are the last ones: this pair follows them. */
 	seg_to_iov(s, encap_len, &tx->iov[2 * tx->n_segs]);
 	tx->msg[m].msg_iovlen += 2;
 	if (++tx->segs[m] == 2)
-		msg_set_cmsgs(u, &tx->msg[m], &tx->cmsg[m], tx->size[m], tos);
+		msg_set_cmsgs(u, &tx->msg[m], &tx->cmsg[m],
+			      (uint16_t)tx->size[m], tos);
 	tx->bytes[m] += len;
 	tx->closed[m] = len < tx->size[m];
 	tx->n_segs++;
