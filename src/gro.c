@@ -553,3 +553,22 @@ void gro_reset(struct gro *g)
 	g->n_frames = 0;
 	g->n_open = 0;
 }
+
+void gro_split_init(struct gro_split *s, size_t len, uint16_t gso_size)
+{
+	s->len = len;
+	s->off = 0;
+	s->step = gso_size && gso_size < len ? gso_size : len;
+	s->done = false;
+}
+
+bool gro_split_next(struct gro_split *s, size_t *off, size_t *dlen)
+{
+	if (s->done)
+		return false;
+	*off = s->off;
+	*dlen = s->len - s->off < s->step ? s->len - s->off : s->step;
+	s->off += *dlen;
+	s->done = s->off >= s->len;
+	return true;
+}

@@ -88,4 +88,21 @@ void gro_flush(struct gro *g);
 /* Forget the batch (after its frames were written). */
 void gro_reset(struct gro *g);
 
+/*
+ * The datagrams of one UDP GRO receive: len bytes of datagrams of
+ * gso_size back to back, the last possibly shorter, as
+ * udp_gro_receive_segment() joins them (gso_size 0: one datagram). A
+ * receive of 0 bytes is one datagram of 0 bytes, to be counted as short.
+ */
+struct gro_split {
+	size_t len, off;
+	size_t step;
+	bool done;
+};
+
+void gro_split_init(struct gro_split *s, size_t len, uint16_t gso_size);
+
+/* The next datagram: its offset and length; false when none is left. */
+bool gro_split_next(struct gro_split *s, size_t *off, size_t *dlen);
+
 #endif

@@ -739,22 +739,15 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len,
 	}
 }
 
-/* UDP GRO: equal datagrams back to back, the last possibly shorter. */
+/* UDP GRO: the receive's datagrams one by one (gro_split_next()). */
 static void tunnel_rx_pkt(struct tunnel *t, const struct rx_pkt *p)
 {
-	size_t step = p->gso_size ? p->gso_size : p->len;
-	size_t off;
+	struct gro_split s;
+	size_t off, len;
 
-	/* No header at all: encap_parse() counts it as short. */
-	if (!p->len) {
-		tunnel_rx_one(t, p->data, 0, p->ecn);
-		return;
-	}
-	for (off = 0; off < p->len; off += step) {
-		size_t chunk = p->len - off < step ? p->len - off : step;
-
-		tunnel_rx_one(t, p->data + off, chunk, p->ecn);
-	}
+	gro_split_init(&s, p->len, p->gso_size);
+	while (gro_split_next(&s, &off, &len))
+		tunnel_rx_one(t, p->data + off, len, p->ecn);
 }
 
 static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
