@@ -9,6 +9,7 @@
 #include "bytes.h"
 #include "encap.h"
 #include "log.h"
+#include "vnet.h"
 
 /* Smallest inner frame: an Ethernet header (ETH_HLEN). */
 #define ENCAP_INNER_MIN 14
@@ -338,44 +339,26 @@ int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
 	return encap_ops_get(c)->parse(c, pkt, len, inner_off, csum_ok);
 }
 
-/* The IP header of an Ethernet frame, behind up to two VLAN tags. */
-static uint8_t *encap_inner_ip(uint8_t *frame, size_t len, uint16_t *type)
-{
-	size_t off = 12;
-	int tags;
-
-	if (len < 14)
-		return NULL;
-	*type = get_be16(frame + off);
-	for (tags = 0; tags < 2 && (*type == 0x8100 || *type == 0x88a8);
-	     tags++) {
-		off += 4;
-		if (off + 2 > len)
-			return NULL;
-		*type = get_be16(frame + off);
-	}
-	off += 2;
-	if (*type == 0x0800 && len >= off + 20 && frame[off] >> 4 == 4)
-		return frame + off;
-	if (*type == 0x86dd && len >= off + 40 && frame[off] >> 4 == 6)
-		return frame + off;
-	return NULL;
-}
-
 enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)
 {
-	uint16_t type, old, check;
-	uint8_t *ip = encap_inner_ip(frame, len, &type);
-	uint8_t inner;
+	static const struct virtio_net_hdr none;
+	uint16_t old, check;
+	struct frame f;
+	uint8_t *ip, inner;
 
-	if (!ip || (outer_ecn & 3) != ECN_CE)
+	/* Most packets: nothing to do, and nothing parsed. */
+	if ((outer_ecn & 3) != ECN_CE)
 		return ENCAP_ECN_KEEP;
-	inner = type == 0x0800 ? ip[1] & 3 : (ip[1] >> 4) & 3;
+	/* The walk gro_add() makes too; a frame it refuses, GRO drops. */
+	if (vnet_hdr_parse(&none, frame, len, &f) != VNET_OK || !f.l3_off)
+		return ENCAP_ECN_KEEP;
+	ip = frame + f.l3_off;
+	inner = f.ethertype == 0x0800 ? ip[1] & 3 : (ip[1] >> 4) & 3;
 	if (inner == ECN_NOT_ECT)
 		return ENCAP_ECN_DROP;
 	if (inner == ECN_CE)
 		return ENCAP_ECN_KEEP;
-	if (type == 0x0800) {
+	if (f.ethertype == 0x0800) {
 		old = get_sum16(ip);
 		ip[1] |= ECN_CE;
 		check = get_sum16(ip + 10);

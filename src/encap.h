@@ -88,7 +88,8 @@ enum encap_ecn {
  * packet (behind up to two VLAN tags). A CE mark is copied onto an
  * ECN-capable inner packet (its IPv4 header checksum updated, RFC 1624);
  * an inner packet that is not ECN-capable under a CE mark is to be
- * dropped. Non-IP frames and cut headers are left alone.
+ * dropped. Without an outer CE nothing is parsed; non-IP frames and
+ * those vnet_hdr_parse() refuses (gro_add() drops them) are left alone.
  */
 enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn);
 
