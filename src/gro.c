@@ -34,6 +34,7 @@ struct gro_seg {
 	uint16_t seed;		/* csum_fold16(pseudo), as in memory */
 	uint8_t flags;		/* TCP flags */
 	bool ipv6;
+	bool outer_ok;		/* an outer checksum covered it, checked */
 };
 
 /* Addresses are copied out: in a frame they are only 2-byte aligned. */
@@ -104,7 +105,8 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 
 /*
  * A check field holding exactly the seed was left partial by a sender on
- * this host (the kernel's vxlan across a veth); anything else must verify
+ * this host (the kernel's vxlan across a veth); a frame whose outer
+ * checksum was checked needs no second pass; anything else must verify
  * in one pass over the L4 bytes (DESIGN.md, integrity).
  */
 static bool gro_verify(const struct gro_seg *s, struct stats *st)
@@ -114,6 +116,10 @@ static bool gro_verify(const struct gro_seg *s, struct stats *st)
 
 	if (get_sum16(l4 + GRO_TCP_CHECK) == s->seed) {
 		st->rx_csum_partial++;
+		return true;
+	}
+	if (s->outer_ok) {
+		st->rx_csum_outer++;
 		return true;
 	}
 	sum = csum_partial(l4, s->end - s->f.l4_off, s->pseudo);
@@ -506,12 +512,13 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge)
 }
 
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			struct stats *st)
+			bool outer_ok, struct stats *st)
 {
 	static const struct virtio_net_hdr none;
 	struct gro_seg s;
 	int err;
 
+	s.outer_ok = outer_ok;
 	err = vnet_hdr_parse(&none, frame, len, &s.f);
 	if (!err && s.f.l3_off)
 		gro_seg_init(&s, frame);

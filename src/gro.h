@@ -67,16 +67,18 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge);
  * Integrity (DESIGN.md): a TCP segment is merged, or written with
  * NEEDS_CSUM, only when its checksum verified in software, or when its
  * check field holds exactly the pseudo-header seed (a sender on this host
- * left it partial, as the kernel's vxlan on a veth does). A TCP segment
+ * left it partial, as the kernel's vxlan on a veth does), or when outer_ok
+ * says an outer checksum over all of the frame was checked (by the kernel
+ * or by encap_parse()): its bytes are then not summed again. A TCP segment
  * whose checksum is wrong is dropped, and so is an IP frame whose headers
  * no receiver would take (lengths that lie, headers cut short). Other
  * frames go as they came, plain (the kernel verifies them), except UDP
  * with the seed (NEEDS_CSUM). Counters (rx_gro_merged, rx_gso_frames,
- * rx_csum_partial, rx_drop_inner_csum, rx_drop_inner_hdr) are counted in
- * st.
+ * rx_csum_partial, rx_csum_outer, rx_drop_inner_csum, rx_drop_inner_hdr)
+ * are counted in st.
  */
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			struct stats *st);
+			bool outer_ok, struct stats *st);
 
 /*
  * Close every open super-frame: patch its headers (IP lengths and header

@@ -733,9 +733,12 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len,
 	case ENCAP_ECN_KEEP:
 		break;
 	}
-	if (gro_add(t->gro, pkt + off, len - off, &t->st) == GRO_FULL) {
+	/* The UDP checksum the kernel checked, or the GRE one we did. */
+	csum_ok |= t->ul.csum_checked;
+	if (gro_add(t->gro, pkt + off, len - off, csum_ok, &t->st) ==
+	    GRO_FULL) {
 		tunnel_rx_flush(t);
-		gro_add(t->gro, pkt + off, len - off, &t->st);
+		gro_add(t->gro, pkt + off, len - off, csum_ok, &t->st);
 	}
 }
 

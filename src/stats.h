@@ -45,6 +45,7 @@
 	X(rx_gro_merged)	/* segments merged into a previous one */     \
 	X(rx_ecn_ce)		/* outer CE copied onto the inner packet */    \
 	X(rx_csum_partial)	/* check field held the seed: NEEDS_CSUM */   \
+	X(rx_csum_outer)	/* TCP trusted on a checked outer checksum */ \
 	X(rx_drop_source)	/* not from the configured remote */          \
 	X(rx_drop_short)	/* truncated encapsulation header */          \
 	X(rx_drop_flags)	/* VXLAN flags / reserved bits */             \

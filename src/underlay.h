@@ -41,6 +41,13 @@ struct underlay {
 	bool udp;		/* UDP socket; else raw GRE */
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
 	bool connected;		/* raw GRE, only the peer: no msg_name */
+	/*
+	 * --csum over UDP: every datagram delivered carried a checksum the
+	 * kernel verified (IPv6 refuses zero ones; over IPv4 csum_filter
+	 * cuts them to one byte, dropped as rx_drop_csum_missing).
+	 */
+	bool csum_checked;
+	bool csum_filter;
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
 	const struct cidr *allow;	/* --allow: other accepted sources */

@@ -61,10 +61,12 @@ struct rx_pkt {
 	size_t len;
 	size_t inner_off;
 	bool ok;		/* encap_parse() took it */
+	bool outer_ok;		/* a checked outer checksum covered it */
 };
 
 struct rx_ctx {
 	struct encap_cfg cfg;
+	bool udp_checked;	/* as --csum: the kernel checked UDP's */
 	struct stats st;
 	struct rx_pkt pkts[RX_MAX_PKTS];
 	unsigned int n_pkts;
@@ -337,6 +339,7 @@ static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 	FUZZ_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
 	p->inner_off = off;
 	p->ok = true;
+	p->outer_ok = csum_ok;
 }
 
 /* ---- RFC 6040 decapsulation --------------------------------------------- */
@@ -442,7 +445,8 @@ static void rx_check_source(const struct rx_pkt *p, bool gso)
 	if (gso && o[l.l3] >> 4 == 4)
 		FUZZ_CHECK(rx_ip4_valid(o, &l));
 	if (l.proto == IPPROTO_TCP)
-		FUZZ_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l));
+		FUZZ_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l) ||
+			   p->outer_ok);
 	else
 		FUZZ_CHECK(l.proto == IPPROTO_UDP && rx_l4_seeded(o, &l));
 }
@@ -667,6 +671,7 @@ static void rx_check_drop(const struct rx_pkt *p, bool csum)
 
 	res = rx_walk(o, p->len - p->inner_off, false, &l);
 	if (csum) {
+		FUZZ_CHECK(!p->outer_ok);
 		FUZZ_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_TCP);
 		FUZZ_CHECK(!rx_l4_valid(o, &l) && !rx_l4_seeded(o, &l));
 		return;
@@ -712,13 +717,13 @@ static void rx_add(struct rx_ctx *x, unsigned int i)
 	struct stats before = x->st;
 	enum gro_result r;
 
-	r = gro_add(&G, inner, ilen, &x->st);
+	r = gro_add(&G, inner, ilen, p->outer_ok, &x->st);
 	if (r == GRO_FULL) {
 		FUZZ_CHECK(G.n_frames == GRO_MAX_FRAMES);
 		FUZZ_CHECK(!memcmp(&before, &x->st, sizeof(before)));
 		FUZZ_CHECK(!memcmp(p->buf, p->orig, p->len));
 		rx_batch_end(x, i);
-		r = gro_add(&G, inner, ilen, &x->st);
+		r = gro_add(&G, inner, ilen, p->outer_ok, &x->st);
 		FUZZ_CHECK(r != GRO_FULL);
 	}
 	rx_count(x, p, r, &before);
@@ -735,6 +740,7 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 	x->cfg.has_key = d[0] & 0x04;
 	x->cfg.gre_csum = d[0] & 0x08;
 	x->cfg.gre_seq = d[0] & 0x10;
+	x->udp_checked = (d[0] & 0x40) && x->cfg.type != ENCAP_GRE;
 	mtu = pkt_get16(d + 1);
 	if (!mtu)
 		mtu = 1500;
@@ -790,6 +796,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (rx_read_pkt(x, &data, &size, &ctl)) {
 		i = x->n_pkts - 1;
 		rx_encap(&x->cfg, &x->pkts[i]);
+		x->pkts[i].outer_ok |= x->udp_checked;
 		if (x->pkts[i].ok && rx_ecn(&x->pkts[i], RX_CTL_ECN(ctl)))
 			rx_add(x, i);
 		if (ctl & RX_CTL_END)

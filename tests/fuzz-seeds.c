@@ -20,6 +20,7 @@
 #define RX_CSUM 0x08
 #define RX_SEQ 0x10
 #define RX_NO_GRO 0x20
+#define RX_CHECKED 0x40	/* UDP: the kernel checked the outer checksum */
 /* fuzz-rx.c: ctl byte of a record. */
 #define RX_CTL_FIX 0x01
 #define RX_CTL_SEED 0x02
@@ -294,6 +295,7 @@ static void rx_two_flows(void)
 static void rx_run_ends(void)
 {
 	struct tun vx = { .vni = 42 };
+	struct tun vxc = { .cfg = RX_CHECKED, .vni = 42 };
 	struct pkt_spec s;
 	uint32_t i;
 
@@ -328,6 +330,16 @@ static void rx_run_ends(void)
 		rx_frame(&vx, 0, P.buf, P.len);
 	}
 	seed_save("rx", "vxlan-tcp4-gap-badcsum");
+
+	/* The same bad checksum under a checked outer one: merged. */
+	rx_begin(&vxc, 1500);
+	for (i = 0; i < 5; i++) {
+		rx_seg(&tcp4s, i, &s);
+		if (i == 3)
+			P.buf[P.ip_end - 1] ^= 0x55;
+		rx_frame(&vxc, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-checked-tcp4-badcsum");
 }
 
 /* IPv4 ids: fixed on atomic datagrams (RFC 6864), counting without DF. */

@@ -275,12 +275,14 @@ class Wire:
     def max_payload(self):
         return MAX_L4[(self.fam, self.udp)]
 
-    def l4(self, payload, src):
-        """Transport bytes and protocol: UDP (checksummed) or GRE."""
+    def l4(self, payload, src, udp_csum):
+        """Transport bytes and protocol: UDP (checksummed unless
+        udp_csum is false: then a zero checksum) or GRE."""
         if not self.udp:
             return payload, 47
         # The source port is gsotun's own, as the peer sends from it.
-        u = UDP(sport=self.port, dport=self.port) / Raw(payload)
+        u = UDP(sport=self.port, dport=self.port,
+                chksum=None if udp_csum else 0) / Raw(payload)
         if self.fam == 6:
             return bytes(IPv6(src=src, dst=self.dst) / u)[40:], 17
         return bytes(IP(src=src, dst=self.dst) / u)[20:], 17
@@ -312,9 +314,9 @@ class Wire:
                              Raw(l4[off:off + FRAG6])))
         return out
 
-    def send(self, payload, src="peer"):
+    def send(self, payload, src="peer", udp_csum=True):
         addr = self.src[src]
-        l4, proto = self.l4(payload, addr)
+        l4, proto = self.l4(payload, addr, udp_csum)
         if self.fam == 6:
             pkts = self.frames6(l4, proto, addr)
         else:
@@ -336,8 +338,9 @@ def vxlan_reserved(e, f, i):
 
 class Case:
     def __init__(self, name, counter, n, build, deliver=False, src="peer",
-                 tcp=False):
+                 tcp=False, udp_csum=True):
         self.name = name
+        self.udp_csum = udp_csum  # False: sent with a zero UDP checksum
         self.counter = counter
         self.n = n
         self.build = build  # i -> (payload, inner frame or None)
@@ -346,7 +349,7 @@ class Case:
         self.tcp = tcp  # the check field may come reseeded
 
 
-def make_cases(e, w):
+def make_cases(e, w, a):
     cases = []
     gre = e.kind != "vxlan"
     raw_gre = e.kind == "gre"
@@ -428,8 +431,25 @@ def make_cases(e, w):
         "rx_drop_inner_hdr", 10, inner(tcp_hdr_bad))
     add("inner UDP length under 8 or over the datagram",
         "rx_drop_inner_hdr", 10, inner(udp_len_bad))
-    add("inner TCP checksum wrong", "rx_drop_inner_csum", 10,
-        inner(lambda idx, i: tcp_frame(idx, i, v6=i % 2 == 1, bad=True)))
+    if w.udp and a.no_csum:
+        add("UDP checksum absent, accepted (--no-csum)", "-", 10,
+            inner(udp_frame), deliver=True, udp_csum=False)
+    elif w.udp and w.fam == 4:
+        add("UDP checksum absent (--csum)", "rx_drop_csum_missing", 10,
+            inner(udp_frame), udp_csum=False)
+    elif w.udp:
+        # udpv6_rcv() drops it before any socket: no gsotun counter.
+        add("UDP checksum absent (--csum), dropped by the kernel", "-",
+            10, inner(udp_frame), udp_csum=False)
+    # Under a checked outer checksum (--csum: the kernel checked the UDP
+    # one, gsotun the GRE one) inner TCP checksums are not summed again:
+    # such a segment is written with NEEDS_CSUM (DESIGN.md, integrity).
+    bad_tcp = dict(deliver=True, tcp=True) if a.outer_checked else {}
+    add("inner TCP checksum wrong" +
+        (" under a checked outer one: delivered" if bad_tcp else ""),
+        "-" if bad_tcp else "rx_drop_inner_csum", 10,
+        inner(lambda idx, i: tcp_frame(idx, i, v6=i % 2 == 1, bad=True)),
+        **bad_tcp)
     add("inner IPv4 options, TCP in order: delivered, not merged", "-",
         10, inner(lambda idx, i: tcp_frame(idx, i, ip_opts=True)),
         deliver=True, tcp=True)
@@ -452,8 +472,10 @@ def make_cases(e, w):
         add("%d-byte datagrams, wrong VNI" % w.max_payload(),
             "rx_drop_vni", 3,
             outer(lambda f, i: e.vxlan(f + bytes(room - len(f)), vni=43)))
-    add("%d-byte datagrams, inner TCP checksum wrong" % w.max_payload(),
-        "rx_drop_inner_csum", 3, inner(max_tcp))
+    add("%d-byte datagrams, inner TCP checksum wrong" % w.max_payload() +
+        (" under a checked outer one: delivered" if bad_tcp else ""),
+        "-" if bad_tcp else "rx_drop_inner_csum", 3, inner(max_tcp),
+        **bad_tcp)
     # A raw GRE socket connected to the peer never sees these: no counter.
     add("well-formed frames from a third address",
         "-" if raw_gre else "rx_drop_source", 10, inner(udp_frame),
@@ -525,11 +547,16 @@ def main():
     ap.add_argument("--vni", type=int, default=0)
     ap.add_argument("--key", type=int)
     ap.add_argument("--gre-csum", action="store_true")
+    # The receiver's outer checksum is checked: vxlan and gre-udp with
+    # --csum (its default), gre with --csum.
+    ap.add_argument("--outer-checked", action="store_true")
+    # The receiver runs with --no-csum (UDP: zero checksums accepted).
+    ap.add_argument("--no-csum", action="store_true")
     a = ap.parse_args()
 
     e = Encap(a)
     w = Wire(a)
-    cases = make_cases(e, w)
+    cases = make_cases(e, w, a)
     sent = {}
     for idx, c in enumerate(cases, 1):
         print("case %d %s %d %d %s" % (idx, c.counter, c.n, int(c.deliver),
@@ -544,7 +571,7 @@ def main():
             c = cases[idx - 1]
             for i in range(c.n):
                 payload, frame = c.build(i)
-                w.send(payload, c.src)
+                w.send(payload, c.src, c.udp_csum)
                 if c.deliver:
                     sent.setdefault(idx, []).append(frame)
             w.send(b"\0")  # the fence: rx_drop_short once processed

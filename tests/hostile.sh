@@ -8,7 +8,8 @@
 # all three encapsulations by default)
 #
 # lib.sh's two namespaces: A is the peer, B is attacked. For each
-# encapsulation (vxlan --vni 42; gre --key 7 --csum; gre-udp --key 7):
+# encapsulation (vxlan --vni 42; gre --key 7 --csum; gre-udp --key 7
+# --no-csum):
 #   - 16 MiB TCP transfers A -> B, IPv4 and IPv6 inside by turns, run
 #     back to back in the background, each checked by SHA-256;
 #   - tcpdump on B's tap keeps every frame not sent by either tap's own
@@ -249,9 +250,19 @@ run_encap()
 	run=$((run + 1))
 	r="$encap/$fam"
 	case $encap in
-	vxlan) gt_args=(--vni 42) py_args=(--vni 42 --port 4789) ;;
-	gre) gt_args=(--key 7 --csum) py_args=(--key 7 --gre-csum) ;;
-	gre-udp) gt_args=(--key 7) py_args=(--key 7 --port 4754) ;;
+	vxlan)
+		gt_args=(--vni 42)
+		py_args=(--vni 42 --port 4789 --outer-checked)
+		;;
+	gre)
+		gt_args=(--key 7 --csum)
+		py_args=(--key 7 --gre-csum --outer-checked)
+		;;
+	# Without outer checksums: inner TCP checksums verified in software.
+	gre-udp)
+		gt_args=(--key 7 --no-csum)
+		py_args=(--key 7 --port 4754 --no-csum)
+		;;
 	*) bail "unknown encapsulation $encap" ;;
 	esac
 	check "$r ${gt_args[*]}: gsotun starts on both ends" \

@@ -182,10 +182,30 @@ not_merged()
 	[ "$m" = 0 ]
 }
 
+# outer_checked NS yes|no: the gsotun in NS took the TCP segments it
+# received on a checked outer checksum (rx_csum_outer), or summed every
+# one of them itself.
+outer_checked()
+{
+	local o
+
+	gt_counters "$1" || return 1
+	o=$(ctr "$GT_CTR" rx_csum_outer)
+	diag "$1: rx_csum_outer=$o"
+	[ -n "$o" ] || return 1
+	if [ "$2" = yes ]; then
+		[ "$o" -gt 10000 ]
+	else
+		[ "$o" = 0 ]
+	fi
+}
+
 if [ "$encap" = gre ]; then
 	outer1=gre-none outer3=gre-csum mtu3=$((mtu - 8))
+	checked1=no checked3=yes
 else
 	outer1=udp-csum outer3=udp-zero mtu3=$mtu
+	checked1=yes checked3=no
 fi
 
 run=1
@@ -204,6 +224,8 @@ drops_zero "$r"
 check "$r: A segmented super-frames (tx_segments > tx_frames)" segmented
 check "$r: B merged received segments into super-frames for its tap" \
 	merged 10000
+check "$r: B trusted the checked outer checksum: $checked1" \
+	outer_checked "$NS_B" "$checked1"
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=2
@@ -231,6 +253,8 @@ check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
 	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
 capture "$r" "$outer3"
 drops_zero "$r"
+check "$r: A trusted the checked outer checksum: $checked3" \
+	outer_checked "$NS_A" "$checked3"
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 done_testing

@@ -85,7 +85,7 @@ struct row {
 	bool ipv6;
 	bool vlan;
 	bool no_merge;
-	bool no_rt;		/* ids are not restored by resegmenting */
+	bool no_rt;		/* resegmenting does not give back the bytes */
 	int n;
 	int flows;
 	uint32_t mtu;		/* 0: 1500 */
@@ -94,6 +94,8 @@ struct row {
 	const char *expect;
 	int partial;		/* rx_csum_partial */
 	int drops;		/* rx_drop_inner_csum */
+	bool outer_ok;		/* gro_add(): an outer checksum was checked */
+	int outer;		/* rx_csum_outer */
 };
 
 #define SYNACK (PKT_SYN | PKT_ACK)
@@ -221,6 +223,19 @@ static const struct row rows[] = {
 	  .mods = { { 0, M_BADCSUM, 0 } }, .expect = "1,2", .drops = 1 },
 	{ "tcp4 too big for the MTU in a run", .n = 3,
 	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
+	{ "tcp4 outer checksum checked", .n = 3, .outer_ok = true,
+	  .expect = "0-2", .outer = 3 },
+	/* Trusted: the outer checksum covered its bytes (DESIGN.md). */
+	{ "tcp4 outer checked: a bad inner one merges", .n = 3,
+	  .outer_ok = true, .no_rt = true, .mods = { { 1, M_BADCSUM, 0 } }, .expect = "0-2",
+	  .outer = 3 },
+	{ "tcp4 outer checked, seeded counted as seeded", .n = 3,
+	  .outer_ok = true, .mods = { { -1, M_PARTIAL, 0 } },
+	  .expect = "0-2", .partial = 3 },
+	{ "tcp4 outer checked, merge off", .no_merge = true, .n = 2,
+	  .outer_ok = true, .expect = "0|1", .outer = 2 },
+	{ "tcp4 outer checked, too big in a run", .n = 3, .outer_ok = true,
+	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2", .outer = 3 },
 	{ "tcp4 merge off", .no_merge = true, .n = 3, .expect = "0|1|2" },
 	{ "tcp4 merge off, seeded", .no_merge = true, .n = 2,
 	  .mods = { { -1, M_PARTIAL, 0 } }, .expect = "0|1", .partial = 2 },
@@ -240,6 +255,9 @@ static const struct row rows[] = {
 	  .order = "0,1,3,2,5,4", .expect = "0,2,4|1,3,5" },
 	{ "tcp6 seeded", .ipv6 = true, .n = 3, .mods = { { 0, M_PARTIAL, 0 } },
 	  .expect = "0-2", .partial = 1 },
+	{ "tcp6 outer checked: a bad inner one merges", .ipv6 = true, .n = 4,
+	  .outer_ok = true, .no_rt = true, .mods = { { 3, M_BADCSUM, 0 } }, .expect = "0-3",
+	  .outer = 4 },
 	{ "tcp6 seq gap", .ipv6 = true, .n = 3, .mods = { { 2, M_SEQ, 9 } },
 	  .expect = "0,1|2" },
 	{ "tcp6 different ACK", .ipv6 = true, .n = 3,
@@ -738,7 +756,7 @@ static void feed(const struct row *r, struct run_result *res)
 	for (k = 0; k < n; k++) {
 		int i = order[k];
 
-		switch (gro_add(&G, work[i], ts[i].len, &st)) {
+		switch (gro_add(&G, work[i], ts[i].len, r->outer_ok, &st)) {
 		case GRO_MERGED:
 			res->merged++;
 			break;
@@ -801,6 +819,7 @@ static void run_row(const struct row *r)
 	       r->name);
 	is_int(st.rx_drop_inner_csum, r->drops, "%s: rx_drop_inner_csum",
 	       r->name);
+	is_int(st.rx_csum_outer, r->outer, "%s: rx_csum_outer", r->name);
 	ok(res.merged == merged && res.dropped == r->drops &&
 		   res.other == 0 && res.queued == nx,
 	   "%s: gro_add() results", r->name);
@@ -1101,7 +1120,7 @@ static void run_single(const struct single *c)
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, mtu, !c->no_merge);
-	r = gro_add(&G, big, len, &st);
+	r = gro_add(&G, big, len, false, &st);
 	gro_flush(&G);
 	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
 	       c->name);
@@ -1150,7 +1169,7 @@ static void fill_arp(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		gro_add(&G, arp, arp_len, &st);
+		gro_add(&G, arp, arp_len, false, &st);
 }
 
 static void test_full(void)
@@ -1180,13 +1199,15 @@ static void test_full(void)
 	gro_init(&G, 1500, true);
 	fill_arp(GRO_MAX_FRAMES);
 	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
-	is_int(gro_add(&G, arp, arp_len, &st), GRO_FULL, "full: ARP refused");
-	is_int(gro_add(&G, udp, udp_len, &st), GRO_FULL, "full: UDP refused");
+	is_int(gro_add(&G, arp, arp_len, false, &st), GRO_FULL,
+	       "full: ARP refused");
+	is_int(gro_add(&G, udp, udp_len, false, &st), GRO_FULL,
+	       "full: UDP refused");
 	is_int(st.rx_csum_partial, 0, "full: refused UDP not counted");
 	ok(!memcmp(udp, udp0, udp_len), "full: refused UDP untouched");
 	/* A malformed frame needs no room: dropped, not GRO_FULL. */
 	pkt_put16(udp + 14 + 2, 65535);
-	is_int(gro_add(&G, udp, udp_len, &st), GRO_DROPPED,
+	is_int(gro_add(&G, udp, udp_len, false, &st), GRO_DROPPED,
 	       "full: malformed frame still dropped");
 	is_int(st.rx_drop_inner_hdr, 1, "full: and counted");
 	memcpy(udp, udp0, udp_len);
@@ -1194,11 +1215,11 @@ static void test_full(void)
 	gro_reset(&G);
 	is_int(G.n_frames, 0, "reset: empty");
 	fill_arp(GRO_MAX_FRAMES - 1);
-	is_int(gro_add(&G, work[0], ts[0].len, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[0], ts[0].len, false, &st), GRO_QUEUED,
 	       "full: last frame starts a run");
-	is_int(gro_add(&G, work[1], ts[1].len, &st), GRO_MERGED,
+	is_int(gro_add(&G, work[1], ts[1].len, false, &st), GRO_MERGED,
 	       "full: in-order segment still merges");
-	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_FULL,
+	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_FULL,
 	       "full: segment needing a frame refused");
 	is_int(G.n_open, 1, "full: run left open");
 	is_int(st.rx_csum_partial, 2, "full: refused segment not counted");
@@ -1212,7 +1233,7 @@ static void test_full(void)
 		   G.frames[GRO_MAX_FRAMES - 1].n_slices == 2,
 	   "full: flushed run is a super-frame of 2");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_QUEUED,
 	       "full: added again after reset");
 	is_int(st.rx_csum_partial, 3, "full: counted once");
 	gro_flush(&G);
@@ -1233,8 +1254,8 @@ static void test_reset(void)
 		build_seg(&r, k);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, 1500, true);
-	gro_add(&G, work[0], ts[0].len, &st);
-	gro_add(&G, work[1], ts[1].len, &st);
+	gro_add(&G, work[0], ts[0].len, false, &st);
+	gro_add(&G, work[1], ts[1].len, false, &st);
 	gro_flush(&G);
 	memcpy(hdr, G.frames[0].hdr, G.frames[0].hdr_len);
 	gro_flush(&G);
@@ -1242,7 +1263,7 @@ static void test_reset(void)
 		   G.frames[0].vnet.gso_size == MSS4,
 	   "reset: a second flush changes nothing");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_QUEUED,
 	       "reset: next segment starts anew");
 	gro_flush(&G);
 	ok(G.n_frames == 1 && G.frames[0].n_slices == 1 &&
