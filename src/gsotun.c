@@ -96,6 +96,7 @@ struct tunnel {
 	struct pool pool;	/* their references */
 	struct tx_set *cur;	/* the one frames are read into */
 	int tx_batch;		/* reads to ask for next time */
+	int tx_batch_max;	/* TAP_BATCH; 1 with --no-offload */
 	unsigned int tx_reads;	/* tap reads in flight */
 	unsigned int rx_writes;	/* tap writes in flight */
 	struct gro *gro;	/* receive batch on its way to the tap */
@@ -571,14 +572,14 @@ static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
 }
 
 /*
- * Twice what the last batch found (all of TAP_BATCH when it found all it
- * asked for), so a lone request costs two reads and a stream TAP_BATCH.
+ * Twice what the last batch found (all of max when it found all it asked
+ * for), so a lone request costs two reads and a stream TAP_BATCH.
  */
-static int tx_next_batch(int batch, int got)
+static int tx_next_batch(int batch, int got, int max)
 {
-	if (got == batch || got * 2 > TAP_BATCH)
-		return TAP_BATCH;
-	return got < 1 ? 2 : got * 2;
+	if (got == batch || got * 2 > max)
+		return max;
+	return got < 1 ? (max < 2 ? max : 2) : got * 2;
 }
 
 /* Batches one wake-up may chain before the loop looks elsewhere. */
@@ -636,10 +637,10 @@ static void tap_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	for (i = 0;; i++) {
 		ring_wait(&t->ring, tunnel_done, t, tx_reads_pending);
 		got = tx_frames(t, s, batch);
-		t->tx_batch = tx_next_batch(batch, got);
+		t->tx_batch = tx_next_batch(batch, got, t->tx_batch_max);
 		tx_submit(t, s);
 		next = NULL;
-		if (got == batch && i + 1 < TX_CHAIN)
+		if (got == batch && i + 1 < TX_CHAIN && t->tx_batch_max > 1)
 			next = tx_take_next(t);
 		tx_put(t, s);
 		if (!next)
@@ -1049,7 +1050,7 @@ static void log_tunnel(const struct tunnel *t)
 int main(int argc, char **argv)
 {
 	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1, .fd_df = -1 },
-			    .tx_batch = TAP_BATCH, .budget = UINT32_MAX };
+			    .budget = UINT32_MAX };
 	int ret = EXIT_FAILURE;
 
 	options_parse(argc, argv, &t.cfg);
@@ -1060,6 +1061,9 @@ int main(int argc, char **argv)
 		log_level = LOG_LVL_DEBUG;
 	signal(SIGPIPE, SIG_IGN);
 
+	/* --no-offload, the classic userspace tunnel: a frame per read call. */
+	t.tx_batch_max = t.cfg.offload ? TAP_BATCH : 1;
+	t.tx_batch = t.tx_batch_max;
 	t.encap_len = encap_hdr_len(&t.cfg.encap);
 	pmtu_limit_init(&t.icmp_limit, ICMP_PER_SEC, ICMP_BURST);
 	if (tunnel_alloc(&t) || underlay_open(&t.ul, &t.cfg) ||

@@ -104,8 +104,9 @@ static const struct argp_option options_table[] = {
 	  .doc = "Address/prefix for the tap, IPv4 or IPv6; repeatable, up "
 		 "to 16" },
 	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
-	  .doc = "No TSO or checksum offload on the tap: one frame per read "
-		 "(a baseline to compare with)" },
+	  .doc = "The classic userspace tunnel, as a baseline: no TSO or "
+		 "checksum offload on the tap, no UDP GSO or GRO, no TCP "
+		 "merging, one packet per system call" },
 	{ .name = "no-gro", .key = OPT_NO_GRO,
 	  .doc = "Do not merge received TCP segments into super-frames for "
 		 "the tap" },
@@ -677,7 +678,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
 	case OPT_NO_OFFLOAD:
+		/* No offload at all: TCP merging is one (implies --no-gro). */
 		cfg->offload = false;
+		cfg->gro = false;
 		return 0;
 	case OPT_NO_GRO:
 		cfg->gro = false;

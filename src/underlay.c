@@ -155,7 +155,8 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 		u->gso = false;
 	}
 	/* Back-to-back datagrams from the peer arrive as one (udp(7)). */
-	if (fd == u->fd && sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
+	if (fd == u->fd && cfg->offload &&
+	    sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
 		log_debug("UDP_GRO not available: %s", strerror(errno));
 	return 0;
 }
@@ -250,7 +251,12 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	u->fd_df = -1;
 	u->family = cfg->remote.family;
 	u->udp = encap_is_udp(cfg->encap.type);
-	u->gso = u->udp;
+	/*
+	 * --no-offload, the classic userspace tunnel: no UDP GSO, one
+	 * datagram per send and per receive call.
+	 */
+	u->gso = u->udp && cfg->offload;
+	u->rx_batch = cfg->offload ? UNDERLAY_RX_BATCH : 1;
 	port = u->udp ? cfg->port : 0;
 
 	u->rx = underlay_rx_alloc();
@@ -780,7 +786,7 @@ int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
 	int n, i;
 
 	underlay_rx_arm(u->rx);
-	n = recvmmsg(u->fd, u->rx->mm, UNDERLAY_RX_BATCH, MSG_DONTWAIT, NULL);
+	n = recvmmsg(u->fd, u->rx->mm, u->rx_batch, MSG_DONTWAIT, NULL);
 	if (n <= 0) {
 		/* EAGAIN, or an ICMP error queued on the socket. */
 		if (n < 0 && errno != EAGAIN && errno != EINTR)

@@ -53,6 +53,7 @@ struct underlay {
 	const struct cidr *allow;	/* --allow: other accepted sources */
 	unsigned int n_allow;
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
+	unsigned int rx_batch;	/* datagrams per receive call */
 };
 
 /* A packet taken off the underlay, outer headers stripped. */

@@ -7,9 +7,9 @@
 #
 # Three runs, the endpoints restarted in between:
 #   1. offloads on (UDP encapsulations with --csum), capture
-#   2. --no-offload --mtu 1400
+#   2. --no-offload --mtu 1400 (no TSO, UDP GSO/GRO or merging)
 #   3. the outer checksum flipped: --no-csum (UDP), --csum --key 7 (GRE),
-#      capture
+#      and --no-gro; capture
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -171,15 +171,39 @@ merged()
 		[ $((g * 2)) -gt "$b" ]
 }
 
-# not_merged: with --no-gro, B merged nothing.
+# not_merged NS: with --no-gro, the gsotun in NS merged nothing of the
+# many TCP segments it wrote to its tap.
 not_merged()
 {
-	local m
+	local m f
 
-	gt_counters "$NS_B" || return 1
+	gt_counters "$1" || return 1
 	m=$(ctr "$GT_CTR" rx_gro_merged)
-	diag "B: rx_gro_merged=$m"
-	[ "$m" = 0 ]
+	f=$(ctr "$GT_CTR" rx_frames)
+	diag "$1: rx_gro_merged=$m rx_frames=$f"
+	[ "$m" = 0 ] && [ -n "$f" ] && [ "$f" -gt 40000 ]
+}
+
+# one_by_one: with --no-offload, A sent every segment as a datagram of
+# its own (no UDP GSO), and B wrote every packet it received to its tap as
+# a frame of its own (no UDP GRO, nothing merged).
+one_by_one()
+{
+	local sends segs pkts frames m
+
+	gt_counters "$NS_A" || return 1
+	sends=$(ctr "$GT_CTR" tx_sends)
+	segs=$(ctr "$GT_CTR" tx_segments)
+	gt_counters "$NS_B" || return 1
+	pkts=$(ctr "$GT_CTR" rx_packets)
+	frames=$(ctr "$GT_CTR" rx_frames)
+	m=$(ctr "$GT_CTR" rx_gro_merged)
+	diag "A: tx_sends=$sends tx_segments=$segs;" \
+		"B: rx_packets=$pkts rx_frames=$frames rx_gro_merged=$m"
+	# A send per datagram, and a few resends after ICMP errors at start.
+	[ -n "$segs" ] && [ "$segs" -gt 40000 ] && [ "$sends" -ge "$segs" ] &&
+		[ -n "$pkts" ] && [ "$pkts" -gt 40000 ] &&
+		[ "$pkts" = "$frames" ] && [ "$m" = 0 ]
 }
 
 # outer_checked NS yes|no: the gsotun in NS took the TCP segments it
@@ -230,9 +254,9 @@ check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=2
 # Run 2: no offloads either way, a fixed MTU: the classic userspace tunnel.
-r="$encap/$fam --no-offload --no-gro --mtu 1400"
+r="$encap/$fam --no-offload --mtu 1400"
 check "$r: gsotun starts on both ends" \
-	ends_start "${csum_on[@]}" --no-offload --no-gro --mtu 1400
+	ends_start "${csum_on[@]}" --no-offload --mtu 1400
 check "$r: tap MTU is 1400 on both ends" mtu_is 1400
 pings "$r" v4only
 check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
@@ -240,13 +264,14 @@ check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
 check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
 	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
 drops_zero "$r"
-check "$r: B merged nothing" not_merged
+check "$r: one datagram per segment, one tap frame per packet" one_by_one
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=3
-# Run 3: the other outer checksum setting.
-r="$encap/$fam ${csum_flip[*]}"
-check "$r: gsotun starts on both ends" ends_start "${csum_flip[@]}"
+# Run 3: the other outer checksum setting, and no TCP merging only.
+r="$encap/$fam ${csum_flip[*]} --no-gro"
+check "$r: gsotun starts on both ends" \
+	ends_start "${csum_flip[@]}" --no-gro
 check "$r: tap MTU is $mtu3 on both ends" mtu_is "$mtu3"
 pings "$r" v4only
 check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
@@ -255,6 +280,7 @@ capture "$r" "$outer3"
 drops_zero "$r"
 check "$r: A trusted the checked outer checksum: $checked3" \
 	outer_checked "$NS_A" "$checked3"
+check "$r: A merged nothing" not_merged "$NS_A"
 check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 done_testing

@@ -303,7 +303,7 @@ static const struct row rows[] = {
 	{ A(R, "--pmtud", "OFF"), 64, "must be on or off" },
 
 	/* Device and process flags */
-	{ A(R, "--no-offload"), 0, "offload=0 gro=1 csum=1" },
+	{ A(R, "--no-offload"), 0, "offload=0 gro=0 csum=1" },
 	{ A(R, "--no-gro"), 0, "gro=0 offload=1" },
 	{ A(R, "--no-gro=1"), 64, NULL },
 	{ A(R, "-v"), 0, "verbosity=1" },
