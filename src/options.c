@@ -678,7 +678,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
 	case OPT_NO_OFFLOAD:
-		/* No offload at all: TCP merging is one (implies --no-gro). */
+		/* No offload of any kind, TCP merging included (--no-gro). */
 		cfg->offload = false;
 		cfg->gro = false;
 		return 0;
