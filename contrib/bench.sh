@@ -13,7 +13,8 @@
 #   cpu     busy CPU microseconds per KB (1024 bytes) moved, all CPUs,
 #           from /proc/stat around the tcp1 runs (netperf's service demand)
 #   udp64   64-byte UDP datagrams per second that reached the receiver,
-#           median of 3 runs
+#           median of 3 runs; beside it, those that B's tunnel device
+#           handed to B's stack, read by the receiver or not
 #   rr      TCP round trips per second, everything pinned to CPU 0
 #           (sockperf ping-pong, else a Python 1-byte ping-pong)
 #   sc      system calls per 64 KB of TCP payload made by each gsotun (A
@@ -80,7 +81,8 @@ declare -A SHORT=(
 	[no-offload]="vxlan no-offload"
 )
 # Results, by row; NA when a measure could not be taken.
-declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_RR R_SCA R_SCB R_SCDA R_SCDB
+declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
+declare -A R_SCDA R_SCDB
 declare -A R_MTU R_NOTE
 
 # ---------------------------------------------------------------- helpers
@@ -570,24 +572,39 @@ m_tcp4()
 	log "$row: four streams: ${R_TCP4[$row]} Gbit/s"
 }
 
+# rx_packets NS DEV: the packets DEV in NS has handed to the stack.
+rx_packets()
+{
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets" \
+		2>/dev/null || echo NA
+}
+
 # 64-byte datagrams a flooding sender gets to the receiver, median of 3:
 # a figure that moves with how the scheduler shares two CPUs among the
-# sender, the receiver and the tunnel's two processes.
+# sender, the receiver and the tunnel's two processes. Beside it, what
+# the receiving tunnel device handed to B's stack (the kernel's vxlan
+# device, or the tap gsotun writes to), whether the receiver then had the
+# CPU to read it or not.
 m_udp64()
 {
-	local i v n s runs=()
+	local i v n s r0 r1 runs=() dev=()
 
 	for i in 1 2 3; do
-		runs+=(NA)
+		runs+=(NA) dev+=(NA)
+		r0=$(rx_packets "$NS_B" "$DEV_B")
 		iperf "udp64-$i" -t "$T" -u -l 64 -b 0 || continue
+		r1=$(rx_packets "$NS_B" "$DEV_B")
 		v=$(ipj "$RAW/$row-udp64-$i.json" udp) || continue
 		read -r n s <<<"$v"
 		[ "$(calc "$s > 0")" = 1 ] || continue
 		runs[-1]=$(calc "$n / $s")
-		log "$row: 64-byte UDP, run $i: ${runs[-1]} datagrams/s received"
+		isnum "$r0" && isnum "$r1" && dev[-1]=$(calc "($r1 - $r0) / $s")
+		log "$row: 64-byte UDP, run $i: ${runs[-1]} datagrams/s received," \
+			"${dev[-1]}/s handed to the stack by $DEV_B"
 	done
 	R_URUNS[$row]=$(IFS=,; echo "${runs[*]}")
 	R_UDP[$row]=$(median "${runs[@]}")
+	R_UDPT[$row]=$(median "${dev[@]}")
 }
 
 # sc_start PID FILE: count PID's system calls until sc_stop.
@@ -849,7 +866,7 @@ report()
 	local r k=kernel hdr
 
 	: >"$OUT/targets.tsv"
-	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tnote\n' \
+	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\tudp64_dev_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tnote\n' \
 		>"$OUT/bench.tsv"
 	printf '# row\ttcp1\ttcp4\tudp64\trr\tcpu\n' >"$OUT/plot.dat"
 	{
@@ -879,11 +896,11 @@ report()
 				"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
 			rtt=NA
 			isnum "${R_RR[$r]}" && rtt=$(calc "1e6 / ${R_RR[$r]}")
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 				"$r" "${LABEL[$r]}" "${R_MTU[$r]}" "${R_TCP1[$r]}" \
 				"${R_RUNS[$r]}" "${R_TCP4[$r]}" "${R_CPU[$r]}" \
-				"${R_UDP[$r]}" "${R_URUNS[$r]:-NA}" "${R_RR[$r]}" \
-				"$rtt" \
+				"${R_UDP[$r]}" "${R_URUNS[$r]:-NA}" \
+				"${R_UDPT[$r]:-NA}" "${R_RR[$r]}" "$rtt" \
 				"${R_SCA[$r]}" "${R_SCB[$r]}" \
 				"$(ratio "${R_TCP1[$r]}" "${R_TCP1[$k]:-NA}")" \
 				"$(ratio "${R_TCP4[$r]}" "${R_TCP4[$k]:-NA}")" \
@@ -904,6 +921,13 @@ report()
 		done
 		echo
 		echo "tunnel MTU:$(for r in $ROWS; do printf ' %s %s;' "${SHORT[$r]}" "${R_MTU[$r]}"; done)"
+		echo "UDP64 handed to B's stack by its tunnel device, kpps (read by the receiver or not):"
+		for r in $ROWS; do
+			local dp=NA
+			isnum "${R_UDPT[$r]}" && dp=$(calc "${R_UDPT[$r]} / 1000")
+			printf '  %-26s %s\n' "${LABEL[$r]}" \
+				"$(cell "$dp" "$(ratio "${R_UDPT[$k]:-NA}" 1000)" %.1f)"
+		done
 		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
 		echo
 		echo "targets (issue 3; informational):"
@@ -967,6 +991,10 @@ doc = {
               "cpu_us_per_kb": "busy us of all CPUs per 1024 bytes",
               "udp64_pps": "64-byte datagrams received per second, "
                            "median of 3",
+              "udp64_dev_pps": "64-byte datagrams per second the "
+                               "receiving tunnel device handed to its "
+                               "stack (read by the receiver or not), "
+                               "median of 3",
               "rr_per_s": "TCP round trips per second, pinned to CPU 0",
               "syscalls_64k_a": "sender-side gsotun syscalls per 64 KiB",
               "syscalls_64k_b": "receiver-side gsotun syscalls per 64 KiB"},
@@ -1027,7 +1055,7 @@ done
 # Rows not run are NA, so that the ratios and targets can name them.
 for r in "${!LABEL[@]}"; do
 	R_TCP1[$r]=NA R_RUNS[$r]=NA R_TCP4[$r]=NA R_CPU[$r]=NA
-	R_UDP[$r]=NA R_URUNS[$r]=NA
+	R_UDP[$r]=NA R_URUNS[$r]=NA R_UDPT[$r]=NA
 	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
 	R_MTU[$r]=NA R_NOTE[$r]=''
 done
