@@ -103,7 +103,9 @@ struct tunnel {
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
 	struct ring ring;	/* tap reads and writes, a batch at a time */
 	bool ring_up;
-	ev_io tap_w, sock_w, sock_df_w, watch_w, ring_w;
+	ev_io tap_w, sock_w, watch_w, ring_w;
+	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
+	unsigned int n_err_w;
 	ev_timer path_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
@@ -388,7 +390,7 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 	struct virtio_net_hdr hdr;
 	uint16_t mss_cap = 0;
 	bool frag = false;
-	unsigned int first;
+	unsigned int first, src = 0;
 	struct seg *segs;
 	struct frame f;
 	int n, i, err, tos = -1;
@@ -420,9 +422,11 @@ static void tunnel_xmit(struct tunnel *t, const uint8_t *buf, size_t len)
 		encap_build(&t->cfg.encap, &segs[i], t->gre_seq++);
 	if (t->cfg.tos_mode == TOS_INHERIT)
 		tos = inner_tos(&f);
+	if (t->ul.n_src > 1)
+		src = frame_flow_hash(&f) % t->ul.n_src;
 	/* The queue holds as many segments as the arena: there is room. */
-	BUG_ON(underlay_queue(&t->ul, t->cur->q, segs, n, t->encap_len, tos,
-			      tunnel_df(t, &f)));
+	BUG_ON(underlay_queue(&t->ul, t->cur->q, src, segs, n, t->encap_len,
+			      tos, tunnel_df(t, &f)));
 	t->cur->n_segs = first + n;
 }
 
@@ -775,11 +779,11 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	tunnel_rx_flush(t);
 }
 
-/* --df inherit: the DF socket takes in nothing but errors. */
-static void sock_df_cb(struct ev_loop *loop, ev_io *w, int revents)
+/* The sockets that only send (DF, source ports) take in only errors. */
+static void sock_err_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
-	uint32_t mtu = underlay_read_errors(&t->ul, t->ul.fd_df, &t->st);
+	uint32_t mtu = underlay_read_errors(&t->ul, w->fd, &t->st);
 
 	if (mtu)
 		tunnel_lower_path(t, mtu);
@@ -1006,11 +1010,24 @@ static bool tunnel_needs_net_admin(const struct tunnel *t)
 	       (t->cfg.offload && encap_is_udp(t->cfg.encap.type));
 }
 
+/* The error queues of the sockets that only send. */
+static void tunnel_watch_errors(struct tunnel *t)
+{
+	int fds[2 * CONFIG_MAX_SRC_PORTS];
+	unsigned int i;
+
+	t->n_err_w = underlay_send_only_fds(&t->ul, fds);
+	for (i = 0; i < t->n_err_w; i++) {
+		ev_io_init(&t->err_w[i], sock_err_cb, fds[i], EV_READ);
+		t->err_w[i].data = t;
+		ev_io_start(t->loop, &t->err_w[i]);
+	}
+}
+
 static void tunnel_watch(struct tunnel *t)
 {
 	ev_io_init(&t->tap_w, tap_read_cb, t->tap_fd, EV_READ);
 	ev_io_init(&t->sock_w, sock_read_cb, t->ul.fd, EV_READ);
-	ev_io_init(&t->sock_df_w, sock_df_cb, t->ul.fd_df, EV_READ);
 	ev_io_init(&t->watch_w, watch_cb, link_watch_fd(t->watch), EV_READ);
 	ev_io_init(&t->ring_w, ring_cb, t->ring.efd, EV_READ);
 	ev_timer_init(&t->path_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
@@ -1019,14 +1036,13 @@ static void tunnel_watch(struct tunnel *t)
 	ev_signal_init(&t->sighup_w, stop_cb, SIGHUP);
 	ev_signal_init(&t->sigusr1_w, usr1_cb, SIGUSR1);
 	t->tap_w.data = t->sock_w.data = t;
-	t->sock_df_w.data = t->watch_w.data = t->path_w.data = t;
+	t->watch_w.data = t->path_w.data = t;
 	t->ring_w.data = t;
 	t->sigint_w.data = t->sigterm_w.data = t->sigusr1_w.data = t;
 	t->sighup_w.data = t;
 	ev_io_start(t->loop, &t->tap_w);
 	ev_io_start(t->loop, &t->sock_w);
-	if (t->ul.fd_df >= 0)
-		ev_io_start(t->loop, &t->sock_df_w);
+	tunnel_watch_errors(t);
 	ev_io_start(t->loop, &t->watch_w);
 	ev_io_start(t->loop, &t->ring_w);
 	ev_timer_start(t->loop, &t->path_w);
@@ -1042,9 +1058,9 @@ static void log_tunnel(const struct tunnel *t)
 
 	inet_ntop(t->cfg.remote.family, &t->cfg.remote.addr, remote,
 		  sizeof(remote));
-	log_info("%s: %s tunnel to %s, MTU %u, tap offloads 0x%x", t->ifname,
-		 encap_name(t->cfg.encap.type), remote, t->mtu,
-		 tap_offloads());
+	log_info("%s: %s tunnel to %s, MTU %u, tap offloads 0x%x, %u source "
+		 "port(s)", t->ifname, encap_name(t->cfg.encap.type), remote,
+		 t->mtu, tap_offloads(), t->ul.n_src);
 }
 
 int main(int argc, char **argv)

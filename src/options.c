@@ -24,6 +24,7 @@ enum {
 	OPT_LOCAL,
 	OPT_ALLOW,
 	OPT_PORT,
+	OPT_SOURCE_PORTS,
 	OPT_TTL,
 	OPT_TOS,
 	OPT_DF,
@@ -63,6 +64,10 @@ static const struct argp_option options_table[] = {
 	{ .name = "port", .key = OPT_PORT, .arg = "N",
 	  .doc = "UDP port sent to and bound, 1..65535 (default 4789 for "
 		 "vxlan, 4754 for gre-udp; not with gre)" },
+	{ .name = "source-ports", .key = OPT_SOURCE_PORTS, .arg = "N",
+	  .doc = "UDP source ports that inner flows are spread over, for "
+		 "ECMP and RSS on the way, 1..64 (default 8; 1: --port "
+		 "only; not with gre)" },
 	{ .name = "ttl", .key = OPT_TTL, .arg = "N",
 	  .doc = "Outer TTL or hop limit, 1..255 (default: the kernel's)" },
 	{ .name = "tos", .key = OPT_TOS, .arg = "N|inherit",
@@ -148,6 +153,7 @@ static const char options_doc[] =
 struct options_state {
 	struct config *cfg;
 	bool port_set;
+	bool src_ports_set;
 	bool vni_set;
 	bool csum_set;
 };
@@ -538,6 +544,14 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 			st->port_set = true;
 		}
 		return err;
+	case OPT_SOURCE_PORTS:
+		err = options_range(state, "--source-ports", arg, 1,
+				    CONFIG_MAX_SRC_PORTS, &v);
+		if (!err) {
+			cfg->src_ports = v;
+			st->src_ports_set = true;
+		}
+		return err;
 	case OPT_VNI:
 		err = options_range(state, "--vni", arg, 0, VNI_MAX, &v);
 		if (!err) {
@@ -581,6 +595,11 @@ static int options_finish(struct argp_state *state)
 	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
 	if (st->port_set && t == ENCAP_GRE) {
 		argp_error(state, "--port is not used with --encap gre");
+		return EINVAL;
+	}
+	if (st->src_ports_set && t == ENCAP_GRE) {
+		argp_error(state, "--source-ports is not used with --encap "
+			   "gre");
 		return EINVAL;
 	}
 	if (st->vni_set && t != ENCAP_VXLAN) {
@@ -628,6 +647,8 @@ static int options_finish(struct argp_state *state)
 			    : t == ENCAP_GRE_UDP ? GRE_UDP_PORT : 0;
 	if (t != ENCAP_VXLAN)
 		cfg->encap.vni = 0;
+	if (!st->src_ports_set)
+		cfg->src_ports = encap_is_udp(t) ? CONFIG_SRC_PORTS : 1;
 	/*
 	 * Outer UDP checksums are on by default, as the kernel's vxlan
 	 * sends them (udpcsum); the GRE checksum is off, as in ip_gre.
@@ -651,6 +672,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ALLOW:
 		return options_allow(state, cfg, arg);
 	case OPT_PORT:
+	case OPT_SOURCE_PORTS:
 	case OPT_VNI:
 	case OPT_KEY:
 	case OPT_TTL:

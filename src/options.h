@@ -14,6 +14,13 @@
 
 #define CONFIG_MAX_ADDRS 16
 #define CONFIG_MAX_ALLOW 16
+/*
+ * UDP source ports: as the kernel's vxlan (udp_flow_src_port()), the port
+ * is picked by a hash of the inner flow so that ECMP and RSS on the way
+ * spread flows (RFC 7348 section 5, RFC 8086 section 3.2.1); a socket each.
+ */
+#define CONFIG_MAX_SRC_PORTS 64
+#define CONFIG_SRC_PORTS 8
 
 /* An address with prefix length, for --address. */
 struct cidr {
@@ -46,6 +53,7 @@ struct config {
 	struct ipaddr local;		/* --local */
 	struct ipaddr remote;		/* --remote, required */
 	uint16_t port;			/* --port; 0 picks the encap default */
+	unsigned int src_ports;		/* --source-ports; 1: --port only */
 	struct cidr allow[CONFIG_MAX_ALLOW];	/* --allow: more peers */
 	unsigned int n_allow;
 	uint32_t mtu;			/* --mtu N; 0 means auto */

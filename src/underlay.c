@@ -162,36 +162,92 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 }
 
 /*
- * --df inherit: a second socket sends the packets that carry DF, from the
- * same address (and, for UDP, an ephemeral source port: RFC 7348 and RFC
- * 8086 leave the source port to the sender). It takes in no packets, only
- * the errors about its own.
+ * A socket that only sends: from the same address and, for UDP, an
+ * ephemeral source port (RFC 7348 and RFC 8086 leave the source port to
+ * the sender). It takes in no packets, only the errors about its own. The
+ * DF socket of --df inherit, and the other source ports. Returns the
+ * socket or -errno.
  */
-static int underlay_open_df(struct underlay *u, const struct config *cfg,
-			    const struct sockaddr_storage *local,
-			    socklen_t local_len)
+static int underlay_open_sender(struct underlay *u, const struct config *cfg,
+				const struct sockaddr_storage *local,
+				socklen_t local_len, bool df)
 {
 	static struct sock_filter drop_all[] = {
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
 	struct sock_fprog prog = { .len = 1, .filter = drop_all };
 	struct sockaddr_storage addr = *local;
-	int err;
+	int fd, err = 0;
 
-	u->fd_df = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
-			  SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
-	if (u->fd_df < 0)
+	fd = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
+		    SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
+	if (fd < 0)
 		return -errno;
+	/* sin_port and sin6_port are at the same offset. */
 	((struct sockaddr_in *)&addr)->sin_port = 0;
-	if (setsockopt(u->fd_df, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	if (u->family == AF_INET6)
+		sockopt_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 		       sizeof(prog)) ||
-	    bind(u->fd_df, (struct sockaddr *)&addr, local_len))
-		return -errno;
-	if (!u->udp && connect(u->fd_df, (struct sockaddr *)&u->peer,
-			       u->peer_len))
-		return -errno;
-	err = underlay_configure(u, u->fd_df, true, cfg);
-	return err;
+	    bind(fd, (struct sockaddr *)&addr, local_len) ||
+	    (!u->udp && connect(fd, (struct sockaddr *)&u->peer,
+				u->peer_len)))
+		err = -errno;
+	if (!err)
+		err = underlay_configure(u, fd, df, cfg);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * The other source ports of UDP encapsulations, a socket each (and one
+ * more each for DF packets with --df inherit), so that the outer flows
+ * differ as the inner ones do.
+ */
+static int underlay_open_sources(struct underlay *u, const struct config *cfg,
+				 const struct sockaddr_storage *local,
+				 socklen_t local_len)
+{
+	int fd;
+
+	u->src_fd[0] = u->fd;
+	u->src_fd_df[0] = u->fd_df;
+	u->n_src = 1;
+	while (u->udp && u->n_src < cfg->src_ports) {
+		unsigned int i = u->n_src;
+
+		u->src_fd_df[i] = -1;
+		fd = underlay_open_sender(u, cfg, local, local_len,
+					  cfg->df == DF_SET);
+		if (fd < 0)
+			return fd;
+		u->src_fd[i] = fd;
+		u->n_src++;
+		if (u->fd_df < 0)
+			continue;
+		fd = underlay_open_sender(u, cfg, local, local_len, true);
+		if (fd < 0)
+			return fd;
+		u->src_fd_df[i] = fd;
+	}
+	return 0;
+}
+
+unsigned int underlay_send_only_fds(const struct underlay *u, int *fds)
+{
+	unsigned int i, n = 0;
+
+	if (u->fd_df >= 0)
+		fds[n++] = u->fd_df;
+	for (i = 1; i < u->n_src; i++) {
+		fds[n++] = u->src_fd[i];
+		if (u->src_fd_df[i] >= 0)
+			fds[n++] = u->src_fd_df[i];
+	}
+	return n;
 }
 
 /*
@@ -320,12 +376,19 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 		goto fail;
 	}
 	if (u->family == AF_INET && cfg->df == DF_INHERIT) {
-		err = underlay_open_df(u, cfg, &local, local_len);
-		if (err) {
+		err = underlay_open_sender(u, cfg, &local, local_len, true);
+		if (err < 0) {
 			log_err("cannot open the underlay socket for DF "
 				"packets: %s", strerror(-err));
 			goto fail;
 		}
+		u->fd_df = err;
+	}
+	err = underlay_open_sources(u, cfg, &local, local_len);
+	if (err) {
+		log_err("cannot open the underlay sockets for source ports: "
+			"%s", strerror(-err));
+		goto fail;
 	}
 	return 0;
 fail:
@@ -335,6 +398,15 @@ fail:
 
 void underlay_close(struct underlay *u)
 {
+	unsigned int i;
+
+	/* [0] are fd and fd_df, closed below. */
+	for (i = 1; i < u->n_src; i++) {
+		close(u->src_fd[i]);
+		if (u->src_fd_df[i] >= 0)
+			close(u->src_fd_df[i]);
+	}
+	u->n_src = 0;
 	if (u->fd >= 0)
 		close(u->fd);
 	if (u->fd_df >= 0)
@@ -425,6 +497,7 @@ struct underlay_tx {
 	bool closed[UNDERLAY_TX_SEGS];	/* a shorter segment ended it */
 	int16_t tos[UNDERLAY_TX_SEGS];
 	bool df[UNDERLAY_TX_SEGS];	/* goes out on fd_df */
+	uint8_t src[UNDERLAY_TX_SEGS];	/* source socket (port) */
 	unsigned int n_msgs, n_segs;
 	unsigned int submitted;		/* messages handed to the ring */
 };
@@ -451,9 +524,17 @@ unsigned int underlay_tx_pending(const struct underlay_tx *tx)
 	return tx->n_msgs - tx->submitted;
 }
 
+/* The socket message m leaves from: its source port, DF or not. */
+static int tx_fd(const struct underlay *u, const struct underlay_tx *tx,
+		 unsigned int m)
+{
+	return tx->df[m] ? u->src_fd_df[tx->src[m]] : u->src_fd[tx->src[m]];
+}
+
 /* A message of one segment, which later ones may join (tx_extend()). */
 static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
-		       const struct seg *s, size_t encap_len, int tos, bool df)
+		       unsigned int src, const struct seg *s, size_t encap_len,
+		       int tos, bool df)
 {
 	unsigned int m = tx->n_msgs++;
 	struct msghdr *msg = &tx->msg[m];
@@ -471,6 +552,7 @@ static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
 	tx->closed[m] = false;
 	tx->tos[m] = tos;
 	tx->df[m] = df && u->fd_df >= 0;
+	tx->src[m] = (uint8_t)src;
 	tx->n_segs++;
 }
 
@@ -482,13 +564,15 @@ static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
  * or 64-byte datagrams, leave in one send as well.
  */
 static bool tx_extend(struct underlay *u, struct underlay_tx *tx,
-		      const struct seg *s, size_t encap_len, int tos, bool df)
+		      unsigned int src, const struct seg *s, size_t encap_len,
+		      int tos, bool df)
 {
 	unsigned int m = tx->n_msgs - 1;
 	size_t len = seg_wire_len(s, encap_len);
 
 	if (!u->gso || !tx->n_msgs || m < tx->submitted || tx->closed[m] ||
-	    tx->tos[m] != tos || tx->df[m] != (df && u->fd_df >= 0) ||
+	    tx->src[m] != src || tx->tos[m] != tos ||
+	    tx->df[m] != (df && u->fd_df >= 0) ||
 	    len > tx->size[m] || tx->segs[m] >= UDP_GSO_MAX_SEGS ||
 	    tx->bytes[m] + len > UDP_GSO_MAX_BYTES)
 		return false;
@@ -512,7 +596,7 @@ static bool tx_extend(struct underlay *u, struct underlay_tx *tx,
 static void tx_send_split(struct underlay *u, struct underlay_tx *tx,
 			  unsigned int m, struct stats *st)
 {
-	int fd = tx->df[m] ? u->fd_df : u->fd;
+	int fd = tx_fd(u, tx, m);
 	struct msghdr *gso = &tx->msg[m];
 	struct mmsghdr mm[UDP_GSO_MAX_SEGS];
 	union send_cmsg cbuf;
@@ -543,16 +627,18 @@ static void tx_send_split(struct underlay *u, struct underlay_tx *tx,
 }
 
 int underlay_queue(struct underlay *u, struct underlay_tx *tx,
-		   const struct seg *segs, int n, size_t encap_len, int tos,
-		   bool df)
+		   unsigned int src, const struct seg *segs, int n,
+		   size_t encap_len, int tos, bool df)
 {
 	int i;
 
 	if (tx->n_segs + n > UNDERLAY_TX_SEGS)
 		return -ENOSPC;
+	if (src >= u->n_src)
+		src = 0;
 	for (i = 0; i < n; i++)
-		if (!tx_extend(u, tx, &segs[i], encap_len, tos, df))
-			tx_new_msg(u, tx, &segs[i], encap_len, tos, df);
+		if (!tx_extend(u, tx, src, &segs[i], encap_len, tos, df))
+			tx_new_msg(u, tx, src, &segs[i], encap_len, tos, df);
 	return 0;
 }
 
@@ -561,7 +647,7 @@ int underlay_submit(struct underlay *u, struct underlay_tx *tx,
 {
 	for (; tx->submitted < tx->n_msgs; tx->submitted++) {
 		unsigned int m = tx->submitted;
-		int fd = tx->df[m] ? u->fd_df : u->fd;
+		int fd = tx_fd(u, tx, m);
 
 		if (ring_sendmsg(r, fd, &tx->msg[m], tag | m))
 			return -ENOSPC;
@@ -596,7 +682,7 @@ static bool send_err_is_icmp(int err)
 static int tx_resend(struct underlay *u, struct underlay_tx *tx,
 		     unsigned int m, struct stats *st)
 {
-	int fd = tx->df[m] ? u->fd_df : u->fd;
+	int fd = tx_fd(u, tx, m);
 	int tries = 8;
 	ssize_t r;
 

@@ -37,6 +37,14 @@ struct underlay_tx;
 struct underlay {
 	int fd;
 	int fd_df;		/* --df inherit: sends with DF; else -1 */
+	/*
+	 * The sockets a send leaves from, by inner-flow hash (source port
+	 * entropy): [0] are fd and fd_df, the others send only, from
+	 * ephemeral ports.
+	 */
+	int src_fd[CONFIG_MAX_SRC_PORTS];
+	int src_fd_df[CONFIG_MAX_SRC_PORTS];
+	unsigned int n_src;
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
@@ -80,14 +88,22 @@ unsigned int underlay_tx_pending(const struct underlay_tx *tx);
  * Queue n segments whose encapsulation header (encap_len bytes in front of
  * seg.hdr) is built: one UDP GSO message per run of equal segments (runs
  * go on across calls, so the small frames of a batch share sends too),
- * else one message per segment. tos >= 0 sets the outer TOS/traffic class; df
- * sends them with the DF bit (--df inherit; fd_df). Header blocks and
- * payloads must stay valid until the messages complete.
+ * else one message per segment. They leave from source socket src (below
+ * n_src: the inner flow's hash). tos >= 0 sets the outer TOS/traffic
+ * class; df sends them with the DF bit (--df inherit; fd_df). Header
+ * blocks and payloads must stay valid until the messages complete.
  * Returns -ENOSPC when the queue has no room for n more segments.
  */
 int underlay_queue(struct underlay *u, struct underlay_tx *tx,
-		   const struct seg *segs, int n, size_t encap_len, int tos,
-		   bool df);
+		   unsigned int src, const struct seg *segs, int n,
+		   size_t encap_len, int tos, bool df);
+
+/*
+ * The sockets that only send (fd_df and the other source ports): their
+ * error queues carry the ICMP errors about what they sent. Fills fds,
+ * room for 2 * CONFIG_MAX_SRC_PORTS, and returns how many.
+ */
+unsigned int underlay_send_only_fds(const struct underlay *u, int *fds);
 
 /*
  * Hand the queued messages to the ring as SENDMSG requests, user data

@@ -314,6 +314,56 @@ int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
  * The legacy virtio_net_hdr of a tap is in native byte order unless
  * TUNSETVNETLE/BE says otherwise (tun_is_little_endian()); we never set it.
  */
+/* Murmur3's 32-bit steps: a word into the hash, and the final mix. */
+static uint32_t hash_word(uint32_t h, uint32_t w)
+{
+	w *= 0xcc9e2d51u;
+	w = (w << 15) | (w >> 17);
+	h ^= w * 0x1b873593u;
+	h = (h << 13) | (h >> 19);
+	return h * 5 + 0xe6546b64u;
+}
+
+static uint32_t hash_final(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+static uint32_t hash_bytes(uint32_t h, const uint8_t *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i + 4 <= len; i += 4)
+		h = hash_word(h, get_be32(p + i));
+	for (; i < len; i++)
+		h = hash_word(h, p[i]);
+	return h;
+}
+
+uint32_t frame_flow_hash(const struct frame *f)
+{
+	const uint8_t *d = f->data;
+	uint32_t h = 0;
+
+	if (!f->l3_off) {
+		h = hash_bytes(h, d, 2 * ETH_ALEN);
+		return hash_final(hash_word(h, f->ethertype));
+	}
+	/* Source and destination: IPv4 bytes 12-19, IPv6 bytes 8-39. */
+	if (f->ethertype == ETH_P_IP)
+		h = hash_bytes(h, d + f->l3_off + 12, 8);
+	else
+		h = hash_bytes(h, d + f->l3_off + 8, 32);
+	h = hash_word(h, f->l4_proto);
+	if (f->l4_off)
+		h = hash_word(h, get_be32(d + f->l4_off));
+	return hash_final(h);
+}
+
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr)
 {
 	memset(hdr, 0, sizeof(*hdr));

@@ -75,6 +75,15 @@ struct frame {
 int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 		   size_t len, struct frame *f);
 
+/*
+ * A hash of the frame's flow, for the outer UDP source port (the kernel's
+ * vxlan takes skb_get_hash() in udp_flow_src_port()): the IP addresses
+ * and protocol, and the ports of TCP and UDP outside fragments; for other
+ * frames the Ethernet addresses and type. The packets of one flow hash
+ * alike, so that they keep their order on an ECMP path.
+ */
+uint32_t frame_flow_hash(const struct frame *f);
+
 /* Header for a frame written to the tap with no offload flags. */
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);
 

@@ -136,6 +136,62 @@ capture()
 	esac
 }
 
+# spread R: 32 UDP flows from A (one socket to 32 ports of B), three
+# datagrams each, under a capture of A's veth: the outer packets leave
+# from several source ports (--source-ports, by inner-flow hash), and the
+# datagrams of one flow all from one.
+spread()
+{
+	local r=$1 pcap=$LIB_TMP/spread.pcap out st=1
+	local -A port_of=()
+	local sport dport bad=0 n=0 ports
+
+	# As in capture(): whole datagrams on the wire, not GSO trains.
+	veth_tx off
+	if [ "$up" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap" \
+		udp and src host "$UL_A"; then
+		ip netns exec "$NS_A" "$PYTHON" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3):
+    for p in range(20001, 20033):
+        s.sendto(b"spread", (sys.argv[1], p))
+' "$OV4_B"
+		st=$?
+		cap_stop
+	fi
+	veth_tx on
+	if [ "$st" -eq 0 ] && ! out=$(tshark -r "$pcap" -n \
+		${decode[0]:+-d "${decode[0]}"} -T fields \
+		-e udp.srcport -e udp.dstport \
+		-Y 'udp.dstport >= 20001 && udp.dstport <= 20032' \
+		2>"$pcap.tshark"); then
+		diag "$(cat "$pcap.tshark")"
+		st=1
+	fi
+	# "outer,inner<TAB>outer,inner": outer source, inner destination.
+	while IFS=$'\t' read -r sport dport; do
+		sport=${sport%%,*} dport=${dport##*,}
+		[[ $sport =~ ^[0-9]+$ && $dport =~ ^[0-9]+$ ]] || continue
+		n=$((n + 1))
+		if [ -z "${port_of[$dport]:-}" ]; then
+			port_of[$dport]=$sport
+		elif [ "${port_of[$dport]}" != "$sport" ]; then
+			bad=$((bad + 1))
+		fi
+	done <<<"$out"
+	ports=0
+	[ "${#port_of[@]}" -eq 0 ] ||
+		ports=$(printf '%s\n' "${port_of[@]}" | sort -u | wc -l)
+	diag "$n datagrams of ${#port_of[@]} flows from $ports outer" \
+		"source ports; $bad moved to another port"
+	ok "$st" "$r: 32 UDP flows sent under capture"
+	ok $((n < 96 || ${#port_of[@]} != 32 || ports < 4)) \
+		"$r: the flows leave from several outer source ports"
+	ok $((n < 96 || bad != 0)) \
+		"$r: every flow keeps one outer source port"
+}
+
 # drops_zero R: SIGUSR1 to both ends, every rx_drop_* and tx_drop_* is 0.
 drops_zero()
 {
@@ -243,6 +299,7 @@ check "$r: 64 MiB A->B over IPv4, SHA-256 matches" \
 check "$r: 64 MiB B->A over IPv6, SHA-256 matches" \
 	xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
 capture "$r" "$outer1"
+[ "$encap" = gre ] || spread "$r"
 drops_zero "$r"
 # drops_zero left A's counters in GT_CTR.
 check "$r: A segmented super-frames (tx_segments > tx_frames)" segmented

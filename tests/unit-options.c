@@ -45,7 +45,8 @@ struct row {
 	ALLOW(13), ALLOW(14), ALLOW(15)
 
 #define DEFAULTS                                                              \
-	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 vni=1 "   \
+	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 "         \
+	"src_ports=8 vni=1 "                                                   \
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
 	"offload=1 verbosity=0 daemon=0 pidfile=-"
 
@@ -53,10 +54,11 @@ static const struct row rows[] = {
 	/* Defaults, per encapsulation. */
 	{ A(R), 0, DEFAULTS },
 	{ A(R, "--encap", "gre"), 0,
-	  "encap=gre port=0 vni=0 key=- csum=0 gre_csum=0 seq=0 dev=gsotun0 "
-	  "mtu=auto offload=1" },
+	  "encap=gre port=0 src_ports=1 vni=0 key=- csum=0 gre_csum=0 seq=0 "
+	  "dev=gsotun0 mtu=auto offload=1" },
 	{ A(R, "--encap", "gre-udp"), 0,
-	  "encap=gre-udp port=4754 vni=0 key=- csum=1 gre_csum=0 seq=0" },
+	  "encap=gre-udp port=4754 src_ports=8 vni=0 key=- csum=1 gre_csum=0 "
+	  "seq=0" },
 	{ A(R, "--encap", "vxlan"), 0, DEFAULTS },
 	{ A("--remote=192.0.2.2"), 0, DEFAULTS },
 
@@ -96,6 +98,19 @@ static const struct row rows[] = {
 	{ A(R, "--encap", ""), 64, "invalid --encap ''" },
 	{ A(R, "--encap", "VXLAN"), 64, "invalid --encap 'VXLAN'" },
 	{ A(R, "--encap", "gre-"), 64, "invalid --encap 'gre-'" },
+
+	/* --source-ports */
+	{ A(R, "--source-ports", "1"), 0, "src_ports=1 port=4789" },
+	{ A(R, "--source-ports", "64"), 0, "src_ports=64" },
+	{ A(R, "--source-ports=16", "--encap", "gre-udp"), 0,
+	  "src_ports=16 encap=gre-udp" },
+	{ A(R, "--source-ports", "0"), 64,
+	  "invalid --source-ports '0': must be 1..64" },
+	{ A(R, "--source-ports", "65"), 64, "invalid --source-ports '65'" },
+	{ A(R, "--source-ports", "x"), 64, "invalid --source-ports 'x'" },
+	{ A(R, "--source-ports", "2", "--encap", "gre"), 64,
+	  "--source-ports is not used with --encap gre" },
+	{ A(R, "--source-ports"), 64, NULL },
 
 	/* --port */
 	{ A(R, "--port", "8472"), 0, "port=8472 encap=vxlan" },
@@ -341,8 +356,9 @@ static const struct row rows[] = {
 	/* argp's own: exit 0, even without --remote */
 	{ A("--help"), 0, NULL,
 	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
-	  "--local=ADDR --port=N --ttl=N --tos=N|inherit --encap=TYPE "
-	  "--vni=N --key=N --csum --no-csum --seq --dev=NAME --mtu=N|auto "
+	  "--local=ADDR --port=N --source-ports=N --ttl=N --tos=N|inherit "
+	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
+	  "--mtu=N|auto "
 	  "--address=CIDR --no-offload --no-gro --verbose --quiet --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
@@ -399,7 +415,8 @@ static char *test_render(const struct config *c)
 		test_encap_name(c->encap.type));
 	test_put_ip(f, "local", c->local.family, &c->local.addr);
 	test_put_ip(f, "remote", c->remote.family, &c->remote.addr);
-	fprintf(f, " port=%u vni=%u", c->port, c->encap.vni);
+	fprintf(f, " port=%u src_ports=%u vni=%u", c->port, c->src_ports,
+		c->encap.vni);
 	if (c->encap.has_key)
 		fprintf(f, " key=%u", c->encap.key);
 	else

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit test for vnet: valid frames of each kind parse with the offsets
- * written down here by hand; every malformed header gives its error.
+ * written down here by hand; every malformed header gives its error; the
+ * flow hash keeps a flow together and spreads flows apart.
  */
 #include "config.h"
 
@@ -785,6 +786,89 @@ static void test_build(void)
 	   "build_tcp output parses back");
 }
 
+/* ---- flow hash ------------------------------------------------------ */
+
+/* The flow hash of P (parsed), or 0 with a failure when it does not parse. */
+static uint32_t flow_hash(const char *what)
+{
+	struct frame f;
+
+	if (parse(&f)) {
+		ok(0, "%s: parses", what);
+		return 0;
+	}
+	return frame_flow_hash(&f);
+}
+
+static void set_sport(uint16_t port)
+{
+	pkt_put16(P.buf + P.l4_off, port);
+}
+
+/*
+ * Two packets of one flow, x then y, hash alike; P is left holding y.
+ * Returns the hash.
+ */
+static uint32_t same_flow(const struct pkt_spec *x, const struct pkt_spec *y,
+			  const char *what)
+{
+	uint32_t a;
+
+	pkt_build(x, &P);
+	a = flow_hash(what);
+	pkt_build(y, &P);
+	is_int(flow_hash(what), a, "flow hash: %s", what);
+	return a;
+}
+
+static void test_flow_hash(void)
+{
+	unsigned int used = 0, i;
+	uint32_t a, b;
+
+	a = same_flow(&(struct pkt_spec){ .payload_len = 100 },
+		      &(struct pkt_spec){ .payload_len = 900, .seed = 7,
+					  .seq = 12345, .ip_id = 99,
+					  .tcp_flags = PKT_ACK | PKT_PSH,
+					  .partial = true },
+		      "another packet of a TCP flow hashes alike");
+	set_sport(40002);
+	b = flow_hash("tcp4 other port");
+	ok(b != a, "flow hash: another source port, another hash");
+	P.buf[P.l3_off + 19] ^= 1;
+	ok(flow_hash("tcp4 other address") != b,
+	   "flow hash: another destination address, another hash");
+
+	/* Fragments carry no ports: all of a datagram go alike. */
+	same_flow(&(struct pkt_spec){ .l4 = IPPROTO_UDP, .ip_frag = 0x2000,
+				      .payload_len = 64 },
+		  &(struct pkt_spec){ .l4 = IPPROTO_UDP, .ip_frag = 0x0010,
+				      .payload_len = 64, .seed = 3 },
+		  "the fragments of a datagram hash alike");
+
+	a = same_flow(&(struct pkt_spec){ .ipv6 = true, .vlans = 1,
+					  .payload_len = 100 },
+		      &(struct pkt_spec){ .ipv6 = true, .vlans = 1,
+					  .payload_len = 1000, .seed = 5,
+					  .seq = 77 },
+		      "IPv6 behind a VLAN tag, another packet alike");
+	set_sport(40002);
+	ok(flow_hash("tcp6 other port") != a,
+	   "flow hash: IPv6, another source port, another hash");
+
+	same_flow(&(struct pkt_spec){ .non_ip = true },
+		  &(struct pkt_spec){ .non_ip = true, .seed = 9 },
+		  "non-IP frames hash by Ethernet addresses");
+
+	/* 64 connections from one host to another use all 8 ports. */
+	pkt_build(&(struct pkt_spec){ .payload_len = 100 }, &P);
+	for (i = 0; i < 64; i++) {
+		set_sport((uint16_t)(33000 + i));
+		used |= 1u << (flow_hash("tcp4 spread") % 8);
+	}
+	is_int(used, 0xff, "flow hash: 64 flows spread over all 8 ports");
+}
+
 int main(void)
 {
 	test_valid();
@@ -793,6 +877,7 @@ int main(void)
 	test_bad();
 	test_truncate();
 	test_build();
+	test_flow_hash();
 	free(frame_copy);
 	plan(tap_n);
 	return done_testing();
