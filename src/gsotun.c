@@ -581,9 +581,9 @@ static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
  */
 static int tx_next_batch(int batch, int got, int max)
 {
-	if (got == batch || got * 2 > max)
-		return max;
-	return got < 1 ? (max < 2 ? max : 2) : got * 2;
+	int next = got < 1 ? 2 : got * 2;
+
+	return got == batch || next > max ? max : next;
 }
 
 /* Batches one wake-up may chain before the loop looks elsewhere. */

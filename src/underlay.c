@@ -634,8 +634,6 @@ int underlay_queue(struct underlay *u, struct underlay_tx *tx,
 
 	if (tx->n_segs + n > UNDERLAY_TX_SEGS)
 		return -ENOSPC;
-	if (src >= u->n_src)
-		src = 0;
 	for (i = 0; i < n; i++)
 		if (!tx_extend(u, tx, src, &segs[i], encap_len, tos, df))
 			tx_new_msg(u, tx, src, &segs[i], encap_len, tos, df);
