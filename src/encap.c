@@ -74,7 +74,7 @@ struct encap_ops {
 	void (*build)(const struct encap_cfg *c, uint8_t *h,
 		      const struct seg *s, uint32_t seq);
 	int (*parse)(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		     size_t *inner_off, bool *csum_ok);
+		     struct encap_rx *rx);
 };
 
 static size_t encap_vxlan_hdr_len(const struct encap_cfg *c)
@@ -98,7 +98,7 @@ static void encap_vxlan_build(const struct encap_cfg *c, uint8_t *h,
  * flag first, then the VNI, then any reserved bit left over.
  */
 static int encap_vxlan_parse(const struct encap_cfg *c, const uint8_t *pkt,
-			     size_t len, size_t *inner_off, bool *csum_ok)
+			     size_t len, struct encap_rx *rx)
 {
 	uint32_t w0, w1;
 
@@ -115,8 +115,8 @@ static int encap_vxlan_parse(const struct encap_cfg *c, const uint8_t *pkt,
 	/* vxlan_rcv() pulls ETH_HLEN before eth_type_trans() */
 	if (len - VXLAN_HLEN < ENCAP_INNER_MIN)
 		return ENCAP_ERR_INNER_SHORT;
-	*inner_off = VXLAN_HLEN;
-	*csum_ok = false;
+	rx->inner_off = VXLAN_HLEN;
+	rx->sum_valid = false;
 	return ENCAP_OK;
 }
 
@@ -239,9 +239,10 @@ static int gre_check_key(const struct encap_cfg *c, uint16_t flags,
  * kernel's iseq drop of out-of-order packets is not implemented.
  */
 static int encap_gre_parse(const struct encap_cfg *c, const uint8_t *pkt,
-			   size_t len, size_t *inner_off, bool *csum_ok)
+			   size_t len, struct encap_rx *rx)
 {
 	const uint8_t *opt = pkt + GRE_BASE_HLEN;
+	uint32_t sum = 0;
 	uint16_t flags;
 	size_t hlen;
 	int err;
@@ -256,7 +257,8 @@ static int encap_gre_parse(const struct encap_cfg *c, const uint8_t *pkt,
 	if (len < hlen)
 		return ENCAP_ERR_SHORT;
 	if (flags & GRE_F_CSUM) {
-		if (csum_fold(csum_partial(pkt, len, 0)) != 0)
+		sum = csum_partial(pkt, len, 0);
+		if (csum_fold(sum) != 0)
 			return ENCAP_ERR_CSUM;
 		opt += 4;
 	}
@@ -270,8 +272,11 @@ static int encap_gre_parse(const struct encap_cfg *c, const uint8_t *pkt,
 	/* ip_tunnel_rcv() pulls ETH_HLEN for an ARPHRD_ETHER tunnel */
 	if (len - hlen < ENCAP_INNER_MIN)
 		return ENCAP_ERR_INNER_SHORT;
-	*inner_off = hlen;
-	*csum_ok = (flags & GRE_F_CSUM) != 0;
+	rx->inner_off = hlen;
+	rx->sum_valid = (flags & GRE_F_CSUM) != 0;
+	/* hlen is a multiple of 4: the frame's words are the packet's */
+	if (rx->sum_valid)
+		rx->inner_sum = csum_sub(sum, csum_partial(pkt, hlen, 0));
 	return ENCAP_OK;
 }
 
@@ -334,9 +339,9 @@ uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq)
 }
 
 int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		size_t *inner_off, bool *csum_ok)
+		struct encap_rx *rx)
 {
-	return encap_ops_get(c)->parse(c, pkt, len, inner_off, csum_ok);
+	return encap_ops_get(c)->parse(c, pkt, len, rx);
 }
 
 enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)

@@ -60,14 +60,26 @@ size_t encap_hdr_len(const struct encap_cfg *c);
  */
 uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq);
 
+/* What encap_parse() found in a received packet. */
+struct encap_rx {
+	size_t inner_off;	/* where the inner Ethernet frame begins */
+	/*
+	 * A GRE checksum was present and verified: that pass summed the
+	 * inner frame too, and inner_sum is its one's-complement sum (a
+	 * wsum of bytes inner_off to the end), which spares gro a second
+	 * pass to verify the inner TCP checksum.
+	 */
+	bool sum_valid;
+	uint32_t inner_sum;
+};
+
 /*
  * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
- * outer IP/UDP already stripped). On success *inner_off is where the inner
- * Ethernet frame begins and *csum_ok tells whether a GRE checksum was present
- * and verified. Returns ENCAP_OK or a positive enum encap_err.
+ * outer IP/UDP already stripped) into *rx. Returns ENCAP_OK or a positive
+ * enum encap_err.
  */
 int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		size_t *inner_off, bool *csum_ok);
+		struct encap_rx *rx);
 
 /* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
 #define ECN_NOT_ECT 0

@@ -16,12 +16,27 @@
 #define GRO_TCP_SYN 0x02
 #define GRO_TCP_RST 0x04
 #define GRO_TCP_PSH 0x08
-#define GRO_TCP_ACK 0x10
 #define GRO_TCP_URG 0x20
 #define GRO_TCP_CWR 0x80
 #define GRO_TCP_CHECK 16
 #define GRO_UDP_CHECK 6
 #define GRO_IP_DF 0x4000
+
+/*
+ * tcp_gro_receive(): a segment with one of these ends its run (it is
+ * merged first if it can be), and so one never starts a run; FIN, PSH
+ * and CWR may differ from the first segment's flags, the others not.
+ */
+#define GRO_TCP_FLUSH (GRO_TCP_URG | GRO_TCP_PSH | GRO_TCP_RST | \
+		       GRO_TCP_SYN | GRO_TCP_FIN)
+#define GRO_TCP_FREE (GRO_TCP_CWR | GRO_TCP_FIN | GRO_TCP_PSH)
+
+/* What the TCP checksum of a segment says (gro_csum_check()). */
+enum gro_csum {
+	GRO_CSUM_BAD = 0,
+	GRO_CSUM_GOOD,		/* verified */
+	GRO_CSUM_SEED,		/* the pseudo-header seed: left partial */
+};
 
 /* One inner frame of the batch, parsed. */
 struct gro_seg {
@@ -34,7 +49,7 @@ struct gro_seg {
 	uint16_t seed;		/* csum_fold16(pseudo), as in memory */
 	uint8_t flags;		/* TCP flags */
 	bool ipv6;
-	bool outer_ok;		/* an outer checksum covered it, checked */
+	const uint32_t *sum;	/* sum of the whole frame, if known */
 };
 
 /* Addresses are copied out: in a frame they are only 2-byte aligned. */
@@ -55,10 +70,12 @@ static uint32_t gro_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
 }
 
 /*
- * RFC 8200 section 8.1: behind a routing header the pseudo-header holds
- * the final destination, which the IPv6 header does not; such a segment
- * cannot be verified here and goes to the kernel as it came. The chain
- * was validated by vnet_hdr_parse().
+ * RFC 8200 section 8.1: the pseudo-header holds the final destination,
+ * which is the IPv6 destination only once no segments are left in a
+ * routing header. Before that the packet is on its way elsewhere and its
+ * checksum cannot be verified here, as tcp6_gro_receive() cannot either:
+ * it goes to the kernel as it came. The chain was validated by
+ * vnet_hdr_parse().
  */
 static bool gro_ip6_routed(const struct gro_seg *s)
 {
@@ -67,7 +84,7 @@ static bool gro_ip6_routed(const struct gro_seg *s)
 	uint32_t off = s->f.l3_off + 40u;
 
 	while (off < s->f.l4_off) {
-		if (next == IPPROTO_ROUTING)
+		if (next == IPPROTO_ROUTING && d[off + 3] != 0)
 			return true;
 		next = d[off];
 		off += (d[off + 1] + 1u) * 8;
@@ -104,29 +121,50 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 }
 
 /*
- * A check field holding exactly the seed was left partial by a sender on
- * this host (the kernel's vxlan across a veth); a frame whose outer
- * checksum was checked needs no second pass; anything else must verify
- * in one pass over the L4 bytes (DESIGN.md, integrity).
+ * The sum of the L4 bytes: one pass over them, or none when the caller
+ * summed the whole frame already (a GRE checksum), less what lies in
+ * front (l4_off is even: Ethernet, VLAN and IP headers are) and any
+ * Ethernet padding behind.
  */
-static bool gro_verify(const struct gro_seg *s, struct stats *st)
+static uint32_t gro_l4_sum(const struct gro_seg *s)
+{
+	const uint8_t *d = s->data;
+	uint32_t sum, pad;
+
+	if (!s->sum)
+		return csum_partial(d + s->f.l4_off, s->end - s->f.l4_off, 0);
+	sum = csum_sub(*s->sum, csum_partial(d, s->f.l4_off, 0));
+	if (s->end < s->f.len) {
+		pad = csum_partial(d + s->end, s->f.len - s->end, 0);
+		sum = csum_sub(sum, csum_block_add(0, pad, s->end));
+	}
+	return sum;
+}
+
+/*
+ * A check field holding exactly the seed was left partial by a sender on
+ * this host (the kernel's vxlan across a veth); anything else must
+ * verify (DESIGN.md, integrity), whatever an outer checksum said: it
+ * proves the datagram intact on the underlay, not what was put in it.
+ * Pure: the caller counts.
+ */
+static enum gro_csum gro_csum_check(const struct gro_seg *s)
 {
 	const uint8_t *l4 = s->data + s->f.l4_off;
-	uint32_t sum;
 
-	if (get_sum16(l4 + GRO_TCP_CHECK) == s->seed) {
+	if (get_sum16(l4 + GRO_TCP_CHECK) == s->seed)
+		return GRO_CSUM_SEED;
+	if (csum_fold(csum_add(gro_l4_sum(s), s->pseudo)) == 0)
+		return GRO_CSUM_GOOD;
+	return GRO_CSUM_BAD;
+}
+
+static void gro_csum_count(enum gro_csum v, struct stats *st)
+{
+	if (v == GRO_CSUM_SEED)
 		st->rx_csum_partial++;
-		return true;
-	}
-	if (s->outer_ok) {
-		st->rx_csum_outer++;
-		return true;
-	}
-	sum = csum_partial(l4, s->end - s->f.l4_off, s->pseudo);
-	if (csum_fold(sum) == 0)
-		return true;
-	st->rx_drop_inner_csum++;
-	return false;
+	else if (v == GRO_CSUM_BAD)
+		st->rx_inner_csum_bad++;
 }
 
 static struct gro_frame *gro_slot(struct gro *g)
@@ -143,6 +181,7 @@ static struct gro_frame *gro_slot(struct gro *g)
 	fr->next_seq = 0;
 	fr->ipv6 = 0;
 	fr->open = 0;
+	fr->id_fixed = 0;
 	return fr;
 }
 
@@ -176,8 +215,12 @@ static bool gro_flow_match(const struct gro_frame *o, const struct gro_seg *s)
 /*
  * Close a super-frame: lengths, IPv4 header checksum (the id stays the
  * first segment's: the tap's GSO counts up from it, as inet_gso_segment()
- * does), check field seeded for NEEDS_CSUM. One segment goes without GSO;
- * its headers are as they came, so only the check field changes.
+ * does; virtio_net_hdr has no SKB_GSO_TCP_FIXEDID, so the ids of a run
+ * merged with a fixed id count up when the frame is cut again behind
+ * the tap), check field seeded for NEEDS_CSUM. A run that began with CWR
+ * keeps it on its first segment only (tcp_gro_complete():
+ * SKB_GSO_TCP_ECN). One segment goes without GSO; its headers are as
+ * they came, so only the check field changes.
  */
 static void gro_finish(struct gro_frame *fr)
 {
@@ -196,6 +239,8 @@ static void gro_finish(struct gro_frame *fr)
 		}
 		vnet_hdr_build_tcp(&fr->vnet, fr->ipv6, fr->l4_off, fr->hdr_len,
 				   fr->mss);
+		if (th[13] & GRO_TCP_CWR)
+			fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	} else {
 		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, GRO_TCP_CHECK);
 	}
@@ -237,12 +282,6 @@ static int gro_open_find(const struct gro *g, const struct gro_seg *s)
 	return -1;
 }
 
-/*
- * A segment that may start or join a run: data with only ACK (and PSH),
- * IPv4 without options and with a valid header checksum (the merged
- * header gets a new one, so a bad one must not be laundered:
- * inet_gro_receive() checks it too), IPv6 without extension headers.
- */
 /* The IPv4 header checksum, over the header's own length, verifies. */
 static bool gro_ip4_hdr_ok(const struct gro_seg *s)
 {
@@ -251,46 +290,80 @@ static bool gro_ip4_hdr_ok(const struct gro_seg *s)
 	return csum_ip4_header(ip, (ip[0] & 0x0fu) * 4) == 0;
 }
 
-static bool gro_seg_clean(const struct gro_seg *s)
+/*
+ * IP headers a run may hold, as inet_gro_receive() and ipv6_gro_receive()
+ * take them: no Ethernet padding (the IP length is the frame's); IPv4
+ * without options, not a fragment (nor the reserved bit) and with a valid
+ * header checksum (the merged header gets a new one, so a bad one must
+ * not be laundered); IPv6 through hop-by-hop, routing and destination
+ * options headers (ipv6_gso_pull_exthdrs()), which must be the same in
+ * every segment (gro_l3_match()); a fragment header has no L4 offset.
+ */
+static bool gro_ip_clean(const struct gro_seg *s)
 {
 	const uint8_t *ip = s->data + s->f.l3_off;
 
-	if (!s->plen || (s->flags & ~GRO_TCP_PSH) != GRO_TCP_ACK ||
-	    s->f.hdr_len > GSO_HDR_MAX)
+	if (s->end != s->f.len || s->f.hdr_len > GSO_HDR_MAX)
 		return false;
 	if (s->ipv6)
-		return s->f.l4_off - s->f.l3_off == 40;
-	return ip[0] == 0x45 && csum_ip4_header(ip, 20) == 0;
+		return true;
+	return ip[0] == 0x45 && !(get_be16(ip + 6) & ~GRO_IP_DF) &&
+	       gro_ip4_hdr_ok(s);
+}
+
+/* tcp_gro_receive() holds a segment with data and no flag that flushes. */
+static bool gro_seg_starts(const struct gro_seg *s)
+{
+	return s->plen && !(s->flags & GRO_TCP_FLUSH) && gro_ip_clean(s);
+}
+
+/* It merges data into a held run, never a segment with CWR. */
+static bool gro_seg_joins(const struct gro_seg *s)
+{
+	return s->plen && !(s->flags & GRO_TCP_CWR) && gro_ip_clean(s);
 }
 
 /*
- * inet_gro_receive(): TOS, TTL, frag_off (DF) and protocol equal; the id
- * counts up by one per segment, or, on atomic datagrams (DF), may stay
- * fixed (RFC 6864 section 4.1: their id carries no meaning).
- * ipv6_gro_receive(): version, traffic class, flow label, next header and
- * hop limit equal.
+ * The IPv4 id (inet_gro_flush()): the second segment sets the mode of
+ * the run, counting up by one per segment or fixed (on any datagram, DF
+ * or not, as this kernel does), and a segment that breaks it ends the run.
+ */
+static bool gro_ip4_id_match(const struct gro_frame *o, const uint8_t *ip)
+{
+	uint16_t id = get_be16(ip + 4);
+	uint16_t first = get_be16(o->hdr + o->l3_off + 4);
+
+	if (o->n_slices == 1)
+		return id == first || id == (uint16_t)(first + 1);
+	if (o->id_fixed)
+		return id == first;
+	return id == (uint16_t)(first + o->n_slices);
+}
+
+/*
+ * inet_gro_receive(): TOS, TTL, DF and protocol equal, the id as above.
+ * ipv6_gro_receive(): version, traffic class, flow label, next header,
+ * hop limit and every byte of the extension headers equal.
  */
 static bool gro_l3_match(const struct gro_frame *o, const struct gro_seg *s)
 {
 	const uint8_t *ip = s->data + s->f.l3_off;
 	const uint8_t *oip = o->hdr + o->l3_off;
-	uint16_t id, first;
+	uint32_t ext = s->f.l4_off - s->f.l3_off - 40u;
 
 	if (s->ipv6)
-		return !memcmp(ip, oip, 4) && !memcmp(ip + 6, oip + 6, 2);
+		return !memcmp(ip, oip, 4) && !memcmp(ip + 6, oip + 6, 2) &&
+		       !memcmp(ip + 40, oip + 40, ext);
 	if (memcmp(ip, oip, 2) || memcmp(ip + 6, oip + 6, 4))
 		return false;
-	id = get_be16(ip + 4);
-	first = get_be16(oip + 4);
-	if (id == (uint16_t)(first + o->n_slices))
-		return true;
-	return (get_be16(ip + 6) & GRO_IP_DF) && id == first;
+	return gro_ip4_id_match(o, ip);
 }
 
 /*
- * tcp_gro_receive(): ACK number, data offset, flags but PSH, window and
- * every option byte (timestamps too) equal; the urgent pointer as well,
- * so resegmenting gives back the very segments.
+ * tcp_gro_receive(): ACK number, data offset, window and every option
+ * byte (timestamps too) equal, and the flags but CWR, FIN and PSH (so a
+ * segment that carries ECE joins a run that does, and only such a run).
+ * The urgent pointer is not compared: URG never merges.
  */
 static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
 {
@@ -299,9 +372,9 @@ static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
 	uint16_t hl = s->f.hdr_len - s->f.l4_off;
 
 	return !memcmp(th + 8, oth + 8, 5) &&
-	       !((th[13] ^ oth[13]) & ~GRO_TCP_PSH) &&
+	       !((th[13] ^ oth[13]) & ~GRO_TCP_FREE) &&
 	       !memcmp(th + 14, oth + 14, 2) &&
-	       !memcmp(th + 18, oth + 18, hl - 18u);
+	       !memcmp(th + 20, oth + 20, hl - 20u);
 }
 
 /*
@@ -321,23 +394,26 @@ static bool gro_can_merge(const struct gro_frame *o, const struct gro_seg *s)
 }
 
 /*
- * Append the payload. PSH or a short segment ends the run, as in
- * tcp_gro_receive() ("flush = len < mss", PSH in the flush flags).
+ * Append the payload. FIN and PSH go onto the merged header and end the
+ * run, and so does a short segment, as in tcp_gro_receive() ("flush =
+ * len < mss"); the second segment fixes the IPv4 id mode.
  */
 static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s,
 		      struct stats *st)
 {
 	struct gro_frame *fr = &g->frames[g->open[i]];
 
+	if (fr->n_slices == 1 && !s->ipv6)
+		fr->id_fixed = get_be16(s->data + s->f.l3_off + 4) ==
+			       get_be16(fr->hdr + fr->l3_off + 4);
 	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
 	fr->next_seq += s->plen;
 	st->rx_gro_merged++;
 	/* From its second segment on, the frame goes with a GSO header. */
 	if (fr->n_slices == 2)
 		st->rx_gso_frames++;
-	if (s->flags & GRO_TCP_PSH)
-		fr->hdr[fr->l4_off + 13] |= GRO_TCP_PSH;
-	if ((s->flags & GRO_TCP_PSH) || s->plen < fr->mss ||
+	fr->hdr[fr->l4_off + 13] |= s->flags & (GRO_TCP_FIN | GRO_TCP_PSH);
+	if ((s->flags & GRO_TCP_FLUSH) || s->plen < fr->mss ||
 	    fr->n_slices == GRO_MAX_SEGS)
 		gro_close(g, i);
 }
@@ -447,7 +523,7 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 				   struct stats *st)
 {
 	bool big = s->end - s->f.l3_off > g->mtu;
-	bool clean = !big && gro_seg_clean(s);
+	enum gro_csum v;
 	int i = -1;
 
 	if (s->ipv6 && gro_ip6_routed(s)) {
@@ -456,22 +532,28 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 		gro_add_plain(g, s);
 		return GRO_QUEUED;
 	}
-	if (g->merge && clean)
+	v = gro_csum_check(s);
+	if (g->merge && v != GRO_CSUM_BAD && gro_seg_joins(s))
 		i = gro_open_find(g, s);
 	if (i >= 0 && gro_can_merge(&g->frames[g->open[i]], s)) {
-		if (!gro_verify(s, st))
-			return GRO_DROPPED;
+		gro_csum_count(v, st);
 		gro_merge(g, (unsigned int)i, s, st);
 		return GRO_MERGED;
 	}
 	if (g->n_frames == GRO_MAX_FRAMES)
 		return GRO_FULL;
-	if (!gro_verify(s, st))
-		return GRO_DROPPED;
+	gro_csum_count(v, st);
 	gro_close_flows(g, s);
-	if (big)
+	/*
+	 * A wrong checksum goes as it came, after what went before it in
+	 * its flow, for the stack behind the tap to drop (or a bridge to
+	 * pass on), as behind the kernel's vxlan.
+	 */
+	if (v == GRO_CSUM_BAD)
+		gro_queue_plain(g, s->data, s->f.len);
+	else if (big)
 		gro_queue_gso(g, s, st);
-	else if (g->merge && clean && !(s->flags & GRO_TCP_PSH))
+	else if (g->merge && gro_seg_starts(s))
 		gro_start(g, s);
 	else
 		gro_queue_csum(g, s, GRO_TCP_CHECK);
@@ -512,13 +594,13 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge)
 }
 
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			bool outer_ok, struct stats *st)
+			const uint32_t *sum, struct stats *st)
 {
 	static const struct virtio_net_hdr none;
 	struct gro_seg s;
 	int err;
 
-	s.outer_ok = outer_ok;
+	s.sum = sum;
 	err = vnet_hdr_parse(&none, frame, len, &s.f);
 	if (!err && s.f.l3_off)
 		gro_seg_init(&s, frame);

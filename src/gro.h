@@ -40,6 +40,7 @@ struct gro_frame {
 	uint32_t next_seq;		/* host order */
 	uint8_t ipv6;
 	uint8_t open;
+	uint8_t id_fixed;		/* IPv4 id mode: fixed, not counting */
 };
 
 struct gro {
@@ -54,7 +55,7 @@ struct gro {
 enum gro_result {
 	GRO_QUEUED = 0,		/* queued as a frame of its own */
 	GRO_MERGED,		/* appended to an open super-frame */
-	GRO_DROPPED,		/* bad checksum or headers: dropped (counted) */
+	GRO_DROPPED,		/* headers no receiver takes: dropped */
 	GRO_FULL,		/* no room: flush and add it again */
 };
 
@@ -62,23 +63,26 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge);
 
 /*
  * Add one inner Ethernet frame of the batch. frame must stay valid (and is
- * written to: a checksum field may be reseeded) until gro_reset().
+ * written to: a checksum field may be reseeded) until gro_reset(). sum,
+ * when not NULL, is the one's-complement sum of the whole frame, known
+ * from a verified outer checksum (struct encap_rx): it spares a pass
+ * over the payload, it is not trusted in place of one.
  *
- * Integrity (DESIGN.md): a TCP segment is merged, or written with
- * NEEDS_CSUM, only when its checksum verified in software, or when its
- * check field holds exactly the pseudo-header seed (a sender on this host
- * left it partial, as the kernel's vxlan on a veth does), or when outer_ok
- * says an outer checksum over all of the frame was checked (by the kernel
- * or by encap_parse()): its bytes are then not summed again. A TCP segment
- * whose checksum is wrong is dropped, and so is an IP frame whose headers
- * no receiver would take (lengths that lie, headers cut short). Other
- * frames go as they came, plain (the kernel verifies them), except UDP
- * with the seed (NEEDS_CSUM). Counters (rx_gro_merged, rx_gso_frames,
- * rx_csum_partial, rx_csum_outer, rx_drop_inner_csum, rx_drop_inner_hdr)
- * are counted in st.
+ * Integrity (DESIGN.md): every TCP checksum is verified, whatever the
+ * outer checksum said, and a segment is merged, or written with
+ * NEEDS_CSUM, only when its checksum verified or its check field holds
+ * exactly the pseudo-header seed (a sender on this host left it partial,
+ * as the kernel's vxlan on a veth does). A segment whose checksum is
+ * wrong goes to the tap as it came, alone and without flags, so that the
+ * stack behind drops it, as behind the kernel's vxlan; an IP frame whose
+ * headers no receiver would take (lengths that lie, headers cut short)
+ * is dropped. Other frames go as they came, plain (the kernel verifies
+ * them), except UDP with the seed (NEEDS_CSUM). Counters
+ * (rx_gro_merged, rx_gso_frames, rx_csum_partial, rx_inner_csum_bad,
+ * rx_drop_inner_hdr) are counted in st.
  */
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			bool outer_ok, struct stats *st);
+			const uint32_t *sum, struct stats *st);
 
 /*
  * Close every open super-frame: patch its headers (IP lengths and header

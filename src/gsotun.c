@@ -103,7 +103,7 @@ struct tunnel {
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per gro frame */
 	struct ring ring;	/* tap reads and writes, a batch at a time */
 	bool ring_up;
-	ev_io tap_w, sock_w, watch_w, ring_w;
+	ev_io tap_w, sock_w, nocsum_w, watch_w, ring_w;
 	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
 	unsigned int n_err_w;
 	ev_timer path_w;
@@ -719,15 +719,17 @@ static void tunnel_rx_flush(struct tunnel *t)
 static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len,
 			  uint8_t ecn)
 {
+	struct encap_rx rx;
+	const uint32_t *sum;
 	size_t off;
-	bool csum_ok;
 	int err;
 
-	err = encap_parse(&t->cfg.encap, pkt, len, &off, &csum_ok);
+	err = encap_parse(&t->cfg.encap, pkt, len, &rx);
 	if (err) {
 		count_encap_drop(&t->st, err);
 		return;
 	}
+	off = rx.inner_off;
 	switch (encap_ecn_decap(pkt + off, len - off, ecn)) {
 	case ENCAP_ECN_DROP:
 		t->st.rx_drop_ecn++;
@@ -738,12 +740,11 @@ static void tunnel_rx_one(struct tunnel *t, uint8_t *pkt, size_t len,
 	case ENCAP_ECN_KEEP:
 		break;
 	}
-	/* The UDP checksum the kernel checked, or the GRE one we did. */
-	csum_ok |= t->ul.csum_checked;
-	if (gro_add(t->gro, pkt + off, len - off, csum_ok, &t->st) ==
-	    GRO_FULL) {
+	/* A CE mark changes no byte the inner checksums cover. */
+	sum = rx.sum_valid && ecn != ECN_CE ? &rx.inner_sum : NULL;
+	if (gro_add(t->gro, pkt + off, len - off, sum, &t->st) == GRO_FULL) {
 		tunnel_rx_flush(t);
-		gro_add(t->gro, pkt + off, len - off, csum_ok, &t->st);
+		gro_add(t->gro, pkt + off, len - off, sum, &t->st);
 	}
 }
 
@@ -764,10 +765,10 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
 	int i, n;
 
-	n = underlay_recv(&t->ul, p, &t->st);
+	n = underlay_recv(&t->ul, w->fd, p, &t->st);
 	/* Nothing, or an error: ICMP about our packets may be queued. */
 	if (n <= 0) {
-		uint32_t mtu = underlay_read_errors(&t->ul, t->ul.fd, &t->st);
+		uint32_t mtu = underlay_read_errors(&t->ul, w->fd, &t->st);
 
 		if (mtu)
 			tunnel_lower_path(t, mtu);
@@ -1042,6 +1043,12 @@ static void tunnel_watch(struct tunnel *t)
 	t->sighup_w.data = t;
 	ev_io_start(t->loop, &t->tap_w);
 	ev_io_start(t->loop, &t->sock_w);
+	if (t->ul.fd_nocsum >= 0) {
+		ev_io_init(&t->nocsum_w, sock_read_cb, t->ul.fd_nocsum,
+			   EV_READ);
+		t->nocsum_w.data = t;
+		ev_io_start(t->loop, &t->nocsum_w);
+	}
 	tunnel_watch_errors(t);
 	ev_io_start(t->loop, &t->watch_w);
 	ev_io_start(t->loop, &t->ring_w);
@@ -1065,7 +1072,8 @@ static void log_tunnel(const struct tunnel *t)
 
 int main(int argc, char **argv)
 {
-	struct tunnel t = { .tap_fd = -1, .ul = { .fd = -1, .fd_df = -1 },
+	struct tunnel t = { .tap_fd = -1,
+			    .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 },
 			    .budget = UINT32_MAX };
 	int ret = EXIT_FAILURE;
 

@@ -45,7 +45,8 @@
 	X(rx_gro_merged)	/* segments merged into a previous one */     \
 	X(rx_ecn_ce)		/* outer CE copied onto the inner packet */    \
 	X(rx_csum_partial)	/* check field held the seed: NEEDS_CSUM */   \
-	X(rx_csum_outer)	/* TCP trusted on a checked outer checksum */ \
+	X(rx_inner_csum_bad)	/* inner TCP checksum wrong: passed as is */  \
+	X(rx_udp_csum_zero)	/* datagrams without a UDP checksum */        \
 	X(rx_drop_source)	/* not from the configured remote */          \
 	X(rx_drop_short)	/* truncated encapsulation header */          \
 	X(rx_drop_flags)	/* VXLAN flags / reserved bits */             \
@@ -59,7 +60,6 @@
 	X(rx_drop_csum_missing)	/* required checksum absent */                \
 	X(rx_drop_inner_short)	/* inner frame shorter than Ethernet */       \
 	X(rx_drop_inner_hdr)	/* inner IP/TCP/UDP header bad or lying */    \
-	X(rx_drop_inner_csum)	/* inner TCP checksum wrong */                \
 	X(rx_drop_outer)	/* outer IP header malformed (raw GRE) */     \
 	X(rx_drop_trunc)	/* datagram larger than the buffer */         \
 	X(rx_drop_write)	/* tap write failed */

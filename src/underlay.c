@@ -114,6 +114,12 @@ static int underlay_set_pmtu(int fd, int family, bool df)
 	return 0;
 }
 
+/* The sockets packets from the peer arrive on; the others only send. */
+static bool underlay_receives(const struct underlay *u, int fd)
+{
+	return fd == u->fd || fd == u->fd_nocsum;
+}
+
 /* TTL, fixed TOS, DF and, for UDP, the checksum and GRO options. */
 static int underlay_configure(struct underlay *u, int fd, bool df,
 			      const struct config *cfg)
@@ -131,7 +137,7 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 	if (underlay_set_pmtu(fd, u->family, df))
 		return -errno;
 	/* The outer ECN field of what arrives (RFC 6040 decapsulation). */
-	if (fd == u->fd &&
+	if (underlay_receives(u, fd) &&
 	    sockopt_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
 			v6 ? IPV6_RECVTCLASS : IP_RECVTOS, 1))
 		return -errno;
@@ -155,7 +161,7 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 		u->gso = false;
 	}
 	/* Back-to-back datagrams from the peer arrive as one (udp(7)). */
-	if (fd == u->fd && cfg->offload &&
+	if (underlay_receives(u, fd) && cfg->offload &&
 	    sockopt_int(fd, SOL_UDP, UDP_GRO, 1))
 		log_debug("UDP_GRO not available: %s", strerror(errno));
 	return 0;
@@ -251,47 +257,117 @@ unsigned int underlay_send_only_fds(const struct underlay *u, int *fds)
 }
 
 /*
- * What a datagram without a UDP checksum is cut to by the filter below:
- * one byte, shorter than any encapsulation header. A datagram that really
- * is one byte long is cut to none (rx_drop_short either way).
+ * A zero UDP checksum means "none" (RFC 768: a computed 0 is sent as
+ * 0xffff). Such datagrams are taken: RFC 7348 section 5 says a VXLAN
+ * receiver MUST accept them, RFC 8086 section 3.2.1 that a GRE-in-UDP one
+ * SHOULD by default, and the kernel's vxlan does whatever its udpcsum
+ * says; over IPv6 only with --no-csum (RFC 6935 and RFC 6936, as the
+ * kernel's udp6zerocsumrx), the kernel dropping them otherwise. Every
+ * inner checksum is verified anyway (gro_add()), so nothing is trusted on
+ * an outer checksum; the datagrams without one are told apart only to be
+ * counted. A socket cannot see a datagram's UDP header, so the kernel
+ * steers them: the two receiving sockets share the port (SO_REUSEPORT)
+ * and a classic BPF program picks fd (index 0) or fd_nocsum (index 1) by
+ * the check field, reached from the network header, as UDP's reuseport
+ * selection runs past the UDP header. An IPv6 datagram behind extension
+ * headers goes to fd, uncounted. The kernel's UDP GRO never merges
+ * datagrams without a checksum (udp_gro_receive_segment()), so each one
+ * is one message.
  */
-#define NO_CSUM_LEN 1
+static int underlay_steer_nocsum(int fd, int family)
+{
+	static struct sock_filter steer4[] = {
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, (uint32_t)SKF_NET_OFF),
+		BPF_STMT(BPF_LD | BPF_H | BPF_IND, (uint32_t)SKF_NET_OFF + 6),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	static struct sock_filter steer6[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t)SKF_NET_OFF + 6),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 3),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t)SKF_NET_OFF + 46),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = 5, .filter = steer4 };
+
+	if (family == AF_INET6) {
+		prog.len = 6;
+		prog.filter = steer6;
+	}
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog,
+			  sizeof(prog));
+}
 
 /*
- * --csum over IPv4: the kernel verifies every non-zero UDP checksum before
- * a socket sees the datagram (before its filter runs, too) but lets zero
- * ones through (__udp4_lib_rcv()), and a socket cannot tell them apart;
- * this filter, which sees the UDP header at offset 0
- * (udp_queue_rcv_one_skb()), cuts them to NO_CSUM_LEN bytes so that what
- * is left is known verified (DESIGN.md, integrity). Cut rather than
- * dropped: the drop is then counted by cause. A check field of 0 means
- * "none" only: a computed 0 is sent as 0xffff (RFC 768), and the kernel's
- * UDP GRO keeps a non-zero one non-zero. Attached before bind(), so that
- * nothing arrives unfiltered.
+ * SO_REUSEPORT would let a second tunnel on the same port share it
+ * silently: a bind without it first fails, as before, when the port is
+ * taken (by another gsotun or the kernel's vxlan).
  */
-static int underlay_require_csum(struct underlay *u)
+static int underlay_port_free(int family, const struct sockaddr_storage *a,
+			      socklen_t len)
 {
-	static struct sock_filter cut_no_csum[] = {
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),	/* check */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, sizeof(struct udphdr) + NO_CSUM_LEN),
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 4),	/* length */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			 sizeof(struct udphdr) + NO_CSUM_LEN, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, sizeof(struct udphdr)),
-		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(cut_no_csum) / sizeof(cut_no_csum[0]),
-		.filter = cut_no_csum,
-	};
+	int fd, err = 0;
 
-	if (u->family == AF_INET &&
-	    setsockopt(u->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
-		       sizeof(prog)))
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (fd < 0)
 		return -errno;
-	u->csum_filter = u->family == AF_INET;
-	u->csum_checked = true;
+	if (family == AF_INET6)
+		sockopt_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+	if (bind(fd, (const struct sockaddr *)a, len))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* A receiving socket, bound to the underlay's port and address. */
+static int underlay_open_rx(int family, bool udp, bool shared,
+			    const struct sockaddr_storage *a, socklen_t len)
+{
+	int fd;
+
+	fd = socket(family, (udp ? SOCK_DGRAM : SOCK_RAW) | SOCK_CLOEXEC,
+		    udp ? IPPROTO_UDP : IPPROTO_GRE);
+	if (fd < 0)
+		return -errno;
+	if (family == AF_INET6)
+		sockopt_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+	if ((shared && sockopt_int(fd, SOL_SOCKET, SO_REUSEPORT, 1)) ||
+	    bind(fd, (const struct sockaddr *)a, len)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* fd and, where datagrams without a checksum may come, fd_nocsum. */
+static int underlay_bind(struct underlay *u, const struct config *cfg,
+			 const struct sockaddr_storage *a, socklen_t len)
+{
+	bool shared = u->udp && (u->family == AF_INET || !cfg->csum);
+	int fd, err;
+
+	if (shared) {
+		err = underlay_port_free(u->family, a, len);
+		if (err)
+			return err;
+	}
+	fd = underlay_open_rx(u->family, u->udp, shared, a, len);
+	if (fd < 0)
+		return fd;
+	u->fd = fd;
+	if (!shared)
+		return 0;
+	if (underlay_steer_nocsum(u->fd, u->family))
+		return -errno;
+	fd = underlay_open_rx(u->family, true, true, a, len);
+	if (fd < 0)
+		return fd;
+	u->fd_nocsum = fd;
 	return 0;
 }
 
@@ -305,6 +381,7 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
 	u->fd_df = -1;
+	u->fd_nocsum = -1;
 	u->family = cfg->remote.family;
 	u->udp = encap_is_udp(cfg->encap.type);
 	/*
@@ -321,25 +398,6 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 		goto fail;
 	}
 
-	u->fd = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
-			SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
-	if (u->fd < 0) {
-		err = -errno;
-		log_err_errno("cannot open the %s underlay socket",
-			      encap_name(cfg->encap.type));
-		goto fail;
-	}
-	if (u->family == AF_INET6)
-		sockopt_int(u->fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
-	if (u->udp && cfg->csum) {
-		err = underlay_require_csum(u);
-		if (err) {
-			log_err("cannot attach the checksum filter: %s",
-				strerror(-err));
-			goto fail;
-		}
-	}
-
 	if (cfg->local.family) {
 		local_len = ipaddr_to_sockaddr(&cfg->local, port, &local);
 	} else {
@@ -347,10 +405,14 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 
 		local_len = ipaddr_to_sockaddr(&any, port, &local);
 	}
-	if (bind(u->fd, (struct sockaddr *)&local, local_len)) {
-		err = -errno;
-		log_err_errno("cannot bind the underlay socket to port %u",
-			      port);
+	err = underlay_bind(u, cfg, &local, local_len);
+	if (err) {
+		if (u->udp)
+			log_err("cannot bind the underlay socket to port %u: "
+				"%s", port, strerror(-err));
+		else
+			log_err("cannot open the %s underlay socket: %s",
+				encap_name(cfg->encap.type), strerror(-err));
 		goto fail;
 	}
 	u->peer_len = ipaddr_to_sockaddr(&cfg->remote, port, &u->peer);
@@ -370,6 +432,8 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 		goto fail;
 	}
 	err = underlay_configure(u, u->fd, cfg->df == DF_SET, cfg);
+	if (!err && u->fd_nocsum >= 0)
+		err = underlay_configure(u, u->fd_nocsum, false, cfg);
 	if (err) {
 		log_err("cannot configure the underlay socket: %s",
 			strerror(-err));
@@ -411,8 +475,11 @@ void underlay_close(struct underlay *u)
 		close(u->fd);
 	if (u->fd_df >= 0)
 		close(u->fd_df);
+	if (u->fd_nocsum >= 0)
+		close(u->fd_nocsum);
 	u->fd = -1;
 	u->fd_df = -1;
+	u->fd_nocsum = -1;
 	underlay_rx_free(u->rx);
 	u->rx = NULL;
 }
@@ -831,8 +898,8 @@ static void underlay_rx_arm(struct underlay_rx *rx)
 }
 
 /* Check one received datagram and find its encapsulation header. */
-static void underlay_rx_one(struct underlay *u, int i, struct rx_pkt *p,
-			    struct stats *st)
+static void underlay_rx_one(struct underlay *u, int fd, int i,
+			    struct rx_pkt *p, struct stats *st)
 {
 	struct underlay_rx *rx = u->rx;
 	struct msghdr *msg = &rx->mm[i].msg_hdr;
@@ -850,10 +917,8 @@ static void underlay_rx_one(struct underlay *u, int i, struct rx_pkt *p,
 		st->rx_drop_source++;
 		return;
 	}
-	if (u->csum_filter && n == NO_CSUM_LEN) {
-		st->rx_drop_csum_missing++;
-		return;
-	}
+	if (fd == u->fd_nocsum)
+		st->rx_udp_csum_zero++;
 	if (!u->udp && u->family == AF_INET && strip_ip4(buf, &n, &off)) {
 		st->rx_drop_outer++;
 		return;
@@ -865,12 +930,13 @@ static void underlay_rx_one(struct underlay *u, int i, struct rx_pkt *p,
 	msg_rx_cmsgs(msg, p);
 }
 
-int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
+int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p,
+		  struct stats *st)
 {
 	int n, i;
 
 	underlay_rx_arm(u->rx);
-	n = recvmmsg(u->fd, u->rx->mm, u->rx_batch, MSG_DONTWAIT, NULL);
+	n = recvmmsg(fd, u->rx->mm, u->rx_batch, MSG_DONTWAIT, NULL);
 	if (n <= 0) {
 		/* EAGAIN, or an ICMP error queued on the socket. */
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -878,7 +944,7 @@ int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st)
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		underlay_rx_one(u, i, &p[i], st);
+		underlay_rx_one(u, fd, i, &p[i], st);
 	return n;
 }
 

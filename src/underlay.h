@@ -38,6 +38,11 @@ struct underlay {
 	int fd;
 	int fd_df;		/* --df inherit: sends with DF; else -1 */
 	/*
+	 * Receives the datagrams without a UDP checksum, which the kernel
+	 * steers away from fd (IPv4, or IPv6 with --no-csum); else -1.
+	 */
+	int fd_nocsum;
+	/*
 	 * The sockets a send leaves from, by inner-flow hash (source port
 	 * entropy): [0] are fd and fd_df, the others send only, from
 	 * ephemeral ports.
@@ -49,13 +54,6 @@ struct underlay {
 	bool udp;		/* UDP socket; else raw GRE */
 	bool gso;		/* UDP GSO usable (outer csum on, no EIO seen) */
 	bool connected;		/* raw GRE, only the peer: no msg_name */
-	/*
-	 * --csum over UDP: every datagram delivered carried a checksum the
-	 * kernel verified (IPv6 refuses zero ones; over IPv4 csum_filter
-	 * cuts them to one byte, dropped as rx_drop_csum_missing).
-	 */
-	bool csum_checked;
-	bool csum_filter;
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
 	const struct cidr *allow;	/* --allow: other accepted sources */
@@ -122,12 +120,13 @@ void underlay_complete(struct underlay *u, struct underlay_tx *tx,
 		       unsigned int m, int res, struct stats *st);
 
 /*
- * Receive up to UNDERLAY_RX_BATCH datagrams or packets with one system
- * call into the underlay's own buffers, which stay valid until the next
- * call. Returns how many were read (0: nothing pending); p[i].data is NULL
- * for one that was dropped (counted in st).
+ * Receive up to UNDERLAY_RX_BATCH datagrams or packets from fd (fd or
+ * fd_nocsum) with one system call into the underlay's own buffers, which
+ * stay valid until the next call. Returns how many were read (0: nothing
+ * pending); p[i].data is NULL for one that was dropped (counted in st).
  */
-int underlay_recv(struct underlay *u, struct rx_pkt *p, struct stats *st);
+int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p,
+		  struct stats *st);
 
 /*
  * Read the error queue of fd (u->fd or u->fd_df): ICMP errors about the

@@ -25,7 +25,10 @@
  * Input:
  *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
  *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum required;
- *               bit 4: GRE sequence numbers; bit 5: GRO merging off
+ *               bit 4: GRE sequence numbers; bit 5: GRO merging off;
+ *               bit 6: give gro_add() the sum of every inner frame that no
+ *               GRE checksum summed (computed here: gro.h takes it from
+ *               any caller that knows it), so that path sees every frame
  *   bytes 1-2   the tap's MTU, big-endian (0 means 1500, at least 68)
  *   bytes 3-5   VNI
  *   bytes 6-9   GRE key
@@ -54,19 +57,28 @@
 /* Everything but C, K and S: RFC 2784 section 2.1, version 0. */
 #define RX_GRE_BAD 0x4fff
 
+/* tcp_gro_receive(): flags that end a run, flags a segment may differ in. */
+#define RX_TCP_FLUSH (PKT_URG | PKT_PSH | PKT_RST | PKT_SYN | PKT_FIN)
+#define RX_TCP_FREE (PKT_CWR | PKT_FIN | PKT_PSH)
+
 /* One packet of the input, in a buffer of exactly its size. */
 struct rx_pkt {
 	uint8_t *buf;
 	uint8_t *orig;		/* its bytes before gro_add() saw them */
 	size_t len;
 	size_t inner_off;
+	uint32_t sum;		/* wsum of the inner frame, when sum_valid */
 	bool ok;		/* encap_parse() took it */
-	bool outer_ok;		/* a checked outer checksum covered it */
+	bool sum_valid;		/* a GRE checksum summed it */
+	bool added;		/* given to gro_add() */
+	bool bad;		/* counted in rx_inner_csum_bad */
+	enum gro_result res;
+	unsigned int uses;	/* slices of the batch's frames inside it */
 };
 
 struct rx_ctx {
 	struct encap_cfg cfg;
-	bool udp_checked;	/* as --csum: the kernel checked UDP's */
+	bool own_sum;		/* byte 0 bit 6 */
 	struct stats st;
 	struct rx_pkt pkts[RX_MAX_PKTS];
 	unsigned int n_pkts;
@@ -74,7 +86,7 @@ struct rx_ctx {
 	unsigned int queued;	/* GRO_QUEUED since the last reset */
 	unsigned int merged;	/* GRO_MERGED since the last reset */
 	uint64_t n_merged;	/* all GRO_MERGED */
-	uint64_t n_dropped;	/* all drops for a TCP checksum */
+	uint64_t n_bad;		/* all TCP segments with a wrong checksum */
 };
 
 /* Where the headers of an inner frame are, found independently of vnet.c. */
@@ -84,7 +96,26 @@ struct rx_layout {
 	uint32_t end;		/* end of the IP datagram */
 	uint16_t check;		/* the L4 check field */
 	uint8_t proto;
-	bool routed;		/* an IPv6 routing header */
+	bool routed;		/* an IPv6 routing header with segments left */
+};
+
+/* What an L4 check field says, by rx_verdict(). */
+enum rx_csum {
+	RX_CSUM_NONE = 0,	/* nothing gro.c verifies */
+	RX_CSUM_GOOD,		/* TCP, verified */
+	RX_CSUM_SEED,		/* TCP or UDP, the pseudo-header seed */
+	RX_CSUM_BAD,		/* TCP, neither */
+};
+
+/* A TCP segment, as the walk finds it in its original bytes. */
+struct rx_tcp {
+	uint8_t *o;
+	uint32_t len;
+	struct rx_layout l;
+	uint32_t hl;		/* headers, through TCP's */
+	uint32_t plen;
+	uint32_t seq;
+	uint8_t flags;
 };
 
 static struct gro G;
@@ -156,7 +187,8 @@ static int rx_walk_ip6(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
 		hl = (d[off + 1] + 1u) * 8;
 		if (l->end - off < hl)
 			return RX_BAD;
-		if (l->proto == IPPROTO_ROUTING)
+		/* RFC 8200 section 8.1: not yet at its final destination. */
+		if (l->proto == IPPROTO_ROUTING && d[off + 3])
 			l->routed = true;
 		l->proto = d[off];
 		off += hl;
@@ -241,6 +273,33 @@ static bool rx_l4_seeded(const uint8_t *d, const struct rx_layout *l)
 	return pkt_get16(d + l->check) == pkt_fold(rx_pseudo(d, l));
 }
 
+/* What gro.c is to make of the packet's check field (gro.h, integrity). */
+static enum rx_csum rx_verdict(const struct rx_pkt *p)
+{
+	uint8_t *o = p->orig + p->inner_off;
+	struct rx_layout l;
+
+	if (rx_walk(o, p->len - p->inner_off, false, &l) != RX_IP || !l.l4 ||
+	    l.routed)
+		return RX_CSUM_NONE;
+	if (rx_l4_seeded(o, &l))
+		return RX_CSUM_SEED;
+	if (l.proto != IPPROTO_TCP)
+		return RX_CSUM_NONE;
+	return rx_l4_valid(o, &l) ? RX_CSUM_GOOD : RX_CSUM_BAD;
+}
+
+/* A wsum (csum.h) of len bytes, from the naive sum. */
+static uint32_t rx_wsum(const uint8_t *d, size_t len)
+{
+	uint8_t b[2];
+	uint16_t w;
+
+	pkt_put16(b, pkt_fold(pkt_sum(d, len, 0)));
+	memcpy(&w, b, sizeof(w));
+	return w;
+}
+
 /* ---- fixing checksums so that mutated packets get through --------------- */
 
 static void rx_fix_inner(uint8_t *d, size_t len, bool seed)
@@ -322,24 +381,32 @@ static bool rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 	return !c->gre_csum || (flags & RX_GRE_C);
 }
 
+/* With a GRE checksum, the sum of the inner frame comes along. */
 static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 {
-	bool gre = c->type != ENCAP_VXLAN, want, csum_ok = false;
-	size_t off = 0;
+	bool gre = c->type != ENCAP_VXLAN, want;
+	struct encap_rx rx;
+	size_t off;
 	int err;
 
-	err = encap_parse(c, p->buf, p->len, &off, &csum_ok);
+	err = encap_parse(c, p->buf, p->len, &rx);
 	want = gre ? rx_ref_gre(c, p->buf, p->len) :
 		     rx_ref_vxlan(c, p->buf, p->len);
 	FUZZ_CHECK(err >= ENCAP_OK && err < ENCAP_ERR__MAX);
 	FUZZ_CHECK((err == ENCAP_OK) == want);
 	if (err)
 		return;
+	off = rx.inner_off;
 	FUZZ_CHECK(off == (gre ? rx_gre_hlen(pkt_get16(p->buf)) : 8));
-	FUZZ_CHECK(csum_ok == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
+	FUZZ_CHECK(rx.sum_valid == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
+	if (rx.sum_valid)
+		FUZZ_CHECK(pkt_ones_eq(pkt_wsum16(rx.inner_sum),
+				       pkt_fold(pkt_sum(p->buf + off,
+							p->len - off, 0))));
 	p->inner_off = off;
 	p->ok = true;
-	p->outer_ok = csum_ok;
+	p->sum_valid = rx.sum_valid;
+	p->sum = rx.sum_valid ? rx.inner_sum : 0;
 }
 
 /* ---- RFC 6040 decapsulation --------------------------------------------- */
@@ -384,18 +451,17 @@ static bool rx_ecn(struct rx_pkt *p, uint8_t ecn)
 /* ---- the frames gro produced -------------------------------------------- */
 
 /* The packet of this batch whose inner frame holds [base, base + len). */
-static const struct rx_pkt *rx_owner(const struct rx_ctx *x,
-				     const struct iovec *v)
+static struct rx_pkt *rx_owner(struct rx_ctx *x, const struct iovec *v)
 {
 	uintptr_t b = (uintptr_t)v->iov_base;
 	unsigned int i;
 
 	for (i = x->batch; i < x->n_pkts; i++) {
-		const struct rx_pkt *p = &x->pkts[i];
+		struct rx_pkt *p = &x->pkts[i];
 		uintptr_t lo = (uintptr_t)(p->buf + p->inner_off);
 		uintptr_t hi = (uintptr_t)(p->buf + p->len);
 
-		if (p->ok && b >= lo && b <= hi && v->iov_len <= hi - b)
+		if (p->added && b >= lo && b < hi && v->iov_len <= hi - b)
 			return p;
 	}
 	return NULL;
@@ -426,13 +492,15 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
 
 /*
  * DESIGN.md, integrity: a frame the kernel will not verify (NEEDS_CSUM)
- * came from segments whose TCP checksum verified or held the seed, or from
- * UDP datagrams whose check field held the seed; a GSO frame, from
- * segments whose IPv4 header checksum verified.
+ * came from segments whose TCP checksum verified or held the seed,
+ * whatever an outer checksum said, or from UDP datagrams whose check
+ * field held the seed; a GSO frame, from segments whose IPv4 header
+ * checksum verified.
  */
 static void rx_check_source(const struct rx_pkt *p, bool gso)
 {
 	uint8_t *o = p->orig + p->inner_off;
+	enum rx_csum v = rx_verdict(p);
 	struct rx_layout l;
 
 	FUZZ_CHECK(rx_walk(o, p->len - p->inner_off, false, &l) == RX_IP);
@@ -445,10 +513,9 @@ static void rx_check_source(const struct rx_pkt *p, bool gso)
 	if (gso && o[l.l3] >> 4 == 4)
 		FUZZ_CHECK(rx_ip4_valid(o, &l));
 	if (l.proto == IPPROTO_TCP)
-		FUZZ_CHECK(rx_l4_valid(o, &l) || rx_l4_seeded(o, &l) ||
-			   p->outer_ok);
+		FUZZ_CHECK(v == RX_CSUM_GOOD || v == RX_CSUM_SEED);
 	else
-		FUZZ_CHECK(l.proto == IPPROTO_UDP && rx_l4_seeded(o, &l));
+		FUZZ_CHECK(l.proto == IPPROTO_UDP && v == RX_CSUM_SEED);
 }
 
 /* A frame passed on as it came: one whole inner frame, untouched. */
@@ -462,20 +529,180 @@ static void rx_check_plain(const struct gro_frame *fr, const struct rx_pkt *p)
 	FUZZ_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off, ilen));
 }
 
-/* Bytes of o and n equal but for [a, a + w) and [b, b + v). */
-static bool rx_same_but(const uint8_t *o, const uint8_t *n, uint32_t len,
-			uint32_t a, uint32_t w, uint32_t b, uint32_t v)
+/* Bytes of a and b equal but for the 2-byte fields at skip[]. */
+static bool rx_same_but(const uint8_t *a, const uint8_t *b, uint32_t len,
+			const uint32_t *skip, unsigned int n_skip)
 {
+	unsigned int j;
 	uint32_t i;
 
 	for (i = 0; i < len; i++) {
-		if ((i >= a && i < a + w) || (i >= b && i < b + v))
-			continue;
-		if (o[i] != n[i])
+		for (j = 0; j < n_skip; j++)
+			if (i >= skip[j] && i < skip[j] + 2)
+				break;
+		if (j == n_skip && a[i] != b[i])
 			return false;
 	}
 	return true;
 }
+
+/* ---- the kernel's GRO rules, from the segments' own bytes --------------- */
+
+/* A segment of a run: TCP, and not on its way elsewhere (RFC 8200 8.1). */
+static void rx_tcp_get(const struct rx_pkt *p, struct rx_tcp *t)
+{
+	t->o = p->orig + p->inner_off;
+	t->len = (uint32_t)(p->len - p->inner_off);
+	FUZZ_CHECK(rx_walk(t->o, t->len, false, &t->l) == RX_IP);
+	FUZZ_CHECK(t->l.l4 && t->l.proto == IPPROTO_TCP && !t->l.routed);
+	t->hl = t->l.l4 + (t->o[t->l.l4 + 12] >> 4) * 4u;
+	t->plen = t->l.end - t->hl;
+	t->seq = pkt_get32(t->o + t->l.l4 + 4);
+	t->flags = t->o[t->l.l4 + 13];
+}
+
+/*
+ * inet_gro_receive(): no options, a valid header checksum, no fragment
+ * (nor the reserved bit), TOS, TTL, DF, protocol and addresses as the
+ * first's; inet_gro_flush(): the second segment's id fixes the mode of
+ * the run, fixed (DF or not) or counting up by one.
+ */
+static void rx_rule_ip4(const struct rx_tcp *t, unsigned int k)
+{
+	const uint8_t *ip = t[k].o + t[k].l.l3, *ip0 = t[0].o + t[0].l.l3;
+	uint16_t id0 = pkt_get16(ip0 + 4);
+	bool fixed = pkt_get16(t[1].o + t[1].l.l3 + 4) == id0;
+
+	FUZZ_CHECK(ip[0] == 0x45 && rx_ip4_valid(t[k].o, &t[k].l));
+	FUZZ_CHECK(!(pkt_get16(ip + 6) & ~0x4000));
+	FUZZ_CHECK(ip[1] == ip0[1] && !memcmp(ip + 6, ip0 + 6, 4));
+	FUZZ_CHECK(!memcmp(ip + 12, ip0 + 12, 8));
+	FUZZ_CHECK(pkt_get16(ip + 4) == (fixed ? id0 : (uint16_t)(id0 + k)));
+}
+
+/*
+ * ipv6_gro_receive(): version, traffic class, flow label, next header,
+ * hop limit, addresses and every extension header byte as the first's.
+ */
+static void rx_rule_ip6(const struct rx_tcp *t, unsigned int k)
+{
+	const uint8_t *ip = t[k].o + t[k].l.l3, *ip0 = t[0].o + t[0].l.l3;
+
+	FUZZ_CHECK(!memcmp(ip, ip0, 4) && !memcmp(ip + 6, ip0 + 6, 34));
+	FUZZ_CHECK(!memcmp(ip + 40, ip0 + 40, t[k].l.l4 - t[k].l.l3 - 40));
+}
+
+/*
+ * tcp_gro_receive(): ports, ACK number, data offset, window and options
+ * as the first's; flags too but CWR, FIN and PSH; CWR only on the first,
+ * a flag that flushes only on the last; in order, with data, none longer
+ * than the first (the mss) and only the last shorter. The urgent pointer
+ * is not compared.
+ */
+static void rx_rule_tcp(const struct rx_tcp *t, unsigned int k,
+			unsigned int n, uint32_t seq)
+{
+	const uint8_t *th = t[k].o + t[k].l.l4, *th0 = t[0].o + t[0].l.l4;
+
+	FUZZ_CHECK(!memcmp(th, th0, 4) && !memcmp(th + 8, th0 + 8, 5));
+	FUZZ_CHECK(!memcmp(th + 14, th0 + 14, 2));
+	FUZZ_CHECK(!memcmp(th + 20, th0 + 20, t[0].hl - t[0].l.l4 - 20));
+	FUZZ_CHECK(!((t[k].flags ^ t[0].flags) & ~RX_TCP_FREE));
+	FUZZ_CHECK(k == 0 || !(t[k].flags & PKT_CWR));
+	FUZZ_CHECK(k == n - 1 || !(t[k].flags & RX_TCP_FLUSH));
+	FUZZ_CHECK(t[k].plen > 0 && t[k].plen <= t[0].plen);
+	FUZZ_CHECK(k == n - 1 || t[k].plen == t[0].plen);
+	FUZZ_CHECK(t[k].seq == seq);
+	FUZZ_CHECK(rx_l4_valid(t[k].o, &t[k].l) ||
+		   rx_l4_seeded(t[k].o, &t[k].l));
+}
+
+/* Segment k of a merged run of n: same flow, and what the kernel merges. */
+static void rx_rule_seg(const struct rx_tcp *t, unsigned int k,
+			unsigned int n, uint32_t seq)
+{
+	FUZZ_CHECK(t[k].l.l3 == t[0].l.l3 && t[k].l.l4 == t[0].l.l4 &&
+		   t[k].hl == t[0].hl);
+	/* dev_gro_receive(): MACs, VLAN tags and ethertype. */
+	FUZZ_CHECK(!memcmp(t[k].o, t[0].o, t[0].l.l3));
+	/* No Ethernet padding: the IP length is the frame's. */
+	FUZZ_CHECK(t[k].l.end == t[k].len);
+	if (t[k].o[t[k].l.l3] >> 4 == 4)
+		rx_rule_ip4(t, k);
+	else
+		rx_rule_ip6(t, k);
+	rx_rule_tcp(t, k, n, seq);
+}
+
+/*
+ * tcp_gro_complete() and inet_gro_complete(): the first segment's headers
+ * with the lengths of the whole, FIN and PSH of any segment, the check
+ * field seeded; a GSO header that cuts it at the first payload's length,
+ * with ECN when the first segment has CWR. One segment: its headers as
+ * they came but the check field, without GSO.
+ */
+static void rx_check_head(const struct gro_frame *fr, const struct rx_tcp *t,
+			  unsigned int n)
+{
+	const struct rx_layout *l = &t[0].l;
+	uint8_t e[GSO_HDR_MAX], *ip, gso;
+	unsigned int k;
+	bool v4;
+
+	FUZZ_CHECK(fr->hdr_len == t[0].hl && fr->len - l->l3 <= GRO_MAX_LEN);
+	memcpy(e, t[0].o, t[0].hl);
+	ip = e + l->l3;
+	v4 = ip[0] >> 4 == 4;
+	for (k = 1; k < n; k++)
+		e[l->l4 + 13] |= t[k].flags & (PKT_FIN | PKT_PSH);
+	if (n > 1 && v4) {
+		pkt_put16(ip + 2, fr->len - l->l3);
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	} else if (n > 1) {
+		pkt_put16(ip + 4, fr->len - l->l3 - 40);
+	}
+	pkt_put16(e + l->l4 + 16,
+		  pkt_fold(pkt_pseudo(ip, IPPROTO_TCP, fr->len - l->l4)));
+	FUZZ_CHECK(!memcmp(fr->hdr, e, t[0].hl));
+	FUZZ_CHECK(fr->vnet.flags == VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	FUZZ_CHECK(fr->vnet.csum_start == l->l4 && fr->vnet.csum_offset == 16);
+	if (n == 1) {
+		FUZZ_CHECK(fr->vnet.gso_type == VIRTIO_NET_HDR_GSO_NONE);
+		return;
+	}
+	gso = v4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6;
+	if (t[0].flags & PKT_CWR)
+		gso |= VIRTIO_NET_HDR_GSO_ECN;
+	FUZZ_CHECK(fr->vnet.gso_type == gso && fr->vnet.gso_size == t[0].plen &&
+		   fr->vnet.hdr_len == t[0].hl);
+}
+
+/*
+ * A frame with headers of its own: a run of segments that could have
+ * come out of the kernel's GRO, each payload in place and untouched.
+ */
+static void rx_check_run(const struct gro_frame *fr, struct rx_pkt **src)
+{
+	struct rx_tcp t[GRO_MAX_SEGS];
+	unsigned int k, n = fr->n_slices;
+	uint32_t seq;
+
+	for (k = 0; k < n; k++)
+		rx_tcp_get(src[k], &t[k]);
+	for (k = 0, seq = t[0].seq; k < n; seq += t[k].plen, k++) {
+		if (n > 1)
+			rx_rule_seg(t, k, n, seq);
+		FUZZ_CHECK(fr->slices[k].iov_base ==
+			   src[k]->buf + src[k]->inner_off + t[k].hl);
+		FUZZ_CHECK(fr->slices[k].iov_len == t[k].plen);
+		FUZZ_CHECK(!memcmp(fr->slices[k].iov_base, t[k].o + t[k].hl,
+				   t[k].plen));
+	}
+	rx_check_head(fr, t, n);
+}
+
+/* ---- and what the transmit side makes of them --------------------------- */
 
 /* Segment i's bytes into segbuf; returns its length. */
 static uint32_t rx_seg_bytes(const struct seg *s)
@@ -501,13 +728,21 @@ static void rx_check_seg(const struct frame *f, uint32_t len, uint32_t mtu)
 
 /*
  * A merged frame cut again gives back its very segments (unit-gro's round
- * trip): the headers as they came, but for the check field and, on atomic
- * datagrams that kept one IPv4 id (RFC 6864), the id and header checksum.
+ * trip): the headers as they came, but for the check field, the urgent
+ * pointer of all but the first (not compared when merging) and, in a run
+ * with a fixed IPv4 id, the id and header checksum (the tap's GSO counts
+ * up: virtio_net_hdr has no SKB_GSO_TCP_FIXEDID).
  */
 static void rx_check_merged(const struct gro_frame *fr, const struct frame *f,
 			    int n)
 {
-	uint16_t first = pkt_get16(fr->hdr + fr->l3_off + 4);
+	const uint8_t *o1 = (const uint8_t *)fr->slices[1].iov_base -
+			    fr->hdr_len;
+	uint32_t id_at = f->l3_off + 4u;
+	uint32_t skip[] = { f->l4_off + 16u, f->l4_off + 18u, id_at,
+			    f->l3_off + 10u };
+	bool fixed = f->ethertype == 0x0800 &&
+		     pkt_get16(o1 + id_at) == pkt_get16(fr->hdr + id_at);
 	int k;
 
 	FUZZ_CHECK(n == fr->n_slices);
@@ -515,21 +750,13 @@ static void rx_check_merged(const struct gro_frame *fr, const struct frame *f,
 		const struct seg *s = &segs[k];
 		const uint8_t *o = (const uint8_t *)fr->slices[k].iov_base -
 				   fr->hdr_len;
-		uint32_t id_at = 0, id_w = 0;
 
 		FUZZ_CHECK(s->hdr_len == fr->hdr_len);
 		FUZZ_CHECK(s->payload_len == fr->slices[k].iov_len);
 		FUZZ_CHECK(!memcmp(s->payload, fr->slices[k].iov_base,
 				 s->payload_len));
-		if (f->ethertype == 0x0800 &&
-		    pkt_get16(o + f->l3_off + 4) != (uint16_t)(first + k)) {
-			FUZZ_CHECK(pkt_get16(o + f->l3_off + 6) & 0x4000);
-			FUZZ_CHECK(pkt_get16(o + f->l3_off + 4) == first);
-			id_at = f->l3_off + 4;
-			id_w = 8;
-		}
-		FUZZ_CHECK(rx_same_but(o, s->hdr, s->hdr_len, id_at, id_w,
-				     f->l4_off + 16u, 2));
+		FUZZ_CHECK(rx_same_but(o, s->hdr, s->hdr_len, skip,
+				       k == 0 ? 1 : fixed ? 4 : 2));
 	}
 }
 
@@ -539,9 +766,14 @@ static void rx_check_whole(const struct gro_frame *fr, const uint8_t *buf,
 {
 	const uint8_t *o = p->orig + p->inner_off;
 	uint32_t at = (uint32_t)fr->vnet.csum_start + fr->vnet.csum_offset;
+	bool cwr = o[fr->vnet.csum_start + 13] & PKT_CWR;
 
 	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
-	FUZZ_CHECK(rx_same_but(o, buf, fr->len, at, 2, 0, 0));
+	FUZZ_CHECK(rx_same_but(o, buf, fr->len, &at, 1));
+	/* Its sender's SKB_GSO_TCP_ECN, for CWR on the first segment only. */
+	if (fr->vnet.gso_type)
+		FUZZ_CHECK(!(fr->vnet.gso_type & VIRTIO_NET_HDR_GSO_ECN) ==
+			   !cwr);
 }
 
 /* The transmit side must take the frame back and cut it the same way. */
@@ -590,9 +822,10 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 		rx_check_merged(fr, &f, n);
 }
 
-static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
+static void rx_check_frame(struct rx_ctx *x, const struct gro_frame *fr)
 {
-	const struct rx_pkt *src[GRO_MAX_SEGS];
+	bool csum = fr->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	struct rx_pkt *src[GRO_MAX_SEGS];
 	uint32_t total = fr->hdr_len, k;
 	uint8_t *buf, *w;
 
@@ -603,11 +836,14 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 		src[k] = rx_owner(x, &fr->slices[k]);
 		FUZZ_CHECK(src[k]);
 		FUZZ_CHECK(fr->slices[k].iov_len > 0);
+		/* A wrong checksum goes plain, for the stack behind to drop. */
+		FUZZ_CHECK(!src[k]->bad || !csum);
+		src[k]->uses++;
 		total += (uint32_t)fr->slices[k].iov_len;
 	}
 	FUZZ_CHECK(total == fr->len && fr->len <= VNET_FRAME_MAX);
 	rx_check_vnet(&fr->vnet, fr->len);
-	if (!(fr->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)) {
+	if (!csum) {
 		rx_check_plain(fr, src[0]);
 		return;
 	}
@@ -624,11 +860,7 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 		w += fr->slices[k].iov_len;
 	}
 	if (fr->hdr_len) {
-		/* Payloads follow their own headers in the segments. */
-		for (k = 0; k < fr->n_slices; k++)
-			FUZZ_CHECK((const uint8_t *)fr->slices[k].iov_base -
-					 fr->hdr_len >=
-				 src[k]->buf + src[k]->inner_off);
+		rx_check_run(fr, src);
 	} else {
 		FUZZ_CHECK(fr->n_slices == 1);
 		rx_check_whole(fr, buf, src[0]);
@@ -637,7 +869,10 @@ static void rx_check_frame(const struct rx_ctx *x, const struct gro_frame *fr)
 	free(buf);
 }
 
-/* Flush, check every frame and the counts, forget the batch. */
+/*
+ * Flush, check every frame and the counts, forget the batch. Every packet
+ * gro_add() did not drop is in exactly one frame.
+ */
 static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 {
 	unsigned int i, merged = 0;
@@ -652,6 +887,11 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 			merged += G.frames[i].n_slices - 1u;
 	}
 	FUZZ_CHECK(merged == x->merged);
+	for (i = x->batch; i < next; i++) {
+		const struct rx_pkt *p = &x->pkts[i];
+
+		FUZZ_CHECK(p->uses == (p->added && p->res != GRO_DROPPED));
+	}
 	gro_reset(&G);
 	x->queued = 0;
 	x->merged = 0;
@@ -659,72 +899,83 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 }
 
 /*
- * A dropped frame is a TCP segment whose checksum is wrong, or (gro.c
- * since the inner header checks) an IP packet with headers that lie or
- * are cut short, or a UDP length that lies.
+ * GRO_DROPPED: an IP packet with headers that lie or are cut short, or
+ * a UDP length that lies; nothing else.
  */
-static void rx_check_drop(const struct rx_pkt *p, bool csum)
+static void rx_check_drop(const struct rx_pkt *p, bool dropped)
 {
 	uint8_t *o = p->orig + p->inner_off;
 	struct rx_layout l;
 	int res;
+	bool udp_lies;
 
 	res = rx_walk(o, p->len - p->inner_off, false, &l);
-	if (csum) {
-		FUZZ_CHECK(!p->outer_ok);
-		FUZZ_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_TCP);
-		FUZZ_CHECK(!rx_l4_valid(o, &l) && !rx_l4_seeded(o, &l));
-		return;
-	}
-	if (res == RX_BAD)
-		return;
-	FUZZ_CHECK(res == RX_IP && l.l4 && l.proto == IPPROTO_UDP);
-	FUZZ_CHECK(pkt_get16(o + l.l4 + 4) < 8 ||
-		 pkt_get16(o + l.l4 + 4) > l.end - l.l4);
+	udp_lies = res == RX_IP && l.l4 && l.proto == IPPROTO_UDP &&
+		   (pkt_get16(o + l.l4 + 4) < 8 ||
+		    pkt_get16(o + l.l4 + 4) > l.end - l.l4);
+	FUZZ_CHECK(dropped == (res == RX_BAD || udp_lies));
 }
 
-static void rx_count(struct rx_ctx *x, const struct rx_pkt *p,
-		     enum gro_result r, const struct stats *before)
+/*
+ * The counters of one gro_add() against the walk's verdict: a wrong TCP
+ * checksum is counted and queued (as it came: rx_check_frame()), a seed
+ * counted, a drop is a bad header.
+ */
+static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
+		     const struct stats *before)
 {
-	bool csum = x->st.rx_drop_inner_csum != before->rx_drop_inner_csum;
+	uint64_t bad = x->st.rx_inner_csum_bad - before->rx_inner_csum_bad;
+	uint64_t seed = x->st.rx_csum_partial - before->rx_csum_partial;
+	uint64_t hdr = x->st.rx_drop_inner_hdr - before->rx_drop_inner_hdr;
+	enum rx_csum v = rx_verdict(p);
+	bool kept = r != GRO_DROPPED;
 
-	switch (r) {
-	case GRO_QUEUED:
+	FUZZ_CHECK(r == GRO_QUEUED || r == GRO_MERGED || r == GRO_DROPPED);
+	FUZZ_CHECK(hdr == !kept);
+	FUZZ_CHECK(bad == (kept && v == RX_CSUM_BAD));
+	FUZZ_CHECK(seed == (kept && v == RX_CSUM_SEED));
+	FUZZ_CHECK(!bad || r == GRO_QUEUED);
+	FUZZ_CHECK(x->st.rx_udp_csum_zero == before->rx_udp_csum_zero);
+	rx_check_drop(p, !kept);
+	p->res = r;
+	p->bad = bad;
+	x->n_bad += bad;
+	if (r == GRO_QUEUED)
 		x->queued++;
-		break;
-	case GRO_MERGED:
+	if (r == GRO_MERGED) {
 		x->merged++;
 		x->n_merged++;
-		break;
-	case GRO_DROPPED:
-		rx_check_drop(p, csum);
-		x->n_dropped += csum;
-		break;
-	case GRO_FULL:
-		FUZZ_CHECK(r != GRO_FULL);
-		break;
 	}
-	FUZZ_CHECK(!csum || r == GRO_DROPPED);
-	FUZZ_CHECK(x->st.rx_drop_inner_csum - before->rx_drop_inner_csum <= 1);
 }
 
-/* As gsotun's tunnel_rx_one(): a full batch is flushed, the frame re-added. */
-static void rx_add(struct rx_ctx *x, unsigned int i)
+/*
+ * As gsotun's tunnel_rx_one(): the sum of a GRE checksum goes along but
+ * under an outer CE (its mark changed the inner header); a full batch is
+ * flushed, the frame re-added.
+ */
+static void rx_add(struct rx_ctx *x, unsigned int i, uint8_t ecn)
 {
 	struct rx_pkt *p = &x->pkts[i];
 	uint8_t *inner = p->buf + p->inner_off;
 	size_t ilen = p->len - p->inner_off;
+	const uint32_t *sum = NULL;
 	struct stats before = x->st;
 	enum gro_result r;
 
-	r = gro_add(&G, inner, ilen, p->outer_ok, &x->st);
+	if (p->sum_valid && ecn != ECN_CE) {
+		sum = &p->sum;
+	} else if (x->own_sum) {
+		p->sum = rx_wsum(inner, ilen);
+		sum = &p->sum;
+	}
+	p->added = true;
+	r = gro_add(&G, inner, ilen, sum, &x->st);
 	if (r == GRO_FULL) {
 		FUZZ_CHECK(G.n_frames == GRO_MAX_FRAMES);
 		FUZZ_CHECK(!memcmp(&before, &x->st, sizeof(before)));
 		FUZZ_CHECK(!memcmp(p->buf, p->orig, p->len));
 		rx_batch_end(x, i);
-		r = gro_add(&G, inner, ilen, p->outer_ok, &x->st);
-		FUZZ_CHECK(r != GRO_FULL);
+		r = gro_add(&G, inner, ilen, sum, &x->st);
 	}
 	rx_count(x, p, r, &before);
 }
@@ -740,7 +991,7 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 	x->cfg.has_key = d[0] & 0x04;
 	x->cfg.gre_csum = d[0] & 0x08;
 	x->cfg.gre_seq = d[0] & 0x10;
-	x->udp_checked = (d[0] & 0x40) && x->cfg.type != ENCAP_GRE;
+	x->own_sum = d[0] & 0x40;
 	mtu = pkt_get16(d + 1);
 	if (!mtu)
 		mtu = 1500;
@@ -796,15 +1047,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (rx_read_pkt(x, &data, &size, &ctl)) {
 		i = x->n_pkts - 1;
 		rx_encap(&x->cfg, &x->pkts[i]);
-		x->pkts[i].outer_ok |= x->udp_checked;
 		if (x->pkts[i].ok && rx_ecn(&x->pkts[i], RX_CTL_ECN(ctl)))
-			rx_add(x, i);
+			rx_add(x, i, RX_CTL_ECN(ctl));
 		if (ctl & RX_CTL_END)
 			rx_batch_end(x, x->n_pkts);
 	}
 	rx_batch_end(x, x->n_pkts);
 	FUZZ_CHECK(x->st.rx_gro_merged == x->n_merged);
-	FUZZ_CHECK(x->st.rx_drop_inner_csum == x->n_dropped);
+	FUZZ_CHECK(x->st.rx_inner_csum_bad == x->n_bad);
 	for (i = 0; i < x->n_pkts; i++) {
 		free(x->pkts[i].buf);
 		free(x->pkts[i].orig);

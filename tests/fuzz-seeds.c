@@ -20,7 +20,7 @@
 #define RX_CSUM 0x08
 #define RX_SEQ 0x10
 #define RX_NO_GRO 0x20
-#define RX_CHECKED 0x40	/* UDP: the kernel checked the outer checksum */
+#define RX_SUM 0x40	/* gro_add() gets every inner frame's sum */
 /* fuzz-rx.c: ctl byte of a record. */
 #define RX_CTL_FIX 0x01
 #define RX_CTL_SEED 0x02
@@ -295,7 +295,8 @@ static void rx_two_flows(void)
 static void rx_run_ends(void)
 {
 	struct tun vx = { .vni = 42 };
-	struct tun vxc = { .cfg = RX_CHECKED, .vni = 42 };
+	struct tun vxs = { .cfg = RX_SUM, .vni = 42 };
+	struct tun grec = { .cfg = RX_GRE | RX_CSUM };
 	struct pkt_spec s;
 	uint32_t i;
 
@@ -331,18 +332,107 @@ static void rx_run_ends(void)
 	}
 	seed_save("rx", "vxlan-tcp4-gap-badcsum");
 
-	/* The same bad checksum under a checked outer one: merged. */
-	rx_begin(&vxc, 1500);
+	/* The same with the frame's sum known: it still goes plain. */
+	rx_begin(&vxs, 1500);
 	for (i = 0; i < 5; i++) {
 		rx_seg(&tcp4s, i, &s);
 		if (i == 3)
 			P.buf[P.ip_end - 1] ^= 0x55;
-		rx_frame(&vxc, 0, P.buf, P.len);
+		rx_frame(&vxs, 0, P.buf, P.len);
 	}
-	seed_save("rx", "vxlan-checked-tcp4-badcsum");
+	seed_save("rx", "vxlan-sum-tcp4-badcsum");
+
+	/* And under a GRE checksum that covers the damage. */
+	rx_begin(&grec, 1500);
+	for (i = 0; i < 4; i++) {
+		rx_seg(&tcp4s, i, &s);
+		if (i == 2)
+			P.buf[P.ip_end - 1] ^= 0x55;
+		rx_frame(&grec, 0, P.buf, P.len);
+	}
+	seed_save("rx", "gre-csum-tcp4-badcsum");
 }
 
-/* IPv4 ids: fixed on atomic datagrams (RFC 6864), counting without DF. */
+/* One segment of rx_flags(): flags, source port, IPv4 frag_off field. */
+static void rx_flag_seg(struct tun *t, uint32_t i, uint8_t flags,
+			uint16_t port, uint16_t frag)
+{
+	struct pkt_spec s0 = tcp4s, s;
+
+	s0.payload_len = 200;
+	s0.tcp_flags = flags;
+	rx_seg(&s0, i, &s);
+	pkt_put16(P.buf + P.l3_off + 6, frag);
+	pkt_put16(P.buf + P.l4_off, port);
+	/* An urgent pointer without URG: not compared. */
+	pkt_put16(P.buf + P.l4_off + 18, i);
+	seed_resum(&s);
+	rx_frame(t, RX_CTL_FIX, P.buf, P.len);
+}
+
+/*
+ * tcp_gro_receive()'s flags: CWR on the first segment (GSO ECN), ECE on
+ * all, FIN on the last merge; ECE on some only, CWR after the first and
+ * the reserved IPv4 bit do not.
+ */
+static void rx_flags(void)
+{
+	static const uint8_t merge[] = { PKT_CWR | PKT_ECE, PKT_ECE, PKT_ECE,
+					 PKT_ECE | PKT_FIN };
+	static const uint8_t apart[] = { PKT_ECE, 0, PKT_ECE,
+					 PKT_ECE | PKT_CWR };
+	struct tun vx = { .vni = 42 };
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 4; i++)
+		rx_flag_seg(&vx, i, PKT_ACK | merge[i], 40000, 0x4000);
+	for (i = 0; i < 4; i++)
+		rx_flag_seg(&vx, i, PKT_ACK | apart[i], 40001, 0x4000);
+	for (i = 0; i < 3; i++)
+		rx_flag_seg(&vx, i, PKT_ACK, 40002, 0xc000);
+	seed_save("rx", "vxlan-tcp4-cwr-ece-fin");
+}
+
+/*
+ * IPv6 extension headers the kernel's GRO skips: hop-by-hop and
+ * destination options, a routing header done (segments left 0) and
+ * one on its way (not verified, not merged).
+ */
+static void rx_ext(void)
+{
+	struct pkt_spec a = tcp6s, b = tcp6s, s;
+	struct tun vx = { .vni = 42 };
+	uint32_t i, k;
+
+	a.ip6_hbh = true;
+	a.ip6_dst_len = 16;
+	b.ip6_dst_len = 8;
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&a, i, &s);
+		rx_frame(&vx, RX_CTL_FIX, P.buf, P.len);
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 3; i++) {
+			rx_seg(&b, i, &s);
+			P.buf[P.l3_off + 6] = IPPROTO_ROUTING;
+			P.buf[P.l3_off + 42] = 0;
+			P.buf[P.l3_off + 43] = (uint8_t)k;
+			pkt_put16(P.buf + P.l4_off, 40001 + k);
+			seed_resum(&s);
+			rx_frame(&vx, RX_CTL_FIX, P.buf, P.len);
+		}
+	}
+	seed_save("rx", "vxlan-tcp6-exthdrs");
+}
+
+/*
+ * IPv4 ids: fixed with DF, counting without, fixed without (this kernel).
+ * Here and in rx_flags(), rx_ext() the harness fixes the checksums
+ * (RX_CTL_FIX), so that the fuzzer's changes to a header still reach the
+ * merge rules.
+ */
 static void rx_ids(void)
 {
 	struct tun vx = { .vni = 42 };
@@ -354,14 +444,22 @@ static void rx_ids(void)
 		rx_seg(&tcp4s, i, &s);
 		pkt_put16(P.buf + P.l3_off + 4, 0x1234);
 		seed_resum(&s);
-		rx_frame(&vx, 0, P.buf, P.len);
+		rx_frame(&vx, RX_CTL_FIX, P.buf, P.len);
 	}
 	for (i = 0; i < 3; i++) {
 		rx_seg(&tcp4s, i + 3, &s);
 		pkt_put16(P.buf + P.l3_off + 6, 0);
 		pkt_put16(P.buf + P.l4_off, 40002);
 		seed_resum(&s);
-		rx_frame(&vx, 0, P.buf, P.len);
+		rx_frame(&vx, RX_CTL_FIX, P.buf, P.len);
+	}
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp4s, i + 6, &s);
+		pkt_put16(P.buf + P.l3_off + 4, 0x4321);
+		pkt_put16(P.buf + P.l3_off + 6, 0);
+		pkt_put16(P.buf + P.l4_off, 40003);
+		seed_resum(&s);
+		rx_frame(&vx, RX_CTL_FIX, P.buf, P.len);
 	}
 	seed_save("rx", "vxlan-tcp4-fixedid-nodf");
 }
@@ -784,6 +882,8 @@ int main(int argc, char **argv)
 	rx_two_flows();
 	rx_run_ends();
 	rx_ids();
+	rx_flags();
+	rx_ext();
 	rx_mixed();
 	rx_big();
 	rx_limits();

@@ -535,8 +535,8 @@ static void tx_check_hdr(const struct encap_cfg *c, const uint8_t *h,
 static void tx_encap(const struct frame *f, const struct tx_in *in, int n)
 {
 	const struct encap_cfg *c = &in->cfg;
-	size_t hl = encap_hdr_len(c), off;
-	bool csum_ok;
+	size_t hl = encap_hdr_len(c);
+	struct encap_rx rx;
 	uint8_t *h, *pkt;
 	uint32_t len;
 	int k;
@@ -561,11 +561,15 @@ static void tx_encap(const struct frame *f, const struct tx_in *in, int n)
 		}
 		if (c->type != ENCAP_VXLAN && c->gre_csum)
 			FUZZ_CHECK(pkt_fold(pkt_sum(pkt, len, 0)) == 0xffff);
-		off = 0;
-		csum_ok = false;
-		FUZZ_CHECK(encap_parse(c, pkt, len, &off, &csum_ok) == ENCAP_OK);
-		FUZZ_CHECK(off == hl);
-		FUZZ_CHECK(csum_ok == (c->type != ENCAP_VXLAN && c->gre_csum));
+		FUZZ_CHECK(encap_parse(c, pkt, len, &rx) == ENCAP_OK);
+		FUZZ_CHECK(rx.inner_off == hl);
+		FUZZ_CHECK(rx.sum_valid == (c->type != ENCAP_VXLAN &&
+					    c->gre_csum));
+		if (rx.sum_valid)
+			FUZZ_CHECK(pkt_ones_eq(pkt_wsum16(rx.inner_sum),
+					       pkt_fold(pkt_sum(pkt + hl,
+								len - hl,
+								0))));
 		free(pkt);
 	}
 }

@@ -5,7 +5,8 @@
 # what reached the receiver's tap.
 #
 # Run inside the sending namespace. It prints the cases, one a line:
-#   case IDX COUNTER N DELIVER NAME      (COUNTER "-": none moves)
+#   case IDX COUNTER MOVES N DELIVER NAME  (COUNTER "-": none moves;
+#                                          else by MOVES, of N packets)
 # then "ready", and answers commands read from standard input:
 #   send IDX     send the N packets of case IDX, then one fence packet
 #                (1 byte from the peer: rx_drop_short); answers "sent IDX"
@@ -87,10 +88,10 @@ def udp_frame(idx, i):
 
 
 def tcp_frame(idx, i, v6=False, ip_opts=False, exts=False, plen=100,
-              bad=False, seq=1000):
+              bad=False, seq=1000, minus_one=False, sport=33000):
     """TCP with ACK, segment i of a run of plen-byte segments."""
     eth = Ether(src=in_mac(idx), dst=IN_DST_MAC)
-    tcp = TCP(sport=33000, dport=5001, seq=seq + i * plen, ack=1,
+    tcp = TCP(sport=sport, dport=5001, seq=seq + i * plen, ack=1,
               flags="A", window=512)
     data = Raw(bytes((i * 7 + k) & 0xFF for k in range(plen)))
     if v6:
@@ -103,6 +104,10 @@ def tcp_frame(idx, i, v6=False, ip_opts=False, exts=False, plen=100,
     else:
         ip = IP(src=IN4[0], dst=IN4[1], id=i, flags="DF")
     raw = bytearray(bytes(eth / ip / tcp / data))
+    if minus_one:
+        off = tcp_check_off(raw)
+        good = struct.unpack("!H", raw[off:off + 2])[0]
+        raw[off:off + 2] = struct.pack("!H", (good - 1) & 0xFFFF)
     if bad:
         off = tcp_check_off(raw)
         good = struct.unpack("!H", raw[off:off + 2])[0]
@@ -338,15 +343,17 @@ def vxlan_reserved(e, f, i):
 
 class Case:
     def __init__(self, name, counter, n, build, deliver=False, src="peer",
-                 tcp=False, udp_csum=True):
+                 tcp=False, udp_csum=True, moves=None):
         self.name = name
         self.udp_csum = udp_csum  # False: sent with a zero UDP checksum
         self.counter = counter
         self.n = n
+        self.moves = n if moves is None else moves  # the counter's delta
         self.build = build  # i -> (payload, inner frame or None)
         self.deliver = deliver  # the inner frames must reach the tap
         self.src = src
-        self.tcp = tcp  # the check field may come reseeded
+        # The check field may come reseeded: a bool, or one per frame i.
+        self.tcp = tcp
 
 
 def make_cases(e, w, a):
@@ -431,31 +438,39 @@ def make_cases(e, w, a):
         "rx_drop_inner_hdr", 10, inner(tcp_hdr_bad))
     add("inner UDP length under 8 or over the datagram",
         "rx_drop_inner_hdr", 10, inner(udp_len_bad))
-    if w.udp and a.no_csum:
-        add("UDP checksum absent, accepted (--no-csum)", "-", 10,
+    if w.udp and (a.no_csum or w.fam == 4):
+        # RFC 7348 section 5, RFC 8086 section 3.2.1; over IPv6 only
+        # with --no-csum (RFC 6935, the kernel's udp6zerocsumrx).
+        add("UDP checksum absent, accepted", "-", 10,
             inner(udp_frame), deliver=True, udp_csum=False)
-    elif w.udp and w.fam == 4:
-        add("UDP checksum absent (--csum)", "rx_drop_csum_missing", 10,
-            inner(udp_frame), udp_csum=False)
     elif w.udp:
         # udpv6_rcv() drops it before any socket: no gsotun counter.
         add("UDP checksum absent (--csum), dropped by the kernel", "-",
             10, inner(udp_frame), udp_csum=False)
-    # Under a checked outer checksum (--csum: the kernel checked the UDP
-    # one, gsotun the GRE one) inner TCP checksums are not summed again:
-    # such a segment is written with NEEDS_CSUM (DESIGN.md, integrity).
-    bad_tcp = dict(deliver=True, tcp=True) if a.outer_checked else {}
-    add("inner TCP checksum wrong" +
-        (" under a checked outer one: delivered" if bad_tcp else ""),
-        "-" if bad_tcp else "rx_drop_inner_csum", 10,
+    # Whatever the outer checksum, a wrong inner TCP checksum is never
+    # made good: the frame reaches the tap as it came, and is counted.
+    add("inner TCP checksum wrong: delivered as it came",
+        "rx_inner_csum_bad", 10,
         inner(lambda idx, i: tcp_frame(idx, i, v6=i % 2 == 1, bad=True)),
-        **bad_tcp)
+        deliver=True)
+    # The issue's case: two 100-byte segments in order, the second with
+    # its checksum minus one; behind the kernel's vxlan the tap gets
+    # [100, 100], the second still wrong. Never one of 200 bytes.
+    add("in-order pairs, the second with its TCP checksum minus one: "
+        "unmerged, the second as it came", "rx_inner_csum_bad", 10,
+        inner(lambda idx, i: tcp_frame(idx, i, v6=(i // 2) % 2 == 1,
+                                       minus_one=i % 2 == 1,
+                                       seq=1000 + (i // 2) * 7000)),
+        deliver=True, tcp=lambda i: i % 2 == 0, moves=5)
     add("inner IPv4 options, TCP in order: delivered, not merged", "-",
         10, inner(lambda idx, i: tcp_frame(idx, i, ip_opts=True)),
         deliver=True, tcp=True)
-    add("inner IPv6 hop-by-hop + destination options, TCP in order: "
-        "delivered, not merged", "-", 10,
-        inner(lambda idx, i: tcp_frame(idx, i, v6=True, exts=True)),
+    # Identical extension headers merge (ipv6_gro_receive()): one flow
+    # per frame keeps each frame whole (unit-gro has the merging).
+    add("inner IPv6 hop-by-hop + destination options, TCP, a flow each: "
+        "delivered", "-", 10,
+        inner(lambda idx, i: tcp_frame(idx, i, v6=True, exts=True,
+                                       sport=33000 + i)),
         deliver=True, tcp=True)
 
     room = w.max_payload() - hl  # an inner frame filling the datagram
@@ -472,10 +487,9 @@ def make_cases(e, w, a):
         add("%d-byte datagrams, wrong VNI" % w.max_payload(),
             "rx_drop_vni", 3,
             outer(lambda f, i: e.vxlan(f + bytes(room - len(f)), vni=43)))
-    add("%d-byte datagrams, inner TCP checksum wrong" % w.max_payload() +
-        (" under a checked outer one: delivered" if bad_tcp else ""),
-        "-" if bad_tcp else "rx_drop_inner_csum", 3, inner(max_tcp),
-        **bad_tcp)
+    add("%d-byte datagrams, inner TCP checksum wrong: delivered as it "
+        "came" % w.max_payload(), "rx_inner_csum_bad", 3, inner(max_tcp),
+        deliver=True)
     # A raw GRE socket connected to the peer never sees these: no counter.
     add("well-formed frames from a third address",
         "-" if raw_gre else "rx_drop_source", 10, inner(udp_frame),
@@ -522,8 +536,9 @@ def verify(cases, sent, path):
         elif len(got) != len(want):
             res = "fail %d of %d frames reached the tap" % (len(got),
                                                             len(want))
-        elif not all(same_frame(g, x, c.tcp)
-                     for g, x in zip(got, want)):
+        elif not all(same_frame(g, x, c.tcp(i) if callable(c.tcp)
+                                else c.tcp)
+                     for i, (g, x) in enumerate(zip(got, want))):
             res = "fail frames changed on the way"
         else:
             res = "ok"
@@ -547,9 +562,6 @@ def main():
     ap.add_argument("--vni", type=int, default=0)
     ap.add_argument("--key", type=int)
     ap.add_argument("--gre-csum", action="store_true")
-    # The receiver's outer checksum is checked: vxlan and gre-udp with
-    # --csum (its default), gre with --csum.
-    ap.add_argument("--outer-checked", action="store_true")
     # The receiver runs with --no-csum (UDP: zero checksums accepted).
     ap.add_argument("--no-csum", action="store_true")
     a = ap.parse_args()
@@ -559,8 +571,8 @@ def main():
     cases = make_cases(e, w, a)
     sent = {}
     for idx, c in enumerate(cases, 1):
-        print("case %d %s %d %d %s" % (idx, c.counter, c.n, int(c.deliver),
-                                       c.name))
+        print("case %d %s %d %d %d %s" % (idx, c.counter, c.moves, c.n,
+                                          int(c.deliver), c.name))
     print("ready", flush=True)
     for line in sys.stdin:
         cmd = line.split()

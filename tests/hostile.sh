@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Malformed traffic at a running gsotun while good traffic flows: for each
 # kind the right drop counter moves by exactly N, nothing reaches the tap,
-# and the good transfers keep their SHA-256 (issue 5, "Bad input").
+# and the good transfers keep their SHA-256 (issue 5, "Bad input"); inner
+# TCP segments whose checksum is wrong reach the tap as they came,
+# unmerged, and rx_inner_csum_bad counts them (issue 11).
 #
 # Usage: hostile.sh 4|6 [vxlan|gre|gre-udp...]   (the underlay family;
 # all three encapsulations by default)
@@ -20,9 +22,9 @@
 #     Ethernet frames on A's veth (from A's address, or from a third one
 #     on the subnet that no namespace has: B's answers go nowhere), then
 #     a fence packet (1 byte from A: rx_drop_short). Once B has counted
-#     the fence it has handled the case: the rx_drop_* counters must have
-#     moved by exactly the case's N on its counter plus the fence, and
-#     by nothing else;
+#     the fence it has handled the case: the rx_drop_* counters and
+#     rx_inner_csum_bad must have moved by exactly the case's MOVES on
+#     its counter plus the fence, and by nothing else;
 #   - at the end, the capture: no frame of a drop case on the tap, every
 #     frame of a delivery case there once, unmerged and intact.
 #
@@ -115,10 +117,11 @@ good_stop()
 }
 
 # hostile_start ARGS...: hostile.py in A as a coprocess; the cases it
-# prints go into C_CTR, C_N, C_DELIVER and C_NAME (indexed from 1).
+# prints go into C_CTR, C_MOVES, C_N, C_DELIVER and C_NAME (indexed
+# from 1).
 hostile_start()
 {
-	local kw idx cnt n dl name line
+	local kw idx cnt moves n dl name line
 
 	coproc HOSTILE {
 		ip netns exec "$NS_A" "$PYTHON" "$LIB_DIR/hostile.py" \
@@ -130,12 +133,13 @@ hostile_start()
 	}
 	H_PID=$HOSTILE_PID H_OUT=${HOSTILE[0]} H_IN=${HOSTILE[1]}
 	track_pid "$H_PID"
-	C_CTR=() C_N=() C_DELIVER=() C_NAME=()
+	C_CTR=() C_MOVES=() C_N=() C_DELIVER=() C_NAME=()
 	while read -r -t 30 -u "$H_OUT" line; do
 		[ "$line" = ready ] && return 0
-		read -r kw idx cnt n dl name <<<"$line"
+		read -r kw idx cnt moves n dl name <<<"$line"
 		[ "$kw" = case ] || continue
-		C_CTR[idx]=$cnt C_N[idx]=$n C_DELIVER[idx]=$dl C_NAME[idx]=$name
+		C_CTR[idx]=$cnt C_MOVES[idx]=$moves C_N[idx]=$n
+		C_DELIVER[idx]=$dl C_NAME[idx]=$name
 	done
 	diag "hostile.py did not start:" "$(cat "$LIB_TMP/hostile.$run.err")"
 	return 1
@@ -158,7 +162,7 @@ hostile_case()
 	local -A want
 
 	want[rx_drop_short]=1
-	[ "$cnt" != - ] && want[$cnt]=$((${want[$cnt]:-0} + C_N[idx]))
+	[ "$cnt" != - ] && want[$cnt]=$((${want[$cnt]:-0} + C_MOVES[idx]))
 	exp=$(for k in "${!want[@]}"; do echo "$k=+${want[$k]}"; done |
 		sort | tr '\n' ' ')
 	{ echo "send $idx" >&"$H_IN"; } 2>/dev/null &&
@@ -174,7 +178,8 @@ hostile_case()
 		d=$((short - $(ctr "$BEFORE" rx_drop_short)))
 		[ "$d" -ge "${want[rx_drop_short]}" ] && break
 	done
-	got=$(ctr_moved "$BEFORE" "$GT_CTR" 'rx_drop_[a-z0-9_]+')
+	got=$(ctr_moved "$BEFORE" "$GT_CTR" \
+		'rx_(drop_[a-z0-9_]+|inner_csum_bad)')
 	BEFORE=$GT_CTR
 	[ "$got" = "$exp" ] ||
 		{ diag "drop counters moved by: ${got:-nothing}" \
@@ -189,7 +194,8 @@ case_says()
 	if [ "${C_CTR[idx]}" = - ]; then
 		echo "no drop counter moved"
 	else
-		echo "${C_CTR[idx]} +${C_N[idx]}, no other drop counter moved"
+		echo "${C_CTR[idx]} +${C_MOVES[idx]}, no other drop counter" \
+			"moved"
 	fi
 }
 
@@ -252,13 +258,12 @@ run_encap()
 	case $encap in
 	vxlan)
 		gt_args=(--vni 42)
-		py_args=(--vni 42 --port 4789 --outer-checked)
+		py_args=(--vni 42 --port 4789)
 		;;
 	gre)
 		gt_args=(--key 7 --csum)
-		py_args=(--key 7 --gre-csum --outer-checked)
+		py_args=(--key 7 --gre-csum)
 		;;
-	# Without outer checksums: inner TCP checksums verified in software.
 	gre-udp)
 		gt_args=(--key 7 --no-csum)
 		py_args=(--key 7 --port 4754 --no-csum)

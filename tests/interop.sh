@@ -5,7 +5,8 @@
 #
 # Usage: interop.sh 4|6   (the underlay family)
 #
-# For outer checksums on and off, and for three behaviours of B's veth:
+# For outer checksums on, off against gsotun's default, and off against
+# --no-csum, and for three behaviours of B's veth:
 #   whole     veth as by default: the kernel sends whole inner TCP
 #             super-frames in ~50 KB datagrams, which gsotun must deliver.
 #             veth also leaves checksums partial: the inner TCP checksum
@@ -60,12 +61,13 @@ kvx_start()
 	return 1
 }
 
+# ends_start on|off [FLAG]: the kernel's vxlan in B, gsotun in A.
 ends_start()
 {
 	kvx_start "$1" &&
 		gt_start "$NS_A" "$TAP_A" --encap vxlan --vni 1 \
 			--local "$UL_A" --remote "$UL_B" \
-			--address "$OV4_A/24" --address "$OV6_A/64" "$2"
+			--address "$OV4_A/24" --address "$OV6_A/64" "${@:2}"
 }
 
 veth_mode()
@@ -118,12 +120,52 @@ rx_avg()
 	diag "A received $((p1 - p0)) packets of $RX_AVG bytes on average"
 }
 
-for csum in on off; do
-	flag=--csum
-	[ $csum = off ] && flag=--no-csum
-	r="interop/$fam checksums $csum"
-	check "$r: kernel vxlan in B, gsotun $flag in A start" \
-		ends_start "$csum" "$flag"
+# zero_count on|off: what A counted as datagrams without a UDP checksum:
+# all of them when the kernel's vxlan sends none, else none.
+zero_count()
+{
+	local z p
+
+	gt_counters "$NS_A" || return 1
+	z=$(ctr "$GT_CTR" rx_udp_csum_zero) p=$(ctr "$GT_CTR" rx_packets)
+	diag "A: rx_udp_csum_zero=$z rx_packets=$p"
+	[ -n "$z" ] && [ -n "$p" ] && [ "$p" -gt 10000 ] || return 1
+	if [ "$1" = off ]; then
+		[ "$z" = "$p" ]
+	else
+		[ "$z" = 0 ]
+	fi
+}
+
+# refused: over IPv6 gsotun without --no-csum takes no zero checksum
+# (RFC 6935, RFC 6936; the kernel's noudp6zerocsumrx): B's answers never
+# arrive, and the kernel drops them before gsotun's socket sees them.
+refused()
+{
+	local z
+
+	ping_ok "$NS_A" "$OV4_B" && { diag "a ping got through"; return 1; }
+	gt_counters "$NS_A" && z=$(ctr "$GT_CTR" rx_udp_csum_zero) &&
+		[ "$z" = 0 ]
+}
+
+# The kernel's outer checksum (udpcsum / udp6zerocsumtx) and gsotun's
+# flag: gsotun's default takes the zero checksums of a kernel with
+# noudpcsum over IPv4 (RFC 7348 section 5: MUST accept).
+for combo in on/--csum off/default off/--no-csum; do
+	csum=${combo%%/*} flag=${combo#*/}
+	args=()
+	[ "$flag" = default ] || args=("$flag")
+	r="interop/$fam kernel checksums $csum, gsotun $flag"
+	check "$r: kernel vxlan in B, gsotun in A start" \
+		ends_start "$csum" "${args[@]}"
+	if [ "$fam" = 6 ] && [ "$combo" = off/default ]; then
+		check "$r: refused, as RFC 6935 asks" refused
+		check "$r: gsotun exits 0 on SIGTERM and removes its tap" \
+			gt_stop "$NS_A" || gt_log "$NS_A"
+		ip -n "$NS_B" link del "$VX_B" 2>/dev/null
+		continue
+	fi
 	for mode in whole segments complete; do
 		veth_mode "$mode"
 		check "$r, veth $mode: ping both ways, IPv4 and IPv6" pings
@@ -138,6 +180,8 @@ for csum in on off; do
 		[ "$mode" = whole ] && ok $((RX_AVG <= 1500)) \
 			"$r, veth $mode: the kernel sent super-frame datagrams"
 	done
+	check "$r: datagrams without a UDP checksum counted: all or none" \
+		zero_count "$csum"
 	gt_counters "$NS_A" && gt_show A
 	check "$r: every drop counter of gsotun is 0" \
 		ctr_drops_zero "$GT_CTR"

@@ -349,10 +349,12 @@ ctr()
 }
 
 # ctr_drops_zero LINE: every rx_drop_* and tx_drop_* counter is 0 (and
-# there are some).
+# there are some), and so is rx_inner_csum_bad: no inner segment whose
+# checksum is wrong was passed on.
 ctr_drops_zero()
 {
-	local line=$1 bad n re='[rt]x_drop_[a-z0-9_]*=[0-9]*'
+	local line=$1 bad n
+	local re='([rt]x_drop_[a-z0-9_]*|rx_inner_csum_bad)=[0-9]*'
 
 	n=$(grep -Eo "$re" <<<"$line" | wc -l)
 	bad=$(grep -Eo "$re" <<<"$line" | grep -v '=0$')

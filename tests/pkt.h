@@ -120,6 +120,25 @@ static inline uint64_t pkt_pseudo(const uint8_t *ip, uint8_t proto,
 	return acc + proto + (l4len >> 16) + (l4len & 0xffff);
 }
 
+/*
+ * A library wsum (csum.h: 16-bit words as they lie in memory), folded and
+ * read as pkt_fold() gives a sum: RFC 1071's byte-order independence.
+ */
+static inline uint16_t pkt_wsum16(uint32_t wsum)
+{
+	uint16_t m = pkt_fold(wsum);
+	uint8_t b[2];
+
+	memcpy(b, &m, sizeof(b));
+	return pkt_get16(b);
+}
+
+/* Equal as one's-complement numbers: 0x0000 and 0xffff are both zero. */
+static inline bool pkt_ones_eq(uint16_t a, uint16_t b)
+{
+	return a == b || ((a == 0 || a == 0xffff) && (b == 0 || b == 0xffff));
+}
+
 /* Value for an IPv4 header checksum field (field must be zero). */
 static inline uint16_t pkt_ip4_check(const uint8_t *ip)
 {

@@ -295,11 +295,23 @@ static const char *cfg_str(const struct encap_cfg *c)
 	return buf;
 }
 
-/* Parse from an exact-size heap copy, so ASan sees any over-read. */
+/* Equal as one's-complement numbers: 0x0000 and 0xffff are both zero. */
+static bool ones_equal(uint16_t a, uint16_t b)
+{
+	return a == b || ((a == 0 || a == 0xffff) && (b == 0 || b == 0xffff));
+}
+
+/*
+ * Parse from an exact-size heap copy, so ASan sees any over-read. Where
+ * a GRE checksum was verified, the sum handed on must be the inner
+ * frame's, by a naive sum; -1 if it is not.
+ */
 static int parse_copy(const struct encap_cfg *c, const uint8_t *pkt,
 		      size_t len, size_t *inner_off, bool *csum_ok)
 {
 	uint8_t *p = malloc(len ? len : 1);
+	struct encap_rx rx = { .inner_off = *inner_off };
+	uint16_t got, want;
 	int r;
 
 	if (!p) {
@@ -307,7 +319,17 @@ static int parse_copy(const struct encap_cfg *c, const uint8_t *pkt,
 		exit(1);
 	}
 	memcpy(p, pkt, len);
-	r = encap_parse(c, p, len, inner_off, csum_ok);
+	r = encap_parse(c, p, len, &rx);
+	if (r == ENCAP_OK)
+		*inner_off = rx.inner_off;
+	*csum_ok = r == ENCAP_OK ? rx.sum_valid : *csum_ok;
+	if (r == ENCAP_OK && rx.sum_valid) {
+		got = ref_fold(rx.inner_sum);
+		want = (uint16_t)ref_wsum(p + rx.inner_off,
+					  len - rx.inner_off);
+		if (!ones_equal(ref_fold(got), want))
+			r = -1;
+	}
 	free(p);
 	return r;
 }

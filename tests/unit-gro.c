@@ -55,12 +55,17 @@ enum mod_kind {
 	M_FLOWLBL,	/* IPv6 flow label */
 	M_HOPS,		/* IPv6 hop limit */
 	M_HBH,		/* IPv6 hop-by-hop header */
-	M_ROUTING,	/* IPv6 routing header (8 bytes) */
+	M_ROUTING,	/* IPv6 routing header (8 bytes; 4 segments left) */
 	M_SPORT,	/* source port 40000 + arg: another flow */
 	M_SADDR,	/* source address ^ arg: another flow */
 	M_DADDR,	/* destination address ^ arg: another flow */
 	M_VLAN,		/* VLAN id 100 + arg: another flow */
 	M_MAC,		/* source MAC ^ arg: another flow */
+	M_RAWFLAGS,	/* TCP flags byte = arg, as it is (0: no ACK) */
+	M_PAD,		/* arg bytes of Ethernet padding */
+	M_EXTBYTE,	/* an IPv6 extension header's option data ^ arg */
+	M_SEGLEFT,	/* routing header: segments left = arg */
+	M_DSTOPT,	/* IPv6 destination options of arg bytes */
 	M_PARTIAL,	/* check field = pseudo-header seed */
 	M_BADCSUM,	/* a payload byte flipped after the checksum */
 	M_BADIPSUM,	/* IPv4 header checksum wrong */
@@ -78,7 +83,9 @@ struct mod {
  * expect lists the frames for the tap: "0-2|3,5|4p": a frame of segments
  * 0, 1 and 2 merged, one of 3 and 5, then 4 alone; a single segment is
  * written with NEEDS_CSUM unless marked p (plain, as it came) or g (a GSO
- * frame of its own, too big for the MTU).
+ * frame of its own, too big for the MTU). Every row runs twice: once as
+ * from a UDP encapsulation, once with the sum of each frame given, as a
+ * verified GRE checksum hands it on (struct encap_rx).
  */
 struct row {
 	const char *name;
@@ -93,9 +100,7 @@ struct row {
 	const char *order;
 	const char *expect;
 	int partial;		/* rx_csum_partial */
-	int drops;		/* rx_drop_inner_csum */
-	bool outer_ok;		/* gro_add(): an outer checksum was checked */
-	int outer;		/* rx_csum_outer */
+	int bad;		/* rx_inner_csum_bad */
 };
 
 #define SYNACK (PKT_SYN | PKT_ACK)
@@ -116,8 +121,29 @@ static const struct row rows[] = {
 	{ "tcp4 vlan", .vlan = true, .n = 3, .expect = "0-2" },
 	{ "tcp4 no DF, ids count up", .n = 3, .mods = { { -1, M_NODF, 0 } },
 	  .expect = "0-2" },
+	/* inet_gro_flush(): the second segment sets the id mode */
 	{ "tcp4 DF, fixed id", .n = 3, .no_rt = true,
 	  .mods = { { -1, M_IPID, 0 } }, .expect = "0-2" },
+	{ "tcp4 no DF, fixed id (as this kernel)", .n = 3, .no_rt = true,
+	  .mods = { { -1, M_IPID, 0 }, { -1, M_NODF, 0 } }, .expect = "0-2" },
+	{ "tcp4 ids 8,9,8: counting, then broken", .n = 3,
+	  .mods = { { 0, M_IPID, 8 }, { 1, M_IPID, 9 }, { 2, M_IPID, 8 } },
+	  .expect = "0,1|2" },
+	{ "tcp4 ids 8,8,10: fixed, then broken", .n = 3, .no_rt = true,
+	  .mods = { { 0, M_IPID, 8 }, { 1, M_IPID, 8 }, { 2, M_IPID, 10 } },
+	  .expect = "0,1|2" },
+	{ "tcp4 ids 8,8,9: fixed, then counting from the first", .n = 3,
+	  .no_rt = true,
+	  .mods = { { 0, M_IPID, 8 }, { 1, M_IPID, 8 }, { 2, M_IPID, 9 } },
+	  .expect = "0,1|2" },
+	{ "tcp4 no DF, ids 8,8,10", .n = 3, .no_rt = true,
+	  .mods = { { -1, M_NODF, 0 }, { 0, M_IPID, 8 }, { 1, M_IPID, 8 },
+		    { 2, M_IPID, 10 } },
+	  .expect = "0,1|2" },
+	{ "tcp4 ids wrap from 65535", .n = 3,
+	  .mods = { { 0, M_IPID, 65435 }, { 1, M_IPID, 65436 },
+		    { 2, M_IPID, 65437 } },
+	  .expect = "0-2" },
 	{ "tcp4 seeded segment merges", .n = 3,
 	  .mods = { { 1, M_PARTIAL, 0 } }, .expect = "0-2", .partial = 1 },
 	{ "tcp4 all seeded", .n = 3, .mods = { { -1, M_PARTIAL, 0 } },
@@ -128,8 +154,35 @@ static const struct row rows[] = {
 	  .mods = { { 1, M_FLAGS, PSHACK } }, .expect = "0,1|2,3" },
 	{ "tcp4 PSH on the first: alone", .n = 3,
 	  .mods = { { 0, M_FLAGS, PSHACK } }, .expect = "0|1,2" },
-	{ "tcp4 FIN ends a run", .n = 3, .mods = { { 2, M_FLAGS, FINACK } },
+	/* tcp_gro_receive(): FIN, like PSH, merges and ends the run */
+	{ "tcp4 FIN merges, ends run", .n = 3,
+	  .mods = { { 2, M_FLAGS, FINACK } }, .expect = "0-2" },
+	{ "tcp4 FIN in the middle merges, ends run", .n = 3,
+	  .mods = { { 1, M_FLAGS, FINACK } }, .expect = "0,1|2" },
+	{ "tcp4 FIN PSH merges, ends run", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_FIN | PSHACK } }, .expect = "0,1|2" },
+	{ "tcp4 FIN on the first: alone", .n = 3,
+	  .mods = { { 0, M_FLAGS, FINACK } }, .expect = "0|1,2" },
+	/* ECE is compared with the run's: it merges while unchanged */
+	{ "tcp4 ECE on every segment", .n = 3,
+	  .mods = { { -1, M_FLAGS, PKT_ECE | PKT_ACK } }, .expect = "0-2" },
+	{ "tcp4 ECE from the second on", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK },
+		    { 2, M_FLAGS, PKT_ECE | PKT_ACK } },
+	  .expect = "0|1,2" },
+	{ "tcp4 ECE ends", .n = 3,
+	  .mods = { { 0, M_FLAGS, PKT_ECE | PKT_ACK },
+		    { 1, M_FLAGS, PKT_ECE | PKT_ACK } },
 	  .expect = "0,1|2" },
+	/* CWR may start a run (SKB_GSO_TCP_ECN), never join one */
+	{ "tcp4 CWR on the first: a run with ECN", .n = 3,
+	  .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0-2" },
+	{ "tcp4 CWR ECE on the first, ECE after", .n = 3,
+	  .mods = { { -1, M_FLAGS, PKT_ECE | PKT_ACK },
+		    { 0, M_FLAGS, PKT_CWR | PKT_ECE | PKT_ACK } },
+	  .expect = "0-2" },
+	{ "tcp4 no ACK on every segment (flags 0)", .n = 3,
+	  .mods = { { -1, M_RAWFLAGS, 0 } }, .expect = "0-2" },
 	{ "tcp4 two flows interleaved", .n = 6, .flows = 2,
 	  .expect = "0,2,4|1,3,5" },
 	{ "tcp4 GRO_MAX_FLOWS flows", .n = 16, .flows = 8,
@@ -140,6 +193,9 @@ static const struct row rows[] = {
 	{ "tcp4 new timestamp starts a new run", .n = 3,
 	  .mods = { { 1, M_TSVAL, 1 }, { 2, M_TSVAL, 1 } },
 	  .expect = "0|1,2" },
+	/* tcp_gro_receive() does not compare it; without URG it is noise */
+	{ "tcp4 different urgent pointer, no URG", .n = 3, .no_rt = true,
+	  .mods = { { 1, M_URGPTR, 7 } }, .expect = "0-2" },
 	/* IPv4: what must not merge */
 	{ "tcp4 seq gap", .n = 3, .mods = { { 1, M_SEQ, 1 } },
 	  .expect = "0|1,2" },
@@ -151,24 +207,22 @@ static const struct row rows[] = {
 	  .expect = "0|1|2" },
 	{ "tcp4 different timestamp", .n = 3, .mods = { { 1, M_TSVAL, 1 } },
 	  .expect = "0|1|2" },
-	{ "tcp4 different urgent pointer", .n = 3,
-	  .mods = { { 1, M_URGPTR, 7 } }, .expect = "0|1|2" },
 	{ "tcp4 SYN", .n = 3, .mods = { { 1, M_FLAGS, SYNACK } },
-	  .expect = "0|1|2" },
-	{ "tcp4 FIN", .n = 3, .mods = { { 1, M_FLAGS, FINACK } },
 	  .expect = "0|1|2" },
 	{ "tcp4 RST", .n = 3, .mods = { { 1, M_FLAGS, PKT_RST | PKT_ACK } },
 	  .expect = "0|1|2" },
 	{ "tcp4 URG", .n = 3, .mods = { { 1, M_FLAGS, PKT_URG | PKT_ACK } },
 	  .expect = "0|1|2" },
-	{ "tcp4 CWR", .n = 3, .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } },
+	{ "tcp4 URG on the first", .n = 3,
+	  .mods = { { 0, M_FLAGS, PKT_URG | PKT_ACK } }, .expect = "0|1,2" },
+	{ "tcp4 CWR joins no run", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1,2" },
+	{ "tcp4 CWR twice", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK },
+		    { 2, M_FLAGS, PKT_CWR | PKT_ACK } },
 	  .expect = "0|1|2" },
-	{ "tcp4 ECE", .n = 3, .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK } },
-	  .expect = "0|1|2" },
-	{ "tcp4 ECE twice", .n = 3,
-	  .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK },
-		    { 2, M_FLAGS, PKT_ECE | PKT_ACK } },
-	  .expect = "0|1|2" },
+	{ "tcp4 ECE changes", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_ECE | PKT_ACK } }, .expect = "0|1|2" },
 	{ "tcp4 URG twice", .n = 3,
 	  .mods = { { 1, M_FLAGS, PKT_URG | PKT_ACK },
 		    { 2, M_FLAGS, PKT_URG | PKT_ACK } },
@@ -187,6 +241,10 @@ static const struct row rows[] = {
 	{ "tcp4 fragment of another host", .n = 3,
 	  .mods = { { 1, M_FRAG, 0x2000 }, { 1, M_SADDR, 1 } },
 	  .expect = "0,2|1p" },
+	{ "tcp4 reserved fragment bit", .n = 3,
+	  .mods = { { -1, M_FRAG, 0xc000 } }, .expect = "0|1|2" },
+	{ "tcp4 Ethernet padding", .n = 3, .mods = { { 1, M_PAD, 4 } },
+	  .expect = "0|1|2" },
 	{ "tcp4 different TOS", .n = 3, .mods = { { 1, M_TOS, 4 } },
 	  .expect = "0|1|2" },
 	{ "tcp4 ECN CE", .n = 3, .mods = { { 1, M_TOS, 3 } },
@@ -195,9 +253,10 @@ static const struct row rows[] = {
 	  .expect = "0|1|2" },
 	{ "tcp4 DF cleared", .n = 3, .mods = { { 1, M_NODF, 0 } },
 	  .expect = "0|1|2" },
-	{ "tcp4 no DF, fixed id", .n = 3,
-	  .mods = { { -1, M_IPID, 0 }, { -1, M_NODF, 0 } }, .expect = "0|1|2" },
 	{ "tcp4 id jumps", .n = 3, .mods = { { 1, M_IPID, 5 } },
+	  .expect = "0|1|2" },
+	{ "tcp4 ids count down", .n = 3,
+	  .mods = { { 0, M_IPID, 8 }, { 1, M_IPID, 7 }, { 2, M_IPID, 6 } },
 	  .expect = "0|1|2" },
 	{ "tcp4 different source port", .n = 3, .mods = { { 1, M_SPORT, 1 } },
 	  .expect = "0,2|1" },
@@ -217,28 +276,30 @@ static const struct row rows[] = {
 	  .mods = { { 0, M_LEN, 1000 } }, .expect = "0|1,2" },
 	{ "tcp4 bad IPv4 header checksum", .n = 3,
 	  .mods = { { 1, M_BADIPSUM, 0 } }, .expect = "0|1|2" },
-	{ "tcp4 bad checksum dropped", .n = 3, .mods = { { 1, M_BADCSUM, 0 } },
-	  .expect = "0|2", .drops = 1 },
+	/* The end-to-end checksum: never made good, passed as it came */
+	{ "tcp4 bad checksum: as it came, alone", .n = 3,
+	  .mods = { { 1, M_BADCSUM, 0 } }, .expect = "0|1p|2", .bad = 1 },
 	{ "tcp4 bad checksum on the first", .n = 3,
-	  .mods = { { 0, M_BADCSUM, 0 } }, .expect = "1,2", .drops = 1 },
+	  .mods = { { 0, M_BADCSUM, 0 } }, .expect = "0p|1,2", .bad = 1 },
+	{ "tcp4 bad checksum on the last", .n = 2,
+	  .mods = { { 1, M_BADCSUM, 0 } }, .expect = "0|1p", .bad = 1 },
+	{ "tcp4 bad checksum between seeded ones", .n = 3,
+	  .mods = { { 0, M_PARTIAL, 0 }, { 2, M_PARTIAL, 0 },
+		    { 1, M_BADCSUM, 0 } },
+	  .expect = "0|1p|2", .partial = 2, .bad = 1 },
+	{ "tcp4 bad checksum, PSH", .n = 3,
+	  .mods = { { 1, M_FLAGS, PSHACK }, { 1, M_BADCSUM, 0 } },
+	  .expect = "0|1p|2", .bad = 1 },
 	{ "tcp4 too big for the MTU in a run", .n = 3,
 	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
-	{ "tcp4 outer checksum checked", .n = 3, .outer_ok = true,
-	  .expect = "0-2", .outer = 3 },
-	/* Trusted: the outer checksum covered its bytes (DESIGN.md). */
-	{ "tcp4 outer checked: a bad inner one merges", .n = 3,
-	  .outer_ok = true, .no_rt = true, .mods = { { 1, M_BADCSUM, 0 } },
-	  .expect = "0-2", .outer = 3 },
-	{ "tcp4 outer checked, seeded counted as seeded", .n = 3,
-	  .outer_ok = true, .mods = { { -1, M_PARTIAL, 0 } },
-	  .expect = "0-2", .partial = 3 },
-	{ "tcp4 outer checked, merge off", .no_merge = true, .n = 2,
-	  .outer_ok = true, .expect = "0|1", .outer = 2 },
-	{ "tcp4 outer checked, too big in a run", .n = 3, .outer_ok = true,
-	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2", .outer = 3 },
+	{ "tcp4 too big for the MTU, bad checksum", .n = 3,
+	  .mods = { { 1, M_LEN, 3000 }, { 1, M_BADCSUM, 0 } },
+	  .expect = "0|1p|2", .bad = 1 },
 	{ "tcp4 merge off", .no_merge = true, .n = 3, .expect = "0|1|2" },
 	{ "tcp4 merge off, seeded", .no_merge = true, .n = 2,
 	  .mods = { { -1, M_PARTIAL, 0 } }, .expect = "0|1", .partial = 2 },
+	{ "tcp4 merge off, bad checksum", .no_merge = true, .n = 2,
+	  .mods = { { 1, M_BADCSUM, 0 } }, .expect = "0|1p", .bad = 1 },
 	/* IPv6 */
 	{ "tcp6 4 in order", .ipv6 = true, .n = 4, .expect = "0-3" },
 	{ "tcp6 45 in order (64 KB)", .ipv6 = true, .n = 45,
@@ -255,9 +316,48 @@ static const struct row rows[] = {
 	  .order = "0,1,3,2,5,4", .expect = "0,2,4|1,3,5" },
 	{ "tcp6 seeded", .ipv6 = true, .n = 3, .mods = { { 0, M_PARTIAL, 0 } },
 	  .expect = "0-2", .partial = 1 },
-	{ "tcp6 outer checked: a bad inner one merges", .ipv6 = true, .n = 4,
-	  .outer_ok = true, .no_rt = true, .mods = { { 3, M_BADCSUM, 0 } },
-	  .expect = "0-3", .outer = 4 },
+	{ "tcp6 FIN merges, ends run", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLAGS, FINACK } }, .expect = "0,1|2" },
+	{ "tcp6 ECE on every segment", .ipv6 = true, .n = 3,
+	  .mods = { { -1, M_FLAGS, PKT_ECE | PKT_ACK } }, .expect = "0-2" },
+	{ "tcp6 CWR on the first: a run with ECN", .ipv6 = true, .n = 3,
+	  .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0-2" },
+	/* ipv6_gro_receive(): through identical extension headers */
+	{ "tcp6 hop-by-hop header on every segment", .ipv6 = true, .n = 3,
+	  .mtu = 9000,
+	  .mods = { { -1, M_HBH, 0 } }, .expect = "0-2" },
+	{ "tcp6 hop-by-hop from the second on", .ipv6 = true, .n = 3,
+	  .mtu = 9000, .mods = { { 1, M_HBH, 0 }, { 2, M_HBH, 0 } },
+	  .expect = "0|1,2" },
+	{ "tcp6 hop-by-hop + dest opts on every segment", .ipv6 = true,
+	  .n = 4, .mtu = 9000,
+	  .mods = { { -1, M_HBH, 0 }, { -1, M_DSTOPT, 16 } },
+	  .expect = "0-3" },
+	{ "tcp6 routing header, no segments left", .ipv6 = true, .n = 3,
+	  .mtu = 9000,
+	  .mods = { { -1, M_ROUTING, 0 }, { -1, M_SEGLEFT, 0 } },
+	  .expect = "0-2" },
+	{ "tcp6 hop-by-hop option data differs", .ipv6 = true, .n = 3,
+	  .mtu = 9000,
+	  .mods = { { -1, M_HBH, 0 }, { 1, M_EXTBYTE, 0x20 } },
+	  .expect = "0|1|2" },
+	{ "tcp6 dest opts of another length", .ipv6 = true, .n = 3,
+	  .mtu = 9000,
+	  .mods = { { -1, M_DSTOPT, 8 }, { 1, M_DSTOPT, 16 } },
+	  .expect = "0|1|2" },
+	{ "tcp6 routing header: plain, closes the flow", .ipv6 = true,
+	  .n = 3, .mods = { { 1, M_ROUTING, 0 }, { 2, M_SEQ, -MSS6 } },
+	  .expect = "0|1p|2" },
+	{ "tcp6 routing header with segments left, bad checksum: plain",
+	  .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_ROUTING, 0 }, { 1, M_BADCSUM, 0 },
+		    { 2, M_SEQ, -MSS6 } },
+	  .expect = "0|1p|2" },
+	{ "tcp6 fragment: plain, closes the flow", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FRAG, 0 }, { 2, M_SEQ, -MSS6 } },
+	  .expect = "0|1p|2" },
+	{ "tcp6 Ethernet padding", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_PAD, 2 } }, .expect = "0|1|2" },
 	{ "tcp6 seq gap", .ipv6 = true, .n = 3, .mods = { { 2, M_SEQ, 9 } },
 	  .expect = "0,1|2" },
 	{ "tcp6 different ACK", .ipv6 = true, .n = 3,
@@ -270,24 +370,16 @@ static const struct row rows[] = {
 	  .mods = { { 1, M_HOPS, 63 } }, .expect = "0|1|2" },
 	{ "tcp6 different traffic class", .ipv6 = true, .n = 3,
 	  .mods = { { 1, M_TCLASS, 0x20 } }, .expect = "0|1|2" },
-	{ "tcp6 FIN", .ipv6 = true, .n = 3,
-	  .mods = { { 1, M_FLAGS, FINACK } }, .expect = "0|1|2" },
+	{ "tcp6 CWR joins no run", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1,2" },
 	{ "tcp6 pure ACK", .ipv6 = true, .n = 3, .mods = { { 1, M_LEN, 0 } },
 	  .expect = "0|1|2" },
-	{ "tcp6 hop-by-hop header", .ipv6 = true, .n = 3, .mtu = 9000,
-	  .mods = { { 1, M_HBH, 0 }, { 2, M_HBH, 0 } }, .expect = "0|1|2" },
-	{ "tcp6 routing header: plain, closes the flow", .ipv6 = true,
-	  .n = 3, .mods = { { 1, M_ROUTING, 0 }, { 2, M_SEQ, -MSS6 } },
-	  .expect = "0|1p|2" },
-	{ "tcp6 fragment: plain, closes the flow", .ipv6 = true, .n = 3,
-	  .mods = { { 1, M_FRAG, 0 }, { 2, M_SEQ, -MSS6 } },
-	  .expect = "0|1p|2" },
 	{ "tcp6 different source address", .ipv6 = true, .n = 3,
 	  .mods = { { 1, M_SADDR, 0x80 } }, .expect = "0,2|1" },
 	{ "tcp6 different destination address", .ipv6 = true, .n = 3,
 	  .mods = { { 1, M_DADDR, 0x40 } }, .expect = "0,2|1" },
-	{ "tcp6 bad checksum dropped", .ipv6 = true, .n = 4,
-	  .mods = { { 2, M_BADCSUM, 0 } }, .expect = "0,1|3", .drops = 1 },
+	{ "tcp6 bad checksum: as it came, alone", .ipv6 = true, .n = 4,
+	  .mods = { { 2, M_BADCSUM, 0 } }, .expect = "0,1|2p|3", .bad = 1 },
 	{ "tcp6 too big for the MTU in a run", .ipv6 = true, .n = 3,
 	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
 	{ "tcp6 merge off", .ipv6 = true, .no_merge = true, .n = 3,
@@ -385,6 +477,12 @@ static uint32_t spec_mods(const struct row *r, int i, struct pkt_spec *s)
 		case M_HBH:
 			s->ip6_hbh = true;
 			break;
+		case M_DSTOPT:
+			s->ip6_dst_len = (uint16_t)m->arg;
+			break;
+		case M_PAD:
+			s->pad = (uint16_t)m->arg;
+			break;
 		case M_ROUTING:
 			s->ip6_dst_len = 8;
 			break;
@@ -450,6 +548,15 @@ static void byte_mod(const struct mod *m, uint8_t *b, const struct tseg *t,
 		break;
 	case M_ROUTING:
 		ip[6] = IPPROTO_ROUTING;
+		break;
+	case M_SEGLEFT:
+		ip[40 + 3] = (uint8_t)m->arg;
+		break;
+	case M_EXTBYTE:
+		ip[40 + 5] ^= (uint8_t)m->arg;
+		break;
+	case M_RAWFLAGS:
+		th[13] = (uint8_t)m->arg;
 		break;
 	case M_SPORT:
 		pkt_put16(th, 40000 + m->arg);
@@ -607,7 +714,7 @@ static uint32_t ref_super(const int *idx, int n, uint8_t *b)
 	} else {
 		pkt_put16(ip + 4, off - t->l3_off - 40);
 	}
-	th[13] |= flags & PKT_PSH;
+	th[13] |= flags & (PKT_PSH | PKT_FIN);
 	pkt_put16(th + 16, ref_seed(b, t->l3_off, t->l4_off, off,
 				     IPPROTO_TCP));
 	return off;
@@ -657,6 +764,7 @@ static bool check_vnet(const struct gro_frame *fr, const struct xframe *x,
 {
 	const struct tseg *t = &ts[x->idx[0]];
 	const uint8_t F = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	uint8_t type = gso_type_of(ipv6);
 
 	if (x->kind == 'p')
 		return vnet_is(&fr->vnet, 0, 0, 0, 0, 0, 0);
@@ -666,8 +774,11 @@ static bool check_vnet(const struct gro_frame *fr, const struct xframe *x,
 			       t->hdr_len, t->l4_off, 16);
 	if (x->n == 1)
 		return vnet_is(&fr->vnet, F, 0, 0, 0, t->l4_off, 16);
-	return vnet_is(&fr->vnet, F, gso_type_of(ipv6), (uint16_t)t->plen,
-		       t->hdr_len, t->l4_off, 16);
+	/* tcp_gro_complete(): a run that began with CWR is ECN. */
+	if (orig[x->idx[0]][t->l4_off + 13] & PKT_CWR)
+		type |= VIRTIO_NET_HDR_GSO_ECN;
+	return vnet_is(&fr->vnet, F, type, (uint16_t)t->plen, t->hdr_len,
+		       t->l4_off, 16);
 }
 
 static bool check_bytes(const struct gro_frame *fr, const struct xframe *x)
@@ -741,10 +852,25 @@ struct run_result {
 	int merged, queued, dropped, other;
 };
 
-static void feed(const struct row *r, struct run_result *res)
+/*
+ * The sum of the frame as fed, as a verified GRE checksum hands it on:
+ * a wsum (csum.h), made from the naive sum.
+ */
+static uint32_t frame_wsum(const uint8_t *b, uint32_t len)
+{
+	uint16_t v = pkt_fold(pkt_sum(b, len, 0)), m;
+	uint8_t w[2];
+
+	pkt_put16(w, v);
+	memcpy(&m, w, sizeof(m));
+	return m;
+}
+
+static void feed(const struct row *r, bool sums, struct run_result *res)
 {
 	int order[MAX_SEGS], n, k;
 	const char *p = r->order;
+	uint32_t sum;
 
 	memset(res, 0, sizeof(*res));
 	if (p) {
@@ -756,7 +882,9 @@ static void feed(const struct row *r, struct run_result *res)
 	for (k = 0; k < n; k++) {
 		int i = order[k];
 
-		switch (gro_add(&G, work[i], ts[i].len, r->outer_ok, &st)) {
+		sum = frame_wsum(work[i], ts[i].len);
+		switch (gro_add(&G, work[i], ts[i].len, sums ? &sum : NULL,
+				&st)) {
 		case GRO_MERGED:
 			res->merged++;
 			break;
@@ -774,18 +902,20 @@ static void feed(const struct row *r, struct run_result *res)
 	gro_flush(&G);
 }
 
-static void run_row(const struct row *r)
+static void run_row(const struct row *r, bool sums)
 {
 	uint32_t mtu = r->mtu ? r->mtu : 1500;
 	int nx, k, merged = 0, gso = 0;
 	bool bytes = true, vnet = true, zc = true, rt = true;
 	struct run_result res;
+	char name[160];
 
+	snprintf(name, sizeof(name), "%s%s", r->name,
+		 sums ? " (sum given)" : "");
 	n_fcs = 0;
 	for (k = 0; k < r->n; k++) {
 		if (build_seg(r, k)) {
-			ok(0, "%s: segment %d too big for the test", r->name,
-			   k);
+			ok(0, "%s: segment %d too big for the test", name, k);
 			return;
 		}
 	}
@@ -796,10 +926,10 @@ static void run_row(const struct row *r)
 	}
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, mtu, !r->no_merge);
-	feed(r, &res);
-	if (!is_int(G.n_frames, nx, "%s: frames", r->name))
+	feed(r, sums, &res);
+	if (!is_int(G.n_frames, nx, "%s: frames", name))
 		return;
-	ok(G.n_open == 0, "%s: nothing open after flush", r->name);
+	ok(G.n_open == 0, "%s: nothing open after flush", name);
 	for (k = 0; k < nx; k++) {
 		const struct gro_frame *fr = &G.frames[k];
 
@@ -809,34 +939,36 @@ static void run_row(const struct row *r)
 		if (xf[k].n > 1 && !r->no_rt)
 			rt = rt && check_round_trip(fr, &xf[k]);
 	}
-	ok(bytes, "%s: frame bytes as built by hand", r->name);
-	ok(vnet, "%s: vnet headers", r->name);
-	ok(zc, "%s: payloads not copied", r->name);
-	ok(rt, "%s: gso_plan() gives back the segments", r->name);
-	is_int(st.rx_gro_merged, merged, "%s: rx_gro_merged", r->name);
-	is_int(st.rx_gso_frames, gso, "%s: rx_gso_frames", r->name);
-	is_int(st.rx_csum_partial, r->partial, "%s: rx_csum_partial",
-	       r->name);
-	is_int(st.rx_drop_inner_csum, r->drops, "%s: rx_drop_inner_csum",
-	       r->name);
-	is_int(st.rx_csum_outer, r->outer, "%s: rx_csum_outer", r->name);
-	ok(res.merged == merged && res.dropped == r->drops &&
-		   res.other == 0 && res.queued == nx,
-	   "%s: gro_add() results", r->name);
+	ok(bytes, "%s: frame bytes as built by hand", name);
+	ok(vnet, "%s: vnet headers", name);
+	ok(zc, "%s: payloads not copied", name);
+	ok(rt, "%s: gso_plan() gives back the segments", name);
+	is_int(st.rx_gro_merged, merged, "%s: rx_gro_merged", name);
+	is_int(st.rx_gso_frames, gso, "%s: rx_gso_frames", name);
+	is_int(st.rx_csum_partial, r->partial, "%s: rx_csum_partial", name);
+	is_int(st.rx_inner_csum_bad, r->bad, "%s: rx_inner_csum_bad", name);
+	ok(res.merged == merged && res.dropped == 0 && res.other == 0 &&
+		   res.queued == nx,
+	   "%s: gro_add() results", name);
 }
 
 static void test_rows(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		run_row(&rows[i]);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		run_row(&rows[i], false);
+		run_row(&rows[i], true);
+	}
 }
 
 /* ---- single frames ------------------------------------------------------ */
 
-/* S_DROP: a wrong TCP checksum; S_BAD: headers no receiver takes. */
-enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_DROP, S_BAD };
+/*
+ * S_CSUM: a wrong TCP checksum, passed as it came and counted; S_BAD:
+ * headers no receiver takes, dropped.
+ */
+enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_CSUM, S_BAD };
 
 /* Overwrite a field after the build: at l3_off or l4_off + off. */
 struct poke {
@@ -898,10 +1030,15 @@ static const struct single singles[] = {
 	{ "tcp4 qinq", { .vlans = 2, .payload_len = 1000 }, .kind = S_TCP },
 	{ "tcp4 merge off", { .payload_len = 1000 }, .kind = S_TCP,
 	  .no_merge = true },
-	{ "tcp4 bad checksum", { .payload_len = 100 }, .kind = S_DROP,
-	  .corrupt = true },
-	{ "tcp4 bad checksum, pure ACK", { .payload_len = 0 },
-	  .kind = S_DROP, .corrupt = true },
+	{ "tcp4 bad checksum: as it came", { .payload_len = 100 },
+	  .kind = S_CSUM, .corrupt = true },
+	{ "tcp4 bad checksum, pure ACK: as it came", { .payload_len = 0 },
+	  .kind = S_CSUM, .corrupt = true },
+	{ "tcp4 bad checksum, padded: as it came, padding kept",
+	  { .payload_len = 10, .pad = 6 }, .kind = S_CSUM, .corrupt = true },
+	{ "tcp6 bad checksum, dest opts: as it came",
+	  { .ipv6 = true, .ip6_dst_len = 16, .payload_len = 700 },
+	  .kind = S_CSUM, .corrupt = true },
 	{ "tcp4 fragment", { .payload_len = 100, .ip_frag = 0x2000 },
 	  .kind = S_PLAIN },
 	{ "tcp4 later fragment", { .payload_len = 100, .ip_frag = 0x00b9 },
@@ -1009,8 +1146,8 @@ static const struct single singles[] = {
 	  .mtu = 9000 },
 	{ "tcp4 over MTU, merge off", { .payload_len = 3000 },
 	  .kind = S_GSO, .no_merge = true },
-	{ "tcp4 over MTU, bad checksum", { .payload_len = 20000 },
-	  .kind = S_DROP, .corrupt = true },
+	{ "tcp4 over MTU, bad checksum: as it came, no GSO",
+	  { .payload_len = 20000 }, .kind = S_CSUM, .corrupt = true },
 	/* inet_gso_segment() would write good header checksums (fuzz-rx) */
 	{ "tcp4 over MTU, bad IPv4 header checksum: no GSO",
 	  { .payload_len = 20000 }, .kind = S_TCP,
@@ -1087,7 +1224,7 @@ static bool single_vnet(const struct gro_frame *fr, const struct single *c,
 static uint32_t single_want(const struct single *c, uint32_t len)
 {
 	memcpy(want, P.buf, len);
-	if (c->kind == S_PLAIN)
+	if (c->kind == S_PLAIN || c->kind == S_CSUM)
 		return len;
 	pkt_put16(want + P.check_off,
 		  ref_seed(want, P.l3_off, P.l4_off, P.ip_end, P.proto));
@@ -1120,7 +1257,7 @@ static void run_single(const struct single *c)
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, mtu, !c->no_merge);
-	r = gro_add(&G, big, len, false, &st);
+	r = gro_add(&G, big, len, NULL, &st);
 	gro_flush(&G);
 	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
 	       c->name);
@@ -1129,17 +1266,16 @@ static void run_single(const struct single *c)
 	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", c->name);
 	is_int(st.rx_drop_inner_hdr, c->kind == S_BAD, "%s: rx_drop_inner_hdr",
 	       c->name);
-	if (c->kind == S_DROP || c->kind == S_BAD) {
+	is_int(st.rx_inner_csum_bad, c->kind == S_CSUM,
+	       "%s: rx_inner_csum_bad", c->name);
+	if (c->kind == S_BAD) {
 		is_int(r, GRO_DROPPED, "%s: dropped", c->name);
 		is_int(G.n_frames, 0, "%s: no frame", c->name);
-		is_int(st.rx_drop_inner_csum, c->kind == S_DROP,
-		       "%s: rx_drop_inner_csum", c->name);
 		return;
 	}
 	is_int(r, GRO_QUEUED, "%s: queued", c->name);
 	if (!is_int(G.n_frames, 1, "%s: one frame", c->name))
 		return;
-	is_int(st.rx_drop_inner_csum, 0, "%s: not counted as bad", c->name);
 	ok(single_vnet(&G.frames[0], c, mtu), "%s: vnet header", c->name);
 	w = single_want(c, len);
 	ok(gather(&G.frames[0], out) == w && G.frames[0].len == w &&
@@ -1169,7 +1305,7 @@ static void fill_arp(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		gro_add(&G, arp, arp_len, false, &st);
+		gro_add(&G, arp, arp_len, NULL, &st);
 }
 
 static void test_full(void)
@@ -1199,15 +1335,15 @@ static void test_full(void)
 	gro_init(&G, 1500, true);
 	fill_arp(GRO_MAX_FRAMES);
 	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
-	is_int(gro_add(&G, arp, arp_len, false, &st), GRO_FULL,
+	is_int(gro_add(&G, arp, arp_len, NULL, &st), GRO_FULL,
 	       "full: ARP refused");
-	is_int(gro_add(&G, udp, udp_len, false, &st), GRO_FULL,
+	is_int(gro_add(&G, udp, udp_len, NULL, &st), GRO_FULL,
 	       "full: UDP refused");
 	is_int(st.rx_csum_partial, 0, "full: refused UDP not counted");
 	ok(!memcmp(udp, udp0, udp_len), "full: refused UDP untouched");
 	/* A malformed frame needs no room: dropped, not GRO_FULL. */
 	pkt_put16(udp + 14 + 2, 65535);
-	is_int(gro_add(&G, udp, udp_len, false, &st), GRO_DROPPED,
+	is_int(gro_add(&G, udp, udp_len, NULL, &st), GRO_DROPPED,
 	       "full: malformed frame still dropped");
 	is_int(st.rx_drop_inner_hdr, 1, "full: and counted");
 	memcpy(udp, udp0, udp_len);
@@ -1215,11 +1351,11 @@ static void test_full(void)
 	gro_reset(&G);
 	is_int(G.n_frames, 0, "reset: empty");
 	fill_arp(GRO_MAX_FRAMES - 1);
-	is_int(gro_add(&G, work[0], ts[0].len, false, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[0], ts[0].len, NULL, &st), GRO_QUEUED,
 	       "full: last frame starts a run");
-	is_int(gro_add(&G, work[1], ts[1].len, false, &st), GRO_MERGED,
+	is_int(gro_add(&G, work[1], ts[1].len, NULL, &st), GRO_MERGED,
 	       "full: in-order segment still merges");
-	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_FULL,
+	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_FULL,
 	       "full: segment needing a frame refused");
 	is_int(G.n_open, 1, "full: run left open");
 	is_int(st.rx_csum_partial, 2, "full: refused segment not counted");
@@ -1233,7 +1369,7 @@ static void test_full(void)
 		   G.frames[GRO_MAX_FRAMES - 1].n_slices == 2,
 	   "full: flushed run is a super-frame of 2");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_QUEUED,
 	       "full: added again after reset");
 	is_int(st.rx_csum_partial, 3, "full: counted once");
 	gro_flush(&G);
@@ -1254,8 +1390,8 @@ static void test_reset(void)
 		build_seg(&r, k);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, 1500, true);
-	gro_add(&G, work[0], ts[0].len, false, &st);
-	gro_add(&G, work[1], ts[1].len, false, &st);
+	gro_add(&G, work[0], ts[0].len, NULL, &st);
+	gro_add(&G, work[1], ts[1].len, NULL, &st);
 	gro_flush(&G);
 	memcpy(hdr, G.frames[0].hdr, G.frames[0].hdr_len);
 	gro_flush(&G);
@@ -1263,7 +1399,7 @@ static void test_reset(void)
 		   G.frames[0].vnet.gso_size == MSS4,
 	   "reset: a second flush changes nothing");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, false, &st), GRO_QUEUED,
+	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_QUEUED,
 	       "reset: next segment starts anew");
 	gro_flush(&G);
 	ok(G.n_frames == 1 && G.frames[0].n_slices == 1 &&
