@@ -21,6 +21,8 @@
 #define GRO_TCP_CHECK 16
 #define GRO_UDP_CHECK 6
 #define GRO_IP_DF 0x4000
+/* The smallest MSS a Linux sender uses (tcp_min_snd_mss's default). */
+#define GRO_GSO_MSS_MIN 48
 
 /*
  * tcp_gro_receive(): a segment with one of these ends its run (it is
@@ -458,6 +460,45 @@ static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
 }
 
 /*
+ * tcp_gso_segment() copies SYN, RST and URG onto every segment: such a
+ * frame (never one a real TCP sender builds) goes without GSO. So does one
+ * with a bad IPv4 header checksum: inet_gso_segment() would write good
+ * ones into the segments (found by tests/fuzz-rx.c).
+ */
+static bool gro_gso_able(const struct gro_seg *s)
+{
+	return s->plen &&
+	       !(s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)) &&
+	       (s->ipv6 || gro_ip4_hdr_ok(s));
+}
+
+/*
+ * The segment size of a TCP frame over the tap's MTU, 0 when no real
+ * sender builds such a frame: its segments would be cut wherever it
+ * meets a device without TSO, and one datagram whose sender chose a long
+ * header chain would become tens of thousands of frames there. So the
+ * headers must fit what gso_plan() holds (GSO_HDR_MAX, within the
+ * kernel's MAX_TCP_HEADER), a segment must carry at least the smallest
+ * MSS a Linux sender uses (tcp_mtu_to_mss(): tcp_min_snd_mss, 48), and
+ * the frame must stay within the segments the tap was told to take
+ * (VNET_MAX_SEGS, its gso_max_segs): at most 1024 frames behind the tap,
+ * about 50 at a usual MTU.
+ */
+static uint32_t gro_gso_mss(const struct gro *g, const struct gro_seg *s)
+{
+	uint32_t hl = s->f.hdr_len - s->f.l3_off, mss;
+
+	if (s->f.hdr_len > GSO_HDR_MAX || g->mtu < hl + GRO_GSO_MSS_MIN)
+		return 0;
+	mss = g->mtu - hl;
+	if (mss > UINT16_MAX)
+		mss = UINT16_MAX;
+	if ((s->plen + mss - 1) / mss > VNET_MAX_SEGS)
+		return 0;
+	return mss;
+}
+
+/*
  * A TCP frame over the tap's MTU (the kernel's vxlan hands a veth its
  * unsegmented TSO frame, KERNEL-FACTS.md): written as it is it could not
  * be forwarded behind the tap, so it becomes a super-frame of MTU-sized
@@ -468,23 +509,12 @@ static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
 static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 			  struct stats *st)
 {
-	uint32_t hl = s->f.hdr_len - s->f.l3_off, mss;
-	struct gro_frame *fr;
+	struct gro_frame *fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
+	uint32_t mss;
 
-	fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
-	/*
-	 * tcp_gso_segment() copies SYN, RST and URG onto every segment: such
-	 * a frame (never one a real TCP sender builds) goes without GSO. So
-	 * does one with a bad IPv4 header checksum: inet_gso_segment() would
-	 * write good ones into the segments (found by tests/fuzz-rx.c).
-	 */
-	if (g->mtu <= hl || !s->plen ||
-	    (s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)) ||
-	    (!s->ipv6 && !gro_ip4_hdr_ok(s)))
+	if (!gro_gso_able(s))
 		return;
-	mss = g->mtu - hl;
-	if (mss > UINT16_MAX)
-		mss = UINT16_MAX;
+	mss = gro_gso_mss(g, s);
 	vnet_hdr_build_tcp(&fr->vnet, s->ipv6, s->f.l4_off, s->f.hdr_len,
 			   (uint16_t)mss);
 	if (s->flags & GRO_TCP_CWR)
@@ -533,6 +563,11 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 		return GRO_QUEUED;
 	}
 	v = gro_csum_check(s);
+	/* Counted once: a drop is decided before GRO_FULL can be. */
+	if (big && v != GRO_CSUM_BAD && gro_gso_able(s) && !gro_gso_mss(g, s)) {
+		st->rx_drop_oversize++;
+		return GRO_DROPPED;
+	}
 	if (g->merge && v != GRO_CSUM_BAD && gro_seg_joins(s))
 		i = gro_open_find(g, s);
 	if (i >= 0 && gro_can_merge(&g->frames[g->open[i]], s)) {

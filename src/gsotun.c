@@ -7,17 +7,16 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <ev.h>
 #include <linux/if_ether.h>
 #include "csum.h"
+#include "daemon.h"
 #include "encap.h"
 #include "gro.h"
 #include "gso.h"
@@ -200,7 +199,9 @@ static int inner_tos(const struct frame *f)
  * size. The estimate takes the smallest likely MSS (IPv6 with TCP
  * timestamps) of the tap or of the path, whichever is smaller, and leaves
  * MAX_TCP_HEADER (320) for tcp_tso_autosize(); the sender still splits
- * what does not fit.
+ * what does not fit (underlay_queue()). With --mtu N it is set once, at
+ * start: a path that shrinks later costs a second send per super-frame,
+ * not a capability kept for the process's life.
  */
 static void tunnel_fit_gso(struct tunnel *t)
 {
@@ -242,8 +243,9 @@ static void tunnel_set_path(struct tunnel *t, uint32_t path)
 					     path)
 			 : UINT32_MAX;
 	mtu = tunnel_auto_mtu(t);
-	if (!t->cfg.mtu && t->mtu && mtu && mtu != t->mtu &&
-	    !link_set_mtu(t->link, t->ifindex, mtu)) {
+	if (t->cfg.mtu || !t->mtu)
+		return;
+	if (mtu && mtu != t->mtu && !link_set_mtu(t->link, t->ifindex, mtu)) {
 		log_info("%s: MTU %u (was %u)", t->ifname, mtu, t->mtu);
 		t->mtu = mtu;
 		gro_init(t->gro, t->mtu, t->cfg.gro);
@@ -864,6 +866,13 @@ static int tunnel_setup_tap(struct tunnel *t)
 	err = link_set_mtu(t->link, t->ifindex, t->mtu);
 	if (err)
 		return err;
+	/*
+	 * No TSO frame of more segments than vnet_hdr_parse() takes: with a
+	 * small MSS (48 is allowed) TCP would build them, and they would be
+	 * dropped whole.
+	 */
+	if (t->cfg.offload)
+		link_set_gso_max_segs(t->link, t->ifindex, VNET_MAX_SEGS);
 	tunnel_fit_gso(t);
 	gro_init(t->gro, t->mtu, t->cfg.gro);
 	tap_set_sysctls(t->ifname);
@@ -938,77 +947,13 @@ static void tunnel_free(struct tunnel *t)
 	options_free(&t->cfg);
 }
 
-static int write_pidfile(const char *path)
-{
-	FILE *f;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || fchmod(fd, 0644)) {
-		log_err_errno("cannot write pidfile %s", path);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -1;
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	return fclose(f) ? -1 : 0;
-}
-
 /*
- * --daemon: everything that can fail has been set up and reported on the
- * terminal; the parent exits 0 once the child has written its pidfile.
- */
-static int daemonize(const char *pidfile)
-{
-	int pipefd[2], null;
-	char ok = 0;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		log_err_errno("cannot daemonize");
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		log_err_errno("cannot fork");
-		return -1;
-	}
-	if (pid > 0) {
-		close(pipefd[1]);
-		if (read(pipefd[0], &ok, 1) != 1)
-			ok = 0;
-		_exit(ok ? 0 : 1);
-	}
-	close(pipefd[0]);
-	setsid();
-	if (pidfile && write_pidfile(pidfile))
-		return -1;
-	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		close(null);
-	}
-	ok = 1;
-	if (write(pipefd[1], &ok, 1) != 1)
-		return -1;
-	close(pipefd[1]);
-	return 0;
-}
-
-/*
- * What needs CAP_NET_ADMIN after set-up: the tap's MTU following the path
- * (--mtu auto) and its gso_max_size following the budget (tunnel_fit_gso).
+ * What needs CAP_NET_ADMIN after set-up: the tap's MTU, and with it its
+ * gso_max_size (tunnel_fit_gso()), following the path (--mtu auto).
  */
 static bool tunnel_needs_net_admin(const struct tunnel *t)
 {
-	return !t->cfg.mtu ||
-	       (t->cfg.offload && encap_is_udp(t->cfg.encap.type));
+	return !t->cfg.mtu;
 }
 
 /* The error queues of the sockets that only send. */
@@ -1075,6 +1020,7 @@ int main(int argc, char **argv)
 	struct tunnel t = { .tap_fd = -1,
 			    .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 },
 			    .budget = UINT32_MAX };
+	struct pidfile pidfile = { .fd = -1 };
 	int ret = EXIT_FAILURE;
 
 	options_parse(argc, argv, &t.cfg);
@@ -1094,9 +1040,9 @@ int main(int argc, char **argv)
 	    tunnel_setup_tap(&t))
 		goto out;
 	if (t.cfg.daemon) {
-		if (daemonize(t.cfg.pidfile))
+		if (daemon_start(&pidfile, t.cfg.pidfile))
 			goto out;
-	} else if (t.cfg.pidfile && write_pidfile(t.cfg.pidfile)) {
+	} else if (t.cfg.pidfile && pidfile_write(&pidfile, t.cfg.pidfile)) {
 		goto out;
 	}
 	if (t.cfg.user && priv_drop(t.cfg.user, t.cfg.chroot,
@@ -1117,8 +1063,7 @@ int main(int argc, char **argv)
 	stats_print(stderr, &t.st);
 out_pidfile:
 	/* After --user the file is root's: the service manager removes it. */
-	if (t.cfg.pidfile && !t.cfg.user)
-		unlink(t.cfg.pidfile);
+	pidfile_close(&pidfile, !t.cfg.user);
 out:
 	tunnel_free(&t);
 	return ret;

@@ -241,21 +241,34 @@ int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu)
 }
 
 /*
- * Changing gso_max_size of an existing link needs Linux 5.19 or later;
- * the caller can live without it, so the failure is only a warning.
+ * Changing gso_max_size or gso_max_segs of an existing link needs Linux
+ * 5.19 or later; the caller can live without it, so the failure is only a
+ * warning.
  */
-int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size)
+static int link_set_gso_limit(struct link *l, unsigned int ifindex,
+			      uint16_t type, const char *what, uint32_t val)
 {
 	struct link_reply r = { 0 };
 	char name[32];
 	int ret;
 
-	ret = link_set_u32(l, ifindex, IFLA_GSO_MAX_SIZE, size, &r);
+	ret = link_set_u32(l, ifindex, type, val, &r);
 	if (ret < 0)
-		link_log(LOG_LVL_WARN, ret, &r,
-			 "cannot set gso_max_size %u on %s", size,
-			 link_name(ifindex, name, sizeof(name)));
+		link_log(LOG_LVL_WARN, ret, &r, "cannot set %s %u on %s", what,
+			 val, link_name(ifindex, name, sizeof(name)));
 	return ret;
+}
+
+int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size)
+{
+	return link_set_gso_limit(l, ifindex, IFLA_GSO_MAX_SIZE,
+				  "gso_max_size", size);
+}
+
+int link_set_gso_max_segs(struct link *l, unsigned int ifindex, uint32_t segs)
+{
+	return link_set_gso_limit(l, ifindex, IFLA_GSO_MAX_SEGS,
+				  "gso_max_segs", segs);
 }
 
 int link_set_up(struct link *l, unsigned int ifindex)

@@ -20,8 +20,12 @@ void link_close(struct link *l);
 int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu);
 int link_set_up(struct link *l, unsigned int ifindex);
 int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a);
-/* IFLA_GSO_MAX_SIZE: largest super-frame the kernel hands the device. */
+/*
+ * IFLA_GSO_MAX_SIZE and IFLA_GSO_MAX_SEGS: the largest super-frame the
+ * kernel hands the device, in bytes and in segments.
+ */
 int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size);
+int link_set_gso_max_segs(struct link *l, unsigned int ifindex, uint32_t segs);
 
 /*
  * MTU of the path to dst: the route's RTAX_MTU metric if set (a learnt

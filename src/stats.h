@@ -60,6 +60,7 @@
 	X(rx_drop_csum_missing)	/* required checksum absent */                \
 	X(rx_drop_inner_short)	/* inner frame shorter than Ethernet */       \
 	X(rx_drop_inner_hdr)	/* inner IP/TCP/UDP header bad or lying */    \
+	X(rx_drop_oversize)	/* inner TCP over the MTU no sender builds */ \
 	X(rx_drop_outer)	/* outer IP header malformed (raw GRE) */     \
 	X(rx_drop_trunc)	/* datagram larger than the buffer */         \
 	X(rx_drop_write)	/* tap write failed */

@@ -784,19 +784,13 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 	struct frame f;
 	int err, n, k;
 
+	/* Within the limits of rx_check_bound(): vnet.c takes it back. */
 	err = vnet_hdr_parse(&fr->vnet, buf, fr->len, &f);
-	if (err == VNET_ERR_GSO_SIZE) {
-		/* A tiny MTU: more segments than vnet calls sane. */
-		FUZZ_CHECK(fr->vnet.gso_type && fr->n_slices == 1);
-		FUZZ_CHECK((fr->len - fr->vnet.hdr_len + mss - 1) / mss >
-			 VNET_MAX_SEGS);
-		return;
-	}
 	FUZZ_CHECK(err == VNET_OK);
 	n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
 	if (n == -EINVAL) {
-		/* Headers the kernel segments but gso_plan() does not hold. */
-		FUZZ_CHECK(fr->n_slices == 1);
+		/* A frame without GSO whose headers gso_plan() does not hold. */
+		FUZZ_CHECK(fr->n_slices == 1 && !fr->vnet.gso_type);
 		FUZZ_CHECK(f.hdr_len > GSO_HDR_MAX ||
 			 f.csum_start + f.csum_offset + 2u > GSO_HDR_MAX);
 		return;
@@ -822,6 +816,29 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 		rx_check_merged(fr, &f, n);
 }
 
+/*
+ * Issue 12: what a frame becomes behind the tap is bounded. A GSO frame
+ * is cut into at most VNET_MAX_SEGS segments (the tap's gso_max_segs);
+ * one written whole from one segment over the MTU, with segments of at
+ * least 48 bytes (the smallest MSS a Linux sender uses) and headers of
+ * at most GSO_HDR_MAX; a merged one into the very segments it was made
+ * of.
+ */
+static void rx_check_bound(const struct gro_frame *fr)
+{
+	const struct virtio_net_hdr *h = &fr->vnet;
+	uint32_t segs;
+
+	if (h->gso_type == VIRTIO_NET_HDR_GSO_NONE)
+		return;
+	segs = (fr->len - h->hdr_len + h->gso_size - 1) / h->gso_size;
+	FUZZ_CHECK(h->hdr_len <= GSO_HDR_MAX && segs <= VNET_MAX_SEGS);
+	if (fr->n_slices > 1)
+		FUZZ_CHECK(segs == fr->n_slices);
+	else
+		FUZZ_CHECK(h->gso_size >= 48);
+}
+
 static void rx_check_frame(struct rx_ctx *x, const struct gro_frame *fr)
 {
 	bool csum = fr->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
@@ -843,6 +860,7 @@ static void rx_check_frame(struct rx_ctx *x, const struct gro_frame *fr)
 	}
 	FUZZ_CHECK(total == fr->len && fr->len <= VNET_FRAME_MAX);
 	rx_check_vnet(&fr->vnet, fr->len);
+	rx_check_bound(fr);
 	if (!csum) {
 		rx_check_plain(fr, src[0]);
 		return;
@@ -902,7 +920,36 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
  * GRO_DROPPED: an IP packet with headers that lie or are cut short, or
  * a UDP length that lies; nothing else.
  */
-static void rx_check_drop(const struct rx_pkt *p, bool dropped)
+/*
+ * Issue 12: a TCP frame over the tap's MTU that would go out as a GSO
+ * frame (verified or seeded, with data, no SYN, RST or URG, a good IPv4
+ * header checksum) is dropped unless its headers fit GSO_HDR_MAX, its
+ * segments carry at least 48 bytes and there are at most VNET_MAX_SEGS.
+ */
+static bool rx_oversize(const uint8_t *o, const struct rx_layout *l,
+			const struct rx_pkt *p)
+{
+	enum rx_csum v = rx_verdict(p);
+	uint32_t hl, plen, mss;
+
+	if (l->proto != IPPROTO_TCP || !l->l4 ||
+	    (v != RX_CSUM_GOOD && v != RX_CSUM_SEED) ||
+	    l->end - l->l3 <= G.mtu)
+		return false;
+	hl = l->l4 + (o[l->l4 + 12] >> 4) * 4u;
+	plen = l->end - hl;
+	if (!plen || (o[l->l4 + 13] & (PKT_SYN | PKT_RST | PKT_URG)) ||
+	    (o[l->l3] >> 4 == 4 && !rx_ip4_valid(o, l)))
+		return false;
+	if (hl > GSO_HDR_MAX || G.mtu < hl - l->l3 + 48)
+		return true;
+	mss = G.mtu - (hl - l->l3);
+	if (mss > 65535)
+		mss = 65535;
+	return (plen + mss - 1) / mss > VNET_MAX_SEGS;
+}
+
+static void rx_check_drop(const struct rx_pkt *p, bool hdr, bool over)
 {
 	uint8_t *o = p->orig + p->inner_off;
 	struct rx_layout l;
@@ -913,13 +960,14 @@ static void rx_check_drop(const struct rx_pkt *p, bool dropped)
 	udp_lies = res == RX_IP && l.l4 && l.proto == IPPROTO_UDP &&
 		   (pkt_get16(o + l.l4 + 4) < 8 ||
 		    pkt_get16(o + l.l4 + 4) > l.end - l.l4);
-	FUZZ_CHECK(dropped == (res == RX_BAD || udp_lies));
+	FUZZ_CHECK(hdr == (res == RX_BAD || udp_lies));
+	FUZZ_CHECK(over == (res == RX_IP && rx_oversize(o, &l, p)));
 }
 
 /*
  * The counters of one gro_add() against the walk's verdict: a wrong TCP
  * checksum is counted and queued (as it came: rx_check_frame()), a seed
- * counted, a drop is a bad header.
+ * counted, a drop is a bad header or a frame over the MTU (rx_oversize()).
  */
 static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
 		     const struct stats *before)
@@ -927,16 +975,17 @@ static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
 	uint64_t bad = x->st.rx_inner_csum_bad - before->rx_inner_csum_bad;
 	uint64_t seed = x->st.rx_csum_partial - before->rx_csum_partial;
 	uint64_t hdr = x->st.rx_drop_inner_hdr - before->rx_drop_inner_hdr;
+	uint64_t over = x->st.rx_drop_oversize - before->rx_drop_oversize;
 	enum rx_csum v = rx_verdict(p);
 	bool kept = r != GRO_DROPPED;
 
 	FUZZ_CHECK(r == GRO_QUEUED || r == GRO_MERGED || r == GRO_DROPPED);
-	FUZZ_CHECK(hdr == !kept);
+	FUZZ_CHECK(hdr + over == !kept);
 	FUZZ_CHECK(bad == (kept && v == RX_CSUM_BAD));
 	FUZZ_CHECK(seed == (kept && v == RX_CSUM_SEED));
 	FUZZ_CHECK(!bad || r == GRO_QUEUED);
 	FUZZ_CHECK(x->st.rx_udp_csum_zero == before->rx_udp_csum_zero);
-	rx_check_drop(p, !kept);
+	rx_check_drop(p, hdr, over);
 	p->res = r;
 	p->bad = bad;
 	x->n_bad += bad;

@@ -500,6 +500,36 @@ static void rx_mixed(void)
 }
 
 /* TCP frames over the tap's MTU become GSO frames of MTU-sized segments. */
+/*
+ * Issue 12's amplifier: a 1384-byte destination options header leaves
+ * segments of 2 bytes; headers of 254 and 262 bytes; at MTU 88, 1024 and
+ * 1025 segments of 48 bytes.
+ */
+static void rx_oversize(void)
+{
+	struct pkt_spec a = { .ipv6 = true, .ip6_dst_len = 1384,
+			      .payload_len = 60000, .partial = true };
+	struct pkt_spec b = { .ipv6 = true, .ip6_dst_len = 168,
+			      .tcp_opt_len = TS, .payload_len = 3000 };
+	struct pkt_spec c = { .payload_len = 48 * 1024 };
+	struct tun vx = { .vni = 42 };
+
+	rx_begin(&vx, 1500);
+	rx_spec(&vx, 0, &a);
+	rx_spec(&vx, 0, &b);
+	b.ip6_dst_len = 176;
+	rx_spec(&vx, 0, &b);
+	seed_save("rx", "vxlan-tcp6-oversize");
+	/* One each: both together would pass libFuzzer's -max_len. */
+	rx_begin(&vx, 88);
+	rx_spec(&vx, 0, &c);
+	seed_save("rx", "vxlan-tcp4-mtu88-1024segs");
+	rx_begin(&vx, 88);
+	c.payload_len++;
+	rx_spec(&vx, 0, &c);
+	seed_save("rx", "vxlan-tcp4-mtu88-1025segs");
+}
+
 static void rx_big(void)
 {
 	struct pkt_spec a = { .tcp_opt_len = TS, .payload_len = 4000,
@@ -527,6 +557,7 @@ static void rx_big(void)
 	e.payload_len = 1000;
 	rx_spec(&vx, 0, &e);
 	seed_save("rx", "vxlan-tcp4-mtu68");
+	rx_oversize();
 }
 
 /* The limits: GRO_MAX_SEGS, GRO_MAX_LEN, GRO_MAX_FRAMES, jumbo MTU. */

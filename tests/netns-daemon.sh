@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # gsotun as a process: --daemon with --pidfile, signals (SIGTERM, SIGUSR1,
 # SIGINT), removal of the tap at exit, and exit status 64 on bad usage.
+# The pidfile (issue 12): a symlink planted at its name in a directory of
+# the service user is replaced, never followed; a pidfile a running
+# gsotun holds is refused.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -100,6 +103,66 @@ check "the pidfile names a live process called gsotun" pidfile_live
 check "the pidfile has mode 0644" pidfile_mode
 check "ping both ways through the daemon's tunnel" daemon_works
 check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
+
+# The planted symlink: a directory of nobody's, and at the pidfile's
+# name a link to a root-owned file of mode 0600.
+RUN=$LIB_TMP/run
+SECRET=$LIB_TMP/secret
+plant()
+{
+	mkdir -m 0755 "$RUN" && chown nobody "$RUN" &&
+		echo "root's secret" >"$SECRET" && chmod 0600 "$SECRET" &&
+		ln -s "$SECRET" "$RUN/gsotun.pid"
+}
+
+# The file linked to is as it was; the pidfile is a file of its own,
+# mode 0644, with the PID of the gsotun that runs.
+not_followed()
+{
+	local pid=${GT_PID[$NS_A]} got
+
+	[ "$(cat "$SECRET")" = "root's secret" ] &&
+		[ "$(stat -c %a "$SECRET")" = 600 ] ||
+		{ diag "$SECRET: $(stat -c %a "$SECRET") $(cat "$SECRET")"
+		  return 1; }
+	[ -f "$RUN/gsotun.pid" ] && [ ! -L "$RUN/gsotun.pid" ] ||
+		{ diag "$(ls -l "$RUN")"; return 1; }
+	got=$(cat "$RUN/gsotun.pid")
+	[ "$got" = "$pid" ] && [ "$(stat -c %a "$RUN/gsotun.pid")" = 644 ] ||
+		{ diag "pidfile says '$got', gsotun is $pid," \
+			"mode $(stat -c %a "$RUN/gsotun.pid")"; return 1; }
+}
+
+# A second gsotun (its own tap and port) with the same pidfile: refused
+# with exit status 1, the pidfile left alone.
+held()
+{
+	local out st
+
+	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev "sec$$" \
+		"${a_args[@]}" --port 4790 --pidfile "$RUN/gsotun.pid" \
+		2>&1 </dev/null)
+	st=$?
+	diag "second gsotun: status $st: $(grep pidfile <<<"$out")"
+	[ "$st" -eq 1 ] && grep -q "is held by a running gsotun" <<<"$out" &&
+		[ "$(cat "$RUN/gsotun.pid")" = "${GT_PID[$NS_A]}" ] &&
+		dev_gone "$NS_A" "sec$$"
+}
+
+check "a symlink to a root-owned 0600 file planted in nobody's directory" \
+	plant
+check "gsotun --pidfile there --user nobody starts" \
+	gt_start "$NS_A" "$TAP_A" "${a_args[@]}" --pidfile "$RUN/gsotun.pid" \
+	--user nobody
+check "the link is replaced, not followed; the pidfile is gsotun's, 0644" \
+	not_followed
+check "a second gsotun with the same pidfile is refused" held
+check "SIGTERM stops the first" gt_stop "$NS_A"
+check "a pidfile no process holds is taken over" \
+	gt_start "$NS_A" "$TAP_A" "${a_args[@]}" --pidfile "$RUN/gsotun.pid"
+check "  and names the new gsotun" not_followed
+check "  which removes it at exit" gt_stop "$NS_A"
+check "  (it is gone)" test ! -e "$RUN/gsotun.pid"
 
 usr1_line()
 {

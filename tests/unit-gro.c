@@ -30,8 +30,8 @@ static struct stats st;
 static uint8_t out[PKT_MAX];
 static uint8_t want[PKT_MAX];
 static uint8_t big[PKT_MAX];
-static uint8_t arena[128 * GSO_SLOT];
-static struct seg segs[128];
+static uint8_t arena[VNET_MAX_SEGS * GSO_SLOT];
+static struct seg segs[VNET_MAX_SEGS];
 
 /* ---- building runs of segments ------------------------------------------ */
 
@@ -966,9 +966,10 @@ static void test_rows(void)
 
 /*
  * S_CSUM: a wrong TCP checksum, passed as it came and counted; S_BAD:
- * headers no receiver takes, dropped.
+ * headers no receiver takes, dropped; S_OVER: over the MTU, and not as a
+ * real sender builds it (gro_gso_mss()), dropped.
  */
-enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_CSUM, S_BAD };
+enum single_kind { S_PLAIN, S_TCP, S_UDP, S_GSO, S_CSUM, S_BAD, S_OVER };
 
 /* Overwrite a field after the build: at l3_off or l4_off + off. */
 struct poke {
@@ -1155,6 +1156,32 @@ static const struct single singles[] = {
 	{ "tcp6 over MTU",
 	  { .ipv6 = true, .tcp_opt_len = TS, .payload_len = 30000 },
 	  .kind = S_GSO },
+	/* One datagram must not become thousands of frames behind the tap */
+	{ "tcp6 over MTU, 1384-byte dest opts (gso_size 2): dropped",
+	  { .ipv6 = true, .ip6_dst_len = 1384, .payload_len = 64000 },
+	  .kind = S_OVER },
+	{ "tcp6 over MTU, headers of 254 bytes: GSO",
+	  { .ipv6 = true, .ip6_dst_len = 168, .tcp_opt_len = 12,
+	    .payload_len = 60000 },
+	  .kind = S_GSO },
+	{ "tcp6 over MTU, headers of 262 bytes: dropped",
+	  { .ipv6 = true, .ip6_dst_len = 176, .tcp_opt_len = 12,
+	    .payload_len = 60000 },
+	  .kind = S_OVER },
+	{ "tcp4 over MTU 87, segments of 47 bytes: dropped",
+	  { .payload_len = 4700 }, .kind = S_OVER, .mtu = 87 },
+	{ "tcp4 over MTU 88, segments of 48 bytes: GSO",
+	  { .payload_len = 4800 }, .kind = S_GSO, .mtu = 88 },
+	{ "tcp4 over MTU 88, 1024 segments: GSO",
+	  { .payload_len = 48 * 1024 }, .kind = S_GSO, .mtu = 88 },
+	{ "tcp4 over MTU 88, 1025 segments: dropped",
+	  { .payload_len = 48 * 1024 + 1 }, .kind = S_OVER, .mtu = 88 },
+	{ "tcp4 over MTU 88, 1025 segments, bad checksum: as it came",
+	  { .payload_len = 48 * 1024 + 1 }, .kind = S_CSUM, .mtu = 88,
+	  .corrupt = true },
+	{ "tcp4 over MTU 88, 1025 segments, SYN: one frame, no GSO",
+	  { .tcp_flags = PKT_SYN | PKT_ACK, .payload_len = 48 * 1024 + 1 },
+	  .kind = S_TCP, .mtu = 88 },
 	{ "tcp6 over MTU, dest opts, vlan",
 	  { .ipv6 = true, .vlans = 1, .ip6_dst_len = 16, .tcp_opt_len = TS,
 	    .payload_len = 30000, .partial = true },
@@ -1172,7 +1199,7 @@ static bool check_gso_segs(const struct gro_frame *fr, const struct pkt *p,
 	mss = mtu - (p->hdr_len - p->l3_off);
 	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != VNET_OK)
 		return false;
-	r = gso_plan(&f, arena, sizeof(arena), segs, 128, 0, false);
+	r = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
 	if (r != (int)((p->ip_end - p->hdr_len + mss - 1) / mss))
 		return false;
 	seq = pkt_get32(p->buf + p->l4_off + 4);
@@ -1268,7 +1295,9 @@ static void run_single(const struct single *c)
 	       c->name);
 	is_int(st.rx_inner_csum_bad, c->kind == S_CSUM,
 	       "%s: rx_inner_csum_bad", c->name);
-	if (c->kind == S_BAD) {
+	is_int(st.rx_drop_oversize, c->kind == S_OVER, "%s: rx_drop_oversize",
+	       c->name);
+	if (c->kind == S_BAD || c->kind == S_OVER) {
 		is_int(r, GRO_DROPPED, "%s: dropped", c->name);
 		is_int(G.n_frames, 0, "%s: no frame", c->name);
 		return;

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * daemon: --daemon and --pidfile, the process around the tunnel; nothing
+ * of the data path.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include "daemon.h"
+#include "log.h"
+
+/*
+ * A live gsotun holds a lock on its pidfile for as long as it runs. The
+ * file is opened without following a symlink and without blocking (a
+ * FIFO planted there); anything that is not a regular file is no one's
+ * pidfile. The PID it holds goes into the message.
+ */
+static bool pidfile_held(const char *path)
+{
+	char pid[16] = "";
+	struct stat st;
+	bool held;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	held = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	if (held) {
+		n = read(fd, pid, sizeof(pid) - 1);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		log_err("pidfile %s is held by a running gsotun (PID %s): "
+			"stop it first, or give another --pidfile", path,
+			pid[0] ? pid : "unknown");
+	}
+	close(fd);
+	return held;
+}
+
+/*
+ * The pidfile is written as root before privileges are dropped, maybe
+ * into a directory that belongs to the service user, who could have put
+ * a symlink or a hard link to a root-owned file at its name. So no file
+ * that was there is ever opened for writing: a new one is created
+ * (mkostemp(): O_EXCL) beside it, locked, written and renamed over the
+ * name, which replaces a link itself, never what it points to.
+ */
+int pidfile_write(struct pidfile *pf, const char *path)
+{
+	char buf[24], *tmp = NULL;
+	struct stat st;
+	int fd = -1, n;
+
+	pf->path = path;
+	pf->fd = -1;
+	if (pidfile_held(path))
+		return -1;
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		log_err("out of memory");
+		return -1;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		log_err_errno("cannot write pidfile %s", path);
+		goto fail;
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (flock(fd, LOCK_EX | LOCK_NB) || fchmod(fd, 0644) ||
+	    write(fd, buf, n) != n || fstat(fd, &st) || rename(tmp, path)) {
+		log_err_errno("cannot write pidfile %s", path);
+		unlink(tmp);
+		goto fail;
+	}
+	free(tmp);
+	pf->fd = fd;
+	pf->dev = st.st_dev;
+	pf->ino = st.st_ino;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	return -1;
+}
+
+void pidfile_close(struct pidfile *pf, bool remove)
+{
+	struct stat st;
+
+	if (pf->fd < 0)
+		return;
+	if (remove && !lstat(pf->path, &st) && st.st_dev == pf->dev &&
+	    st.st_ino == pf->ino)
+		unlink(pf->path);
+	close(pf->fd);
+	pf->fd = -1;
+}
+
+/*
+ * Everything that can fail has been set up and reported on the terminal
+ * before this; the parent exits 0 once the child has written its pidfile.
+ */
+int daemon_start(struct pidfile *pf, const char *pidfile)
+{
+	int pipefd[2], null;
+	char ok = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		log_err_errno("cannot daemonize");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		log_err_errno("cannot fork");
+		return -1;
+	}
+	if (pid > 0) {
+		close(pipefd[1]);
+		if (read(pipefd[0], &ok, 1) != 1)
+			ok = 0;
+		_exit(ok ? 0 : 1);
+	}
+	close(pipefd[0]);
+	setsid();
+	if (pidfile && pidfile_write(pf, pidfile))
+		return -1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	ok = 1;
+	if (write(pipefd[1], &ok, 1) != 1)
+		return -1;
+	close(pipefd[1]);
+	return 0;
+}

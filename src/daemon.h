@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The process around the tunnel: --daemon (detach, report success to the
+ * parent) and --pidfile (written safely, locked while the tunnel runs).
+ */
+#ifndef GSOTUN_DAEMON_H
+#define GSOTUN_DAEMON_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* A pidfile this process wrote; fd holds its lock. */
+struct pidfile {
+	const char *path;
+	int fd;			/* -1: none written */
+	dev_t dev;
+	ino_t ino;
+};
+
+/*
+ * Write this process's PID to path: into a new file of its own, locked,
+ * renamed over path, so that nothing that was there (a symlink, a file of
+ * someone else's) is followed, truncated or chmod'ed. Refused when the
+ * file at path is locked by a live gsotun. 0 or -1 (logged).
+ */
+int pidfile_write(struct pidfile *pf, const char *path);
+
+/*
+ * At exit: remove the file when remove is true and path still names the
+ * file written (not one a later process put there), and drop the lock.
+ */
+void pidfile_close(struct pidfile *pf, bool remove);
+
+/*
+ * --daemon: fork; the parent exits 0 once the child has written its
+ * pidfile (when pidfile is not NULL) and detached, 1 if it failed. In the
+ * child, 0 or -1 (logged).
+ */
+int daemon_start(struct pidfile *pf, const char *pidfile);
+
+#endif
