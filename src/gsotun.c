@@ -800,9 +800,16 @@ static void watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 		tunnel_check_path(t);
 }
 
+/*
+ * Every PATH_RECHECK seconds: the route (a learnt PMTU may have expired),
+ * and ICMP errors heeded again after a flood (underlay_read_errors()).
+ */
 static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	tunnel_check_path(w->data);
+	struct tunnel *t = w->data;
+
+	underlay_errors_resume(&t->ul);
+	tunnel_check_path(t);
 }
 
 static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)

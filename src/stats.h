@@ -25,6 +25,7 @@
 	X(tx_icmp_limited)	/* ICMP "too big" held back: rate limit */    \
 	X(tx_icmp_too_big)	/* underlay ICMP: our packets too big */      \
 	X(tx_icmp_unreach)	/* underlay ICMP: unreachable, others */      \
+	X(tx_icmp_muted)	/* underlay ICMP flooding: not heeded */      \
 	X(tx_drop_too_big)	/* frames too big for the path, dropped */    \
 	X(tx_drop_short)	/* vnet: frame shorter than its headers */    \
 	X(tx_drop_l3)		/* vnet: malformed IP header */               \

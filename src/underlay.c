@@ -97,21 +97,28 @@ static struct underlay_rx *underlay_rx_alloc(void)
 	return rx;
 }
 
+/* ip(7) IP_RECVERR, ipv6(7) IPV6_RECVERR on or off. */
+static int underlay_set_recverr(int fd, int family, bool on)
+{
+	if (family == AF_INET6)
+		return sockopt_int(fd, IPPROTO_IPV6, IPV6_RECVERR, on);
+	return sockopt_int(fd, IPPROTO_IP, IP_RECVERR, on);
+}
+
 /*
- * ICMP errors about what we send reach the error queue (ip(7) IP_RECVERR,
- * ipv6(7) IPV6_RECVERR): "fragmentation needed" then lowers the budget.
- * On IPv4 the DF bit follows --df; IP_PMTUDISC_DONT sends none, as the
- * kernel's vxlan does by default (df unset).
+ * ICMP errors about what we send reach the error queue (IP_RECVERR):
+ * "fragmentation needed" then lowers the budget. On IPv4 the DF bit
+ * follows --df; IP_PMTUDISC_DONT sends none, as the kernel's vxlan does
+ * by default (df unset).
  */
 static int underlay_set_pmtu(int fd, int family, bool df)
 {
-	if (family == AF_INET6)
-		return sockopt_int(fd, IPPROTO_IPV6, IPV6_RECVERR, 1);
-	if (sockopt_int(fd, IPPROTO_IP, IP_RECVERR, 1) ||
-	    sockopt_int(fd, IPPROTO_IP, IP_MTU_DISCOVER,
-			df ? IP_PMTUDISC_DO : IP_PMTUDISC_DONT))
+	if (underlay_set_recverr(fd, family, true))
 		return -1;
-	return 0;
+	if (family == AF_INET6)
+		return 0;
+	return sockopt_int(fd, IPPROTO_IP, IP_MTU_DISCOVER,
+			   df ? IP_PMTUDISC_DO : IP_PMTUDISC_DONT);
 }
 
 /* The sockets packets from the peer arrive on; the others only send. */
@@ -240,6 +247,65 @@ static int underlay_open_sources(struct underlay *u, const struct config *cfg,
 		u->src_fd_df[i] = fd;
 	}
 	return 0;
+}
+
+/*
+ * ICMP errors are believed from anyone who can send them (the kernel's
+ * vxlan believes them as much): what they quote is all there is to go
+ * by. But with IP_RECVERR each one also fails the socket's next send
+ * (sk_err) and costs a system call to read, so a flood of spoofed
+ * errors quoting the tunnel's port would cost sends and CPU: past
+ * UNDERLAY_ERR_PER_SEC (burst UNDERLAY_ERR_BURST) IP_RECVERR is switched
+ * off on every socket, which also purges their error queues
+ * (do_ip_setsockopt()), until underlay_errors_resume(). Meanwhile the
+ * kernel still keeps a learnt path MTU in the route, where the route
+ * watch finds it. Legitimate errors come far slower: the kernel sends at
+ * most about one a second to a host (icmp_ratelimit). Connecting the
+ * sockets to the peer would not do instead: the peer's address and port
+ * are no secret, the receiving socket takes any source port (the
+ * kernel's vxlan sends from a hashed one), and a connected socket takes
+ * a "port unreachable" as a hard error even without IP_RECVERR
+ * (__udp4_lib_err()).
+ */
+#define UNDERLAY_ERR_PER_SEC 100
+#define UNDERLAY_ERR_BURST 200
+
+static void underlay_err_limit_reset(struct underlay *u)
+{
+	pmtu_limit_init(&u->err_limit, UNDERLAY_ERR_PER_SEC,
+			UNDERLAY_ERR_BURST);
+}
+
+static void underlay_set_recverr_all(struct underlay *u, bool on)
+{
+	int fds[2 * CONFIG_MAX_SRC_PORTS];
+	unsigned int i, n;
+
+	n = underlay_send_only_fds(u, fds);
+	fds[n++] = u->fd;
+	for (i = 0; i < n; i++)
+		if (underlay_set_recverr(fds[i], u->family, on))
+			log_debug("IP_RECVERR %s: %s", on ? "on" : "off",
+				  strerror(errno));
+	u->err_muted = !on;
+}
+
+static void underlay_mute_errors(struct underlay *u, struct stats *st)
+{
+	if (!st->tx_icmp_muted)
+		log_warn("ICMP errors about the tunnel's packets faster than "
+			 "%u a second (a spoofed flood?): ignored for some "
+			 "seconds", UNDERLAY_ERR_PER_SEC);
+	st->tx_icmp_muted++;
+	underlay_set_recverr_all(u, false);
+}
+
+void underlay_errors_resume(struct underlay *u)
+{
+	if (!u->err_muted)
+		return;
+	underlay_err_limit_reset(u);
+	underlay_set_recverr_all(u, true);
 }
 
 unsigned int underlay_send_only_fds(const struct underlay *u, int *fds)
@@ -382,6 +448,7 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	u->fd = -1;
 	u->fd_df = -1;
 	u->fd_nocsum = -1;
+	underlay_err_limit_reset(u);
 	u->family = cfg->remote.family;
 	u->udp = encap_is_udp(cfg->encap.type);
 	/*
@@ -967,8 +1034,18 @@ static const struct sock_extended_err *msg_serr(struct msghdr *msg)
  * the packet that failed (ip_recv_error()), so errors about anything but
  * the peer are ignored.
  */
+/* Monotonic nanoseconds, for the ICMP error limit. */
+static uint64_t underlay_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st)
 {
+	uint64_t now = underlay_now_ns();
 	uint32_t lowest = 0;
 	unsigned int i;
 
@@ -994,6 +1071,12 @@ uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st)
 		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 			break;
 		e = msg_serr(&msg);
+		/* Errors of our own sends (EMSGSIZE) are not from outside. */
+		if (e && e->ee_origin != SO_EE_ORIGIN_LOCAL &&
+		    !pmtu_limit_take(&u->err_limit, now)) {
+			underlay_mute_errors(u, st);
+			break;
+		}
 		if (!e || !sockaddr_is_peer(u, &dst))
 			continue;
 		mtu = pmtu_serr_mtu(e);

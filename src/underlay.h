@@ -12,6 +12,7 @@
 #include <sys/uio.h>
 #include "gso.h"
 #include "options.h"
+#include "pmtu.h"
 #include "ring.h"
 #include "stats.h"
 
@@ -57,6 +58,8 @@ struct underlay {
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
 	const struct cidr *allow;	/* --allow: other accepted sources */
+	struct pmtu_limit err_limit;	/* ICMP errors heeded per second */
+	bool err_muted;		/* past it: IP_RECVERR off everywhere */
 	unsigned int n_allow;
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 	unsigned int rx_batch;	/* datagrams per receive call */
@@ -132,8 +135,13 @@ int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p,
  * Read the error queue of fd (u->fd or u->fd_df): ICMP errors about the
  * packets sent to the peer (IP_RECVERR, IPV6_RECVERR), counted in st.
  * Returns the smallest path MTU a "fragmentation needed" / "packet too
- * big" (or a local EMSGSIZE) reported, 0 if none did.
+ * big" (or a local EMSGSIZE) reported, 0 if none did. Past a rate of
+ * errors no peer sends, IP_RECVERR goes off on every socket (counted in
+ * tx_icmp_muted) until underlay_errors_resume().
  */
 uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st);
+
+/* IP_RECVERR on again, if a flood had switched it off. */
+void underlay_errors_resume(struct underlay *u);
 
 #endif
