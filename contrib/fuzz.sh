@@ -32,7 +32,7 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-clang}
 # The pure packet logic the harnesses link.
-srcs="csum.c vnet.c gso.c gro.c encap.c pmtu.c log.c"
+srcs="csum.c frame.c vnet.c gso.c gro.c encap.c pmtu.c log.c"
 
 usage() {
 	echo "usage: $0 [-k] [-u] [SECONDS] [HARNESS...]" >&2

@@ -4,12 +4,14 @@
  * segment's inner headers on transmit, checked and stripped on receive.
  */
 #include "config.h"
+
 #include <string.h>
-#include "csum.h"
+#include <linux/if_ether.h>
 #include "bytes.h"
+#include "csum.h"
 #include "encap.h"
+#include "frame.h"
 #include "log.h"
-#include "vnet.h"
 
 /* Smallest inner frame: an Ethernet header (ETH_HLEN). */
 #define ENCAP_INNER_MIN 14
@@ -346,7 +348,6 @@ int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
 
 enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)
 {
-	static const struct virtio_net_hdr none;
 	uint16_t old, check;
 	struct frame f;
 	uint8_t *ip, inner;
@@ -355,15 +356,15 @@ enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)
 	if ((outer_ecn & 3) != ECN_CE)
 		return ENCAP_ECN_KEEP;
 	/* The walk gro_add() makes too; a frame it refuses, GRO drops. */
-	if (vnet_hdr_parse(&none, frame, len, &f) != VNET_OK || !f.l3_off)
+	if (frame_parse(frame, len, &f) != FRAME_OK || !f.l3_off)
 		return ENCAP_ECN_KEEP;
 	ip = frame + f.l3_off;
-	inner = f.ethertype == 0x0800 ? ip[1] & 3 : (ip[1] >> 4) & 3;
+	inner = f.ethertype == ETH_P_IP ? ip[1] & 3 : (ip[1] >> 4) & 3;
 	if (inner == ECN_NOT_ECT)
 		return ENCAP_ECN_DROP;
 	if (inner == ECN_CE)
 		return ENCAP_ECN_KEEP;
-	if (f.ethertype == 0x0800) {
+	if (f.ethertype == ETH_P_IP) {
 		old = get_sum16(ip);
 		ip[1] |= ECN_CE;
 		check = get_sum16(ip + 10);

@@ -11,16 +11,8 @@
 #include "csum.h"
 #include "bytes.h"
 #include "gro.h"
+#include "proto.h"
 
-#define GRO_TCP_FIN 0x01
-#define GRO_TCP_SYN 0x02
-#define GRO_TCP_RST 0x04
-#define GRO_TCP_PSH 0x08
-#define GRO_TCP_URG 0x20
-#define GRO_TCP_CWR 0x80
-#define GRO_TCP_CHECK 16
-#define GRO_UDP_CHECK 6
-#define GRO_IP_DF 0x4000
 /* The smallest MSS a Linux sender uses (tcp_min_snd_mss's default). */
 #define GRO_GSO_MSS_MIN 48
 
@@ -29,9 +21,9 @@
  * merged first if it can be), and so one never starts a run; FIN, PSH
  * and CWR may differ from the first segment's flags, the others not.
  */
-#define GRO_TCP_FLUSH (GRO_TCP_URG | GRO_TCP_PSH | GRO_TCP_RST | \
-		       GRO_TCP_SYN | GRO_TCP_FIN)
-#define GRO_TCP_FREE (GRO_TCP_CWR | GRO_TCP_FIN | GRO_TCP_PSH)
+#define GRO_TCP_FLUSH (TCP_F_URG | TCP_F_PSH | TCP_F_RST | \
+		       TCP_F_SYN | TCP_F_FIN)
+#define GRO_TCP_FREE (TCP_F_CWR | TCP_F_FIN | TCP_F_PSH)
 
 /* What the TCP checksum of a segment says (gro_csum_check()). */
 enum gro_csum {
@@ -44,7 +36,6 @@ enum gro_csum {
 struct gro_seg {
 	struct frame f;
 	uint8_t *data;		/* f.data, writable */
-	uint32_t end;		/* end of the IP datagram (no Ethernet pad) */
 	uint32_t plen;		/* TCP payload length */
 	uint32_t seq;		/* host order */
 	uint32_t pseudo;	/* pseudo-header sum over the L4 length */
@@ -101,10 +92,6 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 
 	s->data = frame;
 	s->ipv6 = s->f.ethertype == ETH_P_IPV6;
-	if (s->ipv6)
-		s->end = s->f.l3_off + 40u + get_be16(ip + 4);
-	else
-		s->end = s->f.l3_off + get_be16(ip + 2);
 	s->plen = 0;
 	s->seq = 0;
 	s->flags = 0;
@@ -113,13 +100,13 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 	if (!s->f.l4_off)
 		return;
 	s->pseudo =
-		gro_pseudo(ip, s->ipv6, s->f.l4_proto, s->end - s->f.l4_off);
+		gro_pseudo(ip, s->ipv6, s->f.l4_proto, s->f.end - s->f.l4_off);
 	s->seed = csum_fold16(s->pseudo);
 	if (s->f.l4_proto != IPPROTO_TCP)
 		return;
-	s->plen = s->end - s->f.hdr_len;
+	s->plen = s->f.end - s->f.hdr_len;
 	s->seq = get_be32(th + 4);
-	s->flags = th[13];
+	s->flags = th[TCP_FLAGS_OFF];
 }
 
 /*
@@ -134,11 +121,11 @@ static uint32_t gro_l4_sum(const struct gro_seg *s)
 	uint32_t sum, pad;
 
 	if (!s->sum)
-		return csum_partial(d + s->f.l4_off, s->end - s->f.l4_off, 0);
+		return csum_partial(d + s->f.l4_off, s->f.end - s->f.l4_off, 0);
 	sum = csum_sub(*s->sum, csum_partial(d, s->f.l4_off, 0));
-	if (s->end < s->f.len) {
-		pad = csum_partial(d + s->end, s->f.len - s->end, 0);
-		sum = csum_sub(sum, csum_block_add(0, pad, s->end));
+	if (s->f.end < s->f.len) {
+		pad = csum_partial(d + s->f.end, s->f.len - s->f.end, 0);
+		sum = csum_sub(sum, csum_block_add(0, pad, s->f.end));
 	}
 	return sum;
 }
@@ -154,7 +141,7 @@ static enum gro_csum gro_csum_check(const struct gro_seg *s)
 {
 	const uint8_t *l4 = s->data + s->f.l4_off;
 
-	if (get_sum16(l4 + GRO_TCP_CHECK) == s->seed)
+	if (get_sum16(l4 + TCP_CHECK_OFF) == s->seed)
 		return GRO_CSUM_SEED;
 	if (csum_fold(csum_add(gro_l4_sum(s), s->pseudo)) == 0)
 		return GRO_CSUM_GOOD;
@@ -241,13 +228,13 @@ static void gro_finish(struct gro_frame *fr)
 		}
 		vnet_hdr_build_tcp(&fr->vnet, fr->ipv6, fr->l4_off, fr->hdr_len,
 				   fr->mss);
-		if (th[13] & GRO_TCP_CWR)
+		if (th[TCP_FLAGS_OFF] & TCP_F_CWR)
 			fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	} else {
-		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, GRO_TCP_CHECK);
+		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, TCP_CHECK_OFF);
 	}
 	pseudo = gro_pseudo(ip, fr->ipv6, IPPROTO_TCP, fr->len - fr->l4_off);
-	put_sum16(th + GRO_TCP_CHECK, csum_fold16(pseudo));
+	put_sum16(th + TCP_CHECK_OFF, csum_fold16(pseudo));
 }
 
 /* Close open[i], keeping the others in the order they opened. */
@@ -305,11 +292,11 @@ static bool gro_ip_clean(const struct gro_seg *s)
 {
 	const uint8_t *ip = s->data + s->f.l3_off;
 
-	if (s->end != s->f.len || s->f.hdr_len > GSO_HDR_MAX)
+	if (s->f.end != s->f.len || s->f.hdr_len > GSO_HDR_MAX)
 		return false;
 	if (s->ipv6)
 		return true;
-	return ip[0] == 0x45 && !(get_be16(ip + 6) & ~GRO_IP_DF) &&
+	return ip[0] == 0x45 && !(get_be16(ip + 6) & ~IP4_F_DF) &&
 	       gro_ip4_hdr_ok(s);
 }
 
@@ -322,7 +309,7 @@ static bool gro_seg_starts(const struct gro_seg *s)
 /* It merges data into a held run, never a segment with CWR. */
 static bool gro_seg_joins(const struct gro_seg *s)
 {
-	return s->plen && !(s->flags & GRO_TCP_CWR) && gro_ip_clean(s);
+	return s->plen && !(s->flags & TCP_F_CWR) && gro_ip_clean(s);
 }
 
 /*
@@ -374,7 +361,7 @@ static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
 	uint16_t hl = s->f.hdr_len - s->f.l4_off;
 
 	return !memcmp(th + 8, oth + 8, 5) &&
-	       !((th[13] ^ oth[13]) & ~GRO_TCP_FREE) &&
+	       !((th[TCP_FLAGS_OFF] ^ oth[TCP_FLAGS_OFF]) & ~GRO_TCP_FREE) &&
 	       !memcmp(th + 14, oth + 14, 2) &&
 	       !memcmp(th + 20, oth + 20, hl - 20u);
 }
@@ -414,7 +401,7 @@ static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s,
 	/* From its second segment on, the frame goes with a GSO header. */
 	if (fr->n_slices == 2)
 		st->rx_gso_frames++;
-	fr->hdr[fr->l4_off + 13] |= s->flags & (GRO_TCP_FIN | GRO_TCP_PSH);
+	fr->hdr[fr->l4_off + TCP_FLAGS_OFF] |= s->flags & (TCP_F_FIN | TCP_F_PSH);
 	if ((s->flags & GRO_TCP_FLUSH) || s->plen < fr->mss ||
 	    fr->n_slices == GRO_MAX_SEGS)
 		gro_close(g, i);
@@ -454,7 +441,7 @@ static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
 
 	put_sum16(s->data + s->f.l4_off + check, s->seed);
 	fr = gro_slot(g);
-	gro_slice_add(fr, s->data, s->end);
+	gro_slice_add(fr, s->data, s->f.end);
 	vnet_hdr_build_csum(&fr->vnet, s->f.l4_off, check);
 	return fr;
 }
@@ -468,7 +455,7 @@ static struct gro_frame *gro_queue_csum(struct gro *g, const struct gro_seg *s,
 static bool gro_gso_able(const struct gro_seg *s)
 {
 	return s->plen &&
-	       !(s->flags & (GRO_TCP_SYN | GRO_TCP_RST | GRO_TCP_URG)) &&
+	       !(s->flags & (TCP_F_SYN | TCP_F_RST | TCP_F_URG)) &&
 	       (s->ipv6 || gro_ip4_hdr_ok(s));
 }
 
@@ -509,7 +496,7 @@ static uint32_t gro_gso_mss(const struct gro *g, const struct gro_seg *s)
 static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 			  struct stats *st)
 {
-	struct gro_frame *fr = gro_queue_csum(g, s, GRO_TCP_CHECK);
+	struct gro_frame *fr = gro_queue_csum(g, s, TCP_CHECK_OFF);
 	uint32_t mss;
 
 	if (!gro_gso_able(s))
@@ -517,7 +504,7 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 	mss = gro_gso_mss(g, s);
 	vnet_hdr_build_tcp(&fr->vnet, s->ipv6, s->f.l4_off, s->f.hdr_len,
 			   (uint16_t)mss);
-	if (s->flags & GRO_TCP_CWR)
+	if (s->flags & TCP_F_CWR)
 		fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	st->rx_gso_frames++;
 }
@@ -536,12 +523,12 @@ static void gro_add_udp(struct gro *g, const struct gro_seg *s,
 	const uint8_t *l4 = s->data + s->f.l4_off;
 
 	if ((s->ipv6 && gro_ip6_routed(s)) ||
-	    get_sum16(l4 + GRO_UDP_CHECK) != s->seed) {
+	    get_sum16(l4 + UDP_CHECK_OFF) != s->seed) {
 		gro_queue_plain(g, s->data, s->f.len);
 		return;
 	}
 	st->rx_csum_partial++;
-	gro_queue_csum(g, s, GRO_UDP_CHECK);
+	gro_queue_csum(g, s, UDP_CHECK_OFF);
 }
 
 /*
@@ -552,7 +539,7 @@ static void gro_add_udp(struct gro *g, const struct gro_seg *s,
 static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 				   struct stats *st)
 {
-	bool big = s->end - s->f.l3_off > g->mtu;
+	bool big = s->f.end - s->f.l3_off > g->mtu;
 	enum gro_csum v;
 	int i = -1;
 
@@ -591,7 +578,7 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 	else if (g->merge && gro_seg_starts(s))
 		gro_start(g, s);
 	else
-		gro_queue_csum(g, s, GRO_TCP_CHECK);
+		gro_queue_csum(g, s, TCP_CHECK_OFF);
 	return GRO_QUEUED;
 }
 
@@ -618,7 +605,7 @@ static bool gro_inner_bad(int err, const struct gro_seg *s)
 	if (!s->f.l4_off || s->f.l4_proto != IPPROTO_UDP)
 		return false;
 	ulen = get_be16(uh + 4);
-	return ulen < 8 || ulen > s->end - s->f.l4_off;
+	return ulen < 8 || ulen > s->f.end - s->f.l4_off;
 }
 
 void gro_init(struct gro *g, uint32_t mtu, bool merge)
@@ -631,12 +618,11 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge)
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 			const uint32_t *sum, struct stats *st)
 {
-	static const struct virtio_net_hdr none;
 	struct gro_seg s;
 	int err;
 
 	s.sum = sum;
-	err = vnet_hdr_parse(&none, frame, len, &s.f);
+	err = frame_parse(frame, len, &s.f);
 	if (!err && s.f.l3_off)
 		gro_seg_init(&s, frame);
 	else

@@ -12,10 +12,8 @@
 #include "bytes.h"
 #include "csum.h"
 #include "gso.h"
+#include "proto.h"
 
-#define GSO_TCP_FIN 0x01
-#define GSO_TCP_PSH 0x08
-#define GSO_TCP_CWR 0x80
 
 /* What every segment of one super-frame shares. */
 struct gso_ctx {
@@ -31,30 +29,17 @@ struct gso_ctx {
 	bool ip4;
 };
 
-/* End of the data to send: an IP frame loses any Ethernet padding. */
-static uint32_t gso_data_end(const struct frame *f)
-{
-	const uint8_t *ip = f->data + f->l3_off;
-	uint32_t end = f->len;
-
-	if (f->l3_off && f->ethertype == ETH_P_IP)
-		end = f->l3_off + get_be16(ip + 2);
-	else if (f->l3_off && f->ethertype == ETH_P_IPV6)
-		end = f->l3_off + 40 + get_be16(ip + 4);
-	return end < f->len ? end : f->len;
-}
-
 static void gso_ctx_init(struct gso_ctx *c, const struct frame *f,
 			 uint16_t mss_cap)
 {
 	const uint8_t *l4 = f->data + f->l4_off;
 
 	c->f = f;
-	c->end = gso_data_end(f);
+	c->end = f->end;
 	c->hlen = f->hdr_len;
 	c->tcp = f->gso == FRAME_GSO_TCP4 || f->gso == FRAME_GSO_TCP6;
 	c->ip4 = f->gso == FRAME_GSO_TCP4 || f->gso == FRAME_GSO_UDP4;
-	c->check = c->tcp ? 16 : 6;
+	c->check = c->tcp ? TCP_CHECK_OFF : UDP_CHECK_OFF;
 	c->mss = f->gso_size;
 	/*
 	 * TCP may be cut finer to fit the path (the receiver cannot tell);
@@ -102,9 +87,9 @@ static void gso_patch_tcp(const struct gso_ctx *c, uint8_t *blk, uint32_t i,
 
 	put_be32(th + 4, c->seq + i * c->mss);
 	if (i + 1 < n)
-		th[13] &= (uint8_t)~(GSO_TCP_FIN | GSO_TCP_PSH);
+		th[TCP_FLAGS_OFF] &= (uint8_t)~(TCP_F_FIN | TCP_F_PSH);
 	if (i > 0)
-		th[13] &= (uint8_t)~GSO_TCP_CWR;
+		th[TCP_FLAGS_OFF] &= (uint8_t)~TCP_F_CWR;
 }
 
 /*
@@ -205,7 +190,7 @@ static int gso_plan_single(const struct frame *f, uint8_t *arena,
 			   size_t arena_len, struct seg *s, size_t max_segs,
 			   bool want_sum)
 {
-	uint32_t end = gso_data_end(f);
+	uint32_t end = f->end;
 	uint32_t need = 0, blen = f->hdr_len;
 
 	if (f->needs_csum)

@@ -14,6 +14,7 @@
 #include "bytes.h"
 #include "csum.h"
 #include "pmtu.h"
+#include "proto.h"
 
 #define PMTU_IP4_HLEN 20u
 #define PMTU_IP6_HLEN 40u
@@ -32,9 +33,6 @@
 #define PMTU_ICMPV6_PKT_TOOBIG 2
 #define PMTU_NDISC_REDIRECT 137
 
-#define PMTU_IP_DF 0x4000
-#define PMTU_IP_MF 0x2000
-#define PMTU_IP_OFFSET 0x1fff
 /* IPTOS_PREC_INTERNETCONTROL, as icmp_send() uses for its replies. */
 #define PMTU_TOS_INTERNETCONTROL 0xc0
 #define PMTU_ICMP_TTL 64
@@ -76,34 +74,12 @@ uint32_t pmtu_lower(uint32_t cur, uint32_t reported, bool ipv6_underlay)
 }
 
 /*
- * End of the IP datagram in the frame (Ethernet padding left out), or 0
- * when the frame is not IP or its IP header does not fit.
+ * End of the IP datagram in the frame (Ethernet padding left out), as
+ * frame_parse() found it, or 0 when the frame is not IP.
  */
 static uint32_t pmtu_ip_end(const struct frame *f)
 {
-	const uint8_t *ip = f->data + f->l3_off;
-	uint32_t end, hlen;
-
-	if (f->l3_off < ETH_HLEN)
-		return 0;
-	if (f->ethertype == ETH_P_IP) {
-		if (f->len < f->l3_off + PMTU_IP4_HLEN || ip[0] >> 4 != 4)
-			return 0;
-		hlen = (ip[0] & 0x0fu) * 4;
-		end = f->l3_off + get_be16(ip + 2);
-	} else if (f->ethertype == ETH_P_IPV6) {
-		if (f->len < f->l3_off + PMTU_IP6_HLEN || ip[0] >> 4 != 6)
-			return 0;
-		hlen = PMTU_IP6_HLEN;
-		end = f->l3_off + PMTU_IP6_HLEN + get_be16(ip + 4);
-	} else {
-		return 0;
-	}
-	if (end > f->len)
-		end = f->len;
-	if (hlen < PMTU_IP4_HLEN || end < f->l3_off + hlen)
-		return 0;
-	return end;
+	return f->l3_off ? f->end : 0;
 }
 
 bool pmtu_frame_df(const struct frame *f)
@@ -113,7 +89,7 @@ bool pmtu_frame_df(const struct frame *f)
 	/* RFC 8200 section 5: no router fragments IPv6 */
 	if (f->ethertype == ETH_P_IPV6)
 		return true;
-	return (get_be16(f->data + f->l3_off + 6) & PMTU_IP_DF) != 0;
+	return (get_be16(f->data + f->l3_off + 6) & IP4_F_DF) != 0;
 }
 
 /* Length on the wire of f's largest packet, Ethernet header included. */
@@ -212,7 +188,7 @@ static bool pmtu_icmp4_allowed(const uint8_t *ip, uint32_t len)
 	const uint8_t *src = ip + 12, *dst = ip + 16;
 	uint32_t ihl = (ip[0] & 0x0fu) * 4;
 
-	if (get_be16(ip + 6) & PMTU_IP_OFFSET)
+	if (get_be16(ip + 6) & IP4_OFFSET)
 		return false;
 	if (pmtu_ip4_bcast(dst) || pmtu_ip4_mcast(dst))
 		return false;
@@ -333,7 +309,7 @@ static void pmtu_icmp4_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
 	ip[0] = 0x45;
 	ip[1] = PMTU_TOS_INTERNETCONTROL;
 	put_be16(ip + 2, PMTU_IP4_HLEN + len);
-	put_be32(ip + 4, PMTU_IP_DF);	/* id 0, DF */
+	put_be32(ip + 4, IP4_F_DF);	/* id 0, DF */
 	ip[8] = PMTU_ICMP_TTL;
 	ip[9] = IPPROTO_ICMP;
 	put_sum16(ip + 10, 0);
@@ -479,7 +455,7 @@ static void pmtu_frag_build(const struct pmtu_frag *c, uint8_t *blk,
 	/* ip_frag_next(): DF and the reserved bit go, MF unless last */
 	fo = (uint16_t)((c->off0 + from) >> 3);
 	if (!last || c->mf)
-		fo |= PMTU_IP_MF;
+		fo |= IP4_F_MF;
 	put_be16(ip + 2, c->hlen - c->l3_off + len);
 	put_be16(ip + 6, fo);
 	put_sum16(ip + 10, 0);
@@ -520,8 +496,8 @@ static void pmtu_frag_init(struct pmtu_frag *c, const struct seg *s,
 	c->hlen = (uint16_t)(l3_off + (ip[0] & 0x0fu) * 4);
 	c->tail = s->hdr_len - c->hlen;
 	c->data = c->tail + s->payload_len;
-	c->off0 = (fo & PMTU_IP_OFFSET) * 8u;
-	c->mf = (fo & PMTU_IP_MF) != 0;
+	c->off0 = (fo & IP4_OFFSET) * 8u;
+	c->mf = (fo & IP4_F_MF) != 0;
 	c->want_sum = want_sum;
 }
 
@@ -542,7 +518,7 @@ int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 		out[0] = *s;
 		return 1;
 	}
-	if (get_be16(s->hdr + l3_off + 6) & PMTU_IP_DF)
+	if (get_be16(s->hdr + l3_off + 6) & IP4_F_DF)
 		return -EINVAL;
 	/*
 	 * Each fragment gets a header checksum of its own: a header whose

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "compat.h"
+#include "frame.h"
 
 /* Size of the header the tap is configured for (TUNSETVNETHDRSZ). */
 #define VNET_HDR_LEN ((int)sizeof(struct virtio_net_hdr))
@@ -37,52 +38,15 @@ enum vnet_err {
 	VNET_ERR__MAX,
 };
 
-/* Inner L4 protocol families that segmentation knows. */
-enum frame_gso {
-	FRAME_GSO_NONE = 0,
-	FRAME_GSO_TCP4,
-	FRAME_GSO_TCP6,
-	FRAME_GSO_UDP4,	/* UDP L4 (USO) over IPv4 */
-	FRAME_GSO_UDP6,
-};
-
 /*
- * What a validated frame is. Offsets are from the start of the Ethernet
- * frame (after the vnet header). l3/l4 fields are 0 when not IP.
- */
-struct frame {
-	const uint8_t *data;	/* Ethernet frame */
-	uint32_t len;		/* its length */
-	uint16_t ethertype;	/* host order, after any VLAN tags */
-	uint16_t l3_off;	/* IP header */
-	uint16_t l4_off;	/* TCP/UDP header; 0 if none */
-	uint16_t hdr_len;	/* through the L4 header (TCP options too) */
-	uint8_t l4_proto;	/* IPPROTO_TCP/UDP/...; 0 if not IP */
-	uint8_t gso;		/* enum frame_gso */
-	bool ecn;		/* VIRTIO_NET_HDR_GSO_ECN */
-	bool needs_csum;	/* VIRTIO_NET_HDR_F_NEEDS_CSUM */
-	uint16_t gso_size;	/* L4 payload per segment */
-	uint16_t csum_start;	/* valid when needs_csum */
-	uint16_t csum_offset;
-};
-
-/*
- * Validate hdr for the frame of len bytes at data and fill *f.
- * Never trusts hdr_len: header lengths are computed from the packet, and a
- * hdr_len past the frame's end is refused, as tun_get_user() does.
- * Returns VNET_OK or a positive enum vnet_err.
+ * Validate hdr for the frame of len bytes at data and fill *f (its
+ * headers by frame_parse(), the offload fields from hdr). Never trusts
+ * hdr_len: header lengths are computed from the packet, and a hdr_len
+ * past the frame's end is refused, as tun_get_user() does. Returns
+ * VNET_OK or a positive enum vnet_err.
  */
 int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 		   size_t len, struct frame *f);
-
-/*
- * A hash of the frame's flow, for the outer UDP source port (the kernel's
- * vxlan takes skb_get_hash() in udp_flow_src_port()): the IP addresses
- * and protocol, and the ports of TCP and UDP outside fragments; for other
- * frames the Ethernet addresses and type. The packets of one flow hash
- * alike, so that they keep their order on an ECMP path.
- */
-uint32_t frame_flow_hash(const struct frame *f);
 
 /* Header for a frame written to the tap with no offload flags. */
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);

@@ -13,7 +13,7 @@ set -u
 tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
 top_srcdir=${top_srcdir:-$tests_dir/..}
 # The pure packet logic the harnesses link (tests/fuzz-*.c).
-srcs="csum.c vnet.c gso.c gro.c encap.c pmtu.c log.c"
+srcs="csum.c frame.c vnet.c gso.c gro.c encap.c pmtu.c log.c"
 
 skip() {
 	echo "1..0 # SKIP $*"
