@@ -14,8 +14,10 @@
 #   -u        afterwards, merge inputs that add coverage into the source
 #             tree's tests/corpus/NAME (never written to otherwise)
 #
-# config.h comes from the build tree: the source tree when ./configure was
-# run in it, else BUILD_DIR (e.g. BUILD_DIR=/path/to/build contrib/fuzz.sh).
+# The harnesses are built by automake (configure --enable-fuzz) in a clean
+# copy of the sources that `make distdir` writes from the build tree: the
+# source tree when ./configure was run in it, else BUILD_DIR (e.g.
+# BUILD_DIR=/path/to/build contrib/fuzz.sh).
 # Other environment: FUZZ_DIR, the work directory (default: a new
 # /tmp/gsotun-fuzz.XXXXXX, kept: it holds the corpora, logs and crashing
 # inputs); FUZZ_ARGS, more libFuzzer options; CC, the compiler (clang).
@@ -31,8 +33,6 @@ set -u
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-clang}
-# The pure packet logic the harnesses link.
-srcs="csum.c frame.c vnet.c gso.c gro.c encap.c pmtu.c log.c"
 
 usage() {
 	echo "usage: $0 [-k] [-u] [SECONDS] [HARNESS...]" >&2
@@ -77,8 +77,8 @@ for h in "${harnesses[@]}"; do
 done
 
 build=${BUILD_DIR:-$src}
-[ -f "$build/config.h" ] ||
-	die "no config.h in $build: run ./configure there, or set BUILD_DIR"
+[ -f "$build/Makefile" ] ||
+	die "no Makefile in $build: run ./configure there, or set BUILD_DIR"
 
 # As deps.sh: apt-get, through sudo when not root.
 apt_install() {
@@ -125,16 +125,21 @@ if ! command -v "$cc" >/dev/null 2>&1 || ! fuzzer_works; then
 	fuzzer_works || die "$cc cannot build with -fsanitize=fuzzer"
 fi
 
-lib=()
-for s in $srcs; do
-	lib+=("$src/src/$s")
-done
+# A clean copy of the sources, configured for libFuzzer.
+tree=$work/src
+if [ ! -f "$tree/Makefile" ]; then
+	echo "fuzz.sh: configuring $tree (--enable-fuzz)"
+	rm -rf "$tree"
+	{ make -C "$build" distdir distdir="$tree" &&
+		(cd "$tree" && ./configure CC="$cc" --enable-fuzz); } \
+		>"$work/build.log" 2>&1 ||
+		die "cannot configure the fuzz build (see $work/build.log)"
+fi
 for h in "${harnesses[@]}"; do
 	echo "fuzz.sh: building fuzz-$h"
-	"$cc" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-g -O1 -D_GNU_SOURCE -I"$build" -I"$src/src" -I"$src/tests" \
-		-o "$work/fuzz-$h" "$src/tests/fuzz-$h.c" "${lib[@]}" ||
-		die "cannot build fuzz-$h"
+	make -C "$tree" -j2 "tests/fuzz-$h" >>"$work/build.log" 2>&1 ||
+		die "cannot build fuzz-$h (see $work/build.log)"
+	cp "$tree/tests/fuzz-$h" "$work/fuzz-$h"
 	mkdir -p "$work/corpus-$h" "$work/crashes-$h"
 	if [ -d "$src/tests/corpus/$h" ]; then
 		cp -n "$src/tests/corpus/$h"/* "$work/corpus-$h"/ 2>/dev/null

@@ -59,25 +59,29 @@ int pidfile_write(struct pidfile *pf, const char *path)
 {
 	char buf[24], *tmp = NULL;
 	struct stat st;
-	int fd = -1, n;
+	int fd = -1, n, err;
 
 	pf->path = path;
 	pf->fd = -1;
 	if (pidfile_held(path))
-		return -1;
+		return -EBUSY;
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		log_err("out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		log_err_errno("cannot write pidfile %s", path);
+		err = -errno;
+		log_err_ret(err, "cannot write pidfile %s", path);
 		goto fail;
 	}
 	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	errno = 0;
 	if (flock(fd, LOCK_EX | LOCK_NB) || fchmod(fd, 0644) ||
 	    write(fd, buf, n) != n || fstat(fd, &st) || rename(tmp, path)) {
-		log_err_errno("cannot write pidfile %s", path);
+		/* A short write leaves errno as it was: say EIO then. */
+		err = errno ? -errno : -EIO;
+		log_err_ret(err, "cannot write pidfile %s", path);
 		unlink(tmp);
 		goto fail;
 	}
@@ -90,7 +94,7 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	free(tmp);
-	return -1;
+	return err;
 }
 
 void pidfile_close(struct pidfile *pf, bool remove)
@@ -112,18 +116,20 @@ void pidfile_close(struct pidfile *pf, bool remove)
  */
 int daemon_start(struct pidfile *pf, const char *pidfile)
 {
-	int pipefd[2], null;
+	int pipefd[2], null, err;
 	char ok = 0;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		log_err_errno("cannot daemonize");
-		return -1;
+		err = -errno;
+		log_err_ret(err, "cannot daemonize");
+		return err;
 	}
 	pid = fork();
 	if (pid < 0) {
-		log_err_errno("cannot fork");
-		return -1;
+		err = -errno;
+		log_err_ret(err, "cannot fork");
+		return err;
 	}
 	if (pid > 0) {
 		close(pipefd[1]);
@@ -133,8 +139,9 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 	}
 	close(pipefd[0]);
 	setsid();
-	if (pidfile && pidfile_write(pf, pidfile))
-		return -1;
+	err = pidfile ? pidfile_write(pf, pidfile) : 0;
+	if (err)
+		return err;
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, STDIN_FILENO);
@@ -142,8 +149,9 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 		close(null);
 	}
 	ok = 1;
+	/* The parent gone: no one to tell, nothing to run for. */
 	if (write(pipefd[1], &ok, 1) != 1)
-		return -1;
+		return -EPIPE;
 	close(pipefd[1]);
 	return 0;
 }

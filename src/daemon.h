@@ -21,7 +21,7 @@ struct pidfile {
  * Write this process's PID to path: into a new file of its own, locked,
  * renamed over path, so that nothing that was there (a symlink, a file of
  * someone else's) is followed, truncated or chmod'ed. Refused when the
- * file at path is locked by a live gsotun. 0 or -1 (logged).
+ * file at path is locked by a live gsotun (-EBUSY). 0 or -errno (logged).
  */
 int pidfile_write(struct pidfile *pf, const char *path);
 
@@ -34,7 +34,7 @@ void pidfile_close(struct pidfile *pf, bool remove);
 /*
  * --daemon: fork; the parent exits 0 once the child has written its
  * pidfile (when pidfile is not NULL) and detached, 1 if it failed. In the
- * child, 0 or -1 (logged).
+ * child, 0 or -errno (logged).
  */
 int daemon_start(struct pidfile *pf, const char *pidfile);
 

@@ -75,21 +75,18 @@ struct encap_ops {
 	size_t (*hdr_len)(const struct encap_cfg *c);
 	void (*build)(const struct encap_cfg *c, uint8_t *h,
 		      const struct seg *s, uint32_t seq);
-	int (*parse)(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		     struct encap_rx *rx);
+	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
+			   size_t len, struct encap_rx *rx);
 };
 
 static size_t encap_vxlan_hdr_len(const struct encap_cfg *c)
 {
-	(void)c;
 	return VXLAN_HLEN;
 }
 
 static void encap_vxlan_build(const struct encap_cfg *c, uint8_t *h,
 			      const struct seg *s, uint32_t seq)
 {
-	(void)s;
-	(void)seq;
 	put_be32(h, VXLAN_W0_I);
 	put_be32(h + 4, (c->vni & VXLAN_VNI_MASK) << 8);
 }
@@ -99,27 +96,28 @@ static void encap_vxlan_build(const struct encap_cfg *c, uint8_t *h,
  * vxlan_rcv() without extensions (GBP, GPE, RCO) we drop instead: the I
  * flag first, then the VNI, then any reserved bit left over.
  */
-static int encap_vxlan_parse(const struct encap_cfg *c, const uint8_t *pkt,
-			     size_t len, struct encap_rx *rx)
+static enum drop encap_vxlan_parse(const struct encap_cfg *c,
+				   const uint8_t *pkt, size_t len,
+				   struct encap_rx *rx)
 {
 	uint32_t w0, w1;
 
 	if (len < VXLAN_HLEN)
-		return ENCAP_ERR_SHORT;
+		return DROP_RX_SHORT;
 	w0 = get_be32(pkt);
 	w1 = get_be32(pkt + 4);
 	if (!(w0 & VXLAN_W0_I))
-		return ENCAP_ERR_FLAGS;
+		return DROP_RX_FLAGS;
 	if (w1 >> 8 != (c->vni & VXLAN_VNI_MASK))
-		return ENCAP_ERR_VNI;
+		return DROP_RX_VNI;
 	if ((w0 & ~VXLAN_W0_I) || (w1 & 0xff))
-		return ENCAP_ERR_FLAGS;
+		return DROP_RX_FLAGS;
 	/* vxlan_rcv() pulls ETH_HLEN before eth_type_trans() */
 	if (len - VXLAN_HLEN < ENCAP_INNER_MIN)
-		return ENCAP_ERR_INNER_SHORT;
+		return DROP_RX_INNER_SHORT;
 	rx->inner_off = VXLAN_HLEN;
 	rx->sum_valid = false;
-	return ENCAP_OK;
+	return DROP_NONE;
 }
 
 static size_t gre_hlen(uint16_t flags)
@@ -200,10 +198,10 @@ static void encap_gre_build(const struct encap_cfg *c, uint8_t *h,
 }
 
 /* Version and flag bits, in the order of the kernel's gre_parse_header(). */
-static int gre_check_flags(uint16_t flags)
+static enum drop gre_check_flags(uint16_t flags)
 {
 	if (flags & GRE_VERSION)
-		return ENCAP_ERR_GRE_VERSION;
+		return DROP_RX_GRE_VERSION;
 	/*
 	 * The kernel drops routing (RFC 1701 source routes); RFC 2784
 	 * section 2.1 has a receiver that does not implement RFC 1701
@@ -211,8 +209,8 @@ static int gre_check_flags(uint16_t flags)
 	 * other flag bits go too.
 	 */
 	if (flags & GRE_F_BAD)
-		return ENCAP_ERR_GRE_FLAGS;
-	return ENCAP_OK;
+		return DROP_RX_GRE_FLAGS;
+	return DROP_NONE;
 }
 
 /*
@@ -220,14 +218,14 @@ static int gre_check_flags(uint16_t flags)
  * ip_tunnel_lookup() matches tunnels: a keyless tunnel takes only keyless
  * packets.
  */
-static int gre_check_key(const struct encap_cfg *c, uint16_t flags,
+static enum drop gre_check_key(const struct encap_cfg *c, uint16_t flags,
 			 const uint8_t *key)
 {
 	if (!(flags & GRE_F_KEY) != !c->has_key)
-		return ENCAP_ERR_KEY;
+		return DROP_RX_KEY;
 	if (c->has_key && get_be32(key) != c->key)
-		return ENCAP_ERR_KEY;
-	return ENCAP_OK;
+		return DROP_RX_KEY;
+	return DROP_NONE;
 }
 
 /*
@@ -240,46 +238,47 @@ static int gre_check_key(const struct encap_cfg *c, uint16_t flags,
  * Sequence numbers are accepted whatever they are, present or not: the
  * kernel's iseq drop of out-of-order packets is not implemented.
  */
-static int encap_gre_parse(const struct encap_cfg *c, const uint8_t *pkt,
-			   size_t len, struct encap_rx *rx)
+static enum drop encap_gre_parse(const struct encap_cfg *c,
+				 const uint8_t *pkt, size_t len,
+				 struct encap_rx *rx)
 {
 	const uint8_t *opt = pkt + GRE_BASE_HLEN;
 	uint32_t sum = 0;
 	uint16_t flags;
+	enum drop err;
 	size_t hlen;
-	int err;
 
 	if (len < GRE_BASE_HLEN)
-		return ENCAP_ERR_SHORT;
+		return DROP_RX_SHORT;
 	flags = get_be16(pkt);
 	err = gre_check_flags(flags);
 	if (err)
 		return err;
 	hlen = gre_hlen(flags);
 	if (len < hlen)
-		return ENCAP_ERR_SHORT;
+		return DROP_RX_SHORT;
 	if (flags & GRE_F_CSUM) {
 		sum = csum_partial(pkt, len, 0);
 		if (csum_fold(sum) != 0)
-			return ENCAP_ERR_CSUM;
+			return DROP_RX_CSUM;
 		opt += 4;
 	}
 	if (get_be16(pkt + 2) != ETH_P_TEB_GRE)
-		return ENCAP_ERR_GRE_PROTO;
+		return DROP_RX_GRE_PROTO;
 	err = gre_check_key(c, flags, opt);
 	if (err)
 		return err;
 	if (c->gre_csum && !(flags & GRE_F_CSUM))
-		return ENCAP_ERR_CSUM_MISSING;
+		return DROP_RX_CSUM_MISSING;
 	/* ip_tunnel_rcv() pulls ETH_HLEN for an ARPHRD_ETHER tunnel */
 	if (len - hlen < ENCAP_INNER_MIN)
-		return ENCAP_ERR_INNER_SHORT;
+		return DROP_RX_INNER_SHORT;
 	rx->inner_off = hlen;
 	rx->sum_valid = (flags & GRE_F_CSUM) != 0;
 	/* hlen is a multiple of 4: the frame's words are the packet's */
 	if (rx->sum_valid)
 		rx->inner_sum = csum_sub(sum, csum_partial(pkt, hlen, 0));
-	return ENCAP_OK;
+	return DROP_NONE;
 }
 
 static const struct encap_ops encap_ops_table[] = {
@@ -340,8 +339,8 @@ uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq)
 	return h;
 }
 
-int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		struct encap_rx *rx)
+enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
+		      size_t len, struct encap_rx *rx)
 {
 	return encap_ops_get(c)->parse(c, pkt, len, rx);
 }
@@ -374,6 +373,21 @@ enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)
 		ip[1] |= ECN_CE << 4;
 	}
 	return ENCAP_ECN_MARK;
+}
+
+int encap_strip_ip4(const uint8_t *buf, size_t *len, size_t *off)
+{
+	size_t ihl, tot;
+
+	if (*len < ENCAP_IP4_HLEN || buf[0] >> 4 != 4)
+		return -1;
+	ihl = (buf[0] & 0x0fu) * 4;
+	tot = get_be16(buf + 2);
+	if (ihl < ENCAP_IP4_HLEN || tot < ihl || tot > *len)
+		return -1;
+	*off = ihl;
+	*len = tot;
+	return 0;
 }
 
 uint8_t encap_ecn_encap(uint8_t inner_ecn)

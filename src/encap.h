@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gso.h"
+#include "stats.h"
 
 enum encap_type {
 	ENCAP_VXLAN = 0,
@@ -30,22 +31,6 @@ struct encap_cfg {
 	bool has_key;
 	bool gre_csum;		/* GRE C bit (gre only) */
 	bool gre_seq;		/* GRE S bit */
-};
-
-/* Why a received packet was refused; indexes stats counters. */
-enum encap_err {
-	ENCAP_OK = 0,
-	ENCAP_ERR_SHORT,	/* truncated encapsulation header */
-	ENCAP_ERR_FLAGS,	/* VXLAN I flag missing / reserved bits set */
-	ENCAP_ERR_VNI,		/* another VNI */
-	ENCAP_ERR_GRE_VERSION,	/* GRE version != 0 */
-	ENCAP_ERR_GRE_FLAGS,	/* routing bit, strict source route, recur */
-	ENCAP_ERR_GRE_PROTO,	/* protocol type not 0x6558 */
-	ENCAP_ERR_KEY,		/* GRE key absent, present or different */
-	ENCAP_ERR_CSUM,		/* GRE checksum wrong */
-	ENCAP_ERR_CSUM_MISSING,	/* checksum required but absent */
-	ENCAP_ERR_INNER_SHORT,	/* inner frame shorter than Ethernet */
-	ENCAP_ERR__MAX,
 };
 
 /* Length of the header encap_build() writes for this configuration. */
@@ -75,11 +60,11 @@ struct encap_rx {
 
 /*
  * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
- * outer IP/UDP already stripped) into *rx. Returns ENCAP_OK or a positive
- * enum encap_err.
+ * outer IP/UDP already stripped) into *rx. Returns DROP_NONE or the
+ * DROP_RX_* reason it is refused for.
  */
-int encap_parse(const struct encap_cfg *c, const uint8_t *pkt, size_t len,
-		struct encap_rx *rx);
+enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
+		      size_t len, struct encap_rx *rx);
 
 /* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
 #define ECN_NOT_ECT 0
@@ -101,9 +86,17 @@ enum encap_ecn {
  * ECN-capable inner packet (its IPv4 header checksum updated, RFC 1624);
  * an inner packet that is not ECN-capable under a CE mark is to be
  * dropped. Without an outer CE nothing is parsed; non-IP frames and
- * those vnet_hdr_parse() refuses (gro_add() drops them) are left alone.
+ * those frame_parse() refuses (gro_add() drops them) are left alone.
  */
 enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn);
+
+/*
+ * A raw IPv4 socket hands over the outer IP header too: check it (version
+ * 4, IHL >= 5, a total length within the *len bytes received and not
+ * under the header), then *off is where the GRE header starts and *len
+ * where the packet ends. 0, or -1 for a malformed header.
+ */
+int encap_strip_ip4(const uint8_t *buf, size_t *len, size_t *off);
 
 /*
  * RFC 6040 section 4.1, as INET_ECN_encapsulate(): the outer ECN field for

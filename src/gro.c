@@ -68,7 +68,7 @@ static uint32_t gro_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
  * routing header. Before that the packet is on its way elsewhere and its
  * checksum cannot be verified here, as tcp6_gro_receive() cannot either:
  * it goes to the kernel as it came. The chain was validated by
- * vnet_hdr_parse().
+ * frame_parse().
  */
 static bool gro_ip6_routed(const struct gro_seg *s)
 {
@@ -148,12 +148,12 @@ static enum gro_csum gro_csum_check(const struct gro_seg *s)
 	return GRO_CSUM_BAD;
 }
 
-static void gro_csum_count(enum gro_csum v, struct stats *st)
+static void gro_csum_count(struct gro *g, enum gro_csum v)
 {
 	if (v == GRO_CSUM_SEED)
-		st->rx_csum_partial++;
+		g->n.csum_partial++;
 	else if (v == GRO_CSUM_BAD)
-		st->rx_inner_csum_bad++;
+		g->n.inner_csum_bad++;
 }
 
 static struct gro_frame *gro_slot(struct gro *g)
@@ -164,13 +164,6 @@ static struct gro_frame *gro_slot(struct gro *g)
 	fr->hdr_len = 0;
 	fr->n_slices = 0;
 	fr->len = 0;
-	fr->mss = 0;
-	fr->l3_off = 0;
-	fr->l4_off = 0;
-	fr->next_seq = 0;
-	fr->ipv6 = 0;
-	fr->open = 0;
-	fr->id_fixed = 0;
 	return fr;
 }
 
@@ -188,17 +181,18 @@ static void gro_slice_add(struct gro_frame *fr, uint8_t *base, uint32_t len)
  * as tcp_gro_receive(). A fragment has no ports: it matches on addresses,
  * so it still closes the flow it may belong to.
  */
-static bool gro_flow_match(const struct gro_frame *o, const struct gro_seg *s)
+static bool gro_flow_match(const struct gro_flow *o, const struct gro_seg *s)
 {
+	const uint8_t *h = o->fr->hdr;
 	const uint8_t *d = s->data;
 	uint16_t l3 = s->f.l3_off;
 
-	if (o->l3_off != l3 || o->ipv6 != s->ipv6 || memcmp(o->hdr, d, l3))
+	if (o->l3_off != l3 || o->ipv6 != s->ipv6 || memcmp(h, d, l3))
 		return false;
-	if (s->ipv6 ? memcmp(o->hdr + l3 + 8, d + l3 + 8, 32) :
-		      memcmp(o->hdr + l3 + 12, d + l3 + 12, 8))
+	if (s->ipv6 ? memcmp(h + l3 + 8, d + l3 + 8, 32) :
+		      memcmp(h + l3 + 12, d + l3 + 12, 8))
 		return false;
-	return !s->f.l4_off || !memcmp(o->hdr + o->l4_off, d + s->f.l4_off, 4);
+	return !s->f.l4_off || !memcmp(h + o->l4_off, d + s->f.l4_off, 4);
 }
 
 /*
@@ -211,41 +205,39 @@ static bool gro_flow_match(const struct gro_frame *o, const struct gro_seg *s)
  * SKB_GSO_TCP_ECN). One segment goes without GSO; its headers are as
  * they came, so only the check field changes.
  */
-static void gro_finish(struct gro_frame *fr)
+static void gro_finish(const struct gro_flow *o)
 {
-	uint8_t *ip = fr->hdr + fr->l3_off;
-	uint8_t *th = fr->hdr + fr->l4_off;
+	struct gro_frame *fr = o->fr;
+	uint8_t *ip = fr->hdr + o->l3_off;
+	uint8_t *th = fr->hdr + o->l4_off;
 	uint32_t pseudo;
 
-	fr->open = 0;
 	if (fr->n_slices > 1) {
-		if (fr->ipv6) {
-			put_be16(ip + 4, fr->len - fr->l3_off - 40);
+		if (o->ipv6) {
+			put_be16(ip + 4, fr->len - o->l3_off - 40);
 		} else {
-			put_be16(ip + 2, fr->len - fr->l3_off);
+			put_be16(ip + 2, fr->len - o->l3_off);
 			put_sum16(ip + 10, 0);
 			put_sum16(ip + 10, csum_ip4_header(ip, 20));
 		}
-		vnet_hdr_build_tcp(&fr->vnet, fr->ipv6, fr->l4_off, fr->hdr_len,
-				   fr->mss);
+		vnet_hdr_build_tcp(&fr->vnet, o->ipv6, o->l4_off, fr->hdr_len,
+				   o->mss);
 		if (th[TCP_FLAGS_OFF] & TCP_F_CWR)
 			fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	} else {
-		vnet_hdr_build_csum(&fr->vnet, fr->l4_off, TCP_CHECK_OFF);
+		vnet_hdr_build_csum(&fr->vnet, o->l4_off, TCP_CHECK_OFF);
 	}
-	pseudo = gro_pseudo(ip, fr->ipv6, IPPROTO_TCP, fr->len - fr->l4_off);
+	pseudo = gro_pseudo(ip, o->ipv6, IPPROTO_TCP, fr->len - o->l4_off);
 	put_sum16(th + TCP_CHECK_OFF, csum_fold16(pseudo));
 }
 
 /* Close open[i], keeping the others in the order they opened. */
 static void gro_close(struct gro *g, unsigned int i)
 {
-	struct gro_frame *fr = &g->frames[g->open[i]];
-
+	gro_finish(&g->open[i]);
 	memmove(&g->open[i], &g->open[i + 1],
 		(g->n_open - i - 1) * sizeof(g->open[0]));
 	g->n_open--;
-	gro_finish(fr);
 }
 
 /* Before anything of a flow is queued, its open frame goes first. */
@@ -254,7 +246,7 @@ static void gro_close_flows(struct gro *g, const struct gro_seg *s)
 	unsigned int i = 0;
 
 	while (i < g->n_open) {
-		if (gro_flow_match(&g->frames[g->open[i]], s))
+		if (gro_flow_match(&g->open[i], s))
 			gro_close(g, i);
 		else
 			i++;
@@ -266,7 +258,7 @@ static int gro_open_find(const struct gro *g, const struct gro_seg *s)
 	unsigned int i;
 
 	for (i = 0; i < g->n_open; i++)
-		if (gro_flow_match(&g->frames[g->open[i]], s))
+		if (gro_flow_match(&g->open[i], s))
 			return (int)i;
 	return -1;
 }
@@ -317,16 +309,17 @@ static bool gro_seg_joins(const struct gro_seg *s)
  * the run, counting up by one per segment or fixed (on any datagram, DF
  * or not, as this kernel does), and a segment that breaks it ends the run.
  */
-static bool gro_ip4_id_match(const struct gro_frame *o, const uint8_t *ip)
+static bool gro_ip4_id_match(const struct gro_flow *o, const uint8_t *ip)
 {
 	uint16_t id = get_be16(ip + 4);
-	uint16_t first = get_be16(o->hdr + o->l3_off + 4);
+	uint16_t first = get_be16(o->fr->hdr + o->l3_off + 4);
+	uint16_t n = o->fr->n_slices;
 
-	if (o->n_slices == 1)
+	if (n == 1)
 		return id == first || id == (uint16_t)(first + 1);
 	if (o->id_fixed)
 		return id == first;
-	return id == (uint16_t)(first + o->n_slices);
+	return id == (uint16_t)(first + n);
 }
 
 /*
@@ -334,10 +327,10 @@ static bool gro_ip4_id_match(const struct gro_frame *o, const uint8_t *ip)
  * ipv6_gro_receive(): version, traffic class, flow label, next header,
  * hop limit and every byte of the extension headers equal.
  */
-static bool gro_l3_match(const struct gro_frame *o, const struct gro_seg *s)
+static bool gro_l3_match(const struct gro_flow *o, const struct gro_seg *s)
 {
 	const uint8_t *ip = s->data + s->f.l3_off;
-	const uint8_t *oip = o->hdr + o->l3_off;
+	const uint8_t *oip = o->fr->hdr + o->l3_off;
 	uint32_t ext = s->f.l4_off - s->f.l3_off - 40u;
 
 	if (s->ipv6)
@@ -354,10 +347,10 @@ static bool gro_l3_match(const struct gro_frame *o, const struct gro_seg *s)
  * segment that carries ECE joins a run that does, and only such a run).
  * The urgent pointer is not compared: URG never merges.
  */
-static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
+static bool gro_l4_match(const struct gro_flow *o, const struct gro_seg *s)
 {
 	const uint8_t *th = s->data + s->f.l4_off;
-	const uint8_t *oth = o->hdr + o->l4_off;
+	const uint8_t *oth = o->fr->hdr + o->l4_off;
 	uint16_t hl = s->f.hdr_len - s->f.l4_off;
 
 	return !memcmp(th + 8, oth + 8, 5) &&
@@ -370,14 +363,16 @@ static bool gro_l4_match(const struct gro_frame *o, const struct gro_seg *s)
  * In order (seq), no longer than the first segment (its length is the
  * mss: tcp_gro_receive() flushes on "len > mss"), and room left.
  */
-static bool gro_can_merge(const struct gro_frame *o, const struct gro_seg *s)
+static bool gro_can_merge(const struct gro_flow *o, const struct gro_seg *s)
 {
-	if (s->f.hdr_len != o->hdr_len || s->f.l4_off != o->l4_off)
+	const struct gro_frame *fr = o->fr;
+
+	if (s->f.hdr_len != fr->hdr_len || s->f.l4_off != o->l4_off)
 		return false;
 	if (s->seq != o->next_seq || s->plen > o->mss)
 		return false;
-	if (o->n_slices >= GRO_MAX_SEGS ||
-	    o->len - o->l3_off + s->plen > GRO_MAX_LEN)
+	if (fr->n_slices >= GRO_MAX_SEGS ||
+	    fr->len - o->l3_off + s->plen > GRO_MAX_LEN)
 		return false;
 	return gro_l3_match(o, s) && gro_l4_match(o, s);
 }
@@ -387,22 +382,22 @@ static bool gro_can_merge(const struct gro_frame *o, const struct gro_seg *s)
  * run, and so does a short segment, as in tcp_gro_receive() ("flush =
  * len < mss"); the second segment fixes the IPv4 id mode.
  */
-static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s,
-		      struct stats *st)
+static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s)
 {
-	struct gro_frame *fr = &g->frames[g->open[i]];
+	struct gro_flow *o = &g->open[i];
+	struct gro_frame *fr = o->fr;
 
 	if (fr->n_slices == 1 && !s->ipv6)
-		fr->id_fixed = get_be16(s->data + s->f.l3_off + 4) ==
-			       get_be16(fr->hdr + fr->l3_off + 4);
+		o->id_fixed = get_be16(s->data + s->f.l3_off + 4) ==
+			      get_be16(fr->hdr + o->l3_off + 4);
 	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
-	fr->next_seq += s->plen;
-	st->rx_gro_merged++;
+	o->next_seq += s->plen;
+	g->n.merged++;
 	/* From its second segment on, the frame goes with a GSO header. */
 	if (fr->n_slices == 2)
-		st->rx_gso_frames++;
-	fr->hdr[fr->l4_off + TCP_FLAGS_OFF] |= s->flags & (TCP_F_FIN | TCP_F_PSH);
-	if ((s->flags & GRO_TCP_FLUSH) || s->plen < fr->mss ||
+		g->n.gso_frames++;
+	fr->hdr[o->l4_off + TCP_FLAGS_OFF] |= s->flags & (TCP_F_FIN | TCP_F_PSH);
+	if ((s->flags & GRO_TCP_FLUSH) || s->plen < o->mss ||
 	    fr->n_slices == GRO_MAX_SEGS)
 		gro_close(g, i);
 }
@@ -410,22 +405,23 @@ static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s,
 /* A new run: headers copied, the payload stays in the frame. */
 static void gro_start(struct gro *g, const struct gro_seg *s)
 {
-	struct gro_frame *fr;
+	struct gro_frame *fr = gro_slot(g);
+	struct gro_flow *o;
 
 	if (g->n_open == GRO_MAX_FLOWS)
 		gro_close(g, 0);
-	g->open[g->n_open++] = (uint16_t)g->n_frames;
-	fr = gro_slot(g);
 	memcpy(fr->hdr, s->data, s->f.hdr_len);
 	fr->hdr_len = s->f.hdr_len;
 	fr->len = s->f.hdr_len;
 	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
-	fr->mss = (uint16_t)s->plen;
-	fr->l3_off = s->f.l3_off;
-	fr->l4_off = s->f.l4_off;
-	fr->next_seq = s->seq + s->plen;
-	fr->ipv6 = s->ipv6;
-	fr->open = 1;
+	o = &g->open[g->n_open++];
+	o->fr = fr;
+	o->mss = (uint16_t)s->plen;
+	o->l3_off = s->f.l3_off;
+	o->l4_off = s->f.l4_off;
+	o->next_seq = s->seq + s->plen;
+	o->ipv6 = s->ipv6;
+	o->id_fixed = false;
 }
 
 static void gro_queue_plain(struct gro *g, uint8_t *frame, uint32_t len)
@@ -493,8 +489,7 @@ static uint32_t gro_gso_mss(const struct gro *g, const struct gro_seg *s)
  * (tcp_ecn_send()); the hint is restored so CWR stays on the first
  * segment only.
  */
-static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
-			  struct stats *st)
+static void gro_queue_gso(struct gro *g, const struct gro_seg *s)
 {
 	struct gro_frame *fr = gro_queue_csum(g, s, TCP_CHECK_OFF);
 	uint32_t mss;
@@ -506,7 +501,7 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s,
 			   (uint16_t)mss);
 	if (s->flags & TCP_F_CWR)
 		fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
-	st->rx_gso_frames++;
+	g->n.gso_frames++;
 }
 
 /* A frame the kernel is to check; it still ends its TCP flow's run. */
@@ -517,8 +512,7 @@ static void gro_add_plain(struct gro *g, const struct gro_seg *s)
 	gro_queue_plain(g, s->data, s->f.len);
 }
 
-static void gro_add_udp(struct gro *g, const struct gro_seg *s,
-			struct stats *st)
+static void gro_add_udp(struct gro *g, const struct gro_seg *s)
 {
 	const uint8_t *l4 = s->data + s->f.l4_off;
 
@@ -527,17 +521,18 @@ static void gro_add_udp(struct gro *g, const struct gro_seg *s,
 		gro_queue_plain(g, s->data, s->f.len);
 		return;
 	}
-	st->rx_csum_partial++;
+	g->n.csum_partial++;
 	gro_queue_csum(g, s, UDP_CHECK_OFF);
 }
 
 /*
  * A segment that merges needs no new frame, so it is tried first. Nothing
  * changes (no counter, no check field) before GRO_FULL is returned, so
- * the caller can add the same frame again after a flush.
+ * the caller can add the same frame again after a flush
+ * (decap_again()).
  */
 static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
-				   struct stats *st)
+				   enum drop *why)
 {
 	bool big = s->f.end - s->f.l3_off > g->mtu;
 	enum gro_csum v;
@@ -552,19 +547,19 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 	v = gro_csum_check(s);
 	/* Counted once: a drop is decided before GRO_FULL can be. */
 	if (big && v != GRO_CSUM_BAD && gro_gso_able(s) && !gro_gso_mss(g, s)) {
-		st->rx_drop_oversize++;
+		*why = DROP_RX_OVERSIZE;
 		return GRO_DROPPED;
 	}
 	if (g->merge && v != GRO_CSUM_BAD && gro_seg_joins(s))
 		i = gro_open_find(g, s);
-	if (i >= 0 && gro_can_merge(&g->frames[g->open[i]], s)) {
-		gro_csum_count(v, st);
-		gro_merge(g, (unsigned int)i, s, st);
+	if (i >= 0 && gro_can_merge(&g->open[i], s)) {
+		gro_csum_count(g, v);
+		gro_merge(g, (unsigned int)i, s);
 		return GRO_MERGED;
 	}
 	if (g->n_frames == GRO_MAX_FRAMES)
 		return GRO_FULL;
-	gro_csum_count(v, st);
+	gro_csum_count(g, v);
 	gro_close_flows(g, s);
 	/*
 	 * A wrong checksum goes as it came, after what went before it in
@@ -574,7 +569,7 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 	if (v == GRO_CSUM_BAD)
 		gro_queue_plain(g, s->data, s->f.len);
 	else if (big)
-		gro_queue_gso(g, s, st);
+		gro_queue_gso(g, s);
 	else if (g->merge && gro_seg_starts(s))
 		gro_start(g, s);
 	else
@@ -583,7 +578,7 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
 }
 
 /*
- * An IP packet with headers no receiver takes: what vnet_hdr_parse()
+ * An IP packet with headers no receiver takes: what frame_parse()
  * refuses (IPv4 version or IHL wrong, a total length over the frame or
  * under the header, an IPv6 payload length over the frame, an extension
  * chain or a TCP/UDP header cut short, TCP doff < 5), and a UDP length
@@ -616,7 +611,7 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge)
 }
 
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			const uint32_t *sum, struct stats *st)
+			const uint32_t *sum, enum drop *why)
 {
 	struct gro_seg s;
 	int err;
@@ -629,7 +624,7 @@ enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 		s.data = frame;
 	/* Counted once: a drop is decided before GRO_FULL can be. */
 	if (gro_inner_bad(err, &s)) {
-		st->rx_drop_inner_hdr++;
+		*why = DROP_RX_INNER_HDR;
 		return GRO_DROPPED;
 	}
 	if (err || !s.f.l3_off) {
@@ -639,11 +634,11 @@ enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 		return GRO_QUEUED;
 	}
 	if (s.f.l4_off && s.f.l4_proto == IPPROTO_TCP)
-		return gro_add_tcp(g, &s, st);
+		return gro_add_tcp(g, &s, why);
 	if (g->n_frames == GRO_MAX_FRAMES)
 		return GRO_FULL;
 	if (s.f.l4_off && s.f.l4_proto == IPPROTO_UDP)
-		gro_add_udp(g, &s, st);
+		gro_add_udp(g, &s);
 	else
 		gro_add_plain(g, &s);
 	return GRO_QUEUED;
@@ -654,7 +649,7 @@ void gro_flush(struct gro *g)
 	unsigned int i;
 
 	for (i = 0; i < g->n_open; i++)
-		gro_finish(&g->frames[g->open[i]]);
+		gro_finish(&g->open[i]);
 	g->n_open = 0;
 }
 

@@ -34,28 +34,46 @@ struct gro_frame {
 	uint16_t n_slices;
 	uint32_t len;			/* hdr_len + all slices */
 	struct iovec slices[GRO_MAX_SEGS];
-	/* Merge state while the frame is open (private to gro.c). */
+};
+
+/*
+ * A run of a TCP flow still taking segments: its frame and what the next
+ * segment must match. gro.c's own; struct gro only holds the storage.
+ */
+struct gro_flow {
+	struct gro_frame *fr;
 	uint16_t mss;			/* payload of the first segment */
 	uint16_t l3_off, l4_off;
 	uint32_t next_seq;		/* host order */
-	uint8_t ipv6;
-	uint8_t open;
-	uint8_t id_fixed;		/* IPv4 id mode: fixed, not counting */
+	bool ipv6;
+	bool id_fixed;			/* IPv4 id mode: fixed, not counting */
+};
+
+/*
+ * What gro_add() did besides queueing, for the caller's counters (the
+ * stats.h names in brackets); gro_init() zeroes it.
+ */
+struct gro_counts {
+	uint64_t merged;		/* rx_gro_merged */
+	uint64_t gso_frames;		/* rx_gso_frames */
+	uint64_t csum_partial;		/* rx_csum_partial */
+	uint64_t inner_csum_bad;	/* rx_inner_csum_bad */
 };
 
 struct gro {
 	uint32_t mtu;		/* the tap's: larger TCP frames go as GSO */
 	bool merge;		/* false with --no-gro */
+	struct gro_counts n;
 	unsigned int n_frames;
 	unsigned int n_open;
-	uint16_t open[GRO_MAX_FLOWS];	/* indexes of open frames */
+	struct gro_flow open[GRO_MAX_FLOWS];	/* oldest first */
 	struct gro_frame frames[GRO_MAX_FRAMES];
 };
 
 enum gro_result {
 	GRO_QUEUED = 0,		/* queued as a frame of its own */
 	GRO_MERGED,		/* appended to an open super-frame */
-	GRO_DROPPED,		/* headers no receiver takes: dropped */
+	GRO_DROPPED,		/* dropped, for the reason in *why */
 	GRO_FULL,		/* no room: flush and add it again */
 };
 
@@ -76,13 +94,19 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge);
  * wrong goes to the tap as it came, alone and without flags, so that the
  * stack behind drops it, as behind the kernel's vxlan; an IP frame whose
  * headers no receiver would take (lengths that lie, headers cut short)
- * is dropped. Other frames go as they came, plain (the kernel verifies
- * them), except UDP with the seed (NEEDS_CSUM). Counters
- * (rx_gro_merged, rx_gso_frames, rx_csum_partial, rx_inner_csum_bad,
- * rx_drop_inner_hdr) are counted in st.
+ * is dropped (DROP_RX_INNER_HDR), and so is a TCP frame over the tap's
+ * MTU that no real sender builds (DROP_RX_OVERSIZE). Other frames go as
+ * they came, plain (the kernel verifies them), except UDP with the seed
+ * (NEEDS_CSUM). What else happened is counted in g->n.
  */
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			const uint32_t *sum, struct stats *st);
+			const uint32_t *sum, enum drop *why);
+
+/* No room for another frame: flush, reset and add again. */
+static inline bool gro_full(const struct gro *g)
+{
+	return g->n_frames == GRO_MAX_FRAMES;
+}
 
 /*
  * Close every open super-frame: patch its headers (IP lengths and header

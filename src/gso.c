@@ -14,7 +14,6 @@
 #include "gso.h"
 #include "proto.h"
 
-
 /* What every segment of one super-frame shares. */
 struct gso_ctx {
 	const struct frame *f;
@@ -138,8 +137,7 @@ static void gso_seg_build(const struct gso_ctx *c, uint8_t *blk, uint32_t i,
 }
 
 /* A frame that fits one segment still gets one (with its checksum done). */
-static int gso_plan_gso(const struct frame *f, uint8_t *arena,
-			size_t arena_len, struct seg *segs, size_t max_segs,
+static int gso_plan_gso(const struct frame *f, struct seg_arena *a,
 			uint16_t mss_cap)
 {
 	struct gso_ctx c;
@@ -152,11 +150,12 @@ static int gso_plan_gso(const struct frame *f, uint8_t *arena,
 		return -EINVAL;
 	total = c.end - c.hlen;
 	n = total ? (total + c.mss - 1) / c.mss : 1;
-	if (n > max_segs || n > arena_len / GSO_SLOT)
+	if (n > a->cap - a->n)
 		return -ENOSPC;
 	for (i = 0; i < n; i++)
-		gso_seg_build(&c, arena + (size_t)i * GSO_SLOT + GSO_HEADROOM,
-			      i, n, &segs[i]);
+		gso_seg_build(&c, seg_arena_block(a, a->n + i), i, n,
+			      &a->segs[a->n + i]);
+	a->n += n;
 	return (int)n;
 }
 
@@ -186,12 +185,12 @@ static void gso_csum_complete(const struct frame *f, uint32_t end,
  * One segment. The header block only has to hold the check field that may
  * be written; past GSO_HDR_MAX the headers simply travel in the payload.
  */
-static int gso_plan_single(const struct frame *f, uint8_t *arena,
-			   size_t arena_len, struct seg *s, size_t max_segs,
+static int gso_plan_single(const struct frame *f, struct seg_arena *a,
 			   bool want_sum)
 {
 	uint32_t end = f->end;
 	uint32_t need = 0, blen = f->hdr_len;
+	struct seg *s;
 
 	if (f->needs_csum)
 		need = (uint32_t)f->csum_start + f->csum_offset + 2;
@@ -203,9 +202,10 @@ static int gso_plan_single(const struct frame *f, uint8_t *arena,
 		blen = need;
 	if (blen > end)
 		blen = end;
-	if (max_segs < 1 || arena_len < GSO_SLOT)
+	if (a->n >= a->cap)
 		return -ENOSPC;
-	s->hdr = arena + GSO_HEADROOM;
+	s = &a->segs[a->n];
+	s->hdr = seg_arena_block(a, a->n++);
 	s->hdr_len = (uint16_t)blen;
 	memcpy(s->hdr, f->data, blen);
 	s->payload = f->data + blen;
@@ -222,12 +222,10 @@ static int gso_plan_single(const struct frame *f, uint8_t *arena,
 	return 1;
 }
 
-int gso_plan(const struct frame *f, uint8_t *arena, size_t arena_len,
-	     struct seg *segs, size_t max_segs, uint16_t mss_cap,
+int gso_plan(const struct frame *f, struct seg_arena *a, uint16_t mss_cap,
 	     bool want_sum)
 {
 	if (f->gso == FRAME_GSO_NONE)
-		return gso_plan_single(f, arena, arena_len, segs, max_segs,
-				       want_sum);
-	return gso_plan_gso(f, arena, arena_len, segs, max_segs, mss_cap);
+		return gso_plan_single(f, a, want_sum);
+	return gso_plan_gso(f, a, mss_cap);
 }

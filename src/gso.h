@@ -40,18 +40,46 @@ struct seg {
 };
 
 /*
- * Plan the segments of frame f. Header blocks are written into arena
- * (arena_len bytes, GSO_SLOT per segment). mss_cap, when non-zero, cuts TCP
- * segments to at most that many payload bytes (never more than gso_size).
- * want_sum asks for seg.sum on frames whose L4 checksum is not known (so an
- * outer checksum can be derived); TCP/UDP segments always carry it via LCO.
+ * The segments of a batch and their header blocks: segment i's block is
+ * slot i, GSO_SLOT bytes of slots with GSO_HEADROOM of them in front of
+ * the block for the encapsulation header. Planners (gso_plan(),
+ * pmtu_fragment()) append at n; a plan that does not fit appends nothing.
+ */
+struct seg_arena {
+	uint8_t *slots;		/* cap * GSO_SLOT bytes */
+	struct seg *segs;	/* cap of them */
+	unsigned int cap;
+	unsigned int n;		/* used */
+};
+
+static inline void seg_arena_init(struct seg_arena *a, uint8_t *slots,
+				  struct seg *segs, unsigned int cap)
+{
+	a->slots = slots;
+	a->segs = segs;
+	a->cap = cap;
+	a->n = 0;
+}
+
+/* The header block of slot i (past its headroom). */
+static inline uint8_t *seg_arena_block(const struct seg_arena *a,
+				       unsigned int i)
+{
+	return a->slots + (size_t)i * GSO_SLOT + GSO_HEADROOM;
+}
+
+/*
+ * Plan the segments of frame f at the end of arena a. mss_cap, when
+ * non-zero, cuts TCP segments to at most that many payload bytes (never
+ * more than gso_size). want_sum asks for seg.sum on frames whose L4
+ * checksum is not known (so an outer checksum can be derived); TCP/UDP
+ * segments always carry it via LCO.
  *
  * Non-GSO frames give one segment (checksum completed if NEEDS_CSUM).
- * Returns the number of segments, or -ENOSPC if segs/arena are too small,
- * -EINVAL if the frame cannot be segmented.
+ * Returns the number of segments appended, or -ENOSPC if a has no room
+ * for them, -EINVAL if the frame cannot be segmented.
  */
-int gso_plan(const struct frame *f, uint8_t *arena, size_t arena_len,
-	     struct seg *segs, size_t max_segs, uint16_t mss_cap,
+int gso_plan(const struct frame *f, struct seg_arena *a, uint16_t mss_cap,
 	     bool want_sum);
 
 /* Total length on the wire of a segment's inner frame. */

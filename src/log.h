@@ -22,6 +22,9 @@ void log_msg(int level, int err, const char *fmt, ...)
 /* The _errno variants append ": strerror(errno)". */
 #define log_err_errno(...) log_msg(LOG_LVL_ERR, errno, __VA_ARGS__)
 #define log_warn_errno(...) log_msg(LOG_LVL_WARN, errno, __VA_ARGS__)
+/* The _ret variants, ": strerror(-ret)" of a returned -errno. */
+#define log_err_ret(ret, ...) log_msg(LOG_LVL_ERR, -(ret), __VA_ARGS__)
+#define log_debug_ret(ret, ...) log_msg(LOG_LVL_DEBUG, -(ret), __VA_ARGS__)
 
 void bug(const char *file, int line, const char *cond)
 	__attribute__((noreturn));

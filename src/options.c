@@ -575,23 +575,13 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* Checks and defaults that depend on several options, in any order. */
-static int options_finish(struct argp_state *state)
+/* Options of one encapsulation given with another. */
+static int options_check_encap(struct argp_state *state,
+			       const struct options_state *st)
 {
-	struct options_state *st = state->input;
-	struct config *cfg = st->cfg;
+	const struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
-	unsigned int i;
 
-	if (!cfg->remote.family) {
-		argp_error(state, "missing --remote ADDR: the peer's address");
-		return EINVAL;
-	}
-	if (cfg->local.family && cfg->local.family != cfg->remote.family) {
-		argp_error(state, "--local and --remote must both be IPv4 or "
-			   "both IPv6");
-		return EINVAL;
-	}
 	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
 	if (st->port_set && t == ENCAP_GRE) {
 		argp_error(state, "--port is not used with --encap gre");
@@ -617,6 +607,29 @@ static int options_finish(struct argp_state *state)
 			   "vxlan");
 		return EINVAL;
 	}
+	return 0;
+}
+
+/* The peer, and the local address of its family. */
+static int options_check_peer(struct argp_state *state,
+			      const struct config *cfg)
+{
+	if (!cfg->remote.family) {
+		argp_error(state, "missing --remote ADDR: the peer's address");
+		return EINVAL;
+	}
+	if (cfg->local.family && cfg->local.family != cfg->remote.family) {
+		argp_error(state, "--local and --remote must both be IPv4 or "
+			   "both IPv6");
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int options_check_allow(struct argp_state *state,
+			       const struct config *cfg)
+{
+	unsigned int i;
 
 	for (i = 0; i < cfg->n_allow; i++) {
 		if (cfg->allow[i].family != cfg->remote.family) {
@@ -625,6 +638,24 @@ static int options_finish(struct argp_state *state)
 			return EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
+static int options_check_df(struct argp_state *state,
+			    const struct config *cfg)
+{
+	if (cfg->df_set && cfg->remote.family == AF_INET6) {
+		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
+			   "are never fragmented on the way");
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int options_check_process(struct argp_state *state,
+				 const struct config *cfg)
+{
 	if (cfg->chroot && !cfg->user) {
 		argp_error(state, "--chroot needs --user (root can leave a "
 			   "chroot)");
@@ -635,12 +666,14 @@ static int options_finish(struct argp_state *state)
 			   "path", cfg->chroot);
 		return EINVAL;
 	}
-	/* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
-	if (cfg->df_set && cfg->remote.family == AF_INET6) {
-		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
-			   "are never fragmented on the way");
-		return EINVAL;
-	}
+	return 0;
+}
+
+/* What the encapsulation implies where no option said. */
+static void options_implied(struct options_state *st)
+{
+	struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
 
 	if (!st->port_set)
 		cfg->port = t == ENCAP_VXLAN ? VXLAN_PORT
@@ -656,7 +689,64 @@ static int options_finish(struct argp_state *state)
 	if (!st->csum_set)
 		cfg->csum = encap_is_udp(t);
 	cfg->encap.gre_csum = t == ENCAP_GRE && cfg->csum;
-	return 0;
+}
+
+/*
+ * Checks and defaults that depend on several options, given in any
+ * order; the first check that fails is the one reported.
+ */
+static int options_finish(struct argp_state *state)
+{
+	struct options_state *st = state->input;
+	int err;
+
+	err = options_check_peer(state, st->cfg);
+	if (!err)
+		err = options_check_encap(state, st);
+	if (!err)
+		err = options_check_allow(state, st->cfg);
+	if (!err)
+		err = options_check_process(state, st->cfg);
+	if (!err)
+		err = options_check_df(state, st->cfg);
+	if (!err)
+		options_implied(st);
+	return err;
+}
+
+/* The options that only set something; false for any other key. */
+static bool options_flag(int key, struct options_state *st)
+{
+	struct config *cfg = st->cfg;
+
+	switch (key) {
+	case OPT_CSUM:
+	case OPT_NO_CSUM:
+		cfg->csum = key == OPT_CSUM;
+		st->csum_set = true;
+		return true;
+	case OPT_SEQ:
+		cfg->encap.gre_seq = true;
+		return true;
+	case OPT_NO_OFFLOAD:
+		/* No offload of any kind, TCP merging included (--no-gro). */
+		cfg->offload = false;
+		cfg->gro = false;
+		return true;
+	case OPT_NO_GRO:
+		cfg->gro = false;
+		return true;
+	case 'v':
+		cfg->verbosity++;
+		return true;
+	case 'q':
+		cfg->verbosity--;
+		return true;
+	case OPT_DAEMON:
+		cfg->daemon = true;
+		return true;
+	}
+	return false;
 }
 
 static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
@@ -664,6 +754,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	struct options_state *st = state->input;
 	struct config *cfg = st->cfg;
 
+	if (options_flag(key, st))
+		return 0;
 	switch (key) {
 	case OPT_REMOTE:
 		return options_endpoint(state, "--remote", arg, &cfg->remote);
@@ -685,37 +777,12 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_pmtud(state, cfg, arg);
 	case OPT_ENCAP:
 		return options_encap(state, cfg, arg);
-	case OPT_CSUM:
-	case OPT_NO_CSUM:
-		cfg->csum = key == OPT_CSUM;
-		st->csum_set = true;
-		return 0;
-	case OPT_SEQ:
-		cfg->encap.gre_seq = true;
-		return 0;
 	case OPT_DEV:
 		return options_dev(state, cfg, arg);
 	case OPT_MTU:
 		return options_mtu(state, cfg, arg);
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
-	case OPT_NO_OFFLOAD:
-		/* No offload of any kind, TCP merging included (--no-gro). */
-		cfg->offload = false;
-		cfg->gro = false;
-		return 0;
-	case OPT_NO_GRO:
-		cfg->gro = false;
-		return 0;
-	case 'v':
-		cfg->verbosity++;
-		return 0;
-	case 'q':
-		cfg->verbosity--;
-		return 0;
-	case OPT_DAEMON:
-		cfg->daemon = true;
-		return 0;
 	case OPT_PIDFILE:
 		return options_pidfile(state, cfg, arg);
 	case OPT_USER:
@@ -769,4 +836,14 @@ void options_free(struct config *cfg)
 	cfg->pidfile = NULL;
 	cfg->user = NULL;
 	cfg->chroot = NULL;
+}
+
+bool options_cidr_contains(const struct cidr *c, const uint8_t *addr)
+{
+	const uint8_t *net = (const uint8_t *)&c->addr;
+	unsigned int bytes = c->prefix / 8, bits = c->prefix % 8;
+
+	if (memcmp(net, addr, bytes))
+		return false;
+	return !bits || !((net[bytes] ^ addr[bytes]) & (0xff00 >> bits));
 }

@@ -84,4 +84,7 @@ int options_parse(int argc, char **argv, struct config *cfg);
 /* Free what options_parse() allocated. */
 void options_free(struct config *cfg);
 
+/* Is addr (4 bytes for AF_INET, 16 for AF_INET6) inside prefix c? */
+bool options_cidr_contains(const struct cidr *c, const uint8_t *addr);
+
 #endif

@@ -502,8 +502,7 @@ static void pmtu_frag_init(struct pmtu_frag *c, const struct seg *s,
 }
 
 int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
-		  bool want_sum, uint8_t *arena, size_t arena_len,
-		  struct seg *out, size_t max_out)
+		  bool want_sum, struct seg_arena *a)
 {
 	struct pmtu_frag c;
 	uint32_t room, n, i, from = 0, len;
@@ -513,9 +512,9 @@ int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 	if (err)
 		return err;
 	if (seg_len(s) <= max_len) {
-		if (max_out < 1)
+		if (a->n >= a->cap)
 			return -ENOSPC;
-		out[0] = *s;
+		a->segs[a->n++] = *s;
 		return 1;
 	}
 	if (get_be16(s->hdr + l3_off + 6) & IP4_F_DF)
@@ -536,14 +535,15 @@ int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
 	n = 1 + (c.data - room + c.step - 1) / c.step;
 	if (c.off0 + c.data > PMTU_IP4_MAX)
 		return -EINVAL;
-	if (n > max_out || n > arena_len / GSO_SLOT)
+	if (n > a->cap - a->n)
 		return -ENOSPC;
 	for (i = 0; i < n; i++) {
 		len = i + 1 < n ? c.step : c.data - from;
-		pmtu_frag_build(&c, arena + (size_t)i * GSO_SLOT + GSO_HEADROOM,
-				from, len, i + 1 == n, &out[i]);
+		pmtu_frag_build(&c, seg_arena_block(a, a->n + i), from, len,
+				i + 1 == n, &a->segs[a->n + i]);
 		from += len;
 	}
+	a->n += n;
 	return (int)n;
 }
 

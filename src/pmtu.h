@@ -97,24 +97,22 @@ size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
 /*
  * Cut segment s (an inner frame carrying an IPv4 packet whose header starts
  * at l3_off inside s->hdr) into IPv4 fragments of at most max_len bytes of
- * inner frame each, as ip_do_fragment() does (RFC 791 section 3.2): data a
- * multiple of 8 but in the last, MF but on the last (unless s had MF), DF
- * cleared, options without the copied flag NOP'd in every fragment at
- * offset > 0 (ip_options_fragment()). Header blocks go into arena at
- * GSO_SLOT strides with GSO_HEADROOM in front of each, as gso_plan() lays
- * them out; payload slices point into s->payload (no payload copy).
- * sum_off is each fragment's hdr_len; with want_sum, sum is the sum of the
- * payload slice (sum_valid), else sum_valid is false.
+ * inner frame each, appended to arena a, as ip_do_fragment() does (RFC 791
+ * section 3.2): data a multiple of 8 but in the last, MF but on the last
+ * (unless s had MF), DF cleared, options without the copied flag NOP'd in
+ * every fragment at offset > 0 (ip_options_fragment()). Payload slices
+ * point into s->payload (no payload copy). sum_off is each fragment's
+ * hdr_len; with want_sum, sum is the sum of the payload slice (sum_valid),
+ * else sum_valid is false. s itself must not be in a's free slots.
  *
- * Returns the number of fragments (1 when s already fits: out[0] = *s),
- * -ENOSPC if arena or max_out are too small, -EINVAL if max_len cannot hold
- * the L2 + IP header and 8 data bytes, the packet is not IPv4, its header is
- * not in s->hdr (or s->hdr_len > GSO_HDR_MAX), DF is set, its header
- * checksum is wrong, or the offsets would pass 65535.
+ * Returns the number of fragments (1 when s already fits: a copy of *s),
+ * -ENOSPC if a has no room for them, -EINVAL if max_len cannot hold the L2
+ * + IP header and 8 data bytes, the packet is not IPv4, its header is not
+ * in s->hdr (or s->hdr_len > GSO_HDR_MAX), DF is set, its header checksum
+ * is wrong, or the offsets would pass 65535.
  */
 int pmtu_fragment(const struct seg *s, uint16_t l3_off, uint32_t max_len,
-		  bool want_sum, uint8_t *arena, size_t arena_len,
-		  struct seg *out, size_t max_out);
+		  bool want_sum, struct seg_arena *a);
 
 struct sock_extended_err;
 

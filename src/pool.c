@@ -51,3 +51,8 @@ unsigned int pool_free(const struct pool *p)
 		n += !p->refs[i];
 	return n;
 }
+
+bool pool_busy(const struct pool *p, unsigned int i)
+{
+	return p->refs[i] > 1;
+}

@@ -37,4 +37,7 @@ bool pool_put(struct pool *p, unsigned int i);
 /* How many sets are free. */
 unsigned int pool_free(const struct pool *p);
 
+/* Does anyone but its owner still need set i: sends in flight? */
+bool pool_busy(const struct pool *p, unsigned int i);
+
 #endif

@@ -24,7 +24,7 @@ int ring_init(struct ring *r, unsigned int entries)
 	r->efd = -1;
 	err = io_uring_queue_init(entries, &r->uring, 0);
 	if (err < 0) {
-		log_err("cannot set up io_uring: %s", strerror(-err));
+		log_err_ret(err, "cannot set up io_uring");
 		return err;
 	}
 	r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -36,8 +36,7 @@ int ring_init(struct ring *r, unsigned int entries)
 	/* Only completions that did not happen inside the submission. */
 	err = io_uring_register_eventfd_async(&r->uring, r->efd);
 	if (err < 0) {
-		log_err("cannot register the io_uring eventfd: %s",
-			strerror(-err));
+		log_err_ret(err, "cannot register the io_uring eventfd");
 		goto fail;
 	}
 	return 0;
@@ -122,7 +121,7 @@ static void ring_enter(struct ring *r, unsigned int wait_nr)
 				break;
 			continue;
 		}
-		log_err("io_uring submit: %s", strerror(-n));
+		log_err_ret(n, "io_uring submit");
 		BUG_ON(1);
 	}
 	if (n > 0) {
@@ -207,4 +206,17 @@ void ring_drain(struct ring *r, ring_done_fn done, void *ctx)
 		}
 	}
 	ring_wait(r, ring_drain_done, &d, ring_drain_more);
+}
+
+int ring_eventfd(const struct ring *r)
+{
+	return r->efd;
+}
+
+void ring_ack(struct ring *r)
+{
+	uint64_t n;
+
+	if (read(r->efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log_debug("io_uring eventfd: %s", strerror(errno));
 }

@@ -30,6 +30,10 @@ typedef bool (*ring_more_fn)(void *ctx);
  * waited for socket space). 0 or -errno (logged).
  */
 int ring_init(struct ring *r, unsigned int entries);
+
+/* The eventfd to watch, and its count taken once it is readable. */
+int ring_eventfd(const struct ring *r);
+void ring_ack(struct ring *r);
 void ring_exit(struct ring *r);
 
 /*

@@ -14,7 +14,11 @@ void stats_print(FILE *out, const struct stats *s)
 #define STATS_PRINT(name)                                                     \
 	fprintf(out, "%s%s=%" PRIu64, sep, #name, s->name);                   \
 	sep = " ";
-	STATS_COUNTERS(STATS_PRINT)
+#define STATS_PRINT_DROP(name, reason)                                        \
+	fprintf(out, "%s%s=%" PRIu64, sep, #name, s->drop[DROP_##reason]);    \
+	sep = " ";
+	STATS_LIST(STATS_PRINT, STATS_PRINT_DROP)
+#undef STATS_PRINT_DROP
 #undef STATS_PRINT
 	fputc('\n', out);
 	fflush(out);

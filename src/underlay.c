@@ -17,6 +17,7 @@
 #include "encap.h"
 #include "log.h"
 #include "pmtu.h"
+#include "ring.h"
 #include "underlay.h"
 
 /* Socket buffers big enough for a few super-frames in flight each way. */
@@ -165,7 +166,7 @@ static int underlay_configure(struct underlay *u, int fd, bool df,
 		} else if (sockopt_int(fd, SOL_SOCKET, SO_NO_CHECK, 1)) {
 			return -errno;
 		}
-		u->gso = false;
+		u->sq.gso = false;
 	}
 	/* Back-to-back datagrams from the peer arrive as one (udp(7)). */
 	if (underlay_receives(u, fd) && cfg->offload &&
@@ -290,13 +291,13 @@ static void underlay_set_recverr_all(struct underlay *u, bool on)
 	u->err_muted = !on;
 }
 
-static void underlay_mute_errors(struct underlay *u, struct stats *st)
+static void underlay_mute_errors(struct underlay *u)
 {
-	if (!st->tx_icmp_muted)
+	if (!u->err_warned)
 		log_warn("ICMP errors about the tunnel's packets faster than "
 			 "%u a second (a spoofed flood?): ignored for some "
 			 "seconds", UNDERLAY_ERR_PER_SEC);
-	st->tx_icmp_muted++;
+	u->err_warned = true;
 	underlay_set_recverr_all(u, false);
 }
 
@@ -437,13 +438,9 @@ static int underlay_bind(struct underlay *u, const struct config *cfg,
 	return 0;
 }
 
-int underlay_open(struct underlay *u, const struct config *cfg)
+/* What the configuration says, before any socket is opened. */
+static void underlay_init(struct underlay *u, const struct config *cfg)
 {
-	struct sockaddr_storage local;
-	socklen_t local_len;
-	uint16_t port;
-	int err;
-
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
 	u->fd_df = -1;
@@ -455,73 +452,103 @@ int underlay_open(struct underlay *u, const struct config *cfg)
 	 * --no-offload, the classic userspace tunnel: no UDP GSO, one
 	 * datagram per send and per receive call.
 	 */
-	u->gso = u->udp && cfg->offload;
+	u->sq.gso = u->udp && cfg->offload;
+	u->sq.family = u->family;
 	u->rx_batch = cfg->offload ? UNDERLAY_RX_BATCH : 1;
-	port = u->udp ? cfg->port : 0;
-
-	u->rx = underlay_rx_alloc();
-	if (!u->rx) {
-		err = -ENOMEM;
-		goto fail;
-	}
-
-	if (cfg->local.family) {
-		local_len = ipaddr_to_sockaddr(&cfg->local, port, &local);
-	} else {
-		struct ipaddr any = { .family = u->family };
-
-		local_len = ipaddr_to_sockaddr(&any, port, &local);
-	}
-	err = underlay_bind(u, cfg, &local, local_len);
-	if (err) {
-		if (u->udp)
-			log_err("cannot bind the underlay socket to port %u: "
-				"%s", port, strerror(-err));
-		else
-			log_err("cannot open the %s underlay socket: %s",
-				encap_name(cfg->encap.type), strerror(-err));
-		goto fail;
-	}
-	u->peer_len = ipaddr_to_sockaddr(&cfg->remote, port, &u->peer);
 	u->allow = cfg->allow;
 	u->n_allow = cfg->n_allow;
 	/*
 	 * A raw socket connected to the peer sees only the peer's GRE
 	 * packets (raw_v4_match), unless --allow takes others. UDP stays
 	 * unconnected: the kernel's vxlan sends from a source port hashed
-	 * from the inner flow (RFC 7348).
+	 * from the inner flow (RFC 7348). A connected socket knows the
+	 * peer; the others name it in each message.
 	 */
 	u->connected = !u->udp && !u->n_allow;
+	u->peer_len = ipaddr_to_sockaddr(&cfg->remote,
+					 u->udp ? cfg->port : 0, &u->peer);
+	if (!u->connected) {
+		u->sq.peer = (const struct sockaddr *)&u->peer;
+		u->sq.peer_len = u->peer_len;
+	}
+}
+
+/* The receiving sockets, bound to --local (or any) and --port. */
+static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
+				  struct sockaddr_storage *local,
+				  socklen_t *local_len)
+{
+	uint16_t port = u->udp ? cfg->port : 0;
+	struct ipaddr any = { .family = u->family };
+	int err;
+
+	*local_len = ipaddr_to_sockaddr(cfg->local.family ? &cfg->local : &any,
+					port, local);
+	err = underlay_bind(u, cfg, local, *local_len);
+	if (err && u->udp)
+		log_err_ret(err, "cannot bind the underlay socket to port %u",
+			    port);
+	else if (err)
+		log_err_ret(err, "cannot open the %s underlay socket",
+			    encap_name(cfg->encap.type));
+	if (err)
+		return err;
 	if (u->connected && connect(u->fd, (struct sockaddr *)&u->peer,
 				    u->peer_len)) {
 		err = -errno;
-		log_err_errno("cannot connect the GRE socket");
-		goto fail;
+		log_err_ret(err, "cannot connect the GRE socket");
+		return err;
 	}
 	err = underlay_configure(u, u->fd, cfg->df == DF_SET, cfg);
 	if (!err && u->fd_nocsum >= 0)
 		err = underlay_configure(u, u->fd_nocsum, false, cfg);
-	if (err) {
-		log_err("cannot configure the underlay socket: %s",
-			strerror(-err));
-		goto fail;
-	}
+	if (err)
+		log_err_ret(err, "cannot configure the underlay socket");
+	return err;
+}
+
+/* The sockets that only send: DF packets, other source ports. */
+static int underlay_open_tx_socks(struct underlay *u, const struct config *cfg,
+				  const struct sockaddr_storage *local,
+				  socklen_t local_len)
+{
+	int err;
+
 	if (u->family == AF_INET && cfg->df == DF_INHERIT) {
-		err = underlay_open_sender(u, cfg, &local, local_len, true);
+		err = underlay_open_sender(u, cfg, local, local_len, true);
 		if (err < 0) {
-			log_err("cannot open the underlay socket for DF "
-				"packets: %s", strerror(-err));
-			goto fail;
+			log_err_ret(err, "cannot open the underlay socket for "
+				    "DF packets");
+			return err;
 		}
 		u->fd_df = err;
+		u->sq.df_sock = true;
 	}
-	err = underlay_open_sources(u, cfg, &local, local_len);
-	if (err) {
-		log_err("cannot open the underlay sockets for source ports: "
-			"%s", strerror(-err));
+	err = underlay_open_sources(u, cfg, local, local_len);
+	if (err)
+		log_err_ret(err, "cannot open the underlay sockets for "
+			    "source ports");
+	return err;
+}
+
+int underlay_open(struct underlay *u, const struct config *cfg)
+{
+	struct sockaddr_storage local;
+	socklen_t local_len;
+	int err;
+
+	underlay_init(u, cfg);
+	u->rx = underlay_rx_alloc();
+	if (!u->rx) {
+		log_err("out of memory");
+		err = -ENOMEM;
 		goto fail;
 	}
-	return 0;
+	err = underlay_open_rx_socks(u, cfg, &local, &local_len);
+	if (!err)
+		err = underlay_open_tx_socks(u, cfg, &local, local_len);
+	if (!err)
+		return 0;
 fail:
 	underlay_close(u);
 	return err;
@@ -551,239 +578,75 @@ void underlay_close(struct underlay *u)
 	u->rx = NULL;
 }
 
-static size_t seg_wire_len(const struct seg *s, size_t encap_len)
-{
-	return encap_len + seg_len(s);
-}
-
-static void seg_to_iov(const struct seg *s, size_t encap_len,
-		       struct iovec *iov)
-{
-	iov[0].iov_base = s->hdr - encap_len;
-	iov[0].iov_len = encap_len + s->hdr_len;
-	iov[1].iov_base = (void *)s->payload;
-	iov[1].iov_len = s->payload_len;
-}
-
-/* Room for UDP_SEGMENT (u16) and IP_TOS/IPV6_TCLASS (int). */
-union send_cmsg {
-	char buf[CMSG_SPACE(sizeof(uint16_t)) + CMSG_SPACE(sizeof(int))];
-	struct cmsghdr align;
-};
-
-static size_t cmsg_put(struct msghdr *msg, size_t used, int level, int type,
-		       const void *data, size_t len)
-{
-	struct cmsghdr *cm = (struct cmsghdr *)((char *)msg->msg_control +
-						 used);
-
-	cm->cmsg_level = level;
-	cm->cmsg_type = type;
-	cm->cmsg_len = CMSG_LEN(len);
-	memcpy(CMSG_DATA(cm), data, len);
-	return used + CMSG_SPACE(len);
-}
-
-static void msg_set_cmsgs(struct underlay *u, struct msghdr *msg,
-			  union send_cmsg *cbuf, uint16_t gso_size, int tos)
-{
-	size_t used = 0;
-
-	msg->msg_control = cbuf->buf;
-	if (gso_size)
-		used = cmsg_put(msg, used, SOL_UDP, UDP_SEGMENT, &gso_size,
-				sizeof(gso_size));
-	if (tos >= 0) {
-		if (u->family == AF_INET6)
-			used = cmsg_put(msg, used, IPPROTO_IPV6, IPV6_TCLASS,
-					&tos, sizeof(tos));
-		else
-			used = cmsg_put(msg, used, IPPROTO_IP, IP_TOS, &tos,
-					sizeof(tos));
-	}
-	msg->msg_controllen = used;
-	if (!used)
-		msg->msg_control = NULL;
-}
-
-static void msg_set_peer(struct underlay *u, struct msghdr *msg)
-{
-	/* A connected GRE socket knows the peer; others name it each time. */
-	if (!u->connected) {
-		msg->msg_name = &u->peer;
-		msg->msg_namelen = u->peer_len;
-	}
-}
-
-/*
- * Messages of one transmit batch: GSO runs or single segments, each an
- * io_uring SENDMSG whose msghdr, iovec and control buffer stay here until
- * its completion.
- */
-struct underlay_tx {
-	struct msghdr msg[UNDERLAY_TX_SEGS];
-	struct iovec iov[2 * UNDERLAY_TX_SEGS];
-	union send_cmsg cmsg[UNDERLAY_TX_SEGS];
-	/* Per message: segments, the first one's bytes, all its bytes. */
-	uint16_t segs[UNDERLAY_TX_SEGS];
-	uint32_t size[UNDERLAY_TX_SEGS];
-	uint32_t bytes[UNDERLAY_TX_SEGS];
-	bool closed[UNDERLAY_TX_SEGS];	/* a shorter segment ended it */
-	int16_t tos[UNDERLAY_TX_SEGS];
-	bool df[UNDERLAY_TX_SEGS];	/* goes out on fd_df */
-	uint8_t src[UNDERLAY_TX_SEGS];	/* source socket (port) */
-	unsigned int n_msgs, n_segs;
-	unsigned int submitted;		/* messages handed to the ring */
-};
-
-struct underlay_tx *underlay_tx_alloc(void)
-{
-	return calloc(1, sizeof(struct underlay_tx));
-}
-
-void underlay_tx_free(struct underlay_tx *tx)
-{
-	free(tx);
-}
-
-void underlay_tx_reset(struct underlay_tx *tx)
-{
-	tx->n_msgs = 0;
-	tx->n_segs = 0;
-	tx->submitted = 0;
-}
-
-unsigned int underlay_tx_pending(const struct underlay_tx *tx)
-{
-	return tx->n_msgs - tx->submitted;
-}
-
 /* The socket message m leaves from: its source port, DF or not. */
-static int tx_fd(const struct underlay *u, const struct underlay_tx *tx,
+static int tx_fd(const struct underlay *u, const struct sendq *q,
 		 unsigned int m)
 {
-	return tx->df[m] ? u->src_fd_df[tx->src[m]] : u->src_fd[tx->src[m]];
+	const struct sendq_msg *g = &q->msgs[m];
+
+	return g->df ? u->src_fd_df[g->src] : u->src_fd[g->src];
 }
 
-/* A message of one segment, which later ones may join (tx_extend()). */
-static void tx_new_msg(struct underlay *u, struct underlay_tx *tx,
-		       unsigned int src, const struct seg *s, size_t encap_len,
-		       int tos, bool df)
+const struct sendq_params *underlay_sendq_params(const struct underlay *u)
 {
-	unsigned int m = tx->n_msgs++;
-	struct msghdr *msg = &tx->msg[m];
-	struct iovec *iov = &tx->iov[2 * tx->n_segs];
-
-	memset(msg, 0, sizeof(*msg));
-	seg_to_iov(s, encap_len, iov);
-	msg->msg_iov = iov;
-	msg->msg_iovlen = 2;
-	msg_set_peer(u, msg);
-	msg_set_cmsgs(u, msg, &tx->cmsg[m], 0, tos);
-	tx->segs[m] = 1;
-	tx->size[m] = (uint32_t)seg_wire_len(s, encap_len);
-	tx->bytes[m] = tx->size[m];
-	tx->closed[m] = false;
-	tx->tos[m] = tos;
-	tx->df[m] = df && u->fd_df >= 0;
-	tx->src[m] = (uint8_t)src;
-	tx->n_segs++;
+	return &u->sq;
 }
 
-/*
- * Add s to the last message as one more UDP GSO segment, if it can be:
- * udp_send_skb() cuts a send into segments of the first one's size, the
- * last possibly shorter, at most 128 and (over veth) about 64000 bytes.
- * The segments need not be of one frame: small frames of a batch, ACKs
- * or 64-byte datagrams, leave in one send as well.
- */
-static bool tx_extend(struct underlay *u, struct underlay_tx *tx,
-		      unsigned int src, const struct seg *s, size_t encap_len,
-		      int tos, bool df)
+unsigned int underlay_n_src(const struct underlay *u)
 {
-	unsigned int m = tx->n_msgs - 1;
-	size_t len = seg_wire_len(s, encap_len);
+	return u->n_src;
+}
 
-	if (!u->gso || !tx->n_msgs || m < tx->submitted || tx->closed[m] ||
-	    tx->src[m] != src || tx->tos[m] != tos ||
-	    tx->df[m] != (df && u->fd_df >= 0) ||
-	    len > tx->size[m] || tx->segs[m] >= UDP_GSO_MAX_SEGS ||
-	    tx->bytes[m] + len > UDP_GSO_MAX_BYTES)
-		return false;
-	/* Within UDP_GSO_MAX_BYTES, size fits UDP_SEGMENT's u16. */
-	/* The message's iovecs are the last ones: this pair follows them. */
-	seg_to_iov(s, encap_len, &tx->iov[2 * tx->n_segs]);
-	tx->msg[m].msg_iovlen += 2;
-	if (++tx->segs[m] == 2)
-		msg_set_cmsgs(u, &tx->msg[m], &tx->cmsg[m],
-			      (uint16_t)tx->size[m], tos);
-	tx->bytes[m] += len;
-	tx->closed[m] = len < tx->size[m];
-	tx->n_segs++;
-	return true;
+unsigned int underlay_recv_fds(const struct underlay *u, int *fds)
+{
+	unsigned int n = 0;
+
+	fds[n++] = u->fd;
+	if (u->fd_nocsum >= 0)
+		fds[n++] = u->fd_nocsum;
+	return n;
 }
 
 /*
  * Send the segments of GSO message m one datagram each, with one
  * sendmmsg(): the rare path after EIO or EMSGSIZE.
  */
-static void tx_send_split(struct underlay *u, struct underlay_tx *tx,
-			  unsigned int m, struct stats *st)
+static void tx_send_split(struct underlay *u, const struct sendq *q,
+			  unsigned int m, struct underlay_sent *out)
 {
-	int fd = tx_fd(u, tx, m);
-	struct msghdr *gso = &tx->msg[m];
+	int fd = tx_fd(u, q, m);
 	struct mmsghdr mm[UDP_GSO_MAX_SEGS];
-	union send_cmsg cbuf;
-	int i, n = tx->segs[m], sent = 0;
+	union sendq_cmsg cbuf;
+	int i, n = q->msgs[m].segs, sent = 0;
 
 	memset(mm, 0, sizeof(mm[0]) * n);
-	for (i = 0; i < n; i++) {
-		mm[i].msg_hdr.msg_iov = &gso->msg_iov[2 * i];
-		mm[i].msg_hdr.msg_iovlen = 2;
-		msg_set_peer(u, &mm[i].msg_hdr);
-		/* Same TOS for all, so they may share one control buffer. */
-		msg_set_cmsgs(u, &mm[i].msg_hdr, &cbuf, 0, tx->tos[m]);
-	}
+	/* Same TOS for all, so they may share one control buffer. */
+	for (i = 0; i < n; i++)
+		sendq_single(q, &u->sq, m, i, &mm[i].msg_hdr, &cbuf);
 	while (sent < n) {
 		int r = sendmmsg(fd, mm + sent, n - sent, 0);
 
-		st->tx_sends++;
+		out->sends++;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			st->tx_drop_send++;
+			out->dropped++;
 			sent++;
 			continue;
 		}
-		st->tx_segments += r;
+		out->segments += r;
 		sent += r;
 	}
 }
 
-int underlay_queue(struct underlay *u, struct underlay_tx *tx,
-		   unsigned int src, const struct seg *segs, int n,
-		   size_t encap_len, int tos, bool df)
+int underlay_submit(struct underlay *u, struct sendq *q, struct ring *r,
+		    uint64_t tag)
 {
-	int i;
+	for (; q->submitted < q->n_msgs; q->submitted++) {
+		unsigned int m = q->submitted;
 
-	if (tx->n_segs + n > UNDERLAY_TX_SEGS)
-		return -ENOSPC;
-	for (i = 0; i < n; i++)
-		if (!tx_extend(u, tx, src, &segs[i], encap_len, tos, df))
-			tx_new_msg(u, tx, src, &segs[i], encap_len, tos, df);
-	return 0;
-}
-
-int underlay_submit(struct underlay *u, struct underlay_tx *tx,
-		    struct ring *r, uint64_t tag, struct stats *st)
-{
-	for (; tx->submitted < tx->n_msgs; tx->submitted++) {
-		unsigned int m = tx->submitted;
-		int fd = tx_fd(u, tx, m);
-
-		if (ring_sendmsg(r, fd, &tx->msg[m], tag | m))
+		if (ring_sendmsg(r, tx_fd(u, q, m), &q->msgs[m].msg, tag | m))
 			return -ENOSPC;
-		st->tx_sends++;
 	}
 	return 0;
 }
@@ -811,40 +674,44 @@ static bool send_err_is_icmp(int err)
  * Send message m again now that the pending error is consumed; each try
  * takes one more error, should ICMP keep coming (a peer not yet up).
  */
-static int tx_resend(struct underlay *u, struct underlay_tx *tx,
-		     unsigned int m, struct stats *st)
+static int tx_resend(struct underlay *u, const struct sendq *q,
+		     unsigned int m, struct underlay_sent *out)
 {
-	int fd = tx_fd(u, tx, m);
+	int fd = tx_fd(u, q, m);
 	int tries = 8;
 	ssize_t r;
 
 	do {
-		st->tx_sends++;
-		r = sendmsg(fd, &tx->msg[m], 0);
+		out->sends++;
+		r = sendmsg(fd, &q->msgs[m].msg, 0);
 	} while (r < 0 && (errno == EINTR || send_err_is_icmp(errno)) &&
 		 --tries);
 	return r < 0 ? -errno : 0;
 }
 
-void underlay_complete(struct underlay *u, struct underlay_tx *tx,
-		       unsigned int m, int res, struct stats *st)
+void underlay_complete(struct underlay *u, const struct sendq *q,
+		       unsigned int m, int res, struct underlay_sent *out)
 {
+	unsigned int segs = q->msgs[m].segs;
+
+	memset(out, 0, sizeof(*out));
 	if (res < 0 && send_err_is_icmp(-res))
-		res = tx_resend(u, tx, m, st);
+		res = tx_resend(u, q, m, out);
 	if (res >= 0) {
-		st->tx_segments += tx->segs[m];
+		out->segments += segs;
 		return;
 	}
 	/*
 	 * udp_send_skb() refuses GSO with EIO when the way out has no
 	 * checksum offload: from now on one datagram per segment.
 	 */
-	if (res == -EIO && tx->segs[m] > 1) {
-		if (u->gso)
-			log_info("UDP GSO refused by the underlay, sending segment by segment");
-		u->gso = false;
-		st->tx_gso_fallback++;
-		tx_send_split(u, tx, m, st);
+	if (res == -EIO && segs > 1) {
+		if (u->sq.gso)
+			log_info("UDP GSO refused by the underlay, sending "
+				 "segment by segment");
+		u->sq.gso = false;
+		out->gso_fallback = true;
+		tx_send_split(u, q, m, out);
 		return;
 	}
 	/*
@@ -852,24 +719,13 @@ void underlay_complete(struct underlay *u, struct underlay_tx *tx,
 	 * before the watch saw it, or --pmtud off): as single datagrams the
 	 * kernel may still fragment them (no DF).
 	 */
-	if (res == -EMSGSIZE && tx->segs[m] > 1) {
-		st->tx_gso_oversize++;
-		tx_send_split(u, tx, m, st);
+	if (res == -EMSGSIZE && segs > 1) {
+		out->gso_oversize = true;
+		tx_send_split(u, q, m, out);
 		return;
 	}
-	log_debug("underlay send: %s", strerror(-res));
-	st->tx_drop_send += tx->segs[m];
-}
-
-/* Is addr (4 or 16 bytes) inside prefix c? */
-static bool cidr_contains(const struct cidr *c, const uint8_t *addr)
-{
-	const uint8_t *net = (const uint8_t *)&c->addr;
-	unsigned int bytes = c->prefix / 8, bits = c->prefix % 8;
-
-	if (memcmp(net, addr, bytes))
-		return false;
-	return !bits || !((net[bytes] ^ addr[bytes]) & (0xff00 >> bits));
+	log_debug_ret(res, "underlay send");
+	out->dropped += segs;
 }
 
 /*
@@ -898,7 +754,7 @@ static bool sockaddr_is_peer(const struct underlay *u,
 			return true;
 	}
 	for (i = 0; i < u->n_allow; i++)
-		if (cidr_contains(&u->allow[i], addr))
+		if (options_cidr_contains(&u->allow[i], addr))
 			return true;
 	return false;
 }
@@ -924,26 +780,6 @@ static void msg_rx_cmsgs(struct msghdr *msg, struct rx_pkt *p)
 	}
 }
 
-/*
- * A raw IPv4 socket hands us the outer IP header: check and skip it, and
- * end the packet where the header says.
- */
-static int strip_ip4(const uint8_t *buf, size_t *len, size_t *off)
-{
-	const struct iphdr *iph = (const struct iphdr *)buf;
-	size_t ihl, tot;
-
-	if (*len < sizeof(*iph) || iph->version != 4)
-		return -1;
-	ihl = iph->ihl * 4u;
-	tot = ntohs(iph->tot_len);
-	if (ihl < sizeof(*iph) || tot < ihl || tot > *len)
-		return -1;
-	*off = ihl;
-	*len = tot;
-	return 0;
-}
-
 /* Reset the headers the kernel overwrote in the last batch. */
 static void underlay_rx_arm(struct underlay_rx *rx)
 {
@@ -966,7 +802,7 @@ static void underlay_rx_arm(struct underlay_rx *rx)
 
 /* Check one received datagram and find its encapsulation header. */
 static void underlay_rx_one(struct underlay *u, int fd, int i,
-			    struct rx_pkt *p, struct stats *st)
+			    struct rx_pkt *p)
 {
 	struct underlay_rx *rx = u->rx;
 	struct msghdr *msg = &rx->mm[i].msg_hdr;
@@ -974,20 +810,20 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 	uint8_t *buf = rx->bufs[i];
 
 	p->data = NULL;
-	st->rx_packets++;
-	st->rx_bytes += n;
+	p->wire_len = n;
+	p->drop = DROP_NONE;
+	p->csum_zero = false;
 	if (msg->msg_flags & MSG_TRUNC) {
-		st->rx_drop_trunc++;
+		p->drop = DROP_RX_TRUNC;
 		return;
 	}
 	if (!sockaddr_is_peer(u, &rx->from[i])) {
-		st->rx_drop_source++;
+		p->drop = DROP_RX_SOURCE;
 		return;
 	}
-	if (fd == u->fd_nocsum)
-		st->rx_udp_csum_zero++;
-	if (!u->udp && u->family == AF_INET && strip_ip4(buf, &n, &off)) {
-		st->rx_drop_outer++;
+	p->csum_zero = fd == u->fd_nocsum;
+	if (!u->udp && u->family == AF_INET && encap_strip_ip4(buf, &n, &off)) {
+		p->drop = DROP_RX_OUTER;
 		return;
 	}
 	p->data = buf + off;
@@ -997,8 +833,7 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 	msg_rx_cmsgs(msg, p);
 }
 
-int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p,
-		  struct stats *st)
+int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p)
 {
 	int n, i;
 
@@ -1011,7 +846,7 @@ int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p,
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		underlay_rx_one(u, fd, i, &p[i], st);
+		underlay_rx_one(u, fd, i, &p[i]);
 	return n;
 }
 
@@ -1043,50 +878,66 @@ static uint64_t underlay_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint32_t underlay_read_errors(struct underlay *u, int fd, struct stats *st)
+/*
+ * One entry of fd's error queue: *e points to it, copied into buf (NULL
+ * when it came without one), and *dst is the destination of the packet
+ * that failed; false when the queue is empty.
+ */
+static bool underlay_error_take(int fd, struct sock_extended_err *buf,
+				struct sock_extended_err **e,
+				struct sockaddr_storage *dst)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_in6))];
+		struct cmsghdr align;
+	} ctrl;
+	const struct sock_extended_err *serr;
+	uint8_t data[64];
+	struct iovec iov = { data, sizeof(data) };
+	struct msghdr msg = {
+		.msg_name = dst, .msg_namelen = sizeof(*dst),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctrl.buf, .msg_controllen = sizeof(ctrl.buf),
+	};
+
+	if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		return false;
+	serr = msg_serr(&msg);
+	if (serr)
+		*buf = *serr;
+	*e = serr ? buf : NULL;
+	return true;
+}
+
+void underlay_read_errors(struct underlay *u, int fd,
+			  struct underlay_errors *out)
 {
 	uint64_t now = underlay_now_ns();
-	uint32_t lowest = 0;
+	struct sockaddr_storage dst;
+	struct sock_extended_err buf, *e;
 	unsigned int i;
+	uint32_t mtu;
 
+	memset(out, 0, sizeof(*out));
 	/* Bounded: a flood of ICMP must not keep the loop here. */
-	for (i = 0; i < 64; i++) {
-		union {
-			char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-					    sizeof(struct sockaddr_in6))];
-			struct cmsghdr align;
-		} ctrl;
-		struct sockaddr_storage dst;
-		const struct sock_extended_err *e;
-		uint8_t data[64];
-		struct iovec iov = { data, sizeof(data) };
-		struct msghdr msg = {
-			.msg_name = &dst, .msg_namelen = sizeof(dst),
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = ctrl.buf,
-			.msg_controllen = sizeof(ctrl.buf),
-		};
-		uint32_t mtu;
-
-		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-			break;
-		e = msg_serr(&msg);
+	for (i = 0; i < 64 && underlay_error_take(fd, &buf, &e, &dst); i++) {
 		/* Errors of our own sends (EMSGSIZE) are not from outside. */
 		if (e && e->ee_origin != SO_EE_ORIGIN_LOCAL &&
 		    !pmtu_limit_take(&u->err_limit, now)) {
-			underlay_mute_errors(u, st);
+			underlay_mute_errors(u);
+			out->muted++;
 			break;
 		}
 		if (!e || !sockaddr_is_peer(u, &dst))
 			continue;
 		mtu = pmtu_serr_mtu(e);
-		if (mtu) {
-			st->tx_icmp_too_big++;
-			if (!lowest || mtu < lowest)
-				lowest = mtu;
-		} else {
-			st->tx_icmp_unreach++;
+		if (!mtu) {
+			out->unreach++;
+			continue;
 		}
+		out->too_big++;
+		if (!out->mtu || mtu < out->mtu)
+			out->mtu = mtu;
 	}
-	return lowest;
 }

@@ -20,7 +20,7 @@
  * The gso_types a tap with TUN_F_TSO4/6 and TUN_F_USO4/6 produces; the ECN
  * bit only qualifies TCP (virtio spec 5.1.6.2, virtio_net_hdr_to_skb()).
  */
-static int vnet_check_type(const struct virtio_net_hdr *h)
+static enum drop vnet_check_type(const struct virtio_net_hdr *h)
 {
 	uint8_t base = VNET_GSO_BASE(h->gso_type);
 
@@ -31,15 +31,15 @@ static int vnet_check_type(const struct virtio_net_hdr *h)
 	case VIRTIO_NET_HDR_GSO_UDP_L4:
 		break;
 	default:
-		return VNET_ERR_GSO_TYPE;
+		return DROP_TX_GSO_TYPE;
 	}
 	if ((h->gso_type & VIRTIO_NET_HDR_GSO_ECN) &&
 	    base != VIRTIO_NET_HDR_GSO_TCPV4 &&
 	    base != VIRTIO_NET_HDR_GSO_TCPV6)
-		return VNET_ERR_GSO_TYPE;
+		return DROP_TX_GSO_TYPE;
 	if (base != VIRTIO_NET_HDR_GSO_NONE && h->gso_size == 0)
-		return VNET_ERR_GSO_SIZE;
-	return VNET_OK;
+		return DROP_TX_GSO_SIZE;
+	return DROP_NONE;
 }
 
 /*
@@ -48,15 +48,15 @@ static int vnet_check_type(const struct virtio_net_hdr *h)
  * A start inside the Ethernet header is refused, as tun_get_user() and
  * virtio_net_hdr_to_skb() do.
  */
-static int vnet_check_csum(const struct virtio_net_hdr *h,
+static enum drop vnet_check_csum(const struct virtio_net_hdr *h,
 			   const struct frame *f)
 {
 	if (!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM))
-		return VNET_OK;
+		return DROP_NONE;
 	if (h->csum_start < ETH_HLEN ||
 	    (uint32_t)h->csum_start + h->csum_offset + 2 > f->end)
-		return VNET_ERR_CSUM_RANGE;
-	return VNET_OK;
+		return DROP_TX_CSUM_RANGE;
+	return DROP_NONE;
 }
 
 /* Which family the packet is, for a gso_type base; NONE if it does not fit. */
@@ -83,34 +83,34 @@ static uint8_t vnet_gso_kind(uint8_t base, const struct frame *f)
  * (virtio_net_hdr_to_skb() refuses anything else) and a sane number of
  * segments. A frame that fits one segment stays valid: one segment.
  */
-static int vnet_check_gso(const struct virtio_net_hdr *h, struct frame *f)
+static enum drop vnet_check_gso(const struct virtio_net_hdr *h, struct frame *f)
 {
 	uint8_t base = VNET_GSO_BASE(h->gso_type);
 	uint16_t check;
 	uint32_t payload, segs;
 
 	if (base == VIRTIO_NET_HDR_GSO_NONE)
-		return VNET_OK;
+		return DROP_NONE;
 	f->gso = vnet_gso_kind(base, f);
 	if (f->gso == FRAME_GSO_NONE)
-		return VNET_ERR_GSO_PROTO;
+		return DROP_TX_GSO_PROTO;
 	check = f->l4_proto == IPPROTO_TCP ? TCP_CHECK_OFF : UDP_CHECK_OFF;
 	if (!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) ||
 	    h->csum_start != f->l4_off || h->csum_offset != check)
-		return VNET_ERR_GSO_PROTO;
+		return DROP_TX_GSO_PROTO;
 	payload = f->end - f->hdr_len;
 	segs = (payload + h->gso_size - 1) / h->gso_size;
 	if (segs > VNET_MAX_SEGS)
-		return VNET_ERR_GSO_SIZE;
+		return DROP_TX_GSO_SIZE;
 	f->gso_size = h->gso_size;
 	f->ecn = (h->gso_type & VIRTIO_NET_HDR_GSO_ECN) != 0;
-	return VNET_OK;
+	return DROP_NONE;
 }
 
-int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
-		   size_t len, struct frame *f)
+enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
+			 const uint8_t *data, size_t len, struct frame *f)
 {
-	int err;
+	enum drop err;
 
 	memset(f, 0, sizeof(*f));
 	f->data = data;
@@ -119,16 +119,16 @@ int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 	if (err)
 		return err;
 	if (len < ETH_HLEN)
-		return VNET_ERR_SHORT;
+		return DROP_TX_SHORT;
 	if (hdr->hdr_len > len)
-		return VNET_ERR_HDR_LEN;
+		return DROP_TX_HDR_LEN;
 	switch (frame_parse(data, len, f)) {
 	case FRAME_OK:
 		break;
 	case FRAME_ERR_SHORT:
-		return VNET_ERR_SHORT;
+		return DROP_TX_SHORT;
 	case FRAME_ERR_L3:
-		return VNET_ERR_L3;
+		return DROP_TX_L3;
 	}
 	err = vnet_check_csum(hdr, f);
 	if (err)
@@ -141,7 +141,7 @@ int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
 		f->csum_start = hdr->csum_start;
 		f->csum_offset = hdr->csum_offset;
 	}
-	return VNET_OK;
+	return DROP_NONE;
 }
 
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr)

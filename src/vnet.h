@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "compat.h"
 #include "frame.h"
+#include "stats.h"
 
 /* Size of the header the tap is configured for (TUNSETVNETHDRSZ). */
 #define VNET_HDR_LEN ((int)sizeof(struct virtio_net_hdr))
@@ -25,28 +26,15 @@
  */
 #define VNET_MAX_SEGS 1024
 
-/* Why a frame from the tap was refused; indexes stats counters. */
-enum vnet_err {
-	VNET_OK = 0,
-	VNET_ERR_SHORT,		/* shorter than its headers */
-	VNET_ERR_L3,		/* IP header malformed or lying lengths */
-	VNET_ERR_CSUM_RANGE,	/* csum_start/offset outside the frame */
-	VNET_ERR_GSO_TYPE,	/* unknown gso_type, or ECN without TCP */
-	VNET_ERR_GSO_SIZE,	/* gso_size 0 or not sane for the frame */
-	VNET_ERR_GSO_PROTO,	/* gso_type does not match the packet */
-	VNET_ERR_HDR_LEN,	/* hdr_len beyond the frame */
-	VNET_ERR__MAX,
-};
-
 /*
  * Validate hdr for the frame of len bytes at data and fill *f (its
  * headers by frame_parse(), the offload fields from hdr). Never trusts
  * hdr_len: header lengths are computed from the packet, and a hdr_len
  * past the frame's end is refused, as tun_get_user() does. Returns
- * VNET_OK or a positive enum vnet_err.
+ * DROP_NONE or the DROP_TX_* reason it is refused for.
  */
-int vnet_hdr_parse(const struct virtio_net_hdr *hdr, const uint8_t *data,
-		   size_t len, struct frame *f);
+enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
+			 const uint8_t *data, size_t len, struct frame *f);
 
 /* Header for a frame written to the tap with no offload flags. */
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);

@@ -29,7 +29,7 @@ from scapy.all import (
 )
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hostile import IN4, IN6, IN_DST_MAC, Encap, Wire  # noqa: E402
+from hostile import IN4, IN6, IN_DST_MAC, Encap, Wire, wire_args  # noqa
 
 
 def inner(kind, i, room):
@@ -49,12 +49,7 @@ def inner(kind, i, room):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ifname", required=True)
-    ap.add_argument("--src-mac", required=True)
-    ap.add_argument("--dst-mac", required=True)
-    ap.add_argument("--fam", type=int, choices=(4, 6), required=True)
-    ap.add_argument("--peer", required=True)
-    ap.add_argument("--dst", required=True)
+    wire_args(ap)
     ap.add_argument("kind", choices=("crafted", "legit"))
     ap.add_argument("count", type=int)
     a = ap.parse_args()

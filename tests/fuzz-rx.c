@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness for the receive path: batches of encapsulated packets
- * through encap_parse(), gro_add() and gro_flush(), every frame checked.
+ * through decap_packet() (encap_parse(), encap_ecn_decap(), gro_add()) and
+ * gro_flush(), as rx.c drives them; every outcome checked against
+ * references written here, every frame checked.
  */
 #include "config.h"
 
@@ -12,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "csum.h"
+#include "decap.h"
 #include "encap.h"
 #include "gro.h"
 #include "gso.h"
@@ -20,15 +22,15 @@
 #include "vnet.h"
 #include "pkt.h"
 #include "fuzz.h"
+#include "fuzz-input.h"
 
 /*
  * Input:
  *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
  *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum required;
  *               bit 4: GRE sequence numbers; bit 5: GRO merging off;
- *               bit 6: give gro_add() the sum of every inner frame that no
- *               GRE checksum summed (computed here: gro.h takes it from
- *               any caller that knows it), so that path sees every frame
+ *               bit 6: unused (it gave gro_add() a sum computed here;
+ *               decap_packet() passes only what a GRE checksum summed)
  *   bytes 1-2   the tap's MTU, big-endian (0 means 1500, at least 68)
  *   bytes 3-5   VNI
  *   bytes 6-9   GRE key
@@ -41,21 +43,20 @@
  *   pseudo-header sum (a sender's partial checksum) instead;
  *   bit 2: the batch ends after this packet (flush, check, reset);
  *   bits 3-4: the outer header's ECN field (encap_ecn_decap()).
+ * A batch that fills gro is flushed and the inner frame added again
+ * (decap_again()), as rx.c does with GRO_FULL.
  */
 #define RX_CFG_LEN 10
 #define RX_REC_LEN 3
 #define RX_MAX_PKTS 1024
 
-#define RX_CTL_FIX 0x01
-#define RX_CTL_SEED 0x02
-#define RX_CTL_END 0x04
-#define RX_CTL_ECN(ctl) (((ctl) >> 3) & 3)
 
 #define RX_GRE_C 0x8000
 #define RX_GRE_K 0x2000
 #define RX_GRE_S 0x1000
-/* Everything but C, K and S: RFC 2784 section 2.1, version 0. */
-#define RX_GRE_BAD 0x4fff
+#define RX_GRE_VERSION 0x0007
+/* Bits 1-12 but K and S: RFC 2784 section 2.1 (RFC 1701's routing too). */
+#define RX_GRE_FLAGS 0x4ff8
 
 /* tcp_gro_receive(): flags that end a run, flags a segment may differ in. */
 #define RX_TCP_FLUSH (PKT_URG | PKT_PSH | PKT_RST | PKT_SYN | PKT_FIN)
@@ -64,22 +65,24 @@
 /* One packet of the input, in a buffer of exactly its size. */
 struct rx_pkt {
 	uint8_t *buf;
-	uint8_t *orig;		/* its bytes before gro_add() saw them */
+	/* its bytes before gro_add() saw them: the input's, then the ECN's */
+	uint8_t *orig;
 	size_t len;
 	size_t inner_off;
-	uint32_t sum;		/* wsum of the inner frame, when sum_valid */
 	bool ok;		/* encap_parse() took it */
-	bool sum_valid;		/* a GRE checksum summed it */
 	bool added;		/* given to gro_add() */
-	bool bad;		/* counted in rx_inner_csum_bad */
+	bool bad;		/* counted in inner_csum_bad */
 	enum gro_result res;
 	unsigned int uses;	/* slices of the batch's frames inside it */
 };
 
+/*
+ * The counters, kept as rx.c keeps them (drop[] by the reason
+ * decap_packet() gives, CE marks), beside what the references here say
+ * they must be.
+ */
 struct rx_ctx {
 	struct encap_cfg cfg;
-	bool own_sum;		/* byte 0 bit 6 */
-	struct stats st;
 	struct rx_pkt pkts[RX_MAX_PKTS];
 	unsigned int n_pkts;
 	unsigned int batch;	/* first packet of the batch */
@@ -87,6 +90,10 @@ struct rx_ctx {
 	unsigned int merged;	/* GRO_MERGED since the last reset */
 	uint64_t n_merged;	/* all GRO_MERGED */
 	uint64_t n_bad;		/* all TCP segments with a wrong checksum */
+	uint64_t n_seed;	/* all segments whose check held the seed */
+	uint64_t n_gso;		/* all frames written with a GSO header */
+	uint64_t n_ce, want_ce;
+	uint64_t drop[DROP__MAX], want_drop[DROP__MAX];
 };
 
 /* Where the headers of an inner frame are, found independently of vnet.c. */
@@ -123,6 +130,8 @@ static struct rx_ctx X;
 static uint8_t arena[VNET_MAX_SEGS * GSO_SLOT];
 static struct seg segs[VNET_MAX_SEGS];
 static uint8_t segbuf[VNET_FRAME_MAX];
+/* A packet as RFC 6040 leaves it (rx_ecn_ref()); records are < 64 KiB. */
+static uint8_t ecn_want[65536];
 
 /* ---- an independent walk through an inner frame ------------------------ */
 
@@ -289,17 +298,6 @@ static enum rx_csum rx_verdict(const struct rx_pkt *p)
 	return rx_l4_valid(o, &l) ? RX_CSUM_GOOD : RX_CSUM_BAD;
 }
 
-/* A wsum (csum.h) of len bytes, from the naive sum. */
-static uint32_t rx_wsum(const uint8_t *d, size_t len)
-{
-	uint8_t b[2];
-	uint16_t w;
-
-	pkt_put16(b, pkt_fold(pkt_sum(d, len, 0)));
-	memcpy(&w, b, sizeof(w));
-	return w;
-}
-
 /* ---- fixing checksums so that mutated packets get through --------------- */
 
 static void rx_fix_inner(uint8_t *d, size_t len, bool seed)
@@ -348,54 +346,77 @@ static void rx_fix(const struct encap_cfg *c, uint8_t *p, size_t len,
 
 /* ---- encap_parse() against a reference ---------------------------------- */
 
-/* RFC 7348 section 5, dropping reserved bits as vxlan_rcv() does. */
-static bool rx_ref_vxlan(const struct encap_cfg *c, const uint8_t *p,
-			 size_t len)
+/*
+ * RFC 7348 section 5, dropping reserved bits as vxlan_rcv() does: the I
+ * flag, the VNI, then the rest; an inner frame needs an Ethernet header.
+ */
+static enum drop rx_ref_vxlan(const struct encap_cfg *c, const uint8_t *p,
+			      size_t len)
 {
-	return len >= 8 + 14 && pkt_get32(p) == 0x08000000 &&
-	       pkt_get32(p + 4) == (c->vni & 0xffffff) << 8;
+	if (len < 8)
+		return DROP_RX_SHORT;
+	if (!(p[0] & 0x08))
+		return DROP_RX_FLAGS;
+	if (pkt_get32(p + 4) >> 8 != (c->vni & 0xffffff))
+		return DROP_RX_VNI;
+	if (pkt_get32(p) != 0x08000000 || p[7])
+		return DROP_RX_FLAGS;
+	return len < 8 + 14 ? DROP_RX_INNER_SHORT : DROP_NONE;
 }
 
-/* RFC 2784 and RFC 2890, as encap.h describes the receiver. */
-static bool rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
-		       size_t len)
+/*
+ * RFC 2784 and RFC 2890, as encap.c says the receiver checks them, in
+ * the kernel's order: version, flags, length, checksum, protocol, key, a
+ * checksum the tunnel requires, an inner Ethernet header.
+ */
+static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
+			    size_t len)
 {
 	uint16_t flags;
 	size_t hlen;
 
 	if (len < 4)
-		return false;
+		return DROP_RX_SHORT;
 	flags = pkt_get16(p);
+	if (flags & RX_GRE_VERSION)
+		return DROP_RX_GRE_VERSION;
+	if (flags & RX_GRE_FLAGS)
+		return DROP_RX_GRE_FLAGS;
 	hlen = rx_gre_hlen(flags);
-	if ((flags & RX_GRE_BAD) || len < hlen + 14)
-		return false;
+	if (len < hlen)
+		return DROP_RX_SHORT;
 	if ((flags & RX_GRE_C) && pkt_fold(pkt_sum(p, len, 0)) != 0xffff)
-		return false;
+		return DROP_RX_CSUM;
 	if (pkt_get16(p + 2) != 0x6558)
-		return false;
+		return DROP_RX_GRE_PROTO;
 	if (!(flags & RX_GRE_K) != !c->has_key)
-		return false;
+		return DROP_RX_KEY;
 	if (c->has_key &&
 	    pkt_get32(p + (flags & RX_GRE_C ? 8 : 4)) != c->key)
-		return false;
-	return !c->gre_csum || (flags & RX_GRE_C);
+		return DROP_RX_KEY;
+	if (c->gre_csum && !(flags & RX_GRE_C))
+		return DROP_RX_CSUM_MISSING;
+	return len < hlen + 14 ? DROP_RX_INNER_SHORT : DROP_NONE;
 }
 
-/* With a GRE checksum, the sum of the inner frame comes along. */
-static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
+/*
+ * encap_parse() on its own, against the reference: the reason it gives,
+ * where the inner frame starts, and with a GRE checksum the sum of the
+ * inner frame. Returns the reason.
+ */
+static enum drop rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 {
-	bool gre = c->type != ENCAP_VXLAN, want;
+	bool gre = c->type != ENCAP_VXLAN;
 	struct encap_rx rx;
+	enum drop err, want;
 	size_t off;
-	int err;
 
 	err = encap_parse(c, p->buf, p->len, &rx);
 	want = gre ? rx_ref_gre(c, p->buf, p->len) :
 		     rx_ref_vxlan(c, p->buf, p->len);
-	FUZZ_CHECK(err >= ENCAP_OK && err < ENCAP_ERR__MAX);
-	FUZZ_CHECK((err == ENCAP_OK) == want);
+	FUZZ_CHECK(err == want);
 	if (err)
-		return;
+		return err;
 	off = rx.inner_off;
 	FUZZ_CHECK(off == (gre ? rx_gre_hlen(pkt_get16(p->buf)) : 8));
 	FUZZ_CHECK(rx.sum_valid == (gre && (pkt_get16(p->buf) & RX_GRE_C)));
@@ -405,47 +426,78 @@ static void rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 							p->len - off, 0))));
 	p->inner_off = off;
 	p->ok = true;
-	p->sum_valid = rx.sum_valid;
-	p->sum = rx.sum_valid ? rx.inner_sum : 0;
+	return DROP_NONE;
 }
 
 /* ---- RFC 6040 decapsulation --------------------------------------------- */
 
 /*
- * encap_ecn_decap() changes nothing but with an outer CE, and then only
- * the inner ECN field (and the IPv4 header checksum, which stays good if
- * it was); a packet it drops goes no further. false: dropped.
+ * RFC 6040 section 4.2 from the inner frame's own bytes, into ecn_want:
+ * under an outer CE an IP packet (one the walk takes, as gro does) that
+ * is not ECN-capable is dropped, an ECT one marked CE (an IPv4 header
+ * checksum updated as RFC 1624 equation 3 says, so a wrong one stays as
+ * wrong), a CE one left; nothing else changes anything.
  */
-static bool rx_ecn(struct rx_pkt *p, uint8_t ecn)
+static enum encap_ecn rx_ecn_ref(const struct rx_pkt *p, uint8_t ecn)
 {
-	uint8_t *f = p->buf + p->inner_off;
-	size_t len = p->len - p->inner_off, i, at, ihl = 0;
-	uint16_t type = 0;
-	uint32_t l3 = fuzz_l3_off(f, len, &type);
-	enum encap_ecn r;
-	bool v4_good = false;
+	uint8_t *f = ecn_want + p->inner_off, *ip, inner;
+	struct rx_layout l;
+	uint16_t old;
+	bool v4;
 
-	if (l3 && type == 0x0800 && len >= l3 + 20 && f[l3] >> 4 == 4) {
-		ihl = (f[l3] & 15u) * 4;
-		v4_good = ihl >= 20 && len >= l3 + ihl &&
-			  csum_ip4_header(f + l3, ihl) == 0;
+	memcpy(ecn_want, p->orig, p->len);
+	if (ecn != ECN_CE ||
+	    rx_walk(f, p->len - p->inner_off, false, &l) != RX_IP)
+		return ENCAP_ECN_KEEP;
+	ip = f + l.l3;
+	v4 = ip[0] >> 4 == 4;
+	inner = v4 ? ip[1] & 3 : (ip[1] >> 4) & 3;
+	if (inner == ECN_NOT_ECT)
+		return ENCAP_ECN_DROP;
+	if (inner == ECN_CE)
+		return ENCAP_ECN_KEEP;
+	if (!v4) {
+		ip[1] |= ECN_CE << 4;
+		return ENCAP_ECN_MARK;
 	}
-	r = encap_ecn_decap(f, len, ecn);
-	FUZZ_CHECK(r == ENCAP_ECN_KEEP || r == ENCAP_ECN_MARK ||
-		   r == ENCAP_ECN_DROP);
-	FUZZ_CHECK(ecn == ECN_CE || r == ENCAP_ECN_KEEP);
+	old = pkt_get16(ip);
+	ip[1] |= ECN_CE;
+	pkt_put16(ip + 10, (uint16_t)~pkt_fold((uint16_t)~pkt_get16(ip + 10) +
+						(uint16_t)~old +
+						pkt_get16(ip)));
+	return ENCAP_ECN_MARK;
+}
+
+/*
+ * What decap_packet() left in a packet it gave to gro: the reference's
+ * bytes, but for the L4 check field gro may reseed and an IPv4 header
+ * checksum that need only be the same one's-complement number. They
+ * become the packet's bytes before gro (p->orig), for the checks after.
+ */
+static void rx_ecn_check(struct rx_pkt *p, enum encap_ecn e)
+{
+	size_t i, ip4_ck = 0, l4_ck = 0;
+	uint8_t *f = ecn_want + p->inner_off;
+	struct rx_layout l;
+
+	if (rx_walk(f, p->len - p->inner_off, false, &l) == RX_IP) {
+		if (e == ENCAP_ECN_MARK && f[l.l3] >> 4 == 4)
+			ip4_ck = p->inner_off + l.l3 + 10;
+		if (l.l4)
+			l4_ck = p->inner_off + l.check;
+	}
 	for (i = 0; i < p->len; i++) {
-		if (p->buf[i] == p->orig[i])
+		if (p->buf[i] == ecn_want[i])
 			continue;
-		/* Only the TOS byte (traffic class nibble) and the check. */
-		at = i - p->inner_off - l3;
-		FUZZ_CHECK(r == ENCAP_ECN_MARK && i >= p->inner_off + l3 &&
-			   (at == 1 || at == 10 || at == 11));
+		FUZZ_CHECK((l4_ck && (i == l4_ck || i == l4_ck + 1)) ||
+			   (ip4_ck && (i == ip4_ck || i == ip4_ck + 1)));
 	}
-	if (r == ENCAP_ECN_MARK && v4_good)
-		FUZZ_CHECK(csum_ip4_header(f + l3, ihl) == 0);
-	memcpy(p->orig, p->buf, p->len);
-	return r != ENCAP_ECN_DROP;
+	memcpy(p->orig, ecn_want, p->len);
+	if (ip4_ck) {
+		FUZZ_CHECK(pkt_ones_eq(pkt_get16(p->buf + ip4_ck),
+				       pkt_get16(ecn_want + ip4_ck)));
+		memcpy(p->orig + ip4_ck, p->buf + ip4_ck, 2);
+	}
 }
 
 /* ---- the frames gro produced -------------------------------------------- */
@@ -526,7 +578,8 @@ static void rx_check_plain(const struct gro_frame *fr, const struct rx_pkt *p)
 	FUZZ_CHECK(fr->n_slices == 1 && fr->hdr_len == 0);
 	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
 	FUZZ_CHECK(fr->slices[0].iov_len == ilen);
-	FUZZ_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off, ilen));
+	FUZZ_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off,
+			   ilen));
 }
 
 /* Bytes of a and b equal but for the 2-byte fields at skip[]. */
@@ -766,14 +819,19 @@ static void rx_check_whole(const struct gro_frame *fr, const uint8_t *buf,
 {
 	const uint8_t *o = p->orig + p->inner_off;
 	uint32_t at = (uint32_t)fr->vnet.csum_start + fr->vnet.csum_offset;
-	bool cwr = o[fr->vnet.csum_start + 13] & PKT_CWR;
+	bool cwr;
 
 	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
 	FUZZ_CHECK(rx_same_but(o, buf, fr->len, &at, 1));
-	/* Its sender's SKB_GSO_TCP_ECN, for CWR on the first segment only. */
-	if (fr->vnet.gso_type)
-		FUZZ_CHECK(!(fr->vnet.gso_type & VIRTIO_NET_HDR_GSO_ECN) ==
-			   !cwr);
+	/*
+	 * Its sender's SKB_GSO_TCP_ECN, for CWR on the first segment only.
+	 * Only a GSO frame is TCP for sure: a UDP datagram may end before
+	 * byte 13 of its L4 header.
+	 */
+	if (!fr->vnet.gso_type)
+		return;
+	cwr = o[fr->vnet.csum_start + 13] & PKT_CWR;
+	FUZZ_CHECK(!(fr->vnet.gso_type & VIRTIO_NET_HDR_GSO_ECN) == !cwr);
 }
 
 /* The transmit side must take the frame back and cut it the same way. */
@@ -781,15 +839,17 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 			  uint32_t mtu)
 {
 	uint32_t total, mss = fr->vnet.gso_size, off;
+	struct seg_arena a;
 	struct frame f;
 	int err, n, k;
 
 	/* Within the limits of rx_check_bound(): vnet.c takes it back. */
 	err = vnet_hdr_parse(&fr->vnet, buf, fr->len, &f);
-	FUZZ_CHECK(err == VNET_OK);
-	n = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
+	FUZZ_CHECK(err == DROP_NONE);
+	seg_arena_init(&a, arena, segs, VNET_MAX_SEGS);
+	n = gso_plan(&f, &a, 0, false);
 	if (n == -EINVAL) {
-		/* A frame without GSO whose headers gso_plan() does not hold. */
+		/* A frame without GSO, headers more than gso_plan() holds. */
 		FUZZ_CHECK(fr->n_slices == 1 && !fr->vnet.gso_type);
 		FUZZ_CHECK(f.hdr_len > GSO_HDR_MAX ||
 			 f.csum_start + f.csum_offset + 2u > GSO_HDR_MAX);
@@ -827,14 +887,14 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 static void rx_check_bound(const struct gro_frame *fr)
 {
 	const struct virtio_net_hdr *h = &fr->vnet;
-	uint32_t segs;
+	uint32_t n;
 
 	if (h->gso_type == VIRTIO_NET_HDR_GSO_NONE)
 		return;
-	segs = (fr->len - h->hdr_len + h->gso_size - 1) / h->gso_size;
-	FUZZ_CHECK(h->hdr_len <= GSO_HDR_MAX && segs <= VNET_MAX_SEGS);
+	n = (fr->len - h->hdr_len + h->gso_size - 1) / h->gso_size;
+	FUZZ_CHECK(h->hdr_len <= GSO_HDR_MAX && n <= VNET_MAX_SEGS);
 	if (fr->n_slices > 1)
-		FUZZ_CHECK(segs == fr->n_slices);
+		FUZZ_CHECK(n == fr->n_slices);
 	else
 		FUZZ_CHECK(h->gso_size >= 48);
 }
@@ -846,7 +906,6 @@ static void rx_check_frame(struct rx_ctx *x, const struct gro_frame *fr)
 	uint32_t total = fr->hdr_len, k;
 	uint8_t *buf, *w;
 
-	FUZZ_CHECK(!fr->open);
 	FUZZ_CHECK(fr->n_slices >= 1 && fr->n_slices <= GRO_MAX_SEGS);
 	FUZZ_CHECK(fr->hdr_len <= GSO_HDR_MAX);
 	for (k = 0; k < fr->n_slices; k++) {
@@ -889,7 +948,8 @@ static void rx_check_frame(struct rx_ctx *x, const struct gro_frame *fr)
 
 /*
  * Flush, check every frame and the counts, forget the batch. Every packet
- * gro_add() did not drop is in exactly one frame.
+ * gro_add() did not drop is in exactly one frame; gro counted each frame
+ * that goes with a GSO header.
  */
 static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 {
@@ -903,8 +963,12 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 		rx_check_frame(x, &G.frames[i]);
 		if (G.frames[i].hdr_len)
 			merged += G.frames[i].n_slices - 1u;
+		if (G.frames[i].vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
+			x->n_gso++;
 	}
 	FUZZ_CHECK(merged == x->merged);
+	FUZZ_CHECK(G.n.gso_frames == x->n_gso);
+	FUZZ_CHECK(G.n.merged == x->n_merged);
 	for (i = x->batch; i < next; i++) {
 		const struct rx_pkt *p = &x->pkts[i];
 
@@ -949,46 +1013,60 @@ static bool rx_oversize(const uint8_t *o, const struct rx_layout *l,
 	return (plen + mss - 1) / mss > VNET_MAX_SEGS;
 }
 
-static void rx_check_drop(const struct rx_pkt *p, bool hdr, bool over)
+/*
+ * gro's drop against the walk: the reason decap_packet() gave, and the
+ * walk's own verdict counted for the end of the input.
+ */
+static void rx_check_drop(struct rx_ctx *x, const struct rx_pkt *p,
+			  bool hdr, bool over)
 {
 	uint8_t *o = p->orig + p->inner_off;
 	struct rx_layout l;
 	int res;
-	bool udp_lies;
+	bool udp_lies, bad_hdr, too_big;
 
 	res = rx_walk(o, p->len - p->inner_off, false, &l);
 	udp_lies = res == RX_IP && l.l4 && l.proto == IPPROTO_UDP &&
 		   (pkt_get16(o + l.l4 + 4) < 8 ||
 		    pkt_get16(o + l.l4 + 4) > l.end - l.l4);
-	FUZZ_CHECK(hdr == (res == RX_BAD || udp_lies));
-	FUZZ_CHECK(over == (res == RX_IP && rx_oversize(o, &l, p)));
+	bad_hdr = res == RX_BAD || udp_lies;
+	too_big = res == RX_IP && rx_oversize(o, &l, p);
+	FUZZ_CHECK(hdr == bad_hdr);
+	FUZZ_CHECK(over == too_big);
+	x->want_drop[DROP_RX_INNER_HDR] += bad_hdr;
+	x->want_drop[DROP_RX_OVERSIZE] += too_big;
 }
 
 /*
- * The counters of one gro_add() against the walk's verdict: a wrong TCP
+ * What gro did with a packet, against the walk's verdict: a wrong TCP
  * checksum is counted and queued (as it came: rx_check_frame()), a seed
- * counted, a drop is a bad header or a frame over the MTU (rx_oversize()).
+ * counted, a drop is a bad header or a frame over the MTU (rx_oversize()),
+ * a merge counted; nothing else.
  */
 static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
-		     const struct stats *before)
+		     const struct decap_out *out,
+		     const struct gro_counts *before)
 {
-	uint64_t bad = x->st.rx_inner_csum_bad - before->rx_inner_csum_bad;
-	uint64_t seed = x->st.rx_csum_partial - before->rx_csum_partial;
-	uint64_t hdr = x->st.rx_drop_inner_hdr - before->rx_drop_inner_hdr;
-	uint64_t over = x->st.rx_drop_oversize - before->rx_drop_oversize;
-	enum rx_csum v = rx_verdict(p);
+	uint64_t bad = G.n.inner_csum_bad - before->inner_csum_bad;
+	uint64_t seed = G.n.csum_partial - before->csum_partial;
+	uint64_t merged = G.n.merged - before->merged;
 	bool kept = r != GRO_DROPPED;
+	bool hdr = !kept && out->drop == DROP_RX_INNER_HDR;
+	bool over = !kept && out->drop == DROP_RX_OVERSIZE;
+	enum rx_csum v = rx_verdict(p);
 
 	FUZZ_CHECK(r == GRO_QUEUED || r == GRO_MERGED || r == GRO_DROPPED);
+	FUZZ_CHECK(kept == (out->drop == DROP_NONE));
 	FUZZ_CHECK(hdr + over == !kept);
 	FUZZ_CHECK(bad == (kept && v == RX_CSUM_BAD));
 	FUZZ_CHECK(seed == (kept && v == RX_CSUM_SEED));
+	FUZZ_CHECK(merged == (r == GRO_MERGED));
 	FUZZ_CHECK(!bad || r == GRO_QUEUED);
-	FUZZ_CHECK(x->st.rx_udp_csum_zero == before->rx_udp_csum_zero);
-	rx_check_drop(p, hdr, over);
+	rx_check_drop(x, p, hdr, over);
 	p->res = r;
 	p->bad = bad;
 	x->n_bad += bad;
+	x->n_seed += seed;
 	if (r == GRO_QUEUED)
 		x->queued++;
 	if (r == GRO_MERGED) {
@@ -997,36 +1075,60 @@ static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
 	}
 }
 
+/* Refused before gro: nothing changed, nothing counted by gro. */
+static void rx_check_refused(const struct rx_pkt *p, enum gro_result r,
+			     const struct decap_out *out, enum drop why,
+			     const struct gro_counts *before)
+{
+	FUZZ_CHECK(r == GRO_DROPPED && out->drop == why && !out->ce);
+	FUZZ_CHECK(!memcmp(p->buf, p->orig, p->len));
+	FUZZ_CHECK(!memcmp(before, &G.n, sizeof(*before)));
+}
+
 /*
- * As gsotun's tunnel_rx_one(): the sum of a GRE checksum goes along but
- * under an outer CE (its mark changed the inner header); a full batch is
- * flushed, the frame re-added.
+ * One packet through decap_packet(), as rx.c's rx_packet() does: with
+ * GRO_FULL the batch is written out and decap_again() adds it. Its
+ * encapsulation, ECN and gro outcomes against the references.
  */
-static void rx_add(struct rx_ctx *x, unsigned int i, uint8_t ecn)
+static void rx_packet(struct rx_ctx *x, unsigned int i, uint8_t ecn)
 {
 	struct rx_pkt *p = &x->pkts[i];
-	uint8_t *inner = p->buf + p->inner_off;
-	size_t ilen = p->len - p->inner_off;
-	const uint32_t *sum = NULL;
-	struct stats before = x->st;
+	enum encap_ecn e = ENCAP_ECN_KEEP;
+	struct gro_counts before = G.n;
+	struct decap_out out;
 	enum gro_result r;
+	enum drop why;
 
-	if (p->sum_valid && ecn != ECN_CE) {
-		sum = &p->sum;
-	} else if (x->own_sum) {
-		p->sum = rx_wsum(inner, ilen);
-		sum = &p->sum;
-	}
-	p->added = true;
-	r = gro_add(&G, inner, ilen, sum, &x->st);
+	why = rx_encap(&x->cfg, p);
+	if (!why)
+		e = rx_ecn_ref(p, ecn);
+	r = decap_packet(&x->cfg, &G, p->buf, p->len, ecn, &out);
 	if (r == GRO_FULL) {
-		FUZZ_CHECK(G.n_frames == GRO_MAX_FRAMES);
-		FUZZ_CHECK(!memcmp(&before, &x->st, sizeof(before)));
-		FUZZ_CHECK(!memcmp(p->buf, p->orig, p->len));
+		FUZZ_CHECK(gro_full(&G) && G.n_frames == GRO_MAX_FRAMES);
+		FUZZ_CHECK(out.drop == DROP_NONE && !why);
+		FUZZ_CHECK(!memcmp(&before, &G.n, sizeof(before)));
 		rx_batch_end(x, i);
-		r = gro_add(&G, inner, ilen, sum, &x->st);
+		r = decap_again(&G, &out);
+		FUZZ_CHECK(r != GRO_FULL);
 	}
-	rx_count(x, p, r, &before);
+	if (r == GRO_DROPPED)
+		x->drop[out.drop]++;
+	x->n_ce += out.ce;
+	if (why) {
+		rx_check_refused(p, r, &out, why, &before);
+		x->want_drop[why]++;
+		return;
+	}
+	if (e == ENCAP_ECN_DROP) {
+		rx_check_refused(p, r, &out, DROP_RX_ECN, &before);
+		x->want_drop[DROP_RX_ECN]++;
+		return;
+	}
+	FUZZ_CHECK(out.ce == (e == ENCAP_ECN_MARK));
+	x->want_ce += e == ENCAP_ECN_MARK;
+	rx_ecn_check(p, e);
+	p->added = true;
+	rx_count(x, p, r, &out, &before);
 }
 
 static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
@@ -1035,20 +1137,13 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 
 	if (n < RX_CFG_LEN)
 		return false;
-	memset(&x->cfg, 0, sizeof(x->cfg));
-	x->cfg.type = (enum encap_type)((d[0] & 3) % 3);
-	x->cfg.has_key = d[0] & 0x04;
-	x->cfg.gre_csum = d[0] & 0x08;
-	x->cfg.gre_seq = d[0] & 0x10;
-	x->own_sum = d[0] & 0x40;
+	fuzz_encap_cfg(&x->cfg, d);
 	mtu = pkt_get16(d + 1);
 	if (!mtu)
 		mtu = 1500;
 	if (mtu < 68)
 		mtu = 68;
-	x->cfg.vni = pkt_get32(d + 2) & 0xffffff;
-	x->cfg.key = pkt_get32(d + 6);
-	gro_init(&G, mtu, !(d[0] & 0x20));
+	gro_init(&G, mtu, !(d[0] & RX_NO_GRO));
 	return true;
 }
 
@@ -1094,16 +1189,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += RX_CFG_LEN;
 	size -= RX_CFG_LEN;
 	while (rx_read_pkt(x, &data, &size, &ctl)) {
-		i = x->n_pkts - 1;
-		rx_encap(&x->cfg, &x->pkts[i]);
-		if (x->pkts[i].ok && rx_ecn(&x->pkts[i], RX_CTL_ECN(ctl)))
-			rx_add(x, i, RX_CTL_ECN(ctl));
+		rx_packet(x, x->n_pkts - 1, RX_CTL_ECN(ctl));
 		if (ctl & RX_CTL_END)
 			rx_batch_end(x, x->n_pkts);
 	}
 	rx_batch_end(x, x->n_pkts);
-	FUZZ_CHECK(x->st.rx_gro_merged == x->n_merged);
-	FUZZ_CHECK(x->st.rx_inner_csum_bad == x->n_bad);
+	FUZZ_CHECK(G.n.merged == x->n_merged);
+	FUZZ_CHECK(G.n.inner_csum_bad == x->n_bad);
+	FUZZ_CHECK(G.n.csum_partial == x->n_seed);
+	FUZZ_CHECK(G.n.gso_frames == x->n_gso);
+	FUZZ_CHECK(x->n_ce == x->want_ce);
+	FUZZ_CHECK(!memcmp(x->drop, x->want_drop, sizeof(x->drop)));
 	for (i = 0; i < x->n_pkts; i++) {
 		free(x->pkts[i].buf);
 		free(x->pkts[i].orig);

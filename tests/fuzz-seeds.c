@@ -11,23 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "pkt.h"
-
-/* fuzz-rx.c: byte 0 of the input. */
-#define RX_VXLAN 0
-#define RX_GRE 1
-#define RX_GRE_UDP 2
-#define RX_KEY 0x04
-#define RX_CSUM 0x08
-#define RX_SEQ 0x10
-#define RX_NO_GRO 0x20
-#define RX_SUM 0x40	/* gro_add() gets every inner frame's sum */
-/* fuzz-rx.c: ctl byte of a record. */
-#define RX_CTL_FIX 0x01
-#define RX_CTL_SEED 0x02
-#define RX_CTL_END 0x04
-/* fuzz-tx.c: byte 0 of the input (encapsulation bits as above). */
-#define TX_WANT_SUM 0x20
-#define TX_FIX 0x40
+#include "fuzz-input.h"
 
 #define TS 12
 #define UDP IPPROTO_UDP
@@ -142,30 +126,30 @@ static void rx_frame(struct tun *t, uint8_t ctl, const uint8_t *f, size_t n)
 	static uint8_t pkt[PKT_MAX + 16];
 	size_t hl = 4;
 
-	if ((t->cfg & 3) == RX_VXLAN) {
+	if ((t->cfg & 3) == FUZZ_VXLAN) {
 		pkt_put32(pkt, 0x08000000);
 		pkt_put32(pkt + 4, t->vni << 8);
 		hl = 8;
 	} else {
-		pkt_put16(pkt, (t->cfg & RX_CSUM ? 0x8000 : 0) |
-				       (t->cfg & RX_KEY ? 0x2000 : 0) |
-				       (t->cfg & RX_SEQ ? 0x1000 : 0));
+		pkt_put16(pkt, (t->cfg & FUZZ_CSUM ? 0x8000 : 0) |
+				       (t->cfg & FUZZ_KEY ? 0x2000 : 0) |
+				       (t->cfg & FUZZ_SEQ ? 0x1000 : 0));
 		pkt_put16(pkt + 2, 0x6558);
-		if (t->cfg & RX_CSUM) {
+		if (t->cfg & FUZZ_CSUM) {
 			pkt_put32(pkt + hl, 0);
 			hl += 4;
 		}
-		if (t->cfg & RX_KEY) {
+		if (t->cfg & FUZZ_KEY) {
 			pkt_put32(pkt + hl, t->key);
 			hl += 4;
 		}
-		if (t->cfg & RX_SEQ) {
+		if (t->cfg & FUZZ_SEQ) {
 			pkt_put32(pkt + hl, t->seq++);
 			hl += 4;
 		}
 	}
 	memcpy(pkt + hl, f, n);
-	if ((t->cfg & 3) != RX_VXLAN && (t->cfg & RX_CSUM))
+	if ((t->cfg & 3) != FUZZ_VXLAN && (t->cfg & FUZZ_CSUM))
 		pkt_put16(pkt + 4,
 			  (uint16_t)~pkt_fold(pkt_sum(pkt, hl + n, 0)));
 	rx_raw(ctl, pkt, hl + n);
@@ -221,12 +205,12 @@ static const struct pkt_spec tcp6s = { .ipv6 = true,
 static void rx_simple_runs(void)
 {
 	struct tun vx = { .vni = 42 };
-	struct tun gre = { .cfg = RX_GRE };
-	struct tun grek = { .cfg = RX_GRE | RX_KEY, .key = 0x01020304 };
-	struct tun grecks = { .cfg = RX_GRE | RX_KEY | RX_CSUM | RX_SEQ,
+	struct tun gre = { .cfg = FUZZ_GRE };
+	struct tun grek = { .cfg = FUZZ_GRE | FUZZ_KEY, .key = 0x01020304 };
+	struct tun grecks = { .cfg = FUZZ_GRE | FUZZ_KEY | FUZZ_CSUM | FUZZ_SEQ,
 			      .key = 77 };
-	struct tun gudp = { .cfg = RX_GRE_UDP };
-	struct tun gudpc = { .cfg = RX_GRE_UDP | RX_CSUM };
+	struct tun gudp = { .cfg = FUZZ_GRE_UDP };
+	struct tun gudpc = { .cfg = FUZZ_GRE_UDP | FUZZ_CSUM };
 	struct tun nogro = { .cfg = RX_NO_GRO, .vni = 1 };
 	struct pkt_spec s;
 
@@ -295,8 +279,7 @@ static void rx_two_flows(void)
 static void rx_run_ends(void)
 {
 	struct tun vx = { .vni = 42 };
-	struct tun vxs = { .cfg = RX_SUM, .vni = 42 };
-	struct tun grec = { .cfg = RX_GRE | RX_CSUM };
+	struct tun grec = { .cfg = FUZZ_GRE | FUZZ_CSUM };
 	struct pkt_spec s;
 	uint32_t i;
 
@@ -331,16 +314,6 @@ static void rx_run_ends(void)
 		rx_frame(&vx, 0, P.buf, P.len);
 	}
 	seed_save("rx", "vxlan-tcp4-gap-badcsum");
-
-	/* The same with the frame's sum known: it still goes plain. */
-	rx_begin(&vxs, 1500);
-	for (i = 0; i < 5; i++) {
-		rx_seg(&tcp4s, i, &s);
-		if (i == 3)
-			P.buf[P.ip_end - 1] ^= 0x55;
-		rx_frame(&vxs, 0, P.buf, P.len);
-	}
-	seed_save("rx", "vxlan-sum-tcp4-badcsum");
 
 	/* And under a GRE checksum that covers the damage. */
 	rx_begin(&grec, 1500);
@@ -542,7 +515,7 @@ static void rx_big(void)
 			      .payload_len = 2000 };
 	struct pkt_spec e = { .payload_len = 1400, .seq = 5 };
 	struct tun vx = { .vni = 42 };
-	struct tun gre = { .cfg = RX_GRE | RX_CSUM };
+	struct tun gre = { .cfg = FUZZ_GRE | FUZZ_CSUM };
 
 	rx_begin(&vx, 1500);
 	rx_spec(&vx, 0, &a);
@@ -621,7 +594,7 @@ static void rx_batches(void)
 static void rx_fixed(void)
 {
 	struct tun vx = { .vni = 42 };
-	struct tun gre = { .cfg = RX_GRE | RX_CSUM | RX_KEY, .key = 9 };
+	struct tun gre = { .cfg = FUZZ_GRE | FUZZ_CSUM | FUZZ_KEY, .key = 9 };
 	struct pkt_spec s;
 	uint32_t i;
 
@@ -641,6 +614,56 @@ static void rx_fixed(void)
 		rx_frame(&gre, RX_CTL_FIX, P.buf, P.len);
 	}
 	seed_save("rx", "gre-csum-tcp6-fix");
+}
+
+/* P's inner ECN field (RFC 3168), its checksums made good again. */
+static void seed_ecn(const struct pkt_spec *s, uint8_t ecn)
+{
+	uint8_t *ip = P.buf + P.l3_off;
+
+	if (s->ipv6)
+		ip[1] = (uint8_t)((ip[1] & 0xcf) | ecn << 4);
+	else
+		ip[1] = (uint8_t)((ip[1] & 0xfc) | ecn);
+	seed_resum(s);
+}
+
+/*
+ * An outer CE (RFC 6040) copied onto ECT packets, which then merge, a
+ * Not-ECT one dropped, a CE one left; under a GRE checksum, whose sum
+ * must not go along once the mark changed the packet.
+ */
+static void rx_ecn(void)
+{
+	struct tun gre = { .cfg = FUZZ_GRE | FUZZ_CSUM };
+	struct tun vx = { .vni = 42 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&gre, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp6, i, &s);
+		seed_ecn(&s, 2);
+		rx_frame(&gre, RX_CTL_CE, P.buf, P.len);
+	}
+	for (i = 0; i < 2; i++) {
+		rx_seg(&tcp4, i, &s);
+		seed_ecn(&s, 2);
+		rx_frame(&gre, RX_CTL_CE, P.buf, P.len);
+	}
+	seed_save("rx", "gre-csum-ect0-ce-runs");
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp4, i, &s);
+		seed_ecn(&s, 1);
+		rx_frame(&vx, i == 1 ? RX_CTL_ECT1 : RX_CTL_CE, P.buf, P.len);
+	}
+	rx_seg(&tcp4, 3, &s);
+	rx_frame(&vx, RX_CTL_CE, P.buf, P.len);
+	rx_seg(&tcp6, 0, &s);
+	seed_ecn(&s, 3);
+	rx_frame(&vx, RX_CTL_CE, P.buf, P.len);
+	seed_save("rx", "vxlan-ect1-notect-ce");
 }
 
 /* Packets encap_parse() refuses, each followed by one it takes. */
@@ -663,7 +686,7 @@ static void rx_errors(void)
 	};
 	struct pkt_spec a = { .non_ip = true, .payload_len = 28 };
 	struct tun vx = { .vni = 42 };
-	struct tun gre = { .cfg = RX_GRE | RX_KEY | RX_CSUM, .key = 5 };
+	struct tun gre = { .cfg = FUZZ_GRE | FUZZ_KEY | FUZZ_CSUM, .key = 5 };
 	uint8_t pkt[64];
 	size_t i;
 
@@ -693,17 +716,17 @@ static void rx_errors(void)
 
 /* ---- transmit side: tap frames with a vnet header ----------------------- */
 
-/* cfg is fuzz-tx.c's byte 0. */
-static void tx_write(uint8_t cfg, uint16_t mss_cap,
-		     const struct virtio_net_hdr *h, const uint8_t *f,
-		     size_t n, const char *name)
+/* cfg is fuzz-tx.c's byte 0; seq's low byte sets the transmit side. */
+static void tx_write_seq(uint8_t cfg, uint16_t mss_cap, uint32_t seq,
+			 const struct virtio_net_hdr *h, const uint8_t *f,
+			 size_t n, const char *name)
 {
 	in_u8(cfg);
 	in_be16(mss_cap);
 	in_u8(0);
 	in_be16(42);		/* VNI */
 	in_be32(0x0a0b0c0d);	/* GRE key */
-	in_be32(100);		/* GRE sequence number */
+	in_be32(seq);		/* GRE sequence number */
 	in_u8(h->flags);
 	in_u8(h->gso_type);
 	in_le16(h->hdr_len);
@@ -712,6 +735,13 @@ static void tx_write(uint8_t cfg, uint16_t mss_cap,
 	in_le16(h->csum_offset);
 	in_put(f, n);
 	seed_save("tx", name);
+}
+
+static void tx_write(uint8_t cfg, uint16_t mss_cap,
+		     const struct virtio_net_hdr *h, const uint8_t *f,
+		     size_t n, const char *name)
+{
+	tx_write_seq(cfg, mss_cap, 100, h, f, n, name);
 }
 
 struct tx_case {
@@ -728,7 +758,7 @@ static void tx_spec(const struct tx_case *c)
 }
 
 #define FP (PKT_ACK | PKT_PSH | PKT_FIN)
-#define GRE_ALL (RX_GRE | RX_KEY | RX_CSUM | RX_SEQ)
+#define GRE_ALL (FUZZ_GRE | FUZZ_KEY | FUZZ_CSUM | FUZZ_SEQ)
 
 static const struct tx_case tx_cases[] = {
 	{ .name = "vxlan-tcp4-tso",
@@ -742,7 +772,7 @@ static const struct tx_case tx_cases[] = {
 		 .gso_size = 1440, .seq = 0x12345678, .ip_id = 4242 } },
 	{ .name = "greudp-tcp4-vlan",
 	  .s = { .vlans = 1, .payload_len = 3000, .gso_size = 1448 },
-	  .cfg = RX_GRE_UDP },
+	  .cfg = FUZZ_GRE_UDP },
 	{ .name = "vxlan-tcp4-qinq",
 	  .s = { .vlans = 2, .payload_len = 2896, .gso_size = 1448 } },
 	{ .name = "vxlan-tcp4-ecn-cwr",
@@ -751,7 +781,7 @@ static const struct tx_case tx_cases[] = {
 	{ .name = "gre-csum-tcp4-finpshurg-cap1000",
 	  .s = { .tcp_flags = FP | PKT_CWR | PKT_URG, .ecn = true,
 		 .payload_len = 4000, .gso_size = 1448 },
-	  .cfg = RX_GRE | RX_CSUM, .mss_cap = 1000 },
+	  .cfg = FUZZ_GRE | FUZZ_CSUM, .mss_cap = 1000 },
 	{ .name = "vxlan-tcp4-one-seg",
 	  .s = { .tcp_flags = FP | PKT_CWR, .payload_len = 1000,
 		 .gso_size = 1448 } },
@@ -759,7 +789,7 @@ static const struct tx_case tx_cases[] = {
 	  .s = { .tcp_flags = FP, .payload_len = 0, .gso_size = 1448 } },
 	{ .name = "greudp-csum-tcp4-cap999",
 	  .s = { .payload_len = 3000, .gso_size = 1448 },
-	  .cfg = RX_GRE_UDP | RX_CSUM, .mss_cap = 999 },
+	  .cfg = FUZZ_GRE_UDP | FUZZ_CSUM, .mss_cap = 999 },
 	{ .name = "vxlan-tcp4-wrap",
 	  .s = { .payload_len = 5792, .gso_size = 1448, .ip_id = 0xfffe,
 		 .seq = 0xfffffc00 } },
@@ -771,7 +801,7 @@ static const struct tx_case tx_cases[] = {
 	  .s = { .ipv6 = true, .vlans = 1, .tcp_flags = PKT_ACK | PKT_CWR,
 		 .ecn = true, .tcp_opt_len = TS, .payload_len = 3000,
 		 .gso_size = 1428 },
-	  .cfg = RX_GRE | RX_KEY },
+	  .cfg = FUZZ_GRE | FUZZ_KEY },
 	{ .name = "vxlan-tcp6-hbh-dst",
 	  .s = { .ipv6 = true, .ip6_hbh = true, .ip6_dst_len = 16,
 		 .payload_len = 4000, .gso_size = 1400 } },
@@ -786,7 +816,7 @@ static const struct tx_case tx_cases[] = {
 	{ .name = "gre-csum-udp6-uso-vlan-dst",
 	  .s = { .l4 = UDP, .ipv6 = true, .vlans = 1, .ip6_dst_len = 8,
 		 .payload_len = 2500, .gso_size = 1000 },
-	  .cfg = RX_GRE | RX_CSUM },
+	  .cfg = FUZZ_GRE | FUZZ_CSUM },
 	{ .name = "vxlan-udp4-odd",
 	  .s = { .l4 = UDP, .payload_len = 3000, .gso_size = 1001 } },
 	{ .name = "vxlan-udp4-ipopt",
@@ -797,18 +827,18 @@ static const struct tx_case tx_cases[] = {
 	{ .name = "gre-csum-udp6-partial",
 	  .s = { .l4 = UDP, .ipv6 = true, .payload_len = 777,
 		 .partial = true },
-	  .cfg = RX_GRE | RX_CSUM },
+	  .cfg = FUZZ_GRE | FUZZ_CSUM },
 	{ .name = "vxlan-tcp4-partial-padded",
 	  .s = { .payload_len = 2, .partial = true, .pad = 4 } },
 	{ .name = "gre-csum-tcp4-complete",
 	  .s = { .payload_len = 999 },
-	  .cfg = RX_GRE | RX_CSUM },
+	  .cfg = FUZZ_GRE | FUZZ_CSUM },
 	{ .name = "vxlan-arp-padded-wantsum",
 	  .s = { .non_ip = true, .payload_len = 28, .pad = 18 },
 	  .cfg = TX_WANT_SUM },
 	{ .name = "greudp-csum-icmp4-partial",
 	  .s = { .l4 = IPPROTO_ICMP, .payload_len = 64, .partial = true },
-	  .cfg = RX_GRE_UDP | RX_CSUM },
+	  .cfg = FUZZ_GRE_UDP | FUZZ_CSUM },
 	{ .name = "vxlan-ipv6-frag",
 	  .s = { .ipv6 = true, .ip6_frag = true, .payload_len = 301 },
 	  .cfg = TX_WANT_SUM },
@@ -877,12 +907,70 @@ static void tx_fixed(void)
 	pkt_put16(P.buf + P.l3_off + 10, 0);
 	pkt_put16(P.buf + P.check_off, 0);
 	tx_write(cfg, 0, &P.vh, P.buf, P.len, "fix-tcp4-tso");
-	cfg |= RX_GRE | RX_CSUM;
+	cfg |= FUZZ_GRE | FUZZ_CSUM;
 	pkt_build(&u, &P);
 	pkt_put16(P.buf + P.l3_off + 4, 0xffff);
 	pkt_put16(P.buf + P.check_off, 0);
 	P.vh.csum_start = 0;
 	tx_write(cfg, 0, &P.vh, P.buf, P.len, "fix-gre-csum-udp6-uso");
+}
+
+/*
+ * The transmit side as xmit_frame() and sendq see it (the sequence
+ * number's low byte): TOS and DF inherited, IPv4 fragments, a cut whose
+ * messages are submitted between the reads, small frames that share a
+ * message, a cut that fills the arena on the second read, a TCP frame
+ * with NEEDS_CSUM cut like a super-frame, an ICMPv6 "packet too big".
+ */
+static void tx_path(void)
+{
+	struct pkt_spec t = { .payload_len = 5792, .gso_size = 1448 };
+	struct pkt_spec u = { .l4 = UDP, .payload_len = 3000 };
+	struct pkt_spec uso = { .l4 = UDP, .payload_len = 3600,
+				.gso_size = 1200 };
+	struct pkt_spec t6 = { .ipv6 = true, .tcp_opt_len = TS,
+			       .payload_len = 4000, .gso_size = 1428 };
+	struct pkt_spec ack = { .tcp_opt_len = TS, .partial = true };
+	struct pkt_spec big = { .tcp_opt_len = TS, .payload_len = 65483,
+				.gso_size = 1448 };
+	struct pkt_spec p6 = { .ipv6 = true, .payload_len = 3000,
+			       .partial = true };
+	struct pkt_spec u6 = { .ipv6 = true, .l4 = UDP, .payload_len = 3000 };
+
+	pkt_build(&t, &P);
+	P.buf[P.l3_off + 1] = 0xbb;	/* EF and CE: ECT(0) outside */
+	seed_resum(&t);
+	tx_write_seq(0, 0, 0x100 | TX_TOS_INHERIT | TX_DF_INHERIT, &P.vh,
+		     P.buf, P.len, "vxlan-tcp4-tso-tos-df-inherit");
+	pkt_build(&u, &P);
+	pkt_put16(P.buf + P.l3_off + 6, 0);	/* DF clear */
+	seed_resum(&u);
+	tx_write_seq(0, 1400, 0x200, &P.vh, P.buf, P.len,
+		     "vxlan-udp4-nodf-frag");
+	pkt_build(&uso, &P);
+	pkt_put16(P.buf + P.l3_off + 6, 0);
+	seed_resum(&uso);
+	tx_write_seq(FUZZ_GRE | FUZZ_CSUM, 800, 0x300 | TX_NO_DF_SOCK, &P.vh,
+		     P.buf, P.len, "gre-csum-udp4-uso-nodf-frag");
+	pkt_build(&t6, &P);
+	tx_write_seq(FUZZ_GRE_UDP, 1000, 0x400 | TX_SUBMIT | TX_UNDERLAY6,
+		     &P.vh, P.buf, P.len, "gre-udp-tcp6-cut-submit");
+	pkt_build(&ack, &P);
+	tx_write_seq(0, 0, 0x500 | TX_ONE_SRC, &P.vh, P.buf, P.len,
+		     "vxlan-tcp4-acks-share");
+	pkt_build(&ack, &P);
+	tx_write_seq(0, 0, 0x600 | TX_NO_GSO, &P.vh, P.buf, P.len,
+		     "vxlan-tcp4-acks-nogso");
+	pkt_build(&big, &P);
+	tx_write_seq(0, 150, 0x700, &P.vh, P.buf, P.len,
+		     "vxlan-tcp4-64k-cut-flush");
+	pkt_build(&p6, &P);
+	seed_ecn(&p6, 3);
+	tx_write_seq(0, 1000, 0x800 | TX_TOS_INHERIT, &P.vh, P.buf, P.len,
+		     "vxlan-tcp6-partial-cut-tos");
+	pkt_build(&u6, &P);
+	tx_write_seq(0, 1400, 0x900 | TX_UNDERLAY6, &P.vh, P.buf, P.len,
+		     "vxlan-udp6-big-icmp6");
 }
 
 /* The sum runs from csum_start whatever its parity (virtio 5.1.6.2). */
@@ -895,7 +983,7 @@ static void tx_odd_start(void)
 	P.vh.csum_start = 35;
 	P.vh.csum_offset = 2;
 	P.buf[38] = 0;
-	tx_write(RX_GRE | RX_CSUM, 0, &P.vh, P.buf, P.len,
+	tx_write(FUZZ_GRE | FUZZ_CSUM, 0, &P.vh, P.buf, P.len,
 		 "gre-csum-odd-csum-start");
 }
 
@@ -921,11 +1009,13 @@ int main(int argc, char **argv)
 	rx_batches();
 	rx_fixed();
 	rx_errors();
+	rx_ecn();
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		tx_spec(&tx_cases[i]);
 	tx_lies();
 	tx_fixed();
 	tx_odd_start();
+	tx_path();
 	printf("fuzz-seeds: %d inputs written to %s\n", n_written, out_dir);
 	return 0;
 }

@@ -547,15 +547,20 @@ def verify(cases, sent, path):
     print("end", flush=True)
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def wire_args(ap):
+    """The options that say where Wire sends: tests/amplify.py's too."""
     ap.add_argument("--ifname", required=True)
     ap.add_argument("--src-mac", required=True)
     ap.add_argument("--dst-mac", required=True)
     ap.add_argument("--fam", type=int, choices=(4, 6), required=True)
     ap.add_argument("--peer", required=True)
-    ap.add_argument("--other", required=True)
     ap.add_argument("--dst", required=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    wire_args(ap)
+    ap.add_argument("--other", required=True)
     ap.add_argument("--encap", choices=("vxlan", "gre", "gre-udp"),
                     required=True)
     ap.add_argument("--port", type=int, default=0)

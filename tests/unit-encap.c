@@ -320,10 +320,10 @@ static int parse_copy(const struct encap_cfg *c, const uint8_t *pkt,
 	}
 	memcpy(p, pkt, len);
 	r = encap_parse(c, p, len, &rx);
-	if (r == ENCAP_OK)
+	if (r == DROP_NONE)
 		*inner_off = rx.inner_off;
-	*csum_ok = r == ENCAP_OK ? rx.sum_valid : *csum_ok;
-	if (r == ENCAP_OK && rx.sum_valid) {
+	*csum_ok = r == DROP_NONE ? rx.sum_valid : *csum_ok;
+	if (r == DROP_NONE && rx.sum_valid) {
 		got = ref_fold(rx.inner_sum);
 		want = (uint16_t)ref_wsum(p + rx.inner_off,
 					  len - rx.inner_off);
@@ -441,7 +441,7 @@ static void build_one(const struct encap_cfg *c, const struct build_case *bc,
 	}
 
 	r = parse_copy(c, pkt + bc->align, n, &inner_off, &csum_ok);
-	if (r != ENCAP_OK || inner_off != hlen || csum_ok != want_ok) {
+	if (r != DROP_NONE || inner_off != hlen || csum_ok != want_ok) {
 		if (!bad[BC_PARSE]++)
 			printf("# %s: %s: parse %d inner_off %zu csum_ok %d\n",
 			       cfg_str(c), what, r, inner_off, csum_ok);
@@ -531,102 +531,102 @@ struct mutation {
 };
 
 static const struct mutation mutations[] = {
-	{ "good packet", W_VXLAN, F_ABS, 0, 0, TW_NONE, false, ENCAP_OK },
-	{ "good packet", W_GRE, F_ABS, 0, 0, TW_NONE, false, ENCAP_OK },
+	{ "good packet", W_VXLAN, F_ABS, 0, 0, TW_NONE, false, DROP_NONE },
+	{ "good packet", W_GRE, F_ABS, 0, 0, TW_NONE, false, DROP_NONE },
 	/* VXLAN, RFC 7348 section 5 and the kernel's vxlan_rcv() */
 	{ "I flag clear", W_VXLAN, F_ABS, 0, 0x0800, TW_NONE, false,
-	  ENCAP_ERR_FLAGS },
+	  DROP_RX_FLAGS },
 	{ "VNI lowest bit flipped", W_VXLAN, F_ABS, 6, 0x0100, TW_NONE, false,
-	  ENCAP_ERR_VNI },
+	  DROP_RX_VNI },
 	{ "VNI highest bit flipped", W_VXLAN, F_ABS, 4, 0x8000, TW_NONE,
-	  false, ENCAP_ERR_VNI },
+	  false, DROP_RX_VNI },
 	{ "configured VNI differs", W_VXLAN, F_ABS, 0, 0, TW_VNI, false,
-	  ENCAP_ERR_VNI },
+	  DROP_RX_VNI },
 	{ "I flag clear beats wrong VNI", W_VXLAN, F_ABS, 0, 0x0800, TW_VNI,
-	  false, ENCAP_ERR_FLAGS },
+	  false, DROP_RX_FLAGS },
 	{ "wrong VNI beats reserved bit", W_VXLAN, F_ABS, 2, 0x0001, TW_VNI,
-	  false, ENCAP_ERR_VNI },
+	  false, DROP_RX_VNI },
 	{ "GRE key in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_KEY_ON, false,
-	  ENCAP_OK },
+	  DROP_NONE },
 	{ "GRE csum in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_CSUM_ON, false,
-	  ENCAP_OK },
+	  DROP_NONE },
 	/* GRE version and flags, RFC 2784 section 2.1, gre_parse_header() */
 	{ "version 1", W_GRE, F_ABS, 0, 0x0001, TW_NONE, false,
-	  ENCAP_ERR_GRE_VERSION },
+	  DROP_RX_GRE_VERSION },
 	{ "version 2", W_GRE, F_ABS, 0, 0x0002, TW_NONE, false,
-	  ENCAP_ERR_GRE_VERSION },
+	  DROP_RX_GRE_VERSION },
 	{ "version 4", W_GRE, F_ABS, 0, 0x0004, TW_NONE, false,
-	  ENCAP_ERR_GRE_VERSION },
+	  DROP_RX_GRE_VERSION },
 	{ "version 7 with routing", W_GRE, F_ABS, 0, 0x4007, TW_NONE, false,
-	  ENCAP_ERR_GRE_VERSION },
+	  DROP_RX_GRE_VERSION },
 	{ "version 1, stale checksum", W_GRE | W_C, F_ABS, 0, 0x0001, TW_NONE,
-	  true, ENCAP_ERR_GRE_VERSION },
+	  true, DROP_RX_GRE_VERSION },
 	{ "routing bit", W_GRE, F_ABS, 0, 0x4000, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "strict source route bit", W_GRE, F_ABS, 0, 0x0800, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "recursion control 1", W_GRE, F_ABS, 0, 0x0100, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "recursion control 2", W_GRE, F_ABS, 0, 0x0200, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "recursion control 4", W_GRE, F_ABS, 0, 0x0400, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "reserved flag 0x0008", W_GRE, F_ABS, 0, 0x0008, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "reserved flag 0x0010", W_GRE, F_ABS, 0, 0x0010, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "reserved flag 0x0020", W_GRE, F_ABS, 0, 0x0020, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "reserved flag 0x0040", W_GRE, F_ABS, 0, 0x0040, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	{ "reserved flag 0x0080", W_GRE, F_ABS, 0, 0x0080, TW_NONE, false,
-	  ENCAP_ERR_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS },
 	/* protocol type */
 	{ "protocol 0x0800", W_GRE, F_PROTO, 0, 0x6558 ^ 0x0800, TW_NONE,
-	  false, ENCAP_ERR_GRE_PROTO },
+	  false, DROP_RX_GRE_PROTO },
 	{ "protocol 0x86dd", W_GRE, F_PROTO, 0, 0x6558 ^ 0x86dd, TW_NONE,
-	  false, ENCAP_ERR_GRE_PROTO },
+	  false, DROP_RX_GRE_PROTO },
 	{ "protocol 0x6559", W_GRE, F_PROTO, 0, 0x0001, TW_NONE, false,
-	  ENCAP_ERR_GRE_PROTO },
+	  DROP_RX_GRE_PROTO },
 	{ "bad protocol, stale checksum", W_GRE | W_C, F_PROTO, 0, 0x0001,
-	  TW_NONE, true, ENCAP_ERR_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM },
 	/* key, RFC 2890 section 2.1, as ip_tunnel_lookup() matches */
 	{ "key absent, cfg has one", W_GRE | W_NO_K, F_ABS, 0, 0, TW_KEY_ON,
-	  false, ENCAP_ERR_KEY },
+	  false, DROP_RX_KEY },
 	{ "key present, cfg has none", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OFF,
-	  false, ENCAP_ERR_KEY },
+	  false, DROP_RX_KEY },
 	{ "cfg has another key", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OTHER,
-	  false, ENCAP_ERR_KEY },
+	  false, DROP_RX_KEY },
 	{ "key low bit flipped", W_GRE | W_K, F_KEY, 2, 0x0001, TW_NONE, false,
-	  ENCAP_ERR_KEY },
+	  DROP_RX_KEY },
 	{ "key high bit flipped", W_GRE | W_K, F_KEY, 0, 0x8000, TW_NONE,
-	  false, ENCAP_ERR_KEY },
+	  false, DROP_RX_KEY },
 	{ "key flipped, stale checksum", W_GRE | W_K | W_C, F_KEY, 0, 0x0100,
-	  TW_NONE, true, ENCAP_ERR_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM },
 	/* checksum, RFC 2784 section 2.2 */
 	{ "first inner byte corrupted", W_GRE | W_C, F_INNER, 0, 0x0100,
-	  TW_NONE, true, ENCAP_ERR_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM },
 	{ "last byte corrupted", W_GRE | W_C, F_END, -2, 0x0001, TW_NONE, true,
-	  ENCAP_ERR_CSUM },
+	  DROP_RX_CSUM },
 	{ "payload byte corrupted", W_GRE | W_C, F_INNER, 61, 0x2000, TW_NONE,
-	  true, ENCAP_ERR_CSUM },
+	  true, DROP_RX_CSUM },
 	{ "checksum field corrupted", W_GRE | W_C, F_CSUM, 0, 0x0001, TW_NONE,
-	  true, ENCAP_ERR_CSUM },
+	  true, DROP_RX_CSUM },
 	{ "sequence corrupted, stale checksum", W_GRE | W_C | W_S, F_SEQ, 0,
-	  0x8000, TW_NONE, true, ENCAP_ERR_CSUM },
+	  0x8000, TW_NONE, true, DROP_RX_CSUM },
 	{ "reserved1 nonzero", W_GRE | W_C, F_CSUM, 2, 0x1234, TW_NONE, false,
-	  ENCAP_OK },
+	  DROP_NONE },
 	{ "checksum absent, cfg requires it", W_GRE | W_NO_C, F_ABS, 0, 0,
-	  TW_CSUM_ON, false, ENCAP_ERR_CSUM_MISSING },
+	  TW_CSUM_ON, false, DROP_RX_CSUM_MISSING },
 	{ "checksum present, cfg does not ask", W_GRE | W_C, F_ABS, 0, 0,
-	  TW_CSUM_OFF, false, ENCAP_OK },
+	  TW_CSUM_OFF, false, DROP_NONE },
 	/* sequence numbers: any accepted (no ISEQ ordering) */
 	{ "sequence absent, cfg has seq", W_GRE | W_NO_S, F_ABS, 0, 0,
-	  TW_SEQ_ON, false, ENCAP_OK },
+	  TW_SEQ_ON, false, DROP_NONE },
 	{ "sequence present, cfg has none", W_GRE | W_S, F_ABS, 0, 0,
-	  TW_SEQ_OFF, false, ENCAP_OK },
+	  TW_SEQ_OFF, false, DROP_NONE },
 	{ "sequence number changed", W_GRE | W_S, F_SEQ, 0, 0xffff, TW_NONE,
-	  false, ENCAP_OK },
+	  false, DROP_NONE },
 };
 
 #define N_MUTATIONS (sizeof(mutations) / sizeof(mutations[0]))
@@ -741,8 +741,8 @@ static void test_mutations(const struct encap_cfg *c)
 		inner_off = 0;
 		csum_ok = !(is_gre(c) && c->gre_csum);
 		r = parse_copy(&pc, pkt, len, &inner_off, &csum_ok);
-		if (m->want == ENCAP_OK)
-			ok(r == ENCAP_OK && inner_off == ref_hdr_len(c) &&
+		if (m->want == DROP_NONE)
+			ok(r == DROP_NONE && inner_off == ref_hdr_len(c) &&
 				   csum_ok == (is_gre(c) && c->gre_csum),
 			   "%s: %s: accepted (got %d, inner_off %zu, "
 			   "csum_ok %d)",
@@ -781,7 +781,7 @@ static void test_vxlan_reserved(const struct encap_cfg *c)
 			pkt[byte] ^= (uint8_t)(1 << bit);
 			r = parse_copy(c, pkt, len, &inner_off, &csum_ok);
 			n++;
-			if (r != ENCAP_ERR_FLAGS && !bad++)
+			if (r != DROP_RX_FLAGS && !bad++)
 				printf("# byte %zu bit %d: got %d\n", byte,
 				       bit, r);
 		}
@@ -801,7 +801,7 @@ static void test_lengths(const struct encap_cfg *c)
 	good_packet(c, good);
 	for (l = 0; l < hlen; l++) {
 		r = parse_copy(c, good, l, &inner_off, &csum_ok);
-		if (r != ENCAP_ERR_SHORT && !bad_short++)
+		if (r != DROP_RX_SHORT && !bad_short++)
 			printf("# length %zu: got %d\n", l, r);
 	}
 	ok(!bad_short, "%s: truncated to each of 0..%zu bytes gives SHORT",
@@ -812,7 +812,7 @@ static void test_lengths(const struct encap_cfg *c)
 		if (fix)
 			ref_gre_fix(pkt, l);
 		r = parse_copy(c, pkt, l, &inner_off, &csum_ok);
-		if (r != ENCAP_ERR_INNER_SHORT && !bad_inner++)
+		if (r != DROP_RX_INNER_SHORT && !bad_inner++)
 			printf("# length %zu: got %d\n", l, r);
 	}
 	ok(!bad_inner, "%s: inner frame of 0..13 bytes gives INNER_SHORT",
@@ -823,7 +823,7 @@ static void test_lengths(const struct encap_cfg *c)
 	if (fix)
 		ref_gre_fix(pkt, l);
 	r = parse_copy(c, pkt, l, &inner_off, &csum_ok);
-	ok(r == ENCAP_OK && inner_off == hlen,
+	ok(r == DROP_NONE && inner_off == hlen,
 	   "%s: inner frame of exactly 14 bytes accepted (got %d)",
 	   cfg_str(c), r);
 }
@@ -1052,6 +1052,66 @@ static void test_ecn(void)
 	   "ecn: an IPv4 header cut short is left alone");
 }
 
+/* ---- encap_strip_ip4(): the outer header a raw socket hands over ---- */
+
+struct strip_row {
+	const char *name;
+	uint8_t vihl;		/* version and IHL byte */
+	uint16_t tot;		/* total length field */
+	size_t got;		/* bytes received */
+	int want;
+	size_t want_off, want_len;
+};
+
+static const struct strip_row strip_rows[] = {
+	{ "good header: GRE at 20, the packet whole", 0x45, 100, 100, 0, 20,
+	  100 },
+	{ "options (IHL 6): GRE at 24", 0x46, 100, 100, 0, 24, 100 },
+	{ "IHL 15: GRE at 60", 0x4f, 80, 80, 0, 60, 80 },
+	{ "total length just the header: nothing after it", 0x45, 20, 20, 0,
+	  20, 20 },
+	{ "Ethernet-style trailing bytes cut off", 0x45, 46, 60, 0, 20, 46 },
+	{ "IHL 4: refused", 0x44, 100, 100, -1, 0, 0 },
+	{ "IHL 0: refused", 0x40, 100, 100, -1, 0, 0 },
+	{ "version 6: refused", 0x65, 100, 100, -1, 0, 0 },
+	{ "version 0: refused", 0x05, 100, 100, -1, 0, 0 },
+	{ "total length over what was received: refused", 0x45, 101, 100, -1,
+	  0, 0 },
+	{ "total length under the header: refused", 0x45, 19, 100, -1, 0, 0 },
+	{ "total length under the options: refused", 0x46, 23, 100, -1, 0,
+	  0 },
+	{ "options past what was received: refused", 0x4f, 60, 40, -1, 0, 0 },
+	{ "fewer bytes than a header: refused", 0x45, 19, 19, -1, 0, 0 },
+	{ "nothing received: refused", 0x45, 0, 0, -1, 0, 0 },
+};
+
+#define N_STRIP (sizeof(strip_rows) / sizeof(strip_rows[0]))
+
+static void test_strip(void)
+{
+	uint8_t buf[128];
+	size_t i, len, off;
+	int r;
+
+	for (i = 0; i < N_STRIP; i++) {
+		const struct strip_row *w = &strip_rows[i];
+
+		memset(buf, 0, sizeof(buf));
+		buf[0] = w->vihl;
+		buf[2] = (uint8_t)(w->tot >> 8);
+		buf[3] = (uint8_t)w->tot;
+		buf[9] = 47;	/* GRE */
+		len = w->got;
+		off = 0;
+		r = encap_strip_ip4(buf, &len, &off);
+		if (!is_int(r, w->want, "strip: %s", w->name) || r)
+			continue;
+		ok(off == w->want_off && len == w->want_len,
+		   "strip: %s: offset %zu, length %zu", w->name, w->want_off,
+		   w->want_len);
+	}
+}
+
 int main(void)
 {
 	int n = 0;
@@ -1062,6 +1122,8 @@ int main(void)
 		n += !is_gre(&cfgs[i]);
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
+	for (i = 0; i < N_STRIP; i++)
+		n += 1 + !strip_rows[i].want;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
@@ -1074,5 +1136,6 @@ int main(void)
 	test_overhead();
 	test_names();
 	test_ecn();
+	test_strip();
 	return done_testing();
 }

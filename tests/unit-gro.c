@@ -26,12 +26,37 @@
 
 static struct gro G;
 static struct pkt P;
+/* What gro counted (G.n) and the drops it reported, by stats.h's names. */
 static struct stats st;
 static uint8_t out[PKT_MAX];
 static uint8_t want[PKT_MAX];
 static uint8_t big[PKT_MAX];
 static uint8_t arena[VNET_MAX_SEGS * GSO_SLOT];
 static struct seg segs[VNET_MAX_SEGS];
+
+/* gso_plan() of f into the test's arena, from its first slot. */
+static int plan_frame(const struct frame *f)
+{
+	struct seg_arena a;
+
+	seg_arena_init(&a, arena, segs, VNET_MAX_SEGS);
+	return gso_plan(f, &a, 0, false);
+}
+
+/* gro_add(), its counts and drop reasons collected into st. */
+static enum gro_result add(uint8_t *frame, size_t len, const uint32_t *sum)
+{
+	enum drop why = DROP_NONE;
+	enum gro_result r = gro_add(&G, frame, len, sum, &why);
+
+	if (r == GRO_DROPPED)
+		st.drop[why]++;
+	st.rx_gro_merged = G.n.merged;
+	st.rx_gso_frames = G.n.gso_frames;
+	st.rx_csum_partial = G.n.csum_partial;
+	st.rx_inner_csum_bad = G.n.inner_csum_bad;
+	return r;
+}
 
 /* ---- building runs of segments ------------------------------------------ */
 
@@ -829,9 +854,9 @@ static bool check_round_trip(const struct gro_frame *fr,
 	struct frame f;
 	int r, k;
 
-	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != VNET_OK)
+	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != DROP_NONE)
 		return false;
-	r = gso_plan(&f, arena, sizeof(arena), segs, 128, 0, false);
+	r = plan_frame(&f);
 	if (r != x->n)
 		return false;
 	for (k = 0; k < r; k++) {
@@ -883,8 +908,7 @@ static void feed(const struct row *r, bool sums, struct run_result *res)
 		int i = order[k];
 
 		sum = frame_wsum(work[i], ts[i].len);
-		switch (gro_add(&G, work[i], ts[i].len, sums ? &sum : NULL,
-				&st)) {
+		switch (add(work[i], ts[i].len, sums ? &sum : NULL)) {
 		case GRO_MERGED:
 			res->merged++;
 			break;
@@ -1197,9 +1221,9 @@ static bool check_gso_segs(const struct gro_frame *fr, const struct pkt *p,
 	int r, k;
 
 	mss = mtu - (p->hdr_len - p->l3_off);
-	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != VNET_OK)
+	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != DROP_NONE)
 		return false;
-	r = gso_plan(&f, arena, sizeof(arena), segs, VNET_MAX_SEGS, 0, false);
+	r = plan_frame(&f);
 	if (r != (int)((p->ip_end - p->hdr_len + mss - 1) / mss))
 		return false;
 	seq = pkt_get32(p->buf + p->l4_off + 4);
@@ -1284,18 +1308,18 @@ static void run_single(const struct single *c)
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, mtu, !c->no_merge);
-	r = gro_add(&G, big, len, NULL, &st);
+	r = add(big, len, NULL);
 	gro_flush(&G);
 	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
 	       c->name);
 	is_int(st.rx_gso_frames, c->kind == S_GSO, "%s: rx_gso_frames",
 	       c->name);
 	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", c->name);
-	is_int(st.rx_drop_inner_hdr, c->kind == S_BAD, "%s: rx_drop_inner_hdr",
+	is_int(st.drop[DROP_RX_INNER_HDR], c->kind == S_BAD, "%s: rx_drop_inner_hdr",
 	       c->name);
 	is_int(st.rx_inner_csum_bad, c->kind == S_CSUM,
 	       "%s: rx_inner_csum_bad", c->name);
-	is_int(st.rx_drop_oversize, c->kind == S_OVER, "%s: rx_drop_oversize",
+	is_int(st.drop[DROP_RX_OVERSIZE], c->kind == S_OVER, "%s: rx_drop_oversize",
 	       c->name);
 	if (c->kind == S_BAD || c->kind == S_OVER) {
 		is_int(r, GRO_DROPPED, "%s: dropped", c->name);
@@ -1334,7 +1358,7 @@ static void fill_arp(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		gro_add(&G, arp, arp_len, NULL, &st);
+		add(arp, arp_len, NULL);
 }
 
 static void test_full(void)
@@ -1364,27 +1388,27 @@ static void test_full(void)
 	gro_init(&G, 1500, true);
 	fill_arp(GRO_MAX_FRAMES);
 	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
-	is_int(gro_add(&G, arp, arp_len, NULL, &st), GRO_FULL,
+	is_int(add(arp, arp_len, NULL), GRO_FULL,
 	       "full: ARP refused");
-	is_int(gro_add(&G, udp, udp_len, NULL, &st), GRO_FULL,
+	is_int(add(udp, udp_len, NULL), GRO_FULL,
 	       "full: UDP refused");
 	is_int(st.rx_csum_partial, 0, "full: refused UDP not counted");
 	ok(!memcmp(udp, udp0, udp_len), "full: refused UDP untouched");
 	/* A malformed frame needs no room: dropped, not GRO_FULL. */
 	pkt_put16(udp + 14 + 2, 65535);
-	is_int(gro_add(&G, udp, udp_len, NULL, &st), GRO_DROPPED,
+	is_int(add(udp, udp_len, NULL), GRO_DROPPED,
 	       "full: malformed frame still dropped");
-	is_int(st.rx_drop_inner_hdr, 1, "full: and counted");
+	is_int(st.drop[DROP_RX_INNER_HDR], 1, "full: and counted");
 	memcpy(udp, udp0, udp_len);
 
 	gro_reset(&G);
 	is_int(G.n_frames, 0, "reset: empty");
 	fill_arp(GRO_MAX_FRAMES - 1);
-	is_int(gro_add(&G, work[0], ts[0].len, NULL, &st), GRO_QUEUED,
+	is_int(add(work[0], ts[0].len, NULL), GRO_QUEUED,
 	       "full: last frame starts a run");
-	is_int(gro_add(&G, work[1], ts[1].len, NULL, &st), GRO_MERGED,
+	is_int(add(work[1], ts[1].len, NULL), GRO_MERGED,
 	       "full: in-order segment still merges");
-	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_FULL,
+	is_int(add(work[2], ts[2].len, NULL), GRO_FULL,
 	       "full: segment needing a frame refused");
 	is_int(G.n_open, 1, "full: run left open");
 	is_int(st.rx_csum_partial, 2, "full: refused segment not counted");
@@ -1398,7 +1422,7 @@ static void test_full(void)
 		   G.frames[GRO_MAX_FRAMES - 1].n_slices == 2,
 	   "full: flushed run is a super-frame of 2");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_QUEUED,
+	is_int(add(work[2], ts[2].len, NULL), GRO_QUEUED,
 	       "full: added again after reset");
 	is_int(st.rx_csum_partial, 3, "full: counted once");
 	gro_flush(&G);
@@ -1419,8 +1443,8 @@ static void test_reset(void)
 		build_seg(&r, k);
 	memset(&st, 0, sizeof(st));
 	gro_init(&G, 1500, true);
-	gro_add(&G, work[0], ts[0].len, NULL, &st);
-	gro_add(&G, work[1], ts[1].len, NULL, &st);
+	add(work[0], ts[0].len, NULL);
+	add(work[1], ts[1].len, NULL);
 	gro_flush(&G);
 	memcpy(hdr, G.frames[0].hdr, G.frames[0].hdr_len);
 	gro_flush(&G);
@@ -1428,7 +1452,7 @@ static void test_reset(void)
 		   G.frames[0].vnet.gso_size == MSS4,
 	   "reset: a second flush changes nothing");
 	gro_reset(&G);
-	is_int(gro_add(&G, work[2], ts[2].len, NULL, &st), GRO_QUEUED,
+	is_int(add(work[2], ts[2].len, NULL), GRO_QUEUED,
 	       "reset: next segment starts anew");
 	gro_flush(&G);
 	ok(G.n_frames == 1 && G.frames[0].n_slices == 1 &&

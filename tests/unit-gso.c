@@ -13,12 +13,14 @@
 #include "gso.h"
 #include "vnet.h"
 #include "pkt.h"
+#include "arena.h"
 #include "tap.h"
 
 #define ARENA_SEGS 4096
 
 static uint8_t arena[ARENA_SEGS * GSO_SLOT];
 static struct seg segs[ARENA_SEGS];
+static struct seg_arena A;
 static struct pkt P;
 static uint8_t orig[PKT_MAX];
 static uint8_t got[PKT_MAX];
@@ -175,6 +177,13 @@ static const struct gso_case cases[] = {
 };
 
 /* ---- reference --------------------------------------------------------- */
+
+/* Plan f into the whole arena, empty. */
+static int plan_empty(const struct frame *f, uint16_t mss_cap, bool want_sum)
+{
+	seg_arena_init(&A, arena, segs, ARENA_SEGS);
+	return gso_plan(f, &A, mss_cap, want_sum);
+}
 
 static bool is_tcp(const struct pkt *p)
 {
@@ -438,13 +447,14 @@ static void run_case(const struct gso_case *c)
 	memcpy(orig, P.buf, P.len);
 	memset(fails, 0, sizeof(fails));
 	memset(segs, 0xa5, sizeof(segs[0]) * (size_t)(c->nsegs + 1));
-	if (!is_int(vnet_hdr_parse(&P.vh, P.buf, P.len, &f), VNET_OK,
+	if (!is_int(vnet_hdr_parse(&P.vh, P.buf, P.len, &f), DROP_NONE,
 		    "%s: parses", c->name))
 		return;
-	n = gso_plan(&f, arena, sizeof(arena), segs, ARENA_SEGS, c->mss_cap,
-		     c->want_sum);
+	n = plan_empty(&f, c->mss_cap, c->want_sum);
 	if (!is_int(n, c->nsegs, "%s: segment count", c->name))
 		return;
+	if (A.n != (unsigned int)n)
+		fail(C_LAYOUT, 0, "a->n %u after %d segments", A.n, n);
 	if (f.gso)
 		check_gso_segs(&P, c, (uint32_t)n);
 	else
@@ -500,11 +510,11 @@ static void test_zero_one(const char *name, const struct pkt_spec *s,
 	acc = pkt_pseudo(want + P.l3_off, P.proto, len - P.l4_off) +
 	      pkt_sum(want + P.l4_off, len - P.l4_off, 0);
 	pkt_put16(P.buf + at, 0xffff - pkt_fold(acc));
-	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != VNET_OK) {
+	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE) {
 		ok(0, "zero checksum, %s: parse", name);
 		return;
 	}
-	r = gso_plan(&f, arena, sizeof(arena), segs, ARENA_SEGS, 0, false);
+	r = plan_empty(&f, 0, false);
 	ok(r == (int)n && (uint32_t)r > k &&
 		   pkt_get16(segs[k].hdr + P.check_off) == want_check,
 	   "zero checksum, %s: sent as %#x", name, want_check);
@@ -551,10 +561,10 @@ static void test_odd_start(void)
 	P.vh.csum_start = 35;
 	P.vh.csum_offset = 2;	/* the field at 37, seeded 0 */
 	P.buf[38] = 0;
-	if (!is_int(vnet_hdr_parse(&P.vh, P.buf, P.len, &f), VNET_OK,
+	if (!is_int(vnet_hdr_parse(&P.vh, P.buf, P.len, &f), DROP_NONE,
 		    "odd csum_start: parses"))
 		return;
-	r = gso_plan(&f, arena, sizeof(arena), segs, ARENA_SEGS, 0, true);
+	r = plan_empty(&f, 0, true);
 	len = r == 1 ? seg_bytes(&segs[0]) : 0;
 	ok(r == 1 && len == P.ip_end &&
 		   pkt_fold(pkt_sum(got + 35, len - 35, 0)) == 0xffff,
@@ -565,45 +575,126 @@ static void test_odd_start(void)
 	ok(!fails[C_SUM], "odd csum_start: seg.sum from byte 35");
 }
 
-/* ---- errors ------------------------------------------------------------- */
+/* ---- room in the arena ------------------------------------------------- */
 
-static int plan_spec(const struct pkt_spec *s, size_t arena_len,
-		     size_t max_segs, uint16_t mss_cap)
+static int plan_spec(const struct pkt_spec *s, uint16_t mss_cap)
 {
 	struct frame f;
 
 	pkt_build(s, &P);
-	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != VNET_OK)
+	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE)
 		return -1000;
-	return gso_plan(&f, arena, arena_len, segs, max_segs, mss_cap, true);
+	return plan_empty(&f, mss_cap, true);
 }
 
-static void test_enospc(void)
+/*
+ * A plan appends at a->n: pre segments are in use before it, and the
+ * arena holds cap in all. Room is counted in segments only.
+ */
+struct room_row {
+	const char *name;
+	struct pkt_spec s;
+	uint16_t mss_cap;
+	unsigned int pre, cap;
+	int want;
+};
+
+#define TSO4 { .payload_len = 5792, .gso_size = 1448 }
+#define USO3 { .l4 = UDP, .ipv6 = true, .payload_len = 3600, .gso_size = 1200 }
+#define ONE { .payload_len = 100, .partial = true }
+/* Headers of 262 bytes, over GSO_HDR_MAX. */
+#define BIG { .ipv6 = true, .ip6_dst_len = 176, .tcp_opt_len = TS,       \
+	      .payload_len = 3000, .gso_size = 1000 }
+
+static const struct room_row room_rows[] = {
+	{ "4 segments, an arena of exactly 4: planned", TSO4, 0, 0, 4, 4 },
+	{ "4 segments, an arena of 3 (one too few): -ENOSPC", TSO4, 0, 0, 3,
+	  -ENOSPC },
+	{ "mss_cap needing 6 segments, an arena of 4: -ENOSPC", TSO4, 1000, 0,
+	  4, -ENOSPC },
+	{ "mss_cap needing 6 segments, an arena of 6: planned", TSO4, 1000, 0,
+	  6, 6 },
+	{ "USO of 3 segments, an arena of 2: -ENOSPC", USO3, 0, 0, 2,
+	  -ENOSPC },
+	{ "USO of 3 segments, an arena of exactly 3: planned", USO3, 0, 0, 3,
+	  3 },
+	{ "single segment, an arena of 1: planned", ONE, 0, 0, 1, 1 },
+	{ "single segment, an arena of 0: -ENOSPC", ONE, 0, 0, 0, -ENOSPC },
+	{ "4 segments after 3 in an arena of 7: appended at 3", TSO4, 0, 3, 7,
+	  4 },
+	{ "4 segments after 4 in an arena of 7: -ENOSPC", TSO4, 0, 4, 7,
+	  -ENOSPC },
+	{ "USO after 5 in an arena of 8: appended at 5", USO3, 0, 5, 8, 3 },
+	{ "USO after 6 in an arena of 8: -ENOSPC", USO3, 0, 6, 8, -ENOSPC },
+	{ "mss_cap needing 6 after 1 in an arena of 6: -ENOSPC", TSO4, 1000,
+	  1, 6, -ENOSPC },
+	{ "single segment after 2 in an arena of 3: appended at 2", ONE, 0, 2,
+	  3, 1 },
+	{ "single segment into a full arena of 2: -ENOSPC", ONE, 0, 2, 2,
+	  -ENOSPC },
+	{ "headers over GSO_HDR_MAX after 2: -EINVAL", BIG, 0, 2, 64,
+	  -EINVAL },
+};
+
+static struct seg ref_segs[8];
+static uint8_t ref_blk[8][GSO_HDR_MAX];
+static uint8_t arena_was[sizeof(arena)];
+static struct seg segs_was[ARENA_SEGS];
+static const struct arena_watch watch = {
+	arena, arena_was, segs, segs_was, ARENA_SEGS
+};
+
+/* Segment i of A planned as ref_segs[i] was into an empty arena. */
+static bool same_as_ref(unsigned int at, unsigned int i)
 {
-	struct pkt_spec t = { .payload_len = 5792, .gso_size = 1448 };
-	struct pkt_spec u = { .l4 = UDP, .ipv6 = true, .payload_len = 3600,
-			      .gso_size = 1200 };
-	struct pkt_spec one = { .payload_len = 100, .partial = true };
+	const struct seg *s = &segs[at], *r = &ref_segs[i];
 
-	is_int(plan_spec(&t, 4 * GSO_SLOT, 4, 0), 4,
-	       "arena and segs exactly big enough");
-	is_int(plan_spec(&t, 4 * GSO_SLOT, 3, 0), -ENOSPC,
-	       "one seg too few: -ENOSPC");
-	is_int(plan_spec(&t, 4 * GSO_SLOT - 1, 4, 0), -ENOSPC,
-	       "arena one byte short: -ENOSPC");
-	is_int(plan_spec(&t, 4 * GSO_SLOT, 4, 1000), -ENOSPC,
-	       "mss_cap needs more segments than given: -ENOSPC");
-	is_int(plan_spec(&u, 3 * GSO_SLOT, 2, 0), -ENOSPC,
-	       "USO with too few segs: -ENOSPC");
-	is_int(plan_spec(&u, 2 * GSO_SLOT, 3, 0), -ENOSPC,
-	       "USO with too small an arena: -ENOSPC");
-	is_int(plan_spec(&one, GSO_SLOT, 1, 0), 1,
-	       "single segment in one slot");
-	is_int(plan_spec(&one, GSO_SLOT, 0, 0), -ENOSPC,
-	       "single segment, no seg: -ENOSPC");
-	is_int(plan_spec(&one, GSO_SLOT - 1, 1, 0), -ENOSPC,
-	       "single segment, arena too small: -ENOSPC");
+	return s->hdr == seg_arena_block(&A, at) && s->hdr_len == r->hdr_len &&
+	       !memcmp(s->hdr, ref_blk[i], s->hdr_len) &&
+	       s->payload == r->payload && s->payload_len == r->payload_len &&
+	       s->sum_off == r->sum_off && s->sum == r->sum &&
+	       s->sum_valid == r->sum_valid;
 }
+
+static void test_room_row(const struct room_row *r)
+{
+	unsigned int i, n = r->want > 0 ? (unsigned int)r->want : 0;
+	int res, ref;
+	bool same = true;
+	struct frame f;
+
+	ref = plan_spec(&r->s, r->mss_cap);
+	for (i = 0; ref > 0 && i < (unsigned int)ref && i < 8; i++) {
+		ref_segs[i] = segs[i];
+		memcpy(ref_blk[i], segs[i].hdr, segs[i].hdr_len);
+	}
+	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE) {
+		ok(0, "%s: parses", r->name);
+		return;
+	}
+	/* Whatever was there before: a pattern the plan must not touch. */
+	arena_watch_start(&watch, &A, r->cap, r->pre);
+	res = gso_plan(&f, &A, r->mss_cap, true);
+	is_int(res, r->want, "%s", r->name);
+	is_int(A.n, r->pre + n, "%s: a->n counts what was appended", r->name);
+	ok(arena_untouched_but(&watch, r->pre, r->pre + n),
+	   "%s: other slots and segments untouched", r->name);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		same = same && (int)n == ref && same_as_ref(r->pre + i, i);
+	ok(same, "%s: the segments of an empty arena, at its slots", r->name);
+}
+
+static void test_room(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(room_rows) / sizeof(room_rows[0]); i++)
+		test_room_row(&room_rows[i]);
+}
+
+/* ---- errors ------------------------------------------------------------- */
 
 static void test_einval(void)
 {
@@ -617,11 +708,11 @@ static void test_einval(void)
 	struct pkt_spec far = { .ipv6 = true, .ip6_dst_len = 256,
 				.payload_len = 100, .partial = true };
 
-	is_int(plan_spec(&big, sizeof(arena), ARENA_SEGS, 0), -EINVAL,
+	is_int(plan_spec(&big, 0), -EINVAL,
 	       "GSO headers of 262 bytes (> GSO_HDR_MAX): -EINVAL");
-	is_int(plan_spec(&edge, sizeof(arena), ARENA_SEGS, 0), 3,
+	is_int(plan_spec(&edge, 0), 3,
 	       "GSO headers of 254 bytes: segmented");
-	is_int(plan_spec(&far, sizeof(arena), ARENA_SEGS, 0), -EINVAL,
+	is_int(plan_spec(&far, 0), -EINVAL,
 	       "check field beyond GSO_HDR_MAX: -EINVAL");
 }
 
@@ -630,7 +721,7 @@ int main(void)
 	test_cases();
 	test_zero();
 	test_odd_start();
-	test_enospc();
+	test_room();
 	test_einval();
 	plan(tap_n);
 	return done_testing();

@@ -635,6 +635,83 @@ static void test_check(const struct row *r, const char *name,
 	}
 }
 
+/* ---- options_cidr_contains() ---------------------------------------- */
+
+struct cidr_row {
+	const char *name;
+	const char *net;	/* the prefix as written, host bits and all */
+	uint8_t prefix;
+	const char *addr;
+	bool want;
+};
+
+static const struct cidr_row cidr_rows[] = {
+	{ "/0 holds any IPv4 address", "0.0.0.0", 0, "203.0.113.7", true },
+	{ "/0 holds any IPv6 address", "::", 0, "2001:db8::1", true },
+	{ "/1: the first bit decides, in", "0.0.0.0", 1, "127.255.255.255",
+	  true },
+	{ "/1: the first bit decides, out", "0.0.0.0", 1, "128.0.0.0", false },
+	{ "/32 holds its own address", "192.0.2.1", 32, "192.0.2.1", true },
+	{ "/32: the last bit differs", "192.0.2.1", 32, "192.0.2.0", false },
+	{ "/32: the first bit differs", "192.0.2.1", 32, "64.0.2.1", false },
+	{ "/128 holds its own address", "2001:db8::1", 128, "2001:db8::1",
+	  true },
+	{ "/128: the last bit differs", "2001:db8::1", 128, "2001:db8::",
+	  false },
+	{ "/128: the first bit differs", "2001:db8::1", 128, "a001:db8::1",
+	  false },
+	{ "/24: the last byte is free", "192.0.2.0", 24, "192.0.2.255",
+	  true },
+	{ "/24: the third byte's last bit differs", "192.0.2.0", 24,
+	  "192.0.3.0", false },
+	{ "/25: .127 is the last in", "192.0.2.0", 25, "192.0.2.127", true },
+	{ "/25: .128 is out (bit 25)", "192.0.2.0", 25, "192.0.2.128", false },
+	{ "/25: the upper half holds .128", "192.0.2.128", 25, "192.0.2.128",
+	  true },
+	{ "/25: the upper half not .127", "192.0.2.128", 25, "192.0.2.127",
+	  false },
+	{ "/25: host bits written in the prefix are ignored", "192.0.2.200",
+	  25, "192.0.2.129", true },
+	{ "/31: .2 and .3 in", "192.0.2.2", 31, "192.0.2.3", true },
+	{ "/31: .1 out (bit 31)", "192.0.2.2", 31, "192.0.2.1", false },
+	{ "/64: the interface identifier is free", "2001:db8:1:2::", 64,
+	  "2001:db8:1:2:ffff:ffff:ffff:ffff", true },
+	{ "/64: bit 64 differs", "2001:db8:1:2::", 64, "2001:db8:1:3::",
+	  false },
+	{ "/65: bit 66 on is free", "2001:db8:1:2::", 65,
+	  "2001:db8:1:2:7fff:ffff:ffff:ffff", true },
+	{ "/65: bit 65 differs", "2001:db8:1:2::", 65, "2001:db8:1:2:8000::",
+	  false },
+	{ "/65: the upper half holds bit 65 set", "2001:db8:1:2:8000::", 65,
+	  "2001:db8:1:2:ffff::1", true },
+};
+
+#define N_CIDR (sizeof(cidr_rows) / sizeof(cidr_rows[0]))
+
+static void test_cidr(void)
+{
+	uint8_t addr[16];
+	struct cidr c;
+	size_t i;
+
+	for (i = 0; i < N_CIDR; i++) {
+		const struct cidr_row *r = &cidr_rows[i];
+		int family = strchr(r->net, ':') ? AF_INET6 : AF_INET;
+
+		memset(&c, 0, sizeof(c));
+		c.family = family;
+		c.prefix = r->prefix;
+		if (inet_pton(family, r->net, &c.addr) != 1 ||
+		    inet_pton(family, r->addr, addr) != 1) {
+			ok(0, "cidr %s: addresses parse", r->name);
+			continue;
+		}
+		is_int(options_cidr_contains(&c, addr), r->want,
+		       "cidr: %s (%s/%u, %s)", r->name, r->net, r->prefix,
+		       r->addr);
+	}
+}
+
 int main(void)
 {
 	struct result res;
@@ -646,7 +723,7 @@ int main(void)
 		test_cwd[0] = '\0';
 	for (i = 0; i < N_ROWS; i++)
 		n += 1 + !!rows[i].want + !!rows[i].out;
-	plan(n);
+	plan(n + (int)N_CIDR);
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -658,5 +735,6 @@ int main(void)
 		free(res.err);
 		free(res.cfg);
 	}
+	test_cidr();
 	return done_testing();
 }

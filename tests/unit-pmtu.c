@@ -13,6 +13,7 @@
 #include <linux/errqueue.h>
 #include "pmtu.h"
 #include "pkt.h"
+#include "arena.h"
 #include "tap.h"
 
 static struct pkt P;
@@ -22,6 +23,7 @@ static uint8_t out[PMTU_ICMP_MAX + 64];
 
 static uint8_t arena[MAXF * GSO_SLOT];
 static struct seg frags[MAXF];
+static struct seg_arena A;
 static uint8_t inblk[GSO_SLOT];
 static uint8_t inblk_copy[GSO_SLOT];
 static uint8_t reasm[70000];
@@ -781,13 +783,15 @@ static void frag_run_one(const struct frag_case *c, uint32_t max_len,
 	want_n = seg_len(&s) <= max_len ? 1 :
 		 ref_nfrags(P.ip_end - hlen, max_len - hlen);
 	memset(frags, 0xa5, sizeof(frags[0]) * (want_n + 1));
-	r.n = pmtu_fragment(&s, P.l3_off, max_len, want_sum, arena,
-			    sizeof(arena), frags, MAXF);
+	seg_arena_init(&A, arena, frags, MAXF);
+	r.n = pmtu_fragment(&s, P.l3_off, max_len, want_sum, &A);
 	if (!is_int(r.n, want_n, "frag %s, max_len %u: count", c->name,
 		    max_len))
 		return;
+	if (A.n != want_n)
+		FRAG_FAIL(&r, "a->n %u after %u fragments", A.n, want_n);
 	if (r.n == 1 && seg_len(&s) <= max_len) {
-		ok(!memcmp(&frags[0], &s, sizeof(s)),
+		ok(A.n == 1 && !memcmp(&frags[0], &s, sizeof(s)),
 		   "frag %s, max_len %u: fits, a copy of s", c->name, max_len);
 		return;
 	}
@@ -861,10 +865,10 @@ static void test_frag_random(void)
 }
 
 static int frag_call(struct seg *s, uint16_t l3_off, uint32_t max_len,
-		     size_t arena_len, size_t max_out)
+		     unsigned int cap)
 {
-	return pmtu_fragment(s, l3_off, max_len, false, arena, arena_len,
-			     frags, max_out);
+	seg_arena_init(&A, arena, frags, cap);
+	return pmtu_fragment(s, l3_off, max_len, false, &A);
 }
 
 static void test_frag_errors(void)
@@ -881,75 +885,73 @@ static void test_frag_errors(void)
 	frag_seg(&c, &s);
 	l3 = P.l3_off;
 	ip = s.hdr + l3;
-	n = frag_call(&s, l3, 1500, sizeof(arena), MAXF);
+	n = frag_call(&s, l3, 1500, MAXF);
 	is_int(n, 3, "errors: baseline 3 fragments");
-	is_int(frag_call(&s, l3, 1500, 3 * GSO_SLOT, 3), 3,
-	       "errors: exactly enough arena and out");
-	is_int(frag_call(&s, l3, 1500, 3 * GSO_SLOT - 1, 3), -ENOSPC,
-	       "errors: arena one byte short");
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), 2), -ENOSPC,
-	       "errors: max_out too small");
-	is_int(frag_call(&s, l3, 1500, 0, 0), -ENOSPC,
-	       "errors: nothing to write into");
-	is_int(frag_call(&s, l3, l3 + 28, sizeof(arena), MAXF), 376,
+	is_int(frag_call(&s, l3, 1500, 3), 3,
+	       "errors: an arena of exactly 3 segments");
+	is_int(frag_call(&s, l3, 1500, 2), -ENOSPC,
+	       "errors: an arena of 2 (one too few): -ENOSPC");
+	is_int(frag_call(&s, l3, 1500, 0), -ENOSPC,
+	       "errors: an arena of 0: -ENOSPC");
+	is_int(frag_call(&s, l3, l3 + 28, MAXF), 376,
 	       "errors: max_len for exactly 8 data bytes");
-	is_int(frag_call(&s, l3, l3 + 27, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, l3 + 27, MAXF), -EINVAL,
 	       "errors: max_len below header + 8");
-	is_int(frag_call(&s, l3, 0, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 0, MAXF), -EINVAL,
 	       "errors: max_len 0");
-	is_int(frag_call(&s, l3, seg_len(&s), 0, 1), 1,
-	       "errors: fits needs no arena");
-	is_int(frag_call(&s, l3, seg_len(&s), 0, 0), -ENOSPC,
-	       "errors: fits but max_out 0");
+	is_int(frag_call(&s, l3, seg_len(&s), 1), 1,
+	       "errors: fits, an arena of 1: its copy");
+	is_int(frag_call(&s, l3, seg_len(&s), 0), -ENOSPC,
+	       "errors: fits, an arena of 0: -ENOSPC");
 
 	pkt_put16(ip + 6, 0x4000);
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: DF set");
-	is_int(frag_call(&s, l3, seg_len(&s), sizeof(arena), MAXF), 1,
+	is_int(frag_call(&s, l3, seg_len(&s), MAXF), 1,
 	       "errors: DF set but fits");
 	pkt_put16(ip + 6, 0);
 
-	is_int(frag_call(&s, 12, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, 12, 1500, MAXF), -EINVAL,
 	       "errors: l3_off inside Ethernet");
-	is_int(frag_call(&s, l3 + 4, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3 + 4, 1500, MAXF), -EINVAL,
 	       "errors: wrong l3_off (no IPv4 ethertype before)");
 	s.hdr_len = (uint16_t)(l3 + 19);
 	s.payload = P.buf + l3 + 19;
 	s.payload_len = P.ip_end - (l3 + 19u);
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: IP header not in the block");
 	frag_seg(&c, &s);
 	ip = s.hdr + l3;
 	ip[0] = 0x44;
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: IHL 4");
 	ip[0] = 0x46;
 	s.hdr_len = (uint16_t)(l3 + 20);
 	s.payload = P.buf + l3 + 20;
 	s.payload_len = P.ip_end - (l3 + 20u);
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: options not in the block");
 	frag_seg(&c, &s);
 	ip = s.hdr + l3;
 	ip[0] = 0x65;
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: version 6 behind an IPv4 ethertype");
 	frag_seg(&c, &s);
 	ip = s.hdr + l3;
 	ip[8]++;		/* the TTL, the checksum left as it was */
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: wrong header checksum (never laundered)");
 	ip[8]--;
 	pkt_put16(ip + 6, 8000);	/* offset 64000 + 3008 bytes > 65535 */
 	ip4_recheck(ip);
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: offsets past 65535");
 	pkt_put16(ip + 6, 7800);	/* 62400 + 3008 fits */
 	ip4_recheck(ip);
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), 3,
+	is_int(frag_call(&s, l3, 1500, MAXF), 3,
 	       "errors: high offset that still fits");
 	s.hdr_len = GSO_HDR_MAX + 1;
-	is_int(frag_call(&s, l3, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, l3, 1500, MAXF), -EINVAL,
 	       "errors: hdr_len over GSO_HDR_MAX");
 
 	c6.s.ipv6 = true;
@@ -959,8 +961,97 @@ static void test_frag_errors(void)
 	s.hdr_len = P.hdr_len;
 	s.payload = P.buf + P.hdr_len;
 	s.payload_len = P.ip_end - P.hdr_len;
-	is_int(frag_call(&s, P.l3_off, 1500, sizeof(arena), MAXF), -EINVAL,
+	is_int(frag_call(&s, P.l3_off, 1500, MAXF), -EINVAL,
 	       "errors: IPv6 packet");
+}
+
+/*
+ * pmtu_fragment() appends at a->n, pre segments being in use, cap in all;
+ * one that does not fit appends nothing. max_len 0 stands for "fits".
+ */
+struct append_row {
+	const char *name;
+	uint32_t max_len;
+	unsigned int pre, cap;
+	int want;
+};
+
+static const struct append_row append_rows[] = {
+	{ "3 fragments after 2 in an arena of 5: appended at 2", 1500, 2, 5,
+	  3 },
+	{ "3 fragments after 3 in an arena of 5: -ENOSPC", 1500, 3, 5,
+	  -ENOSPC },
+	{ "a segment that fits, after 4 in an arena of 5: its copy at 4", 0,
+	  4, 5, 1 },
+	{ "a segment that fits, into a full arena of 5: -ENOSPC", 0, 5, 5,
+	  -ENOSPC },
+	{ "max_len under header + 8, after 2: -EINVAL", 40, 2, 5, -EINVAL },
+};
+
+static struct seg ref_frags[3];
+static uint8_t ref_blk[3][GSO_HDR_MAX];
+static uint8_t arena_was[16 * GSO_SLOT];
+static struct seg frags_was[16];
+/* The first 16 slots and seg entries. */
+static const struct arena_watch watch = {
+	arena, arena_was, frags, frags_was, 16
+};
+
+/* Fragment i of A as ref_frags[i] came out of an empty arena. */
+static bool frag_same_as_ref(unsigned int at, unsigned int i)
+{
+	const struct seg *o = &frags[at], *r = &ref_frags[i];
+
+	return o->hdr == seg_arena_block(&A, at) && o->hdr_len == r->hdr_len &&
+	       !memcmp(o->hdr, ref_blk[i], o->hdr_len) &&
+	       o->payload == r->payload && o->payload_len == r->payload_len &&
+	       o->sum_off == r->sum_off && o->sum_valid == r->sum_valid;
+}
+
+static void test_frag_append_row(const struct append_row *w,
+				 const struct frag_case *c)
+{
+	unsigned int i, n = w->want > 0 ? (unsigned int)w->want : 0;
+	uint32_t max_len;
+	bool same = true;
+	struct seg s;
+	int res, ref;
+
+	frag_seg(c, &s);
+	max_len = w->max_len ? w->max_len : seg_len(&s);
+	ref = frag_call(&s, P.l3_off, max_len, MAXF);
+	for (i = 0; ref > 0 && i < (unsigned int)ref && i < 3; i++) {
+		ref_frags[i] = frags[i];
+		memcpy(ref_blk[i], frags[i].hdr, frags[i].hdr_len);
+	}
+	arena_watch_start(&watch, &A, w->cap, w->pre);
+	res = pmtu_fragment(&s, P.l3_off, max_len, false, &A);
+	is_int(res, w->want, "append: %s", w->name);
+	is_int(A.n, w->pre + n, "append: %s: a->n counts what was appended",
+	       w->name);
+	ok(arena_untouched_but(&watch, w->pre, w->pre + n),
+	   "append: %s: other slots and segments untouched", w->name);
+	if (!n)
+		return;
+	if (!w->max_len) {
+		ok(!memcmp(&frags[w->pre], &s, sizeof(s)),
+		   "append: %s: a copy of s", w->name);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		same = same && (int)n == ref && frag_same_as_ref(w->pre + i, i);
+	ok(same, "append: %s: the fragments of an empty arena, at its slots",
+	   w->name);
+}
+
+static void test_frag_append(void)
+{
+	struct frag_case c = { "append", { .l4 = UDP, .payload_len = 3000 },
+			       0, NULL, NULL, true };
+	size_t i;
+
+	for (i = 0; i < sizeof(append_rows) / sizeof(append_rows[0]); i++)
+		test_frag_append_row(&append_rows[i], &c);
 }
 
 /* ---- token bucket ---------------------------------------------------- */
@@ -1108,7 +1199,7 @@ static void test_fit_row(const struct fit_row *r)
 		pkt_put16(P.buf + P.l3_off + 6, 0);
 		ip4_recheck(P.buf + P.l3_off);
 	}
-	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != VNET_OK) {
+	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE) {
 		ok(0, "fit: %s: the frame parses", r->name);
 		return;
 	}
@@ -1134,6 +1225,7 @@ static void test_fit_plan(void)
 {
 	struct pkt_spec s = { TCP_TS, .payload_len = 20000, GSO(1448) };
 	static struct seg segs[64];
+	struct seg_arena a;
 	uint32_t i, total = 0, worst = 0;
 	uint16_t mss = 0;
 	struct frame f;
@@ -1142,7 +1234,8 @@ static void test_fit_plan(void)
 	pkt_build(&s, &P);
 	vnet_hdr_parse(&P.vh, P.buf, P.len, &f);
 	is_int(pmtu_fit(&f, 1364, true, &mss), PMTU_FIT_CUT, "plan: cut");
-	n = gso_plan(&f, arena, sizeof(arena), segs, 64, mss, false);
+	seg_arena_init(&a, arena, segs, 64);
+	n = gso_plan(&f, &a, mss, false);
 	is_int(n, (20000 + 1297) / 1298, "plan: segment count");
 	for (i = 0; n > 0 && i < (uint32_t)n; i++) {
 		total += segs[i].payload_len;
@@ -1240,6 +1333,7 @@ int main(void)
 	test_frag_cases();
 	test_frag_random();
 	test_frag_errors();
+	test_frag_append();
 	test_limit();
 	test_fit();
 	test_serr();

@@ -166,7 +166,7 @@ static void test_valid(void)
 		bool partial = c->s.partial || c->s.gso_size;
 
 		pkt_build(&c->s, &P);
-		is_int(parse(&f), VNET_OK, "valid: %s", c->name);
+		is_int(parse(&f), DROP_NONE, "valid: %s", c->name);
 		w.data = frame_copy;
 		w.len = P.len;
 		w.ethertype = c->ethertype;
@@ -204,7 +204,7 @@ static void test_hdr_len_lies(void)
 	pkt_build(&s, &P);
 	for (i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
 		P.vh.hdr_len = lies[i];
-		if (parse(&f) != VNET_OK || f.hdr_len != 66) {
+		if (parse(&f) != DROP_NONE || f.hdr_len != 66) {
 			printf("#   hdr_len %u: hdr_len %u\n", lies[i],
 			       f.hdr_len);
 			bad++;
@@ -213,7 +213,7 @@ static void test_hdr_len_lies(void)
 	ok(!bad, "hdr_len from the tap is ignored, computed 66");
 	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
 		P.vh.hdr_len = past[i];
-		is_int(parse(&f), VNET_ERR_HDR_LEN,
+		is_int(parse(&f), DROP_TX_HDR_LEN,
 		       "hdr_len %u past the frame's end: refused", past[i]);
 	}
 }
@@ -227,32 +227,32 @@ static void test_valid_edges(void)
 
 	pkt_build(&s, &P);
 	P.vh.gso_size = 1448;
-	ok(parse(&f) == VNET_OK && f.gso_size == 0 && f.gso == 0,
+	ok(parse(&f) == DROP_NONE && f.gso_size == 0 && f.gso == 0,
 	   "gso_size without gso_type: ignored");
 
 	pkt_build(&s, &P);
 	P.vh.flags |= VIRTIO_NET_HDR_F_DATA_VALID;
-	is_int(parse(&f), VNET_OK, "DATA_VALID beside NEEDS_CSUM accepted");
+	is_int(parse(&f), DROP_NONE, "DATA_VALID beside NEEDS_CSUM accepted");
 
 	pkt_build(&s, &P);
 	P.vh.csum_offset = (uint16_t)(P.len - 2 - P.vh.csum_start);
-	ok(parse(&f) == VNET_OK && f.csum_offset == P.vh.csum_offset,
+	ok(parse(&f) == DROP_NONE && f.csum_offset == P.vh.csum_offset,
 	   "csum field in the last two bytes");
 
 	pkt_build(&s, &P);
 	P.vh.csum_start = 14;
 	P.vh.csum_offset = 0;
-	is_int(parse(&f), VNET_OK, "csum_start 14 (no GSO) accepted");
+	is_int(parse(&f), DROP_NONE, "csum_start 14 (no GSO) accepted");
 
 	pkt_build(&many, &P);
-	ok(parse(&f) == VNET_OK && f.gso_size == 8,
+	ok(parse(&f) == DROP_NONE && f.gso_size == 8,
 	   "exactly VNET_MAX_SEGS segments accepted");
 
 	pkt_build(&(struct pkt_spec){ .payload_len = 14 }, &P);
 	P.len = 14;
 	P.buf[12] = 0x08;
 	P.buf[13] = 0x06;
-	ok(parse(&f) == VNET_OK && f.ethertype == 0x0806 && !f.l3_off,
+	ok(parse(&f) == DROP_NONE && f.ethertype == 0x0806 && !f.l3_off,
 	   "bare 14-byte Ethernet header");
 }
 
@@ -535,109 +535,109 @@ static void m_vlan_short(struct pkt *p)
 #define TCP4P { .payload_len = 100, .partial = true }
 
 static const struct bad_case bad_cases[] = {
-	{ "gso_size 0 with TCPV4", TCP4G, m_gso_size0, VNET_ERR_GSO_SIZE },
-	{ "gso_size 0 with TCPV6", TCP6G, m_gso_size0, VNET_ERR_GSO_SIZE },
-	{ "gso_size 0 with UDP_L4", UDP4G, m_gso_size0, VNET_ERR_GSO_SIZE },
+	{ "gso_size 0 with TCPV4", TCP4G, m_gso_size0, DROP_TX_GSO_SIZE },
+	{ "gso_size 0 with TCPV6", TCP6G, m_gso_size0, DROP_TX_GSO_SIZE },
+	{ "gso_size 0 with UDP_L4", UDP4G, m_gso_size0, DROP_TX_GSO_SIZE },
 	{ "too many segments (gso_size 1)",
-	  { .payload_len = 2000, .gso_size = 1 }, NULL, VNET_ERR_GSO_SIZE },
+	  { .payload_len = 2000, .gso_size = 1 }, NULL, DROP_TX_GSO_SIZE },
 	{ "VNET_MAX_SEGS + 1 segments",
-	  { .payload_len = 8193, .gso_size = 8 }, NULL, VNET_ERR_GSO_SIZE },
+	  { .payload_len = 8193, .gso_size = 8 }, NULL, DROP_TX_GSO_SIZE },
 	{ "too many UDP segments",
 	  { .l4 = IPPROTO_UDP, .payload_len = 3000, .gso_size = 2 }, NULL,
-	  VNET_ERR_GSO_SIZE },
+	  DROP_TX_GSO_SIZE },
 	{ "csum_start at the end", TCP4P, m_csum_start_end,
-	  VNET_ERR_CSUM_RANGE },
-	{ "csum_start 65535", TCP4P, m_csum_start_far, VNET_ERR_CSUM_RANGE },
+	  DROP_TX_CSUM_RANGE },
+	{ "csum_start 65535", TCP4P, m_csum_start_far, DROP_TX_CSUM_RANGE },
 	{ "csum_offset one past the end", TCP4P, m_csum_offset_end,
-	  VNET_ERR_CSUM_RANGE },
+	  DROP_TX_CSUM_RANGE },
 	{ "csum_offset 65535", TCP4P, m_csum_offset_far,
-	  VNET_ERR_CSUM_RANGE },
-	{ "csum_start 13", TCP4P, m_csum_start_13, VNET_ERR_CSUM_RANGE },
-	{ "csum_start 0", TCP4P, m_csum_start_0, VNET_ERR_CSUM_RANGE },
+	  DROP_TX_CSUM_RANGE },
+	{ "csum_start 13", TCP4P, m_csum_start_13, DROP_TX_CSUM_RANGE },
+	{ "csum_start 0", TCP4P, m_csum_start_0, DROP_TX_CSUM_RANGE },
 	{ "csum field in Ethernet padding",
 	  { .payload_len = 0, .partial = true, .pad = 6 }, m_csum_in_pad,
-	  VNET_ERR_CSUM_RANGE },
+	  DROP_TX_CSUM_RANGE },
 	{ "csum_start past the end with GSO", TCP4G, m_csum_start_end,
-	  VNET_ERR_CSUM_RANGE },
-	{ "gso_type 2", TCP4G, m_type2, VNET_ERR_GSO_TYPE },
-	{ "gso_type 3 (UFO)", UDP4G, m_type3, VNET_ERR_GSO_TYPE },
-	{ "gso_type 6", TCP4G, m_type6, VNET_ERR_GSO_TYPE },
-	{ "gso_type 0x40", TCP4G, m_type40, VNET_ERR_GSO_TYPE },
-	{ "gso_type 0x80 (ECN alone)", TCP4P, m_type80, VNET_ERR_GSO_TYPE },
-	{ "gso_type 0xff", TCP4G, m_typeff, VNET_ERR_GSO_TYPE },
-	{ "gso_type 2 with gso_size 0", TCP4P, m_type2, VNET_ERR_GSO_TYPE },
-	{ "ECN with UDP_L4", UDP4G, m_ecn, VNET_ERR_GSO_TYPE },
-	{ "ECN with UDP_L4 over IPv6", UDP6G, m_ecn, VNET_ERR_GSO_TYPE },
-	{ "TCPV4 on an IPv6 frame", TCP6G, m_tcpv4, VNET_ERR_GSO_PROTO },
-	{ "TCPV6 on an IPv4 frame", TCP4G, m_tcpv6, VNET_ERR_GSO_PROTO },
-	{ "UDP_L4 on TCP", TCP4G, m_udp_l4, VNET_ERR_GSO_PROTO },
-	{ "UDP_L4 on TCP over IPv6", TCP6G, m_udp_l4, VNET_ERR_GSO_PROTO },
-	{ "TCPV4 on UDP", UDP4G, m_tcpv4, VNET_ERR_GSO_PROTO },
-	{ "TCPV6 on UDP over IPv6", UDP6G, m_tcpv6, VNET_ERR_GSO_PROTO },
+	  DROP_TX_CSUM_RANGE },
+	{ "gso_type 2", TCP4G, m_type2, DROP_TX_GSO_TYPE },
+	{ "gso_type 3 (UFO)", UDP4G, m_type3, DROP_TX_GSO_TYPE },
+	{ "gso_type 6", TCP4G, m_type6, DROP_TX_GSO_TYPE },
+	{ "gso_type 0x40", TCP4G, m_type40, DROP_TX_GSO_TYPE },
+	{ "gso_type 0x80 (ECN alone)", TCP4P, m_type80, DROP_TX_GSO_TYPE },
+	{ "gso_type 0xff", TCP4G, m_typeff, DROP_TX_GSO_TYPE },
+	{ "gso_type 2 with gso_size 0", TCP4P, m_type2, DROP_TX_GSO_TYPE },
+	{ "ECN with UDP_L4", UDP4G, m_ecn, DROP_TX_GSO_TYPE },
+	{ "ECN with UDP_L4 over IPv6", UDP6G, m_ecn, DROP_TX_GSO_TYPE },
+	{ "TCPV4 on an IPv6 frame", TCP6G, m_tcpv4, DROP_TX_GSO_PROTO },
+	{ "TCPV6 on an IPv4 frame", TCP4G, m_tcpv6, DROP_TX_GSO_PROTO },
+	{ "UDP_L4 on TCP", TCP4G, m_udp_l4, DROP_TX_GSO_PROTO },
+	{ "UDP_L4 on TCP over IPv6", TCP6G, m_udp_l4, DROP_TX_GSO_PROTO },
+	{ "TCPV4 on UDP", UDP4G, m_tcpv4, DROP_TX_GSO_PROTO },
+	{ "TCPV6 on UDP over IPv6", UDP6G, m_tcpv6, DROP_TX_GSO_PROTO },
 	{ "TCPV4 on ARP", { .non_ip = true, .payload_len = 28 }, m_arp_gso,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "TCPV4 on ICMP",
 	  { .l4 = IPPROTO_ICMP, .payload_len = 3000, .partial = true },
-	  m_arp_gso, VNET_ERR_GSO_PROTO },
+	  m_arp_gso, DROP_TX_GSO_PROTO },
 	{ "TCPV4 behind three VLAN tags",
 	  { .vlans = 3, .payload_len = 3000, .partial = true }, m_arp_gso,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "TCP GSO without NEEDS_CSUM", TCP4G, m_no_needs_csum,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "USO without NEEDS_CSUM", UDP6G, m_no_needs_csum,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "GSO csum_start not at L4", TCP4G, m_csum_start_l4_2,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "GSO csum_start at L3", TCP6G, m_csum_start_l3,
-	  VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
 	{ "TCP GSO csum_offset 6", TCP4G, m_csum_offset_6,
-	  VNET_ERR_GSO_PROTO },
-	{ "USO csum_offset 16", UDP4G, m_csum_offset_16, VNET_ERR_GSO_PROTO },
-	{ "GSO on an IPv4 MF fragment", TCP4G, m_ip4_mf, VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
+	{ "USO csum_offset 16", UDP4G, m_csum_offset_16, DROP_TX_GSO_PROTO },
+	{ "GSO on an IPv4 MF fragment", TCP4G, m_ip4_mf, DROP_TX_GSO_PROTO },
 	{ "GSO on an IPv4 offset fragment", TCP4G, m_ip4_fragoff,
-	  VNET_ERR_GSO_PROTO },
-	{ "USO on an IPv4 fragment", UDP4G, m_ip4_mf, VNET_ERR_GSO_PROTO },
+	  DROP_TX_GSO_PROTO },
+	{ "USO on an IPv4 fragment", UDP4G, m_ip4_mf, DROP_TX_GSO_PROTO },
 	{ "GSO on an IPv6 fragment",
 	  { .ipv6 = true, .ip6_frag = true, .payload_len = 3000,
 	    .partial = true },
-	  m_tcpv6_sized, VNET_ERR_GSO_PROTO },
-	{ "IPv4 ihl 0", TCP4P, m_ihl0, VNET_ERR_L3 },
-	{ "IPv4 ihl 4", TCP4P, m_ihl4, VNET_ERR_L3 },
+	  m_tcpv6_sized, DROP_TX_GSO_PROTO },
+	{ "IPv4 ihl 0", TCP4P, m_ihl0, DROP_TX_L3 },
+	{ "IPv4 ihl 4", TCP4P, m_ihl4, DROP_TX_L3 },
 	{ "IPv4 ihl 15 beyond the frame", { .payload_len = 0 }, m_ihl15,
-	  VNET_ERR_SHORT },
-	{ "IPv4 version 6", TCP4P, m_ip_ver, VNET_ERR_L3 },
-	{ "IPv6 version 4", TCP6G, m_ip6_ver, VNET_ERR_L3 },
-	{ "IPv4 tot_len beyond the frame", TCP4G, m_tot_len_big, VNET_ERR_L3 },
-	{ "IPv4 tot_len 19", TCP4P, m_tot_len_19, VNET_ERR_L3 },
+	  DROP_TX_SHORT },
+	{ "IPv4 version 6", TCP4P, m_ip_ver, DROP_TX_L3 },
+	{ "IPv6 version 4", TCP6G, m_ip6_ver, DROP_TX_L3 },
+	{ "IPv4 tot_len beyond the frame", TCP4G, m_tot_len_big, DROP_TX_L3 },
+	{ "IPv4 tot_len 19", TCP4P, m_tot_len_19, DROP_TX_L3 },
 	{ "IPv4 tot_len below ihl", { .ip_opt_len = 4, .payload_len = 10 },
-	  m_tot_len_lt_ihl, VNET_ERR_L3 },
+	  m_tot_len_lt_ihl, DROP_TX_L3 },
 	{ "IPv4 tot_len ends in the TCP header", TCP4P, m_tot_len_in_l4,
-	  VNET_ERR_SHORT },
+	  DROP_TX_SHORT },
 	{ "IPv4 tot_len ends in the UDP header",
 	  { .l4 = IPPROTO_UDP, .payload_len = 10 }, m_tot_len_in_l4,
-	  VNET_ERR_SHORT },
+	  DROP_TX_SHORT },
 	{ "IPv6 payload_len beyond the frame", TCP6G, m_plen_big,
-	  VNET_ERR_L3 },
+	  DROP_TX_L3 },
 	{ "IPv6 payload_len ends in the TCP header", TCP6G, m_plen_in_l4,
-	  VNET_ERR_SHORT },
+	  DROP_TX_SHORT },
 	{ "IPv6 extension header beyond the payload",
 	  { .ipv6 = true, .ip6_dst_len = 8, .payload_len = 100 }, m_ext_long,
-	  VNET_ERR_SHORT },
+	  DROP_TX_SHORT },
 	{ "IPv6 fragment header cut by payload_len",
 	  { .ipv6 = true, .ip6_frag = true, .payload_len = 100 },
-	  m_plen_4, VNET_ERR_SHORT },
+	  m_plen_4, DROP_TX_SHORT },
 	{ "IPv6 dest opts cut by payload_len, 4 bytes in",
 	  { .ipv6 = true, .ip6_dst_len = 16, .payload_len = 100 },
-	  m_plen_4, VNET_ERR_SHORT },
+	  m_plen_4, DROP_TX_SHORT },
 	{ "IPv6 dest opts cut by payload_len, 12 bytes in",
 	  { .ipv6 = true, .ip6_dst_len = 16, .payload_len = 100 },
-	  m_plen_12, VNET_ERR_SHORT },
-	{ "TCP doff 0", TCP4P, m_doff0, VNET_ERR_L3 },
-	{ "TCP doff 4", TCP4G, m_doff4, VNET_ERR_L3 },
+	  m_plen_12, DROP_TX_SHORT },
+	{ "TCP doff 0", TCP4P, m_doff0, DROP_TX_L3 },
+	{ "TCP doff 4", TCP4G, m_doff4, DROP_TX_L3 },
 	{ "TCP doff 15 beyond the datagram", { .payload_len = 20 }, m_doff15,
-	  VNET_ERR_SHORT },
+	  DROP_TX_SHORT },
 	{ "VLAN tag cut short", { .vlans = 1, .payload_len = 10 },
-	  m_vlan_short, VNET_ERR_SHORT },
+	  m_vlan_short, DROP_TX_SHORT },
 };
 
 static void test_bad(void)
@@ -692,10 +692,10 @@ static int want_cut(const struct pkt *full, uint32_t n, bool fix)
 	if (ip[0] >> 4 == 4)
 		ipend = full->l3_off + (ip[0] & 15) * 4u;
 	if (n < ipend)
-		return VNET_ERR_SHORT;
+		return DROP_TX_SHORT;
 	if (!fix)
-		return VNET_ERR_L3;
-	return n < full->hdr_len ? VNET_ERR_SHORT : VNET_OK;
+		return DROP_TX_L3;
+	return n < full->hdr_len ? DROP_TX_SHORT : DROP_NONE;
 }
 
 static void test_truncate_one(const char *name, const struct pkt_spec *s)
@@ -781,7 +781,7 @@ static void test_build(void)
 				      .gso_size = 1428 },
 		  &P);
 	vnet_hdr_build_tcp(&P.vh, true, P.l4_off, P.hdr_len, 1000);
-	ok(parse(&f) == VNET_OK && f.gso == FRAME_GSO_TCP6 &&
+	ok(parse(&f) == DROP_NONE && f.gso == FRAME_GSO_TCP6 &&
 		   f.gso_size == 1000,
 	   "build_tcp output parses back");
 }

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * path: the path MTU to the peer and what follows from it, the tap's MTU
+ * and offload limits, the transmit budget, ICMP both ways.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_ether.h>
+#include "link.h"
+#include "log.h"
+#include "path.h"
+#include "rx.h"
+#include "tunnel.h"
+
+/*
+ * ICMP "too big" into the tap: the kernel's icmp_msgs_per_sec and
+ * icmp_msgs_burst defaults.
+ */
+#define ICMP_PER_SEC 1000
+#define ICMP_BURST 50
+
+/* Seconds between looks at the route: learnt PMTUs expire (600 s). */
+#define PATH_RECHECK 10.0
+
+static bool path_ipv6(const struct tunnel *t)
+{
+	return t->cfg.remote.family == AF_INET6;
+}
+
+/*
+ * One super-frame from the tap should fit one UDP GSO send (64000 bytes,
+ * KERNEL-FACTS.md) once cut into segments with their headers and the
+ * encapsulation: lower the tap's gso_max_size so TCP builds frames of that
+ * size. The estimate takes the smallest likely MSS (IPv6 with TCP
+ * timestamps) of the tap or of the path, whichever is smaller, and leaves
+ * MAX_TCP_HEADER (320) for tcp_tso_autosize(); the sender still splits
+ * what does not fit (sendq_add()). With --mtu N it is set once, at
+ * start: a path that shrinks later costs a second send per super-frame,
+ * not a capability kept for the process's life.
+ */
+static void path_fit_gso(struct tunnel *t)
+{
+	struct path *p = &t->path;
+	uint32_t mtu = p->mtu, seg, size;
+
+	if (p->budget - ETH_HLEN < mtu)
+		mtu = p->budget - ETH_HLEN;
+	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) || mtu < 576)
+		return;
+	seg = encap_hdr_len(&t->cfg.encap) + ETH_HLEN + mtu;
+	size = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
+	if (link_set_gso_max_size(t->link, t->ifindex, size) == 0)
+		log_debug("%s: gso_max_size %u", t->ifname, size);
+}
+
+/* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
+static uint32_t path_auto_mtu(const struct path *p)
+{
+	if (p->budget < ETH_HLEN + 68)
+		return 0;
+	return p->budget - ETH_HLEN;
+}
+
+/*
+ * A new path MTU to the peer (0: unknown): the budget follows, and so do
+ * the tap's MTU and gso_max_size with --mtu auto. Called between batches
+ * only.
+ */
+static void path_set(struct tunnel *t, uint32_t path)
+{
+	struct path *p = &t->path;
+	uint32_t mtu;
+
+	if (path == p->path_mtu)
+		return;
+	log_info("%s: path MTU to the peer %u (was %u)", t->ifname, path,
+		 p->path_mtu);
+	p->path_mtu = path;
+	p->budget = path ? pmtu_frame_budget(&t->cfg.encap, path_ipv6(t), path)
+			 : UINT32_MAX;
+	mtu = path_auto_mtu(p);
+	if (t->cfg.mtu || !p->mtu)
+		return;
+	if (mtu && mtu != p->mtu && !link_set_mtu(t->link, t->ifindex, mtu)) {
+		log_info("%s: MTU %u (was %u)", t->ifname, mtu, p->mtu);
+		p->mtu = mtu;
+		rx_set_mtu(t, mtu);
+	}
+	path_fit_gso(t);
+}
+
+/* Ask the route again (a change, or a learnt PMTU that may have expired). */
+static void path_check(struct tunnel *t)
+{
+	int path = link_route_mtu(t->link, &t->cfg.remote, true);
+
+	/* No route now (the underlay is down): keep what we had. */
+	if (path > 0)
+		path_set(t, path);
+}
+
+/* An ICMP error said our packets are too big for reported bytes. */
+static void path_lower(struct tunnel *t, uint32_t reported)
+{
+	uint32_t cur = t->path.path_mtu ? t->path.path_mtu : UINT32_MAX;
+
+	path_set(t, pmtu_lower(cur, reported, path_ipv6(t)));
+}
+
+/* The tap's MTU: --mtu, or the path MTU less what the tunnel adds. */
+static int path_first_mtu(struct tunnel *t)
+{
+	int path = link_route_mtu(t->link, &t->cfg.remote, t->cfg.mtu != 0);
+	uint32_t mtu;
+
+	if (path > 0)
+		path_set(t, path);
+	if (t->cfg.mtu)
+		return t->cfg.mtu;
+	if (path < 0) {
+		/* link_route_mtu() said why; say what it means here. */
+		log_err("--mtu auto needs a route to the remote: give --mtu N");
+		return path;
+	}
+	mtu = path_auto_mtu(&t->path);
+	if (!mtu) {
+		log_err("path MTU %d leaves no room for the tunnel (%zu bytes)",
+			path, encap_overhead(&t->cfg.encap, path_ipv6(t)) +
+				      ETH_HLEN);
+		return -EINVAL;
+	}
+	return (int)mtu;
+}
+
+int path_open(struct tunnel *t)
+{
+	struct path *p = &t->path;
+	int mtu, err;
+
+	p->budget = UINT32_MAX;
+	pmtu_limit_init(&p->icmp_limit, ICMP_PER_SEC, ICMP_BURST);
+	p->watch = link_watch_open();
+	if (!p->watch)
+		return -EIO;
+	mtu = path_first_mtu(t);
+	if (mtu < 0)
+		return mtu;
+	p->mtu = (uint32_t)mtu;
+	err = link_set_mtu(t->link, t->ifindex, p->mtu);
+	if (err)
+		return err;
+	/*
+	 * No TSO frame of more segments than vnet_hdr_parse() takes: with a
+	 * small MSS (48 is allowed) TCP would build them, and they would be
+	 * dropped whole.
+	 */
+	if (t->cfg.offload)
+		link_set_gso_max_segs(t->link, t->ifindex, VNET_MAX_SEGS);
+	path_fit_gso(t);
+	return 0;
+}
+
+void path_close(struct path *p)
+{
+	link_watch_close(p->watch);
+	p->watch = NULL;
+}
+
+uint32_t path_tap_mtu(const struct path *p)
+{
+	return p->mtu;
+}
+
+uint32_t path_budget(const struct path *p)
+{
+	return p->budget;
+}
+
+void path_errors(struct tunnel *t, int fd)
+{
+	struct underlay_errors e;
+
+	underlay_read_errors(&t->ul, fd, &e);
+	t->st.tx_icmp_too_big += e.too_big;
+	t->st.tx_icmp_unreach += e.unreach;
+	t->st.tx_icmp_muted += e.muted;
+	if (e.mtu)
+		path_lower(t, e.mtu);
+}
+
+void path_icmp(struct tunnel *t, const struct frame *f)
+{
+	struct path *p = &t->path;
+	struct virtio_net_hdr hdr;
+	size_t len;
+
+	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, p->budget),
+			      p->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
+	if (!len)
+		return;
+	if (!pmtu_limit_take(&p->icmp_limit,
+			     (uint64_t)(ev_now(t->loop) * 1e9))) {
+		t->st.tx_icmp_limited++;
+		return;
+	}
+	vnet_hdr_build_plain(&hdr);
+	memcpy(p->icmp_buf, &hdr, VNET_HDR_LEN);
+	if (write(t->tap_fd, p->icmp_buf, VNET_HDR_LEN + len) < 0) {
+		log_debug("tap write: %s", strerror(errno));
+		t->st.drop[DROP_RX_WRITE]++;
+		return;
+	}
+	t->st.tx_icmp_sent++;
+}
+
+bool path_needs_net_admin(const struct tunnel *t)
+{
+	return !t->cfg.mtu;
+}
+
+/* The sockets that only send (DF, source ports) take in only errors. */
+static void path_err_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	path_errors(w->data, w->fd);
+}
+
+static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+
+	if (link_watch_read(t->path.watch) > 0)
+		path_check(t);
+}
+
+/*
+ * Every PATH_RECHECK seconds: the route (a learnt PMTU may have expired),
+ * and ICMP errors heeded again after a flood (underlay_read_errors()).
+ */
+static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct tunnel *t = w->data;
+
+	underlay_errors_resume(&t->ul);
+	path_check(t);
+}
+
+void path_watch(struct tunnel *t)
+{
+	struct path *p = &t->path;
+	int fds[2 * CONFIG_MAX_SRC_PORTS];
+	unsigned int i;
+
+	ev_io_init(&p->watch_w, path_watch_cb, link_watch_fd(p->watch),
+		   EV_READ);
+	ev_timer_init(&p->timer_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
+	p->watch_w.data = p->timer_w.data = t;
+	ev_io_start(t->loop, &p->watch_w);
+	ev_timer_start(t->loop, &p->timer_w);
+	p->n_err_w = underlay_send_only_fds(&t->ul, fds);
+	for (i = 0; i < p->n_err_w; i++) {
+		ev_io_init(&p->err_w[i], path_err_cb, fds[i], EV_READ);
+		p->err_w[i].data = t;
+		ev_io_start(t->loop, &p->err_w[i]);
+	}
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Path MTU policy: the tap's MTU and offload limits, the route to the
+ * peer followed over rtnetlink, what ICMP errors from the underlay teach,
+ * and the ICMP "too big" written back into the tap.
+ */
+#ifndef GSOTUN_PATH_H
+#define GSOTUN_PATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ev.h>
+#include "frame.h"
+#include "options.h"
+#include "pmtu.h"
+#include "vnet.h"
+
+struct tunnel;
+
+struct path {
+	struct link_watch *watch;	/* link and route changes */
+	uint32_t mtu;		/* the tap's */
+	uint32_t path_mtu;	/* underlay path to the peer; 0: unknown */
+	uint32_t budget;	/* largest inner frame that fits it */
+	struct pmtu_limit icmp_limit;	/* ICMP "too big" into the tap */
+	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
+	ev_io watch_w;
+	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
+	unsigned int n_err_w;
+	ev_timer timer_w;
+};
+
+/*
+ * Learn the path MTU (the route, over t->link), give the tap its MTU
+ * (--mtu or the path's less the tunnel's overhead) and offload limits,
+ * and open the watch of link and route changes. 0 or -errno (logged).
+ */
+int path_open(struct tunnel *t);
+void path_close(struct path *p);
+
+/* Watch links, routes, the send-only sockets' errors and a timer. */
+void path_watch(struct tunnel *t);
+
+/* The tap's MTU, and the largest inner frame the path takes. */
+uint32_t path_tap_mtu(const struct path *p);
+uint32_t path_budget(const struct path *p);
+
+/* Read fd's error queue: ICMP errors counted, a learnt MTU heeded. */
+void path_errors(struct tunnel *t, int fd);
+
+/* Answer f, too big for the path, with an ICMP "too big" into the tap. */
+void path_icmp(struct tunnel *t, const struct frame *f);
+
+/*
+ * What needs CAP_NET_ADMIN after set-up: the tap's MTU, and with it its
+ * gso_max_size, following the path (--mtu auto).
+ */
+bool path_needs_net_admin(const struct tunnel *t);
+
+#endif

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rx: the receive path's I/O, the underlay's datagrams in batches and the
+ * tap writes of what decap_packet() made of them, through io_uring.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "decap.h"
+#include "log.h"
+#include "path.h"
+#include "rx.h"
+#include "tunnel.h"
+
+static bool rx_writes_pending(void *ctx)
+{
+	return ((struct tunnel *)ctx)->rx.writes > 0;
+}
+
+/* What gro did in the batch, into the counters. */
+static void rx_count_gro(struct tunnel *t)
+{
+	struct gro_counts *n = &t->rx.gro->n;
+
+	t->st.rx_gro_merged += n->merged;
+	t->st.rx_gso_frames += n->gso_frames;
+	t->st.rx_csum_partial += n->csum_partial;
+	t->st.rx_inner_csum_bad += n->inner_csum_bad;
+	memset(n, 0, sizeof(*n));
+}
+
+/* The iovec of one frame for the tap: vnet header, headers, slices. */
+static int rx_frame_iov(struct gro_frame *fr, struct iovec *iov)
+{
+	int n = 0;
+
+	iov[n].iov_base = &fr->vnet;
+	iov[n++].iov_len = VNET_HDR_LEN;
+	if (fr->hdr_len) {
+		iov[n].iov_base = fr->hdr;
+		iov[n++].iov_len = fr->hdr_len;
+	}
+	memcpy(&iov[n], fr->slices, fr->n_slices * sizeof(iov[0]));
+	return n + fr->n_slices;
+}
+
+/*
+ * The end of a receive batch: every frame goes to the tap, all with one
+ * io_uring submission, no timers; the batch's buffers are reused once
+ * every write has completed.
+ */
+static void rx_flush(struct tunnel *t)
+{
+	struct gro *g = t->rx.gro;
+	unsigned int i;
+
+	gro_flush(g);
+	rx_count_gro(t);
+	for (i = 0; i < g->n_frames; i++) {
+		struct iovec *iov = t->rx.tap_iov[i];
+		int n = rx_frame_iov(&g->frames[i], iov);
+
+		while (ring_writev(&t->ring, t->tap_fd, iov, n,
+				   TAG_WRITE | i)) {
+			ring_submit(&t->ring);
+			ring_reap(&t->ring, tunnel_done, t);
+		}
+		t->rx.writes++;
+	}
+	ring_wait(&t->ring, tunnel_done, t, rx_writes_pending);
+	gro_reset(g);
+}
+
+/* One packet from the peer: a full batch goes to the tap first. */
+static void rx_packet(struct tunnel *t, uint8_t *pkt, size_t len,
+		      uint8_t ecn)
+{
+	struct decap_out out;
+	enum gro_result r;
+
+	r = decap_packet(&t->cfg.encap, t->rx.gro, pkt, len, ecn, &out);
+	if (r == GRO_FULL) {
+		rx_flush(t);
+		r = decap_again(t->rx.gro, &out);
+	}
+	if (r == GRO_DROPPED)
+		t->st.drop[out.drop]++;
+	t->st.rx_ecn_ce += out.ce;
+}
+
+/* What the socket said of one receive, counted; false if dropped. */
+static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
+{
+	t->st.rx_packets++;
+	t->st.rx_bytes += p->wire_len;
+	t->st.rx_udp_csum_zero += p->csum_zero;
+	if (p->data)
+		return true;
+	t->st.drop[p->drop]++;
+	return false;
+}
+
+/* UDP GRO: the receive's datagrams one by one (gro_split_next()). */
+static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p)
+{
+	struct gro_split s;
+	size_t off, len;
+
+	gro_split_init(&s, p->len, p->gso_size);
+	while (gro_split_next(&s, &off, &len))
+		rx_packet(t, p->data + off, len, p->ecn);
+}
+
+static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	int i, n;
+
+	n = underlay_recv(&t->ul, w->fd, p);
+	/* Nothing, or an error: ICMP about our packets may be queued. */
+	if (n <= 0) {
+		path_errors(t, w->fd);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (rx_count_pkt(t, &p[i]))
+			rx_datagrams(t, &p[i]);
+	rx_flush(t);
+}
+
+void rx_done(struct tunnel *t, unsigned int i, int res)
+{
+	const struct gro_frame *fr = &t->rx.gro->frames[i];
+
+	t->rx.writes--;
+	if (res < 0) {
+		log_debug_ret(res, "tap write");
+		t->st.drop[DROP_RX_WRITE]++;
+		return;
+	}
+	t->st.rx_frames++;
+	t->st.rx_frame_bytes += fr->len;
+	if (fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
+		t->st.rx_gso_bytes += fr->len;
+}
+
+int rx_init(struct tunnel *t, uint32_t mtu)
+{
+	struct rx *r = &t->rx;
+
+	r->gro = malloc(sizeof(*r->gro));
+	r->tap_iov = calloc(GRO_MAX_FRAMES, sizeof(*r->tap_iov));
+	if (!r->gro || !r->tap_iov) {
+		log_err("out of memory");
+		return -ENOMEM;
+	}
+	gro_init(r->gro, mtu, t->cfg.gro);
+	return 0;
+}
+
+void rx_free(struct rx *r)
+{
+	free(r->gro);
+	free(r->tap_iov);
+}
+
+void rx_set_mtu(struct tunnel *t, uint32_t mtu)
+{
+	gro_init(t->rx.gro, mtu, t->cfg.gro);
+}
+
+void rx_watch(struct tunnel *t)
+{
+	struct rx *r = &t->rx;
+	unsigned int i, n;
+	int fds[2];
+
+	n = underlay_recv_fds(&t->ul, fds);
+	for (i = 0; i < n; i++) {
+		ev_io_init(&r->sock_w[i], rx_sock_cb, fds[i], EV_READ);
+		r->sock_w[i].data = t;
+		ev_io_start(t->loop, &r->sock_w[i]);
+	}
+}

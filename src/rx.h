@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The receive path: packets from the underlay sockets, made into frames
+ * for the tap (decap_packet()) a receive batch at a time, and written to
+ * the tap through io_uring.
+ */
+#ifndef GSOTUN_RX_H
+#define GSOTUN_RX_H
+
+#include <stdint.h>
+#include <sys/uio.h>
+#include <ev.h>
+#include "gro.h"
+
+struct tunnel;
+
+struct rx {
+	struct gro *gro;	/* the batch on its way to the tap */
+	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
+	unsigned int writes;	/* tap writes in flight */
+	ev_io sock_w[2];	/* the underlay's receiving sockets */
+};
+
+/* Buffers for t->rx, for a tap of MTU mtu. 0 or -ENOMEM (logged). */
+int rx_init(struct tunnel *t, uint32_t mtu);
+void rx_free(struct rx *r);
+
+/* The tap's MTU changed (between batches). */
+void rx_set_mtu(struct tunnel *t, uint32_t mtu);
+
+/* Read the underlay's receiving sockets when they are readable. */
+void rx_watch(struct tunnel *t);
+
+/* The completion of tap write i of the batch (TAG_WRITE). */
+void rx_done(struct tunnel *t, unsigned int i, int res);
+
+#endif

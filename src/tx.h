@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The transmit path: frames read from the tap in batches through
+ * io_uring, composed for the wire (xmit_frame()) and sent, with
+ * backpressure when the sends of two batches are still under way.
+ */
+#ifndef GSOTUN_TX_H
+#define GSOTUN_TX_H
+
+#include <stdint.h>
+#include <ev.h>
+#include "gso.h"
+#include "pool.h"
+#include "sendq.h"
+#include "vnet.h"
+
+/*
+ * Frames read from the tap per wake-up before their segments go out in
+ * one flush and the loop looks elsewhere.
+ */
+#define TAP_BATCH 32
+/* Transmit buffer sets: one filling while the other's sends go. */
+#define TX_SETS 2
+
+struct tunnel;
+
+/*
+ * The buffers of one transmit batch: the frames read from the tap, the
+ * segments planned for them and the messages that send them. The set is
+ * free again once every send pointing into it has completed; two sets
+ * let the sends of one batch go to the kernel in the same
+ * io_uring_enter() as the reads of the next.
+ */
+struct tx_set {
+	uint8_t *bufs[TAP_BATCH];	/* vnet header + frame, per read */
+	int lens[TAP_BATCH];		/* what each read returned */
+	struct seg_arena arena;		/* segments planned for the batch */
+	struct sendq *q;		/* their messages */
+	unsigned int idx;		/* 0 or 1: tags its completions */
+};
+
+struct tx {
+	struct tx_set sets[TX_SETS];
+	struct pool pool;	/* the sets' references */
+	struct tx_set *cur;	/* the one frames are read into */
+	int batch;		/* reads to ask for next time */
+	int batch_max;		/* TAP_BATCH; 1 with --no-offload */
+	unsigned int reads;	/* tap reads in flight */
+	uint32_t gre_seq;
+	ev_io tap_w;
+};
+
+/* Buffers for t->tx. 0 or -ENOMEM (logged). */
+int tx_init(struct tunnel *t);
+void tx_free(struct tx *x);
+
+/* Read the tap when it is readable. */
+void tx_watch(struct tunnel *t);
+
+/* A completion of a tap read or of a send (TAG_READ, TAG_SEND). */
+void tx_done(struct tunnel *t, uint64_t data, int res);
+
+#endif
