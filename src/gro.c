@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * gro: the receive side's inverse of gso: verify inner TCP checksums and
- * merge in-order segments of a flow into super-frames for the tap.
+ * gro: the receive side's inverse of gso: verify inner TCP (and UDP)
+ * checksums and merge in-order segments of a flow into super-frames for
+ * the tap.
  */
 #include "config.h"
 
@@ -25,18 +26,20 @@
 		       TCP_F_SYN | TCP_F_FIN)
 #define GRO_TCP_FREE (TCP_F_CWR | TCP_F_FIN | TCP_F_PSH)
 
-/* What the TCP checksum of a segment says (gro_csum_check()). */
+/* What the TCP or UDP checksum of a segment says (gro_csum_check()). */
 enum gro_csum {
 	GRO_CSUM_BAD = 0,
 	GRO_CSUM_GOOD,		/* verified */
 	GRO_CSUM_SEED,		/* the pseudo-header seed: left partial */
+	GRO_CSUM_NONE,		/* UDP over IPv4 sent without (RFC 768) */
+	GRO_CSUM_UNKNOWN,	/* not looked at: the kernel verifies it */
 };
 
 /* One inner frame of the batch, parsed. */
 struct gro_seg {
 	struct frame f;
 	uint8_t *data;		/* f.data, writable */
-	uint32_t plen;		/* TCP payload length */
+	uint32_t plen;		/* TCP or UDP payload length */
 	uint32_t seq;		/* host order */
 	uint32_t pseudo;	/* pseudo-header sum over the L4 length */
 	uint16_t seed;		/* csum_fold16(pseudo), as in memory */
@@ -102,9 +105,11 @@ static void gro_seg_init(struct gro_seg *s, uint8_t *frame)
 	s->pseudo =
 		gro_pseudo(ip, s->ipv6, s->f.l4_proto, s->f.end - s->f.l4_off);
 	s->seed = csum_fold16(s->pseudo);
-	if (s->f.l4_proto != IPPROTO_TCP)
+	if (s->f.l4_proto != IPPROTO_TCP && s->f.l4_proto != IPPROTO_UDP)
 		return;
 	s->plen = s->f.end - s->f.hdr_len;
+	if (s->f.l4_proto != IPPROTO_TCP)
+		return;
 	s->seq = get_be32(th + 4);
 	s->flags = th[TCP_FLAGS_OFF];
 }
@@ -130,6 +135,11 @@ static uint32_t gro_l4_sum(const struct gro_seg *s)
 	return sum;
 }
 
+static uint16_t gro_check_off(uint8_t proto)
+{
+	return proto == IPPROTO_TCP ? TCP_CHECK_OFF : UDP_CHECK_OFF;
+}
+
 /*
  * A check field holding exactly the seed was left partial by a sender on
  * this host (the kernel's vxlan across a veth); anything else must
@@ -140,9 +150,12 @@ static uint32_t gro_l4_sum(const struct gro_seg *s)
 static enum gro_csum gro_csum_check(const struct gro_seg *s)
 {
 	const uint8_t *l4 = s->data + s->f.l4_off;
+	uint16_t check = get_sum16(l4 + gro_check_off(s->f.l4_proto));
 
-	if (get_sum16(l4 + TCP_CHECK_OFF) == s->seed)
+	if (check == s->seed)
 		return GRO_CSUM_SEED;
+	if (!check && s->f.l4_proto == IPPROTO_UDP && !s->ipv6)
+		return GRO_CSUM_NONE;
 	if (csum_fold(csum_add(gro_l4_sum(s), s->pseudo)) == 0)
 		return GRO_CSUM_GOOD;
 	return GRO_CSUM_BAD;
@@ -178,8 +191,9 @@ static void gro_slice_add(struct gro_frame *fr, uint8_t *base, uint32_t len)
 /*
  * Same flow: L2 header (MACs, VLAN tags, ethertype) as dev_gro_receive()
  * compares it, addresses as inet_gro_receive()/ipv6_gro_receive(), ports
- * as tcp_gro_receive(). A fragment has no ports: it matches on addresses,
- * so it still closes the flow it may belong to.
+ * as tcp_gro_receive() and udp_gro_receive_segment(), with the protocol.
+ * A fragment has no ports: it matches on addresses, so it still closes
+ * the flow it may belong to.
  */
 static bool gro_flow_match(const struct gro_flow *o, const struct gro_seg *s)
 {
@@ -192,7 +206,10 @@ static bool gro_flow_match(const struct gro_flow *o, const struct gro_seg *s)
 	if (s->ipv6 ? memcmp(h + l3 + 8, d + l3 + 8, 32) :
 		      memcmp(h + l3 + 12, d + l3 + 12, 8))
 		return false;
-	return !s->f.l4_off || !memcmp(h + o->l4_off, d + s->f.l4_off, 4);
+	if (!s->f.l4_off)
+		return true;
+	return o->proto == s->f.l4_proto &&
+	       !memcmp(h + o->l4_off, d + s->f.l4_off, 4);
 }
 
 /*
@@ -202,33 +219,49 @@ static bool gro_flow_match(const struct gro_flow *o, const struct gro_seg *s)
  * merged with a fixed id count up when the frame is cut again behind
  * the tap), check field seeded for NEEDS_CSUM. A run that began with CWR
  * keeps it on its first segment only (tcp_gro_complete():
- * SKB_GSO_TCP_ECN). One segment goes without GSO; its headers are as
- * they came, so only the check field changes.
+ * SKB_GSO_TCP_ECN). A UDP run gets the UDP length of the whole, as
+ * udp_gro_complete() gives it, and GSO_UDP_L4: __udp_gso_segment() cuts
+ * it again into datagrams of mss bytes, the last one shorter. One TCP
+ * segment goes without GSO; its headers are as they came, so only the
+ * check field changes. One UDP datagram goes as it came, with NEEDS_CSUM
+ * only if its sender left it so: the kernel verifies the others, as it
+ * does every datagram when none is merged.
  */
 static void gro_finish(const struct gro_flow *o)
 {
 	struct gro_frame *fr = o->fr;
 	uint8_t *ip = fr->hdr + o->l3_off;
 	uint8_t *th = fr->hdr + o->l4_off;
-	uint32_t pseudo;
+	uint16_t check = gro_check_off(o->proto);
+	uint32_t pseudo, l4len = fr->len - o->l4_off;
+	uint16_t seed;
 
-	if (fr->n_slices > 1) {
-		if (o->ipv6) {
-			put_be16(ip + 4, fr->len - o->l3_off - 40);
-		} else {
-			put_be16(ip + 2, fr->len - o->l3_off);
-			put_sum16(ip + 10, 0);
-			put_sum16(ip + 10, csum_ip4_header(ip, 20));
-		}
+	pseudo = gro_pseudo(ip, o->ipv6, o->proto, l4len);
+	seed = csum_fold16(pseudo);
+	if (fr->n_slices == 1 && o->proto == IPPROTO_UDP) {
+		if (get_sum16(th + check) == seed)
+			vnet_hdr_build_csum(&fr->vnet, o->l4_off, check);
+		return;
+	}
+	if (fr->n_slices == 1) {
+		vnet_hdr_build_csum(&fr->vnet, o->l4_off, check);
+	} else if (o->proto == IPPROTO_UDP) {
+		put_be16(th + UDP_LEN_OFF, l4len);
+		vnet_hdr_build_udp(&fr->vnet, o->l4_off, fr->hdr_len, o->mss);
+	} else {
 		vnet_hdr_build_tcp(&fr->vnet, o->ipv6, o->l4_off, fr->hdr_len,
 				   o->mss);
 		if (th[TCP_FLAGS_OFF] & TCP_F_CWR)
 			fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
-	} else {
-		vnet_hdr_build_csum(&fr->vnet, o->l4_off, TCP_CHECK_OFF);
 	}
-	pseudo = gro_pseudo(ip, o->ipv6, IPPROTO_TCP, fr->len - o->l4_off);
-	put_sum16(th + TCP_CHECK_OFF, csum_fold16(pseudo));
+	if (fr->n_slices > 1 && o->ipv6) {
+		put_be16(ip + 4, fr->len - o->l3_off - 40);
+	} else if (fr->n_slices > 1) {
+		put_be16(ip + 2, fr->len - o->l3_off);
+		put_sum16(ip + 10, 0);
+		put_sum16(ip + 10, csum_ip4_header(ip, 20));
+	}
+	put_sum16(th + check, seed);
 }
 
 /* Close open[i], keeping the others in the order they opened. */
@@ -377,19 +410,25 @@ static bool gro_can_merge(const struct gro_flow *o, const struct gro_seg *s)
 	return gro_l3_match(o, s) && gro_l4_match(o, s);
 }
 
+/* The second segment fixes the IPv4 id mode of the run. */
+static void gro_id_mode(struct gro_flow *o, const struct gro_seg *s)
+{
+	if (o->fr->n_slices == 1 && !s->ipv6)
+		o->id_fixed = get_be16(s->data + s->f.l3_off + 4) ==
+			      get_be16(o->fr->hdr + o->l3_off + 4);
+}
+
 /*
  * Append the payload. FIN and PSH go onto the merged header and end the
  * run, and so does a short segment, as in tcp_gro_receive() ("flush =
- * len < mss"); the second segment fixes the IPv4 id mode.
+ * len < mss").
  */
 static void gro_merge(struct gro *g, unsigned int i, const struct gro_seg *s)
 {
 	struct gro_flow *o = &g->open[i];
 	struct gro_frame *fr = o->fr;
 
-	if (fr->n_slices == 1 && !s->ipv6)
-		o->id_fixed = get_be16(s->data + s->f.l3_off + 4) ==
-			      get_be16(fr->hdr + o->l3_off + 4);
+	gro_id_mode(o, s);
 	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
 	o->next_seq += s->plen;
 	g->n.merged++;
@@ -416,6 +455,7 @@ static void gro_start(struct gro *g, const struct gro_seg *s)
 	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
 	o = &g->open[g->n_open++];
 	o->fr = fr;
+	o->proto = s->f.l4_proto;
 	o->mss = (uint16_t)s->plen;
 	o->l3_off = s->f.l3_off;
 	o->l4_off = s->f.l4_off;
@@ -504,25 +544,114 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s)
 	g->n.gso_frames++;
 }
 
-/* A frame the kernel is to check; it still ends its TCP flow's run. */
+/* A frame the kernel is to check; it still ends its flow's run. */
 static void gro_add_plain(struct gro *g, const struct gro_seg *s)
 {
-	if (s->f.l4_proto == IPPROTO_TCP)
+	if (s->f.l4_proto == IPPROTO_TCP || s->f.l4_proto == IPPROTO_UDP)
 		gro_close_flows(g, s);
 	gro_queue_plain(g, s->data, s->f.len);
 }
 
-static void gro_add_udp(struct gro *g, const struct gro_seg *s)
+/*
+ * A datagram that may be merged (udp_gro_receive_segment()): with data,
+ * a UDP length that is the datagram's ("padded or malicious packets" are
+ * not), IP headers as a TCP run takes them but no IPv6 extension header
+ * either, and within the tap's MTU. Only then is its checksum verified:
+ * the others go up as they came, for the kernel to judge.
+ */
+static bool gro_udp_shape_ok(const struct gro *g, const struct gro_seg *s)
 {
-	const uint8_t *l4 = s->data + s->f.l4_off;
+	const uint8_t *uh = s->data + s->f.l4_off;
 
-	if ((s->ipv6 && gro_ip6_routed(s)) ||
-	    get_sum16(l4 + UDP_CHECK_OFF) != s->seed) {
+	return s->plen &&
+	       get_be16(uh + UDP_LEN_OFF) == s->f.end - s->f.l4_off &&
+	       (!s->ipv6 || s->f.l4_off - s->f.l3_off == 40) &&
+	       s->f.end - s->f.l3_off <= g->mtu && gro_ip_clean(s);
+}
+
+/*
+ * udp_gro_receive_segment(): no longer than the first datagram (a longer
+ * one ends the run and starts another), room left (64 datagrams, as
+ * UDP_GRO_CNT_MAX, and 64 KB), and the IP header fields a TCP run
+ * compares.
+ */
+static bool gro_udp_can_merge(const struct gro_flow *o,
+			      const struct gro_seg *s)
+{
+	const struct gro_frame *fr = o->fr;
+
+	if (s->f.hdr_len != fr->hdr_len || s->plen > o->mss)
+		return false;
+	if (fr->n_slices >= GRO_MAX_SEGS ||
+	    fr->len - o->l3_off + s->plen > GRO_MAX_LEN)
+		return false;
+	return gro_l3_match(o, s);
+}
+
+/* Append the datagram's payload; a shorter one ends the run. */
+static void gro_udp_merge(struct gro *g, unsigned int i,
+			  const struct gro_seg *s)
+{
+	struct gro_flow *o = &g->open[i];
+	struct gro_frame *fr = o->fr;
+
+	gro_id_mode(o, s);
+	gro_slice_add(fr, s->data + s->f.hdr_len, s->plen);
+	g->n.udp_merged++;
+	if (fr->n_slices == 2)
+		g->n.udp_gso_frames++;
+	if (s->plen < o->mss || fr->n_slices == GRO_MAX_SEGS)
+		gro_close(g, i);
+}
+
+/*
+ * A UDP datagram that cannot merge goes as it came (the kernel verifies
+ * it) or, seeded by a sender on this host, with NEEDS_CSUM. One that may
+ * merge has its checksum verified first: a good one joins or starts a
+ * run, a wrong one goes as it came, after what went before it in its
+ * flow.
+ */
+static enum gro_result gro_add_udp(struct gro *g, struct gro_seg *s)
+{
+	enum gro_csum v = GRO_CSUM_UNKNOWN;
+	bool joins = false;
+	int i = -1;
+
+	if (s->ipv6 && gro_ip6_routed(s)) {
+		if (gro_full(g))
+			return GRO_FULL;
 		gro_queue_plain(g, s->data, s->f.len);
-		return;
+		return GRO_QUEUED;
 	}
-	g->n.csum_partial++;
-	gro_queue_csum(g, s, UDP_CHECK_OFF);
+	/*
+	 * A zero checksum ("none") never merges: udp_gro_receive() wants
+	 * one, for symmetry with GSO.
+	 */
+	if (g->merge_udp && gro_udp_shape_ok(g, s)) {
+		v = gro_csum_check(s);
+		joins = v == GRO_CSUM_GOOD || v == GRO_CSUM_SEED;
+	} else if (get_sum16(s->data + s->f.l4_off + UDP_CHECK_OFF) ==
+		   s->seed) {
+		v = GRO_CSUM_SEED;
+	}
+	if (joins)
+		i = gro_open_find(g, s);
+	if (i >= 0 && gro_udp_can_merge(&g->open[i], s)) {
+		gro_csum_count(g, v);
+		gro_udp_merge(g, (unsigned int)i, s);
+		return GRO_MERGED;
+	}
+	if (gro_full(g))
+		return GRO_FULL;
+	gro_csum_count(g, v);
+	gro_close_flows(g, s);
+	if (joins)
+		gro_start(g, s);
+	else if (v == GRO_CSUM_SEED)
+		gro_queue_csum(g, s, UDP_CHECK_OFF);
+	else
+		gro_queue_plain(g, s->data, s->f.len);
+	return GRO_QUEUED;
 }
 
 /*
@@ -603,11 +732,12 @@ static bool gro_inner_bad(int err, const struct gro_seg *s)
 	return ulen < 8 || ulen > s->f.end - s->f.l4_off;
 }
 
-void gro_init(struct gro *g, uint32_t mtu, bool merge)
+void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp)
 {
 	memset(g, 0, sizeof(*g));
 	g->mtu = mtu;
 	g->merge = merge;
+	g->merge_udp = merge && merge_udp;
 }
 
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
@@ -635,12 +765,11 @@ enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 	}
 	if (s.f.l4_off && s.f.l4_proto == IPPROTO_TCP)
 		return gro_add_tcp(g, &s, why);
-	if (g->n_frames == GRO_MAX_FRAMES)
-		return GRO_FULL;
 	if (s.f.l4_off && s.f.l4_proto == IPPROTO_UDP)
-		gro_add_udp(g, &s);
-	else
-		gro_add_plain(g, &s);
+		return gro_add_udp(g, &s);
+	if (gro_full(g))
+		return GRO_FULL;
+	gro_add_plain(g, &s);
 	return GRO_QUEUED;
 }
 

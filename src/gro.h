@@ -2,7 +2,8 @@
 /*
  * Receive offload: turn the inner frames of one receive batch into frames
  * for the tap, merging consecutive in-order TCP segments of a flow into
- * super-frames with a vnet GSO header, as the kernel's GRO would.
+ * super-frames with a vnet GSO header, and the datagrams of a UDP flow
+ * into GSO_UDP_L4 frames, as the kernel's GRO would.
  * Pure: no I/O; frames are described by a header block and slices that
  * point into the caller's receive buffers.
  */
@@ -37,11 +38,13 @@ struct gro_frame {
 };
 
 /*
- * A run of a TCP flow still taking segments: its frame and what the next
- * segment must match. gro.c's own; struct gro only holds the storage.
+ * A run of a TCP or UDP flow still taking segments: its frame and what
+ * the next segment must match. gro.c's own; struct gro only holds the
+ * storage.
  */
 struct gro_flow {
 	struct gro_frame *fr;
+	uint8_t proto;			/* IPPROTO_TCP or IPPROTO_UDP */
 	uint16_t mss;			/* payload of the first segment */
 	uint16_t l3_off, l4_off;
 	uint32_t next_seq;		/* host order */
@@ -56,6 +59,8 @@ struct gro_flow {
 struct gro_counts {
 	uint64_t merged;		/* rx_gro_merged */
 	uint64_t gso_frames;		/* rx_gso_frames */
+	uint64_t udp_merged;		/* rx_udp_merged */
+	uint64_t udp_gso_frames;	/* rx_udp_gso_frames */
 	uint64_t csum_partial;		/* rx_csum_partial */
 	uint64_t inner_csum_bad;	/* rx_inner_csum_bad */
 };
@@ -63,6 +68,7 @@ struct gro_counts {
 struct gro {
 	uint32_t mtu;		/* the tap's: larger TCP frames go as GSO */
 	bool merge;		/* false with --no-gro */
+	bool merge_udp;		/* UDP too: the tap takes GSO_UDP_L4 */
 	struct gro_counts n;
 	unsigned int n_frames;
 	unsigned int n_open;
@@ -77,7 +83,11 @@ enum gro_result {
 	GRO_FULL,		/* no room: flush and add it again */
 };
 
-void gro_init(struct gro *g, uint32_t mtu, bool merge);
+/*
+ * merge: TCP segments are merged; merge_udp: UDP datagrams too, for a
+ * tap that takes USO (TUN_F_USO4|TUN_F_USO6, Linux 6.2 and later).
+ */
+void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp);
 
 /*
  * Add one inner Ethernet frame of the batch. frame must stay valid (and is
@@ -87,12 +97,14 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge);
  * over the payload, it is not trusted in place of one.
  *
  * Integrity (DESIGN.md): every TCP checksum is verified, whatever the
- * outer checksum said, and a segment is merged, or written with
- * NEEDS_CSUM, only when its checksum verified or its check field holds
- * exactly the pseudo-header seed (a sender on this host left it partial,
- * as the kernel's vxlan on a veth does). A segment whose checksum is
- * wrong goes to the tap as it came, alone and without flags, so that the
- * stack behind drops it, as behind the kernel's vxlan; an IP frame whose
+ * outer checksum said, and so is every UDP checksum when UDP is merged;
+ * a segment is merged, or written with NEEDS_CSUM, only when its
+ * checksum verified or its check field holds exactly the pseudo-header
+ * seed (a sender on this host left it partial, as the kernel's vxlan on
+ * a veth does). A segment whose checksum is wrong, and a UDP datagram
+ * over IPv4 sent without one (zero), goes to the tap as it came, alone
+ * and without flags, so that the stack behind judges it, as behind the
+ * kernel's vxlan; an IP frame whose
  * headers no receiver would take (lengths that lie, headers cut short)
  * is dropped (DROP_RX_INNER_HDR), and so is a TCP frame over the tap's
  * MTU that no real sender builds (DROP_RX_OVERSIZE). Other frames go as

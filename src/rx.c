@@ -11,11 +11,21 @@
 #include "log.h"
 #include "path.h"
 #include "rx.h"
+#include "tap.h"
 #include "tunnel.h"
 
 static bool rx_writes_pending(void *ctx)
 {
 	return ((struct tunnel *)ctx)->rx.writes > 0;
+}
+
+/*
+ * UDP datagrams are merged when the tap was given USO (TUN_F_USO4|6,
+ * Linux 6.2) and has not refused a UDP super-frame since.
+ */
+static bool rx_merge_udp(const struct tunnel *t)
+{
+	return (tap_offloads() & TUN_F_USO4) && !t->rx.uso_refused;
 }
 
 /* What gro did in the batch, into the counters. */
@@ -25,6 +35,8 @@ static void rx_count_gro(struct tunnel *t)
 
 	t->st.rx_gro_merged += n->merged;
 	t->st.rx_gso_frames += n->gso_frames;
+	t->st.rx_udp_merged += n->udp_merged;
+	t->st.rx_udp_gso_frames += n->udp_gso_frames;
 	t->st.rx_csum_partial += n->csum_partial;
 	t->st.rx_inner_csum_bad += n->inner_csum_bad;
 	memset(n, 0, sizeof(*n));
@@ -70,6 +82,8 @@ static void rx_flush(struct tunnel *t)
 	}
 	ring_wait(&t->ring, tunnel_done, t, rx_writes_pending);
 	gro_reset(g);
+	if (g->merge_udp && !rx_merge_udp(t))
+		g->merge_udp = false;
 }
 
 /* One packet from the peer: a full batch goes to the tap first. */
@@ -130,19 +144,40 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 	rx_flush(t);
 }
 
+/*
+ * A tap that took USO and still refuses a GSO_UDP_L4 write (EINVAL, as
+ * some 6.1 and 6.6 stable kernels did for GSO writes to a tun): UDP goes
+ * datagram by datagram from the next batch on; TCP merging stays.
+ */
+static void rx_uso_refused(struct tunnel *t, const struct gro_frame *fr,
+			   int res)
+{
+	if (res != -EINVAL || t->rx.uso_refused ||
+	    fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_UDP_L4)
+		return;
+	t->rx.uso_refused = true;
+	t->st.rx_uso_refused++;
+	log_warn("tap %s refuses UDP super-frames: UDP datagrams are no "
+		 "longer merged", t->ifname);
+}
+
 void rx_done(struct tunnel *t, unsigned int i, int res)
 {
 	const struct gro_frame *fr = &t->rx.gro->frames[i];
+	uint8_t gso = fr->vnet.gso_type & ~VIRTIO_NET_HDR_GSO_ECN;
 
 	t->rx.writes--;
 	if (res < 0) {
 		log_debug_ret(res, "tap write");
 		t->st.drop[DROP_RX_WRITE]++;
+		rx_uso_refused(t, fr, res);
 		return;
 	}
 	t->st.rx_frames++;
 	t->st.rx_frame_bytes += fr->len;
-	if (fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE)
+	if (gso == VIRTIO_NET_HDR_GSO_UDP_L4)
+		t->st.rx_udp_gso_bytes += fr->len;
+	else if (gso != VIRTIO_NET_HDR_GSO_NONE)
 		t->st.rx_gso_bytes += fr->len;
 }
 
@@ -156,7 +191,7 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	gro_init(r->gro, mtu, t->cfg.gro);
+	gro_init(r->gro, mtu, t->cfg.gro, rx_merge_udp(t));
 	return 0;
 }
 
@@ -168,7 +203,7 @@ void rx_free(struct rx *r)
 
 void rx_set_mtu(struct tunnel *t, uint32_t mtu)
 {
-	gro_init(t->rx.gro, mtu, t->cfg.gro);
+	gro_init(t->rx.gro, mtu, t->cfg.gro, rx_merge_udp(t));
 }
 
 void rx_watch(struct tunnel *t)

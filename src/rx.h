@@ -7,6 +7,7 @@
 #ifndef GSOTUN_RX_H
 #define GSOTUN_RX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
 #include <ev.h>
@@ -18,6 +19,7 @@ struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
+	bool uso_refused;	/* the tap refused a UDP super-frame */
 	ev_io sock_w[2];	/* the underlay's receiving sockets */
 };
 

@@ -82,6 +82,14 @@
 	C(rx_gso_bytes)                                                       \
 	/* segments merged into a previous one */                             \
 	C(rx_gro_merged)                                                      \
+	/* frames written as UDP super-frames (GSO_UDP_L4) */                 \
+	C(rx_udp_gso_frames)                                                  \
+	/* and their bytes */                                                 \
+	C(rx_udp_gso_bytes)                                                   \
+	/* UDP datagrams merged into a previous one */                        \
+	C(rx_udp_merged)                                                      \
+	/* the tap refused a UDP super-frame: UDP merging off */              \
+	C(rx_uso_refused)                                                     \
 	/* outer CE copied onto the inner packet */                           \
 	C(rx_ecn_ce)                                                          \
 	/* check field held the seed: NEEDS_CSUM */                           \

@@ -170,3 +170,15 @@ void vnet_hdr_build_tcp(struct virtio_net_hdr *hdr, bool ipv6,
 	hdr->csum_start = l4_off;
 	hdr->csum_offset = TCP_CHECK_OFF;
 }
+
+void vnet_hdr_build_udp(struct virtio_net_hdr *hdr, uint16_t l4_off,
+			uint16_t hdr_len, uint16_t size)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	hdr->gso_type = VIRTIO_NET_HDR_GSO_UDP_L4;
+	hdr->hdr_len = hdr_len;
+	hdr->gso_size = size;
+	hdr->csum_start = l4_off;
+	hdr->csum_offset = UDP_CHECK_OFF;
+}

@@ -54,4 +54,12 @@ void vnet_hdr_build_csum(struct virtio_net_hdr *hdr, uint16_t csum_start,
 void vnet_hdr_build_tcp(struct virtio_net_hdr *hdr, bool ipv6,
 			uint16_t l4_off, uint16_t hdr_len, uint16_t mss);
 
+/*
+ * Header for a UDP super-frame written to the tap: gso_type UDP_L4,
+ * gso_size the datagrams' payload, NEEDS_CSUM with csum_start l4_off and
+ * offset 6; the caller has seeded the UDP check field.
+ */
+void vnet_hdr_build_udp(struct virtio_net_hdr *hdr, uint16_t l4_off,
+			uint16_t hdr_len, uint16_t size);
+
 #endif

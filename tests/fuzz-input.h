@@ -33,6 +33,7 @@ static inline void fuzz_encap_cfg(struct encap_cfg *c, const uint8_t *d)
 
 /* fuzz-rx.c: byte 0. */
 #define RX_NO_GRO 0x20
+#define RX_UDP_GRO 0x40
 /* fuzz-rx.c: the ctl byte of a record; bits 3-4 the outer ECN field. */
 #define RX_CTL_FIX 0x01
 #define RX_CTL_SEED 0x02

@@ -29,8 +29,7 @@
  *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
  *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum required;
  *               bit 4: GRE sequence numbers; bit 5: GRO merging off;
- *               bit 6: unused (it gave gro_add() a sum computed here;
- *               decap_packet() passes only what a GRE checksum summed)
+ *               bit 6: UDP datagrams merged too (a tap with USO)
  *   bytes 1-2   the tap's MTU, big-endian (0 means 1500, at least 68)
  *   bytes 3-5   VNI
  *   bytes 6-9   GRE key
@@ -109,17 +108,17 @@ struct rx_layout {
 /* What an L4 check field says, by rx_verdict(). */
 enum rx_csum {
 	RX_CSUM_NONE = 0,	/* nothing gro.c verifies */
-	RX_CSUM_GOOD,		/* TCP, verified */
+	RX_CSUM_GOOD,		/* TCP, or UDP that may merge: verified */
 	RX_CSUM_SEED,		/* TCP or UDP, the pseudo-header seed */
-	RX_CSUM_BAD,		/* TCP, neither */
+	RX_CSUM_BAD,		/* TCP, or UDP that may merge: neither */
 };
 
-/* A TCP segment, as the walk finds it in its original bytes. */
+/* A TCP segment or UDP datagram, as the walk finds it in its bytes. */
 struct rx_tcp {
 	uint8_t *o;
 	uint32_t len;
 	struct rx_layout l;
-	uint32_t hl;		/* headers, through TCP's */
+	uint32_t hl;		/* headers, through TCP's or UDP's */
 	uint32_t plen;
 	uint32_t seq;
 	uint8_t flags;
@@ -282,18 +281,41 @@ static bool rx_l4_seeded(const uint8_t *d, const struct rx_layout *l)
 	return pkt_get16(d + l->check) == pkt_fold(rx_pseudo(d, l));
 }
 
+/*
+ * A UDP datagram gro.c may merge (udp_gro_receive_segment(), and the
+ * issue's stricter rules): merging on, data, a UDP length that is the
+ * datagram's, no Ethernet padding, within the tap's MTU, IPv4 without
+ * options or fragment bits and with a valid header checksum, IPv6
+ * without extension headers, and a checksum (over IPv4, 0 is none).
+ */
+static bool rx_udp_mergeable(const uint8_t *o, uint32_t len,
+			     const struct rx_layout *l)
+{
+	const uint8_t *ip = o + l->l3;
+
+	if (!G.merge_udp || l->proto != IPPROTO_UDP || l->end - l->l4 <= 8)
+		return false;
+	if (pkt_get16(o + l->l4 + 4) != l->end - l->l4 || l->end != len ||
+	    l->end - l->l3 > G.mtu)
+		return false;
+	if (ip[0] >> 4 == 6)
+		return l->l4 - l->l3 == 40;
+	return ip[0] == 0x45 && !(pkt_get16(ip + 6) & ~0x4000) &&
+	       rx_ip4_valid(o, l) && pkt_get16(o + l->check) != 0;
+}
+
 /* What gro.c is to make of the packet's check field (gro.h, integrity). */
 static enum rx_csum rx_verdict(const struct rx_pkt *p)
 {
 	uint8_t *o = p->orig + p->inner_off;
+	uint32_t len = (uint32_t)(p->len - p->inner_off);
 	struct rx_layout l;
 
-	if (rx_walk(o, p->len - p->inner_off, false, &l) != RX_IP || !l.l4 ||
-	    l.routed)
+	if (rx_walk(o, len, false, &l) != RX_IP || !l.l4 || l.routed)
 		return RX_CSUM_NONE;
 	if (rx_l4_seeded(o, &l))
 		return RX_CSUM_SEED;
-	if (l.proto != IPPROTO_TCP)
+	if (l.proto != IPPROTO_TCP && !rx_udp_mergeable(o, len, &l))
 		return RX_CSUM_NONE;
 	return rx_l4_valid(o, &l) ? RX_CSUM_GOOD : RX_CSUM_BAD;
 }
@@ -526,8 +548,11 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
 	FUZZ_CHECK(!(h->flags & ~VIRTIO_NET_HDR_F_NEEDS_CSUM));
 	FUZZ_CHECK(base == VIRTIO_NET_HDR_GSO_NONE ||
 		 base == VIRTIO_NET_HDR_GSO_TCPV4 ||
-		 base == VIRTIO_NET_HDR_GSO_TCPV6);
+		 base == VIRTIO_NET_HDR_GSO_TCPV6 ||
+		 (base == VIRTIO_NET_HDR_GSO_UDP_L4 && G.merge_udp));
 	FUZZ_CHECK(base || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
+	FUZZ_CHECK(base != VIRTIO_NET_HDR_GSO_UDP_L4 ||
+		   !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
 	if (base) {
 		FUZZ_CHECK(h->gso_size > 0);
 		FUZZ_CHECK(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM);
@@ -546,8 +571,8 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
  * DESIGN.md, integrity: a frame the kernel will not verify (NEEDS_CSUM)
  * came from segments whose TCP checksum verified or held the seed,
  * whatever an outer checksum said, or from UDP datagrams whose check
- * field held the seed; a GSO frame, from segments whose IPv4 header
- * checksum verified.
+ * field held the seed or, merged, verified; a GSO frame, from segments
+ * whose IPv4 header checksum verified.
  */
 static void rx_check_source(const struct rx_pkt *p, bool gso)
 {
@@ -567,19 +592,24 @@ static void rx_check_source(const struct rx_pkt *p, bool gso)
 	if (l.proto == IPPROTO_TCP)
 		FUZZ_CHECK(v == RX_CSUM_GOOD || v == RX_CSUM_SEED);
 	else
-		FUZZ_CHECK(l.proto == IPPROTO_UDP && v == RX_CSUM_SEED);
+		FUZZ_CHECK(l.proto == IPPROTO_UDP &&
+			   (v == RX_CSUM_SEED || (gso && v == RX_CSUM_GOOD)));
 }
 
-/* A frame passed on as it came: one whole inner frame, untouched. */
+/*
+ * A frame passed on as it came: one whole inner frame, untouched (a UDP
+ * datagram that began a run and stayed alone: its headers copied, the
+ * payload in place).
+ */
 static void rx_check_plain(const struct gro_frame *fr, const struct rx_pkt *p)
 {
 	size_t ilen = p->len - p->inner_off;
+	const uint8_t *in = p->buf + p->inner_off;
 
-	FUZZ_CHECK(fr->n_slices == 1 && fr->hdr_len == 0);
-	FUZZ_CHECK(fr->slices[0].iov_base == p->buf + p->inner_off);
-	FUZZ_CHECK(fr->slices[0].iov_len == ilen);
-	FUZZ_CHECK(!memcmp(p->buf + p->inner_off, p->orig + p->inner_off,
-			   ilen));
+	FUZZ_CHECK(fr->n_slices == 1 && fr->len == ilen);
+	FUZZ_CHECK(fr->slices[0].iov_base == in + fr->hdr_len);
+	FUZZ_CHECK(!memcmp(fr->hdr, p->orig + p->inner_off, fr->hdr_len));
+	FUZZ_CHECK(!memcmp(in, p->orig + p->inner_off, ilen));
 }
 
 /* Bytes of a and b equal but for the 2-byte fields at skip[]. */
@@ -601,13 +631,25 @@ static bool rx_same_but(const uint8_t *a, const uint8_t *b, uint32_t len,
 
 /* ---- the kernel's GRO rules, from the segments' own bytes --------------- */
 
-/* A segment of a run: TCP, and not on its way elsewhere (RFC 8200 8.1). */
+/*
+ * A segment of a run: TCP, or UDP when UDP merges, and not on its way
+ * elsewhere (RFC 8200 8.1).
+ */
 static void rx_tcp_get(const struct rx_pkt *p, struct rx_tcp *t)
 {
 	t->o = p->orig + p->inner_off;
 	t->len = (uint32_t)(p->len - p->inner_off);
 	FUZZ_CHECK(rx_walk(t->o, t->len, false, &t->l) == RX_IP);
-	FUZZ_CHECK(t->l.l4 && t->l.proto == IPPROTO_TCP && !t->l.routed);
+	FUZZ_CHECK(t->l.l4 && !t->l.routed);
+	FUZZ_CHECK(t->l.proto == IPPROTO_TCP ||
+		   (t->l.proto == IPPROTO_UDP && G.merge_udp));
+	t->seq = 0;
+	t->flags = 0;
+	if (t->l.proto == IPPROTO_UDP) {
+		t->hl = t->l.l4 + 8;
+		t->plen = t->l.end - t->hl;
+		return;
+	}
 	t->hl = t->l.l4 + (t->o[t->l.l4 + 12] >> 4) * 4u;
 	t->plen = t->l.end - t->hl;
 	t->seq = pkt_get32(t->o + t->l.l4 + 4);
@@ -670,6 +712,25 @@ static void rx_rule_tcp(const struct rx_tcp *t, unsigned int k,
 		   rx_l4_seeded(t[k].o, &t[k].l));
 }
 
+/*
+ * udp_gro_receive_segment(): ports as the first's, every datagram one
+ * the kernel takes whole (rx_udp_mergeable()) with a checksum that
+ * verified or held the seed; none longer than the first, only the last
+ * shorter.
+ */
+static void rx_rule_udp(const struct rx_tcp *t, unsigned int k,
+			unsigned int n)
+{
+	const uint8_t *uh = t[k].o + t[k].l.l4, *uh0 = t[0].o + t[0].l.l4;
+
+	FUZZ_CHECK(t[k].l.proto == IPPROTO_UDP && !memcmp(uh, uh0, 4));
+	FUZZ_CHECK(rx_udp_mergeable(t[k].o, t[k].len, &t[k].l));
+	FUZZ_CHECK(t[k].plen > 0 && t[k].plen <= t[0].plen);
+	FUZZ_CHECK(k == n - 1 || t[k].plen == t[0].plen);
+	FUZZ_CHECK(rx_l4_valid(t[k].o, &t[k].l) ||
+		   rx_l4_seeded(t[k].o, &t[k].l));
+}
+
 /* Segment k of a merged run of n: same flow, and what the kernel merges. */
 static void rx_rule_seg(const struct rx_tcp *t, unsigned int k,
 			unsigned int n, uint32_t seq)
@@ -684,7 +745,10 @@ static void rx_rule_seg(const struct rx_tcp *t, unsigned int k,
 		rx_rule_ip4(t, k);
 	else
 		rx_rule_ip6(t, k);
-	rx_rule_tcp(t, k, n, seq);
+	if (t[0].l.proto == IPPROTO_UDP)
+		rx_rule_udp(t, k, n);
+	else
+		rx_rule_tcp(t, k, n, seq);
 }
 
 /*
@@ -692,12 +756,15 @@ static void rx_rule_seg(const struct rx_tcp *t, unsigned int k,
  * with the lengths of the whole, FIN and PSH of any segment, the check
  * field seeded; a GSO header that cuts it at the first payload's length,
  * with ECN when the first segment has CWR. One segment: its headers as
- * they came but the check field, without GSO.
+ * they came but the check field, without GSO. udp_gro_complete(): the
+ * UDP length of the whole, and GSO_UDP_L4.
  */
 static void rx_check_head(const struct gro_frame *fr, const struct rx_tcp *t,
 			  unsigned int n)
 {
 	const struct rx_layout *l = &t[0].l;
+	bool udp = l->proto == IPPROTO_UDP;
+	uint16_t check = udp ? 6 : 16;
 	uint8_t e[GSO_HDR_MAX], *ip, gso;
 	unsigned int k;
 	bool v4;
@@ -706,7 +773,7 @@ static void rx_check_head(const struct gro_frame *fr, const struct rx_tcp *t,
 	memcpy(e, t[0].o, t[0].hl);
 	ip = e + l->l3;
 	v4 = ip[0] >> 4 == 4;
-	for (k = 1; k < n; k++)
+	for (k = 1; k < n && !udp; k++)
 		e[l->l4 + 13] |= t[k].flags & (PKT_FIN | PKT_PSH);
 	if (n > 1 && v4) {
 		pkt_put16(ip + 2, fr->len - l->l3);
@@ -715,16 +782,21 @@ static void rx_check_head(const struct gro_frame *fr, const struct rx_tcp *t,
 	} else if (n > 1) {
 		pkt_put16(ip + 4, fr->len - l->l3 - 40);
 	}
-	pkt_put16(e + l->l4 + 16,
-		  pkt_fold(pkt_pseudo(ip, IPPROTO_TCP, fr->len - l->l4)));
+	if (udp)
+		pkt_put16(e + l->l4 + 4, fr->len - l->l4);
+	pkt_put16(e + l->l4 + check,
+		  pkt_fold(pkt_pseudo(ip, l->proto, fr->len - l->l4)));
 	FUZZ_CHECK(!memcmp(fr->hdr, e, t[0].hl));
 	FUZZ_CHECK(fr->vnet.flags == VIRTIO_NET_HDR_F_NEEDS_CSUM);
-	FUZZ_CHECK(fr->vnet.csum_start == l->l4 && fr->vnet.csum_offset == 16);
+	FUZZ_CHECK(fr->vnet.csum_start == l->l4 &&
+		   fr->vnet.csum_offset == check);
 	if (n == 1) {
 		FUZZ_CHECK(fr->vnet.gso_type == VIRTIO_NET_HDR_GSO_NONE);
 		return;
 	}
 	gso = v4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6;
+	if (udp)
+		gso = VIRTIO_NET_HDR_GSO_UDP_L4;
 	if (t[0].flags & PKT_CWR)
 		gso |= VIRTIO_NET_HDR_GSO_ECN;
 	FUZZ_CHECK(fr->vnet.gso_type == gso && fr->vnet.gso_size == t[0].plen &&
@@ -792,7 +864,10 @@ static void rx_check_merged(const struct gro_frame *fr, const struct frame *f,
 	const uint8_t *o1 = (const uint8_t *)fr->slices[1].iov_base -
 			    fr->hdr_len;
 	uint32_t id_at = f->l3_off + 4u;
-	uint32_t skip[] = { f->l4_off + 16u, f->l4_off + 18u, id_at,
+	bool udp = f->l4_proto == IPPROTO_UDP;
+	/* UDP: the check field, and (unused) its first payload bytes. */
+	uint32_t skip[] = { f->l4_off + (udp ? 6u : 16u),
+			    f->l4_off + (udp ? 6u : 18u), id_at,
 			    f->l3_off + 10u };
 	bool fixed = f->ethertype == 0x0800 &&
 		     pkt_get16(o1 + id_at) == pkt_get16(fr->hdr + id_at);
@@ -967,8 +1042,8 @@ static void rx_batch_end(struct rx_ctx *x, unsigned int next)
 			x->n_gso++;
 	}
 	FUZZ_CHECK(merged == x->merged);
-	FUZZ_CHECK(G.n.gso_frames == x->n_gso);
-	FUZZ_CHECK(G.n.merged == x->n_merged);
+	FUZZ_CHECK(G.n.gso_frames + G.n.udp_gso_frames == x->n_gso);
+	FUZZ_CHECK(G.n.merged + G.n.udp_merged == x->n_merged);
 	for (i = x->batch; i < next; i++) {
 		const struct rx_pkt *p = &x->pkts[i];
 
@@ -1049,7 +1124,8 @@ static void rx_count(struct rx_ctx *x, struct rx_pkt *p, enum gro_result r,
 {
 	uint64_t bad = G.n.inner_csum_bad - before->inner_csum_bad;
 	uint64_t seed = G.n.csum_partial - before->csum_partial;
-	uint64_t merged = G.n.merged - before->merged;
+	uint64_t merged = G.n.merged - before->merged +
+			  G.n.udp_merged - before->udp_merged;
 	bool kept = r != GRO_DROPPED;
 	bool hdr = !kept && out->drop == DROP_RX_INNER_HDR;
 	bool over = !kept && out->drop == DROP_RX_OVERSIZE;
@@ -1143,7 +1219,7 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 		mtu = 1500;
 	if (mtu < 68)
 		mtu = 68;
-	gro_init(&G, mtu, !(d[0] & RX_NO_GRO));
+	gro_init(&G, mtu, !(d[0] & RX_NO_GRO), d[0] & RX_UDP_GRO);
 	return true;
 }
 
@@ -1194,10 +1270,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rx_batch_end(x, x->n_pkts);
 	}
 	rx_batch_end(x, x->n_pkts);
-	FUZZ_CHECK(G.n.merged == x->n_merged);
+	FUZZ_CHECK(G.n.merged + G.n.udp_merged == x->n_merged);
 	FUZZ_CHECK(G.n.inner_csum_bad == x->n_bad);
 	FUZZ_CHECK(G.n.csum_partial == x->n_seed);
-	FUZZ_CHECK(G.n.gso_frames == x->n_gso);
+	FUZZ_CHECK(G.n.gso_frames + G.n.udp_gso_frames == x->n_gso);
+	/* UDP merges only when asked to. */
+	FUZZ_CHECK(G.merge_udp || !G.n.udp_merged);
 	FUZZ_CHECK(x->n_ce == x->want_ce);
 	FUZZ_CHECK(!memcmp(x->drop, x->want_drop, sizeof(x->drop)));
 	for (i = 0; i < x->n_pkts; i++) {

@@ -714,6 +714,49 @@ static void rx_errors(void)
 	seed_save("rx", "gre-errors");
 }
 
+/*
+ * UDP datagrams merged into GSO_UDP_L4 frames (RX_UDP_GRO): runs of one
+ * size with a shorter last one, a wrong checksum, a zero one, and over
+ * IPv6 and GRE-in-UDP; small datagrams keep the seeds small.
+ */
+static void rx_udp(void)
+{
+	struct tun vx = { .cfg = FUZZ_VXLAN | RX_UDP_GRO, .vni = 42 };
+	struct tun gu = { .cfg = FUZZ_GRE_UDP | FUZZ_CSUM | RX_UDP_GRO };
+	const struct pkt_spec u4 = { .l4 = UDP, .payload_len = 300,
+				     .ip_id = 9 };
+	const struct pkt_spec u6 = { .l4 = UDP, .ipv6 = true,
+				     .payload_len = 280 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&vx, 1500);
+	rx_run(&vx, &u4, 5);
+	s = u4;
+	s.payload_len = 100;
+	s.ip_id = 14;
+	rx_spec(&vx, 0, &s);
+	seed_save("rx", "vxlan-udp4-run-short-last");
+
+	rx_begin(&vx, 1500);
+	for (i = 0; i < 6; i++) {
+		rx_seg(&u4, i, &s);
+		if (i == 2)
+			P.buf[P.ip_end - 1] ^= 0x55;
+		if (i == 4)
+			pkt_put16(P.buf + P.check_off, 0);
+		rx_frame(&vx, 0, P.buf, P.len);
+	}
+	seed_save("rx", "vxlan-udp4-badcsum-nocsum");
+
+	rx_begin(&gu, 1500);
+	rx_run(&gu, &u6, 4);
+	s = u6;
+	s.partial = true;
+	rx_spec(&gu, 0, &s);
+	seed_save("rx", "gre-udp-udp6-run-seeded");
+}
+
 /* ---- transmit side: tap frames with a vnet header ----------------------- */
 
 /* cfg is fuzz-tx.c's byte 0; seq's low byte sets the transmit side. */
@@ -1010,6 +1053,7 @@ int main(int argc, char **argv)
 	rx_fixed();
 	rx_errors();
 	rx_ecn();
+	rx_udp();
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		tx_spec(&tx_cases[i]);
 	tx_lies();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit test for gro: runs of TCP segments merge, or stay apart, as the
- * kernel's GRO would; merged frames are compared with super-frames built
- * by hand here and cut back into the very segments by gso_plan().
+ * Unit test for gro: runs of TCP segments and of UDP datagrams merge, or
+ * stay apart, as the kernel's GRO would; merged frames are compared with
+ * super-frames built by hand here and cut back into the very segments by
+ * gso_plan().
  */
 #include "config.h"
 
@@ -23,6 +24,8 @@
 /* Payloads of an MSS-sized segment with timestamps at MTU 1500. */
 #define MSS4 1448
 #define MSS6 1428
+/* Payload of the UDP datagrams of a run (QUIC stacks send about so). */
+#define UDPSZ 1200
 
 static struct gro G;
 static struct pkt P;
@@ -55,6 +58,8 @@ static enum gro_result add(uint8_t *frame, size_t len, const uint32_t *sum)
 	st.rx_gso_frames = G.n.gso_frames;
 	st.rx_csum_partial = G.n.csum_partial;
 	st.rx_inner_csum_bad = G.n.inner_csum_bad;
+	st.rx_udp_merged = G.n.udp_merged;
+	st.rx_udp_gso_frames = G.n.udp_gso_frames;
 	return r;
 }
 
@@ -94,6 +99,8 @@ enum mod_kind {
 	M_PARTIAL,	/* check field = pseudo-header seed */
 	M_BADCSUM,	/* a payload byte flipped after the checksum */
 	M_BADIPSUM,	/* IPv4 header checksum wrong */
+	M_UDPZERO,	/* UDP check field 0: sent without a checksum */
+	M_ULEN,		/* UDP length field: arg short of the datagram */
 };
 
 struct mod {
@@ -114,6 +121,8 @@ struct mod {
  */
 struct row {
 	const char *name;
+	bool udp;		/* datagrams of UDPSZ bytes, not segments */
+	bool no_uso;		/* the tap takes no UDP super-frames */
 	bool ipv6;
 	bool vlan;
 	bool no_merge;
@@ -409,10 +418,82 @@ static const struct row rows[] = {
 	  .mods = { { 1, M_LEN, 3000 } }, .expect = "0|1g|2" },
 	{ "tcp6 merge off", .ipv6 = true, .no_merge = true, .n = 3,
 	  .expect = "0|1|2" },
+	/* udp_gro_receive_segment(): what merges */
+	{ "udp4 4 of one size", .udp = true, .n = 4, .expect = "0-3" },
+	{ "udp4 shorter last merges, ends run", .udp = true, .n = 4,
+	  .mods = { { 2, M_LEN, 500 } }, .expect = "0-2|3" },
+	{ "udp4 longer one starts a new run", .udp = true, .n = 3,
+	  .mods = { { 1, M_LEN, 1300 } }, .expect = "0|1,2" },
+	{ "udp4 GRO_MAX_SEGS (UDP_GRO_CNT_MAX)", .udp = true, .n = 66,
+	  .mods = { { -1, M_LEN, 100 } }, .expect = "0-63|64,65" },
+	{ "udp4 IP length 64 KB", .udp = true, .n = 56,
+	  .expect = "0-53|54,55" },
+	{ "udp4 seeded merges", .udp = true, .n = 3,
+	  .mods = { { 1, M_PARTIAL, 0 } }, .expect = "0-2", .partial = 1 },
+	{ "udp4 vlan", .udp = true, .vlan = true, .n = 3, .expect = "0-2" },
+	{ "udp4 no DF, ids count up", .udp = true, .n = 3,
+	  .mods = { { -1, M_NODF, 0 } }, .expect = "0-2" },
+	{ "udp4 fixed id", .udp = true, .n = 3, .no_rt = true,
+	  .mods = { { -1, M_IPID, 0 } }, .expect = "0-2" },
+	{ "udp4 two flows interleaved", .udp = true, .n = 6, .flows = 2,
+	  .expect = "0,2,4|1,3,5" },
+	/* what must not merge */
+	{ "udp4 ids 8,9,8", .udp = true, .n = 3,
+	  .mods = { { 0, M_IPID, 8 }, { 1, M_IPID, 9 }, { 2, M_IPID, 8 } },
+	  .expect = "0,1|2" },
+	{ "udp4 zero checksum (none): as it came", .udp = true, .n = 3,
+	  .mods = { { 1, M_UDPZERO, 0 } }, .expect = "0|1p|2" },
+	{ "udp4 all without checksum", .udp = true, .n = 3,
+	  .mods = { { -1, M_UDPZERO, 0 } }, .expect = "0p|1p|2p" },
+	{ "udp4 bad checksum: as it came, alone", .udp = true, .n = 4,
+	  .mods = { { 2, M_BADCSUM, 0 } }, .expect = "0,1|2p|3", .bad = 1 },
+	{ "udp4 UDP length under the datagram", .udp = true, .n = 3,
+	  .mods = { { 1, M_ULEN, 4 } }, .expect = "0|1p|2" },
+	{ "udp4 empty datagram", .udp = true, .n = 3,
+	  .mods = { { 1, M_LEN, 0 } }, .expect = "0|1p|2" },
+	{ "udp4 IP options", .udp = true, .n = 3,
+	  .mods = { { -1, M_IPOPT, 4 } }, .expect = "0p|1p|2p" },
+	{ "udp4 fragment: plain, closes the flow", .udp = true, .n = 3,
+	  .mods = { { 1, M_FRAG, 0x2000 } }, .expect = "0|1p|2" },
+	{ "udp4 Ethernet padding", .udp = true, .n = 3,
+	  .mods = { { 1, M_PAD, 2 } }, .expect = "0|1p|2" },
+	{ "udp4 different TOS", .udp = true, .n = 3,
+	  .mods = { { 1, M_TOS, 0x20 } }, .expect = "0|1|2" },
+	{ "udp4 different TTL", .udp = true, .n = 3,
+	  .mods = { { 1, M_TTL, 7 } }, .expect = "0|1|2" },
+	{ "udp4 DF differs", .udp = true, .n = 3,
+	  .mods = { { 1, M_NODF, 0 } }, .expect = "0|1|2" },
+	{ "udp4 another source port", .udp = true, .n = 3,
+	  .mods = { { 1, M_SPORT, 1 } }, .expect = "0,2|1" },
+	{ "udp4 over the tap's MTU", .udp = true, .n = 3, .mtu = 1000,
+	  .expect = "0p|1p|2p" },
+	{ "udp4 merge off (--no-gro)", .udp = true, .no_merge = true, .n = 3,
+	  .expect = "0p|1p|2p" },
+	{ "udp4 no USO on the tap", .udp = true, .no_uso = true, .n = 3,
+	  .expect = "0p|1p|2p" },
+	{ "udp4 no USO, seeded: NEEDS_CSUM", .udp = true, .no_uso = true,
+	  .n = 2, .mods = { { -1, M_PARTIAL, 0 } }, .expect = "0|1",
+	  .partial = 2 },
+	{ "udp6 4 of one size", .udp = true, .ipv6 = true, .n = 4,
+	  .expect = "0-3" },
+	{ "udp6 shorter last merges, ends run", .udp = true, .ipv6 = true,
+	  .n = 3, .mods = { { 1, M_LEN, 7 } }, .expect = "0,1|2" },
+	{ "udp6 hop-by-hop header", .udp = true, .ipv6 = true, .n = 3,
+	  .mods = { { -1, M_HBH, 0 } }, .expect = "0p|1p|2p" },
+	{ "udp6 different hop limit", .udp = true, .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_HOPS, 63 } }, .expect = "0|1|2" },
+	{ "udp6 different traffic class", .udp = true, .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_TCLASS, 0x20 } }, .expect = "0|1|2" },
+	{ "udp6 different flow label", .udp = true, .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLOWLBL, 0x12345 } }, .expect = "0|1|2" },
+	{ "udp6 zero checksum: wrong, as it came", .udp = true, .ipv6 = true,
+	  .n = 3, .mods = { { 1, M_UDPZERO, 0 } }, .expect = "0|1p|2",
+	  .bad = 1 },
 };
 
 /* A segment as built: layout, and three copies. */
 struct tseg {
+	uint8_t proto;
 	uint32_t len;
 	uint32_t ip_end;
 	uint32_t plen;
@@ -454,6 +535,11 @@ static bool mod_on(const struct mod *m, int i)
 	return m->idx == i || m->idx == -1;
 }
 
+static uint16_t check_off(uint8_t proto)
+{
+	return proto == IPPROTO_UDP ? 6 : 16;
+}
+
 /* The naive seed: folded, not inverted pseudo-header sum. */
 static uint16_t ref_seed(const uint8_t *b, uint16_t l3, uint16_t l4,
 			 uint32_t end, uint8_t proto)
@@ -465,14 +551,15 @@ static void ref_fix(uint8_t *b, const struct tseg *t)
 {
 	uint8_t *ip = b + t->l3_off, *th = b + t->l4_off;
 	uint32_t l4len = t->ip_end - t->l4_off;
+	uint16_t c = check_off(t->proto);
 
 	if (ip[0] >> 4 == 4) {
 		pkt_put16(ip + 10, 0);
 		pkt_put16(ip + 10, pkt_ip4_check(ip));
 	}
-	pkt_put16(th + 16, 0);
-	pkt_put16(th + 16,
-		  (uint16_t)~pkt_fold(pkt_pseudo(ip, IPPROTO_TCP, l4len) +
+	pkt_put16(th + c, 0);
+	pkt_put16(th + c,
+		  (uint16_t)~pkt_fold(pkt_pseudo(ip, t->proto, l4len) +
 				      pkt_sum(th, l4len, 0)));
 }
 
@@ -606,9 +693,15 @@ static void bad_mod(const struct mod *m, uint8_t *b, const struct tseg *t)
 {
 	switch (m->kind) {
 	case M_PARTIAL:
-		pkt_put16(b + t->l4_off + 16,
+		pkt_put16(b + t->l4_off + check_off(t->proto),
 			  ref_seed(b, t->l3_off, t->l4_off, t->ip_end,
-				   IPPROTO_TCP));
+				   t->proto));
+		break;
+	case M_UDPZERO:
+		pkt_put16(b + t->l4_off + 6, 0);
+		break;
+	case M_ULEN:
+		pkt_put16(b + t->l4_off + 4, t->ip_end - t->l4_off - m->arg);
 		break;
 	case M_BADCSUM:
 		b[t->ip_end - 1] ^= 0x5a;
@@ -623,9 +716,10 @@ static int build_seg(const struct row *r, int i)
 {
 	struct pkt_spec s = {
 		.ipv6 = r->ipv6,
+		.l4 = r->udp ? IPPROTO_UDP : IPPROTO_TCP,
 		.vlans = r->vlan ? 1 : 0,
-		.tcp_opt_len = TS,
-		.payload_len = r->ipv6 ? MSS6 : MSS4,
+		.tcp_opt_len = r->udp ? 0 : TS,
+		.payload_len = r->udp ? UDPSZ : r->ipv6 ? MSS6 : MSS4,
 		.seed = (uint32_t)i + 1,
 	};
 	struct tseg *t = &ts[i];
@@ -646,6 +740,7 @@ static int build_seg(const struct row *r, int i)
 	pkt_build(&s, &P);
 	if (P.len > SEG_BUF)
 		return -1;
+	t->proto = P.proto;
 	t->len = P.len;
 	t->ip_end = P.ip_end;
 	t->l3_off = P.l3_off;
@@ -730,7 +825,8 @@ static uint32_t ref_super(const int *idx, int n, uint8_t *b)
 
 		memcpy(b + off, orig[idx[k]] + u->hdr_len, u->plen);
 		off += u->plen;
-		flags |= orig[idx[k]][u->l4_off + 13];
+		if (u->proto == IPPROTO_TCP)
+			flags |= orig[idx[k]][u->l4_off + 13];
 	}
 	if (ip[0] >> 4 == 4) {
 		pkt_put16(ip + 2, off - t->l3_off);
@@ -739,20 +835,28 @@ static uint32_t ref_super(const int *idx, int n, uint8_t *b)
 	} else {
 		pkt_put16(ip + 4, off - t->l3_off - 40);
 	}
-	th[13] |= flags & (PKT_PSH | PKT_FIN);
-	pkt_put16(th + 16, ref_seed(b, t->l3_off, t->l4_off, off,
-				     IPPROTO_TCP));
+	/* udp_gro_complete(): the UDP length of the whole. */
+	if (t->proto == IPPROTO_UDP)
+		pkt_put16(th + 4, off - t->l4_off);
+	else
+		th[13] |= flags & (PKT_PSH | PKT_FIN);
+	pkt_put16(th + check_off(t->proto),
+		  ref_seed(b, t->l3_off, t->l4_off, off, t->proto));
 	return off;
 }
 
-/* A segment alone with NEEDS_CSUM: as it came, check field reseeded. */
+/*
+ * A segment alone with NEEDS_CSUM: as it came, check field reseeded; a
+ * datagram alone: as it came.
+ */
 static uint32_t ref_single(int i, uint8_t *b)
 {
 	const struct tseg *t = &ts[i];
 
 	memcpy(b, orig[i], t->ip_end);
-	pkt_put16(b + t->l4_off + 16, ref_seed(b, t->l3_off, t->l4_off,
-					       t->ip_end, IPPROTO_TCP));
+	if (t->proto == IPPROTO_TCP)
+		pkt_put16(b + t->l4_off + 16, ref_seed(b, t->l3_off, t->l4_off,
+						       t->ip_end, IPPROTO_TCP));
 	return t->ip_end;
 }
 
@@ -778,6 +882,16 @@ static bool vnet_is(const struct virtio_net_hdr *h, uint8_t flags,
 	       h->csum_start == csum_start && h->csum_offset == csum_offset;
 }
 
+/* A datagram whose check field holds the seed, as a sender left it. */
+static bool udp_seeded(int i)
+{
+	const struct tseg *t = &ts[i];
+
+	return pkt_get16(orig[i] + t->l4_off + 6) ==
+	       ref_seed(orig[i], t->l3_off, t->l4_off, t->ip_end,
+			IPPROTO_UDP);
+}
+
 static uint8_t gso_type_of(bool ipv6)
 {
 	return ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4;
@@ -793,6 +907,14 @@ static bool check_vnet(const struct gro_frame *fr, const struct xframe *x,
 
 	if (x->kind == 'p')
 		return vnet_is(&fr->vnet, 0, 0, 0, 0, 0, 0);
+	/* A datagram alone goes as it came: NEEDS_CSUM only if seeded. */
+	if (t->proto == IPPROTO_UDP && x->n == 1)
+		return udp_seeded(x->idx[0]) ?
+		       vnet_is(&fr->vnet, F, 0, 0, 0, t->l4_off, 6) :
+		       vnet_is(&fr->vnet, 0, 0, 0, 0, 0, 0);
+	if (t->proto == IPPROTO_UDP)
+		return vnet_is(&fr->vnet, F, VIRTIO_NET_HDR_GSO_UDP_L4,
+			       (uint16_t)t->plen, t->hdr_len, t->l4_off, 6);
 	if (x->kind == 'g')
 		return vnet_is(&fr->vnet, F, gso_type_of(ipv6),
 			       (uint16_t)(mtu - (t->hdr_len - t->l3_off)),
@@ -949,7 +1071,7 @@ static void run_row(const struct row *r, bool sums)
 		gso += xf[k].n > 1 || xf[k].kind == 'g';
 	}
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !r->no_merge);
+	gro_init(&G, mtu, !r->no_merge, !r->no_uso);
 	feed(r, sums, &res);
 	if (!is_int(G.n_frames, nx, "%s: frames", name))
 		return;
@@ -967,8 +1089,13 @@ static void run_row(const struct row *r, bool sums)
 	ok(vnet, "%s: vnet headers", name);
 	ok(zc, "%s: payloads not copied", name);
 	ok(rt, "%s: gso_plan() gives back the segments", name);
-	is_int(st.rx_gro_merged, merged, "%s: rx_gro_merged", name);
-	is_int(st.rx_gso_frames, gso, "%s: rx_gso_frames", name);
+	is_int(st.rx_gro_merged, r->udp ? 0 : merged, "%s: rx_gro_merged",
+	       name);
+	is_int(st.rx_gso_frames, r->udp ? 0 : gso, "%s: rx_gso_frames", name);
+	is_int(st.rx_udp_merged, r->udp ? merged : 0, "%s: rx_udp_merged",
+	       name);
+	is_int(st.rx_udp_gso_frames, r->udp ? gso : 0,
+	       "%s: rx_udp_gso_frames", name);
 	is_int(st.rx_csum_partial, r->partial, "%s: rx_csum_partial", name);
 	is_int(st.rx_inner_csum_bad, r->bad, "%s: rx_inner_csum_bad", name);
 	ok(res.merged == merged && res.dropped == 0 && res.other == 0 &&
@@ -1307,7 +1434,7 @@ static void run_single(const struct single *c)
 	len = c->cut ? c->cut : P.len;
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !c->no_merge);
+	gro_init(&G, mtu, !c->no_merge, false);
 	r = add(big, len, NULL);
 	gro_flush(&G);
 	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
@@ -1385,7 +1512,7 @@ static void test_full(void)
 	memcpy(orig[2], work[2], ts[2].len);
 
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, 1500, true);
+	gro_init(&G, 1500, true, false);
 	fill_arp(GRO_MAX_FRAMES);
 	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
 	is_int(add(arp, arp_len, NULL), GRO_FULL,
@@ -1442,7 +1569,7 @@ static void test_reset(void)
 	for (k = 0; k < 3; k++)
 		build_seg(&r, k);
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, 1500, true);
+	gro_init(&G, 1500, true, false);
 	add(work[0], ts[0].len, NULL);
 	add(work[1], ts[1].len, NULL);
 	gro_flush(&G);
