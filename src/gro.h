@@ -114,6 +114,12 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp);
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 			const uint32_t *sum, enum drop *why);
 
+/* UDP datagrams go one by one from now on (the tap refused USO). */
+static inline void gro_stop_udp(struct gro *g)
+{
+	g->merge_udp = false;
+}
+
 /* No room for another frame: flush, reset and add again. */
 static inline bool gro_full(const struct gro *g)
 {

@@ -82,8 +82,6 @@ static void rx_flush(struct tunnel *t)
 	}
 	ring_wait(&t->ring, tunnel_done, t, rx_writes_pending);
 	gro_reset(g);
-	if (g->merge_udp && !rx_merge_udp(t))
-		g->merge_udp = false;
 }
 
 /* One packet from the peer: a full batch goes to the tap first. */
@@ -157,6 +155,8 @@ static void rx_uso_refused(struct tunnel *t, const struct gro_frame *fr,
 		return;
 	t->rx.uso_refused = true;
 	t->st.rx_uso_refused++;
+	/* The batch's frames are built already: from the next one on. */
+	gro_stop_udp(t->rx.gro);
 	log_warn("tap %s refuses UDP super-frames: UDP datagrams are no "
 		 "longer merged", t->ifname);
 }
