@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
@@ -730,6 +731,39 @@ static bool gro_inner_bad(int err, const struct gro_seg *s)
 		return false;
 	ulen = get_be16(uh + 4);
 	return ulen < 8 || ulen > s->f.end - s->f.l4_off;
+}
+
+/*
+ * The releases that segment a GSO_UDP_L4 skb landing on an encapsulation
+ * socket: commit 3d010c8031e3 ("udp: do not accept non-tunnel GSO skbs
+ * landing in a tunnel", CVE-2024-35884) in udp_unexpected_gso(), Linux 6.9
+ * and the stable releases below. Without it the VXLAN and GENEVE sockets
+ * (which take UDP_L4 aggregates, udp_allow_gso()) decapsulate a merged
+ * frame whole with a gso_size that no longer fits it: corrupt packets or
+ * a BUG in skb_segment(). Taps take USO from 6.2, so 6.2 to 6.6.25, 6.7
+ * and 6.8.0 to 6.8.4 are the kernels where merging would do that.
+ */
+static const struct {
+	unsigned int major, minor, patch;
+} udp_gso_fixed[] = {
+	{ 6, 8, 5 }, { 6, 6, 26 }, { 6, 1, 85 }, { 5, 15, 154 },
+	{ 5, 10, 215 },
+};
+
+bool gro_kernel_cuts_udp_gso(const char *release)
+{
+	unsigned int major = 0, minor = 0, patch = 0, i;
+
+	/* "6.6.26-amd64", "6.9-rc2", "6.12.0+": the patch level is optional. */
+	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
+		return false;
+	if (major != 6 ? major > 6 : minor >= 9)
+		return true;
+	for (i = 0; i < sizeof(udp_gso_fixed) / sizeof(udp_gso_fixed[0]); i++)
+		if (udp_gso_fixed[i].major == major &&
+		    udp_gso_fixed[i].minor == minor)
+			return patch >= udp_gso_fixed[i].patch;
+	return false;
 }
 
 void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp)

@@ -114,6 +114,14 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp);
 enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 			const uint32_t *sum, enum drop *why);
 
+/*
+ * Whether the kernel of release (uname's) cuts a UDP super-frame that
+ * reaches a UDP tunnel socket (the kernel's VXLAN or GENEVE nested in
+ * the overlay) back into datagrams before decapsulating them, see
+ * gro.c. Pure.
+ */
+bool gro_kernel_cuts_udp_gso(const char *release);
+
 /* UDP datagrams go one by one from now on (the tap refused USO). */
 static inline void gro_stop_udp(struct gro *g)
 {

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "decap.h"
 #include "log.h"
 #include "path.h"
@@ -21,11 +22,26 @@ static bool rx_writes_pending(void *ctx)
 
 /*
  * UDP datagrams are merged when the tap was given USO (TUN_F_USO4|6,
- * Linux 6.2) and has not refused a UDP super-frame since.
+ * Linux 6.2) and the kernel cuts a UDP super-frame that reaches a tunnel
+ * socket behind the tap (gro_kernel_cuts_udp_gso()); until the tap
+ * refuses one (rx_uso_refused()).
  */
-static bool rx_merge_udp(const struct tunnel *t)
+static bool rx_kernel_merges_udp(void)
 {
-	return (tap_offloads() & TUN_F_USO4) && !t->rx.uso_refused;
+	struct utsname u;
+
+	if (!(tap_offloads() & TUN_F_USO4))
+		return false;
+	if (uname(&u) < 0) {
+		log_warn_errno("uname: UDP datagrams are not merged");
+		return false;
+	}
+	if (gro_kernel_cuts_udp_gso(u.release))
+		return true;
+	log_info("UDP datagrams are not merged: Linux %s would decapsulate "
+		 "a UDP super-frame of a tunnel nested in the overlay whole "
+		 "(fixed in 6.9, 6.8.5 and 6.6.26)", u.release);
+	return false;
 }
 
 /* What gro did in the batch, into the counters. */
@@ -154,6 +170,7 @@ static void rx_uso_refused(struct tunnel *t, const struct gro_frame *fr,
 	    fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_UDP_L4)
 		return;
 	t->rx.uso_refused = true;
+	t->rx.merge_udp = false;
 	t->st.rx_uso_refused++;
 	/* The batch's frames are built already: from the next one on. */
 	gro_stop_udp(t->rx.gro);
@@ -191,7 +208,8 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	gro_init(r->gro, mtu, t->cfg.gro, rx_merge_udp(t));
+	r->merge_udp = t->cfg.gro && rx_kernel_merges_udp();
+	gro_init(r->gro, mtu, t->cfg.gro, r->merge_udp);
 	return 0;
 }
 
@@ -203,7 +221,7 @@ void rx_free(struct rx *r)
 
 void rx_set_mtu(struct tunnel *t, uint32_t mtu)
 {
-	gro_init(t->rx.gro, mtu, t->cfg.gro, rx_merge_udp(t));
+	gro_init(t->rx.gro, mtu, t->cfg.gro, t->rx.merge_udp);
 }
 
 void rx_watch(struct tunnel *t)

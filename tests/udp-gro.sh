@@ -9,10 +9,13 @@
 # Then the kernel's own vxlan inside the overlay (nested, port 8472): its
 # datagrams are merged too and reach its socket as UDP super-frames, which
 # the kernel must cut before decapsulating them (udp_unexpected_gso()):
-# 64 MiB through it both ways, SHA-256 intact. Then --no-gro, and a tap
-# that refuses USO (tests/no-uso.so makes TUNSETOFFLOAD say EINVAL to it,
-# as kernels before 6.2 do): datagram by datagram again, intact, and TCP
-# still merged.
+# 64 MiB through it both ways, SHA-256 intact. Then --no-gro; a kernel
+# that would decapsulate such a super-frame whole (6.6.25, before
+# 3d010c8031e3: tests/old-kernel.so makes uname() say so), where gsotun
+# must not merge UDP, the nested vxlan still intact; and a tap that
+# refuses USO (the shim makes TUNSETOFFLOAD say EINVAL to it, as kernels
+# before 6.2 do): datagram by datagram again, intact, and TCP still
+# merged.
 #
 # Usage: udp-gro.sh vxlan|gre-udp 4|6   (the underlay family)
 #
@@ -177,12 +180,30 @@ check "--no-gro: one datagram a read" single_datagrams
 check "--no-gro: nothing merged" not_merged
 check "--no-gro: both ends stop cleanly" ends_stop
 
-NO_USO=${top_builddir:-$LIB_DIR/..}/tests/no-uso.so
-[ -f "$NO_USO" ] || bail "$NO_USO not built (make check builds it)"
+SHIM=${top_builddir:-$LIB_DIR/..}/tests/old-kernel.so
+[ -f "$SHIM" ] || bail "$SHIM not built (make check builds it)"
+
+old_start()
+{
+	LD_PRELOAD=$SHIM OLD_KERNEL_RELEASE=6.6.25 ends_start -v
+}
+
+# B said why it does not merge UDP, naming the kernel.
+old_said_why()
+{
+	grep -q 'UDP datagrams are not merged: Linux 6.6.25' "${GT_ERR[$NS_B]}"
+}
+
+# The tap still took USO: only merging is off.
+tap_uso()
+{
+	ip netns exec "$NS_B" ethtool -k "$TAP_B" |
+		grep -q '^tx-udp-segmentation: on'
+}
 
 no_uso_start()
 {
-	LD_PRELOAD=$NO_USO ends_start
+	LD_PRELOAD=$SHIM OLD_KERNEL_NO_USO=1 ends_start
 }
 
 # The kernel hands B's tap nothing it could not cut: UDP GSO off.
@@ -196,6 +217,19 @@ tcp_merged()
 {
 	gt_counters "$NS_B" && [ "$(ctr "$GT_CTR" rx_gro_merged)" -gt 0 ]
 }
+
+check "Linux 6.6.25: start" old_start
+check "Linux 6.6.25: B says why UDP is not merged" old_said_why
+check "Linux 6.6.25: B's tap still takes USO" tap_uso
+check "Linux 6.6.25: received" udp_run "$OV4_B"
+check "Linux 6.6.25: every datagram intact, once" intact
+check "Linux 6.6.25: one datagram a read" single_datagrams
+check "Linux 6.6.25: nested: ping" ping_ok "$NS_A" 10.77.0.2
+check "Linux 6.6.25: nested: 64 MiB A to B" xfer "$NS_A" "$NS_B" 10.77.0.2 big
+check "Linux 6.6.25: nothing merged" not_merged
+check "Linux 6.6.25: 64 MiB of TCP A to B" xfer "$NS_A" "$NS_B" "$OV4_B" big
+check "Linux 6.6.25: TCP still merged" tcp_merged
+check "Linux 6.6.25: both ends stop cleanly" ends_stop
 
 check "no USO: start" no_uso_start
 check "no USO: B's tap takes no UDP segmentation" tap_no_uso

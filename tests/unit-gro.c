@@ -1633,8 +1633,37 @@ static void test_split(void)
 	test_split_one(114 * 32, 114, 32);
 }
 
+/*
+ * The kernels that cut a UDP super-frame reaching a tunnel socket
+ * (3d010c8031e3: 6.9, 6.8.5, 6.6.26; taps take USO from 6.2).
+ */
+static void test_kernels(void)
+{
+	static const struct {
+		const char *release;
+		bool cuts;
+	} k[] = {
+		{ "6.18.44-fc-v657", true }, { "6.9.0", true },
+		{ "6.9-rc2", true }, { "6.10", true }, { "7.0.1", true },
+		{ "6.8.5", true }, { "6.8.12-arch1-1", true },
+		{ "6.6.26", true }, { "6.6.58-amd64", true },
+		{ "6.8.4", false }, { "6.8", false }, { "6.7.12", false },
+		{ "6.6.25", false }, { "6.6.0-rc1", false }, { "6.2.16", false },
+		{ "6.5.13", false }, { "6.1.84", false }, { "6.1.85", true },
+		{ "5.15.154", true }, { "5.4.280", false }, { "", false },
+		{ "6", false }, { "linux", false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		ok(gro_kernel_cuts_udp_gso(k[i].release) == k[i].cuts,
+		   "Linux '%s' %s UDP super-frames at tunnel sockets",
+		   k[i].release, k[i].cuts ? "cuts" : "does not cut");
+}
+
 int main(void)
 {
+	test_kernels();
 	test_rows();
 	test_singles();
 	test_full();
