@@ -5,7 +5,8 @@
 # Usage: gnuplot -e "datafile='bench-out/plot.dat'" \
 #                -e "outfile='bench-out/bench.png'" contrib/bench-plot.gp
 # plot.dat, tab-separated: a "#" comment line, then one line per row:
-# "label" tcp1 tcp4 udp64 rr cpu (ratios; NA where a measure is missing).
+# "label" tcp1 tcp4 udp64 rr cpu bulk (ratios; NA where a measure is
+# missing).
 
 if (!exists("datafile")) datafile = 'bench-out/plot.dat'
 if (!exists("outfile")) outfile = 'bench-out/bench.png'
@@ -32,9 +33,9 @@ stats datafile using (1) nooutput
 set xrange [-0.6:STATS_records - 0.4]
 set border 3
 
-# Five series per cluster, gap 1: each bar is 1/6 of a unit wide, the
+# Six series per cluster, gap 1: each bar is 1/7 of a unit wide, the
 # cluster centred on its x value.
-n = 5
+n = 6
 w = 1.0 / (n + 1)
 xof(i) = (i - (n - 1) / 2.0) * w
 lbl(v) = (v != v) ? "" : (v < 0.1 ? sprintf("%.2g", v) : sprintf("%.2f", v))
@@ -48,5 +49,6 @@ plot datafile using 2:xtic(1) title "TCP 1 stream" lc rgb "#1f77b4", \
      '' using 5 title "RR/s pinned" lc rgb "#9467bd", \
      '' using 6 title "1 / CPU per KB" \
 	lc rgb "#8c564b", \
+     '' using 7 title "bulk UDP (GSO)" lc rgb "#d62728", \
      for [i = 0:n - 1] '' using ($0 + xof(i)):(column(i + 2)): \
 	(lbl(column(i + 2))) with labels offset 0,0.7 font ",8" notitle

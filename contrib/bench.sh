@@ -15,6 +15,11 @@
 #   udp64   64-byte UDP datagrams per second that reached the receiver,
 #           median of 3 runs; beside it, those that B's tunnel device
 #           handed to B's stack, read by the receiver or not
+#   bulk    bulk UDP the way QUIC stacks send it: 1400-byte datagrams,
+#           45 a send (UDP_SEGMENT) as fast as the sender goes, read
+#           with UDP_GRO; received Gbit/s, median of 3, and the share
+#           of datagrams lost
+#   plain   the same with one datagram a send (no UDP GSO)
 #   rr      TCP round trips per second, everything pinned to CPU 0
 #           (sockperf ping-pong, else a Python 1-byte ping-pong)
 #   sc      system calls per 64 KB of TCP payload made by each gsotun (A
@@ -83,6 +88,7 @@ declare -A SHORT=(
 # Results, by row; NA when a measure could not be taken.
 declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
 declare -A R_SCDA R_SCDB
+declare -A R_BULK R_BRUNS R_BLOSS R_PLAIN R_PRUNS R_PLOSS
 declare -A R_MTU R_NOTE
 
 # ---------------------------------------------------------------- helpers
@@ -464,12 +470,14 @@ tunnel_up()
 
 # ---------------------------------------------------------------- measures
 
+# wait_listen NS PORT [u]: a TCP (or, with u, UDP) socket on PORT in NS.
 wait_listen()
 {
 	local i
 
 	for ((i = 0; i < 50; i++)); do
-		[ -n "$(ip netns exec "$1" ss -Htln "sport = :$2")" ] && return 0
+		[ -n "$(ip netns exec "$1" ss -H"${3:-t}"ln "sport = :$2")" ] &&
+			return 0
 		sleep 0.1
 	done
 	return 1
@@ -607,6 +615,51 @@ m_udp64()
 	R_UDPT[$row]=$(median "${dev[@]}")
 }
 
+# m_bulk NAME SEGS: 1400-byte UDP datagrams, SEGS a send, as fast as a
+# Python sender goes for T s, read by a UDP_GRO receiver; median of 3.
+# Sets BULK (Gbit/s received), BRUNS and BLOSS (per cent of the sent
+# datagrams not received, median).
+m_bulk()
+{
+	local name=$1 segs=$2 i rpid out sent secs got runs=() loss=()
+
+	for i in 1 2 3; do
+		runs+=(NA) loss+=(NA)
+		out=$RAW/$row-$name-$i
+		port=$((port + 1))
+		ip netns exec "$NS_B" timeout $((T + 30)) "$PY" "$TMP/bulk.py" \
+			recv "$OV_B" "$port" </dev/null >"$out-recv.txt" 2>&1 &
+		rpid=$!
+		track "$rpid"
+		if ! wait_listen "$NS_B" "$port" u; then
+			log "bulk UDP receiver does not listen on $port"
+			stop "$rpid"
+			continue
+		fi
+		ip netns exec "$NS_A" timeout $((T + 30)) "$PY" "$TMP/bulk.py" \
+			send "$OV_B" "$port" "$T" "$segs" </dev/null \
+			>"$out-send.txt" 2>&1
+		sent='' secs='' got=''
+		read -r sent secs <"$out-send.txt"
+		wait "$rpid"
+		untrack "$rpid"
+		read -r got <"$out-recv.txt"
+		if ! isnum "${sent:-}" || ! isnum "${secs:-}" ||
+			! isnum "${got:-}" ||
+			[ "$(calc "$sent > 0 && $secs > 0")" != 1 ]; then
+			log "$row: UDP, $segs a send, run $i failed ($out-*)"
+			continue
+		fi
+		runs[-1]=$(calc "$got * 1400 * 8 / $secs / 1e9")
+		loss[-1]=$(calc "100 * ($sent - $got) / $sent")
+		log "$row: UDP, $segs a send, run $i: ${runs[-1]} Gbit/s" \
+			"received, ${loss[-1]}% lost"
+	done
+	BRUNS=$(IFS=,; echo "${runs[*]}")
+	BULK=$(median "${runs[@]}")
+	BLOSS=$(median "${loss[@]}")
+}
+
 # sc_start PID FILE: count PID's system calls until sc_stop.
 sc_start()
 {
@@ -729,6 +782,75 @@ else:
 EOF
 }
 
+# bulk.py recv ADDR PORT | send ADDR PORT SECONDS SEGS: 1400-byte UDP
+# datagrams. The sender sends SEGS a send (UDP_SEGMENT when more than one)
+# and prints the datagrams it sent and the seconds it took; the receiver
+# reads with UDP_GRO until a second passes without data and prints the
+# datagrams it got.
+write_bulk_py()
+{
+	cat >"$TMP/bulk.py" <<'EOF'
+import socket
+import sys
+import time
+
+SOL_UDP = 17
+UDP_SEGMENT = 103
+UDP_GRO = 104
+SO_RCVBUFFORCE = 33
+SIZE = 1400
+
+
+def udp(addr):
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    return socket.socket(fam, socket.SOCK_DGRAM)
+
+
+def recv(addr, port):
+    s = udp(addr)
+    s.setsockopt(SOL_UDP, UDP_GRO, 1)
+    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 32 << 20)
+    s.bind((addr, port))
+    buf = bytearray(65536)
+    got = 0
+    s.settimeout(20)
+    try:
+        while True:
+            got += s.recv_into(buf)
+            s.settimeout(1)
+    except socket.timeout:
+        pass
+    print(got // SIZE)
+
+
+def send(addr, port, secs, segs):
+    s = udp(addr)
+    if segs > 1:
+        s.setsockopt(SOL_UDP, UDP_SEGMENT, SIZE)
+    s.connect((addr, port))
+    buf = bytes(SIZE * segs)
+    n = 0
+    t0 = time.monotonic()
+    end = t0 + secs
+    now = t0
+    while now < end:
+        try:
+            s.send(buf)
+            n += 1
+        except OSError:
+            pass
+        now = time.monotonic()
+    print(n * segs, now - t0)
+
+
+if sys.argv[1] == "recv":
+    recv(sys.argv[2], int(sys.argv[3]))
+else:
+    send(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
+         int(sys.argv[5]))
+EOF
+}
+
 # Round trips per second with the client, the server and both gsotuns
 # pinned to CPU 0 (in a VM the pinned figure is the stable one).
 m_rr()
@@ -794,6 +916,10 @@ run_row()
 		m_tcp1
 		m_tcp4
 		m_udp64
+		m_bulk bulk 45
+		R_BULK[$row]=$BULK R_BRUNS[$row]=$BRUNS R_BLOSS[$row]=$BLOSS
+		m_bulk plain 1
+		R_PLAIN[$row]=$BULK R_PRUNS[$row]=$BRUNS R_PLOSS[$row]=$BLOSS
 		m_syscalls
 		m_rr
 		for pid in $GT_A $GT_B; do
@@ -825,6 +951,12 @@ targets()
 		"$(ratio "${R_TCP1[$v]}" "${R_TCP1[no-offload]}")" ">=" 8
 	target "vxlan-cpu" "gsotun vxlan CPU per KB / kernel" \
 		"$(ratio "${R_CPU[$v]}" "${R_CPU[$k]}")" "<=" 1.6
+	target "vxlan-bulk" "gsotun vxlan bulk UDP (GSO) / kernel" \
+		"$(ratio "${R_BULK[$v]}" "${R_BULK[$k]}")" ">=" 0.6
+	target "gre-udp-bulk" "gsotun gre-udp bulk UDP (GSO) / kernel" \
+		"$(ratio "${R_BULK[gre-udp]}" "${R_BULK[$k]}")" ">=" 0.6
+	target "vxlan-plain" "gsotun vxlan UDP 1400 B sends / kernel" \
+		"$(ratio "${R_PLAIN[$v]}" "${R_PLAIN[$k]}")" ">=" 1
 	target "vxlan-udp64" "gsotun vxlan 64-byte UDP pps / kernel" \
 		"$(ratio "${R_UDP[$v]}" "${R_UDP[$k]}")" ">=" 0.8
 	# Latency is the inverse of the pinned round-trip rate.
@@ -866,9 +998,9 @@ report()
 	local r k=kernel hdr
 
 	: >"$OUT/targets.tsv"
-	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\tudp64_dev_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tnote\n' \
+	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\tudp64_dev_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tbulk_gbps\tbulk_runs\tbulk_loss_pct\tbulk_ratio\tplain_gbps\tplain_runs\tplain_loss_pct\tplain_ratio\tnote\n' \
 		>"$OUT/bench.tsv"
-	printf '# row\ttcp1\ttcp4\tudp64\trr\tcpu\n' >"$OUT/plot.dat"
+	printf '# row\ttcp1\ttcp4\tudp64\trr\tcpu\tbulk\n' >"$OUT/plot.dat"
 	{
 		echo
 		echo "gsotun benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs, ${T} s per measure"
@@ -896,7 +1028,7 @@ report()
 				"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
 			rtt=NA
 			isnum "${R_RR[$r]}" && rtt=$(calc "1e6 / ${R_RR[$r]}")
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 				"$r" "${LABEL[$r]}" "${R_MTU[$r]}" "${R_TCP1[$r]}" \
 				"${R_RUNS[$r]}" "${R_TCP4[$r]}" "${R_CPU[$r]}" \
 				"${R_UDP[$r]}" "${R_URUNS[$r]:-NA}" \
@@ -907,16 +1039,22 @@ report()
 				"$(ratio "${R_CPU[$r]}" "${R_CPU[$k]:-NA}")" \
 				"$(ratio "${R_UDP[$r]}" "${R_UDP[$k]:-NA}")" \
 				"$(ratio "${R_RR[$r]}" "${R_RR[$k]:-NA}")" \
-				"${R_SCDA[$r]}" "${R_SCDB[$r]}" "${R_NOTE[$r]}" \
+				"${R_SCDA[$r]}" "${R_SCDB[$r]}" \
+				"${R_BULK[$r]}" "${R_BRUNS[$r]}" "${R_BLOSS[$r]}" \
+				"$(ratio "${R_BULK[$r]}" "${R_BULK[$k]:-NA}")" \
+				"${R_PLAIN[$r]}" "${R_PRUNS[$r]}" "${R_PLOSS[$r]}" \
+				"$(ratio "${R_PLAIN[$r]}" "${R_PLAIN[$k]:-NA}")" \
+				"${R_NOTE[$r]}" \
 				>>"$OUT/bench.tsv"
 			# Chart: every figure as "higher is better" (CPU
 			# inverted: kernel's CPU per KB / the row's).
-			printf '"%s"\t%s\t%s\t%s\t%s\t%s\n' "${SHORT[$r]}" \
+			printf '"%s"\t%s\t%s\t%s\t%s\t%s\t%s\n' "${SHORT[$r]}" \
 				"$(ratio "${R_TCP1[$r]}" "${R_TCP1[$k]:-NA}")" \
 				"$(ratio "${R_TCP4[$r]}" "${R_TCP4[$k]:-NA}")" \
 				"$(ratio "${R_UDP[$r]}" "${R_UDP[$k]:-NA}")" \
 				"$(ratio "${R_RR[$r]}" "${R_RR[$k]:-NA}")" \
 				"$(ratio "${R_CPU[$k]:-NA}" "${R_CPU[$r]}")" \
+				"$(ratio "${R_BULK[$r]}" "${R_BULK[$k]:-NA}")" \
 				>>"$OUT/plot.dat"
 		done
 		echo
@@ -928,9 +1066,19 @@ report()
 			printf '  %-26s %s\n' "${LABEL[$r]}" \
 				"$(cell "$dp" "$(ratio "${R_UDPT[$k]:-NA}" 1000)" %.1f)"
 		done
+		echo "UDP of 1400-byte datagrams, Gbit/s received (datagrams lost):"
+		printf '  %-26s %24s %24s\n' "" "45 a send (UDP GSO)" \
+			"one a send"
+		for r in $ROWS; do
+			printf '  %-26s %s %7s %s %7s\n' "${LABEL[$r]}" \
+				"$(cell "${R_BULK[$r]}" "${R_BULK[$k]:-NA}" %.2f)" \
+				"($(fmt %.0f%% "${R_BLOSS[$r]}"))" \
+				"$(cell "${R_PLAIN[$r]}" "${R_PLAIN[$k]:-NA}" %.2f)" \
+				"($(fmt %.0f%% "${R_PLOSS[$r]}"))"
+		done
 		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
 		echo
-		echo "targets (issue 3; informational):"
+		echo "targets (issues 3 and 14; informational):"
 		targets
 	} | tee "$OUT/bench.txt"
 	write_json
@@ -968,7 +1116,7 @@ with open(os.path.join(out, "bench.tsv")) as f:
         row = {k: (v if k in ("row", "label", "note", "syscalls_a_detail",
                               "syscalls_b_detail") else num(v))
                for k, v in r.items()}
-        for k in ("tcp1_runs", "udp64_runs"):
+        for k in ("tcp1_runs", "udp64_runs", "bulk_runs", "plain_runs"):
             row[k] = [num(x) for x in r[k].split(",")]
         if row["mtu"] is not None:
             row["mtu"] = int(row["mtu"])
@@ -995,6 +1143,13 @@ doc = {
                                "receiving tunnel device handed to its "
                                "stack (read by the receiver or not), "
                                "median of 3",
+              "bulk_gbps": "Gbit/s received of 1400-byte UDP datagrams "
+                           "sent 45 a send with UDP_GSO, read with "
+                           "UDP_GRO, median of 3",
+              "bulk_loss_pct": "per cent of those datagrams lost, "
+                               "median of 3",
+              "plain_gbps": "the same sent one a send",
+              "plain_loss_pct": "per cent of those lost, median of 3",
               "rr_per_s": "TCP round trips per second, pinned to CPU 0",
               "syscalls_64k_a": "sender-side gsotun syscalls per 64 KiB",
               "syscalls_64k_b": "receiver-side gsotun syscalls per 64 KiB"},
@@ -1040,6 +1195,7 @@ OUT=$(cd "$OUT" && pwd)
 RAW=$OUT/raw
 rm -f "$RAW"/*
 write_rr_py
+write_bulk_py
 
 # Another load on the machine skews every figure: say so.
 b0=$(busy)
@@ -1056,6 +1212,8 @@ done
 for r in "${!LABEL[@]}"; do
 	R_TCP1[$r]=NA R_RUNS[$r]=NA R_TCP4[$r]=NA R_CPU[$r]=NA
 	R_UDP[$r]=NA R_URUNS[$r]=NA R_UDPT[$r]=NA
+	R_BULK[$r]=NA R_BRUNS[$r]=NA R_BLOSS[$r]=NA
+	R_PLAIN[$r]=NA R_PRUNS[$r]=NA R_PLOSS[$r]=NA
 	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
 	R_MTU[$r]=NA R_NOTE[$r]=''
 done
