@@ -26,9 +26,24 @@
 /* Seconds between looks at the route: learnt PMTUs expire (600 s). */
 #define PATH_RECHECK 10.0
 
+/* Seconds the tap's gso_max_size stays raised after the last bulk UDP. */
+#define PATH_UDP_HOLD 10.0
+
+/* The kernel's default gso_max_size (GSO_LEGACY_MAX_SIZE). */
+#define PATH_GSO_MAX 65536
+
 static bool path_ipv6(const struct tunnel *t)
 {
 	return t->cfg.remote.family == AF_INET6;
+}
+
+static int path_set_gso(struct tunnel *t, uint32_t size)
+{
+	int err = link_set_gso_max_size(t->link, t->ifindex, size);
+
+	if (!err)
+		log_debug("%s: gso_max_size %u", t->ifname, size);
+	return err;
 }
 
 /*
@@ -40,21 +55,63 @@ static bool path_ipv6(const struct tunnel *t)
  * MAX_TCP_HEADER (320) for tcp_tso_autosize(); the sender still splits
  * what does not fit (sendq_add()). With --mtu N it is set once, at
  * start: a path that shrinks later costs a second send per super-frame,
- * not a capability kept for the process's life.
+ * not a capability kept for the process's life. While bulk UDP is
+ * seen, the tap keeps 64 KB (path_udp_bulk()).
  */
 static void path_fit_gso(struct tunnel *t)
 {
 	struct path *p = &t->path;
-	uint32_t mtu = p->mtu, seg, size;
+	uint32_t mtu = p->mtu, seg;
 
 	if (p->budget - ETH_HLEN < mtu)
 		mtu = p->budget - ETH_HLEN;
+	p->gso_fit = 0;
 	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) || mtu < 576)
 		return;
 	seg = encap_hdr_len(&t->cfg.encap) + ETH_HLEN + mtu;
-	size = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
-	if (link_set_gso_max_size(t->link, t->ifindex, size) == 0)
-		log_debug("%s: gso_max_size %u", t->ifname, size);
+	p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
+	if (!p->gso_raised)
+		path_set_gso(t, p->gso_fit);
+}
+
+/*
+ * A UDP_SEGMENT send bigger than the tap's gso_max_size is cut by the
+ * kernel before the tap (gso_features_check()), and gsotun reads its
+ * datagrams one by one: for bulk UDP the tap goes back to 64 KB, at the
+ * cost of a second send for TCP super-frames meanwhile. Without
+ * CAP_NET_ADMIN (--mtu N and --user) it stays as it is.
+ */
+void path_udp_bulk(struct tunnel *t)
+{
+	struct path *p = &t->path;
+
+	p->udp_bulk_at = ev_now(t->loop);
+	if (p->gso_raised || !p->gso_fit)
+		return;
+	if (path_set_gso(t, PATH_GSO_MAX)) {
+		p->gso_fit = 0;
+		return;
+	}
+	p->gso_raised = true;
+	t->st.tx_udp_bulk++;
+}
+
+/* No bulk UDP for PATH_UDP_HOLD seconds: TCP's size again. */
+static void path_udp_bulk_over(struct tunnel *t)
+{
+	struct path *p = &t->path;
+
+	if (!p->gso_raised ||
+	    ev_now(t->loop) - p->udp_bulk_at < PATH_UDP_HOLD)
+		return;
+	p->gso_raised = false;
+	if (p->gso_fit)
+		path_set_gso(t, p->gso_fit);
+}
+
+uint32_t path_gso_fit(const struct path *p)
+{
+	return p->gso_fit;
 }
 
 /* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
@@ -238,7 +295,8 @@ static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /*
  * Every PATH_RECHECK seconds: the route (a learnt PMTU may have expired),
- * and ICMP errors heeded again after a flood (underlay_read_errors()).
+ * ICMP errors heeded again after a flood (underlay_read_errors()), and
+ * the tap's gso_max_size back to TCP's once bulk UDP is over.
  */
 static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -246,6 +304,7 @@ static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	underlay_errors_resume(&t->ul);
 	path_check(t);
+	path_udp_bulk_over(t);
 }
 
 void path_watch(struct tunnel *t)

@@ -28,6 +28,9 @@ struct path {
 	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
 	unsigned int n_err_w;
 	ev_timer timer_w;
+	uint32_t gso_fit;	/* the tap's gso_max_size for TCP; 0: none */
+	bool gso_raised;	/* 64 KB for bulk UDP (path_udp_bulk()) */
+	ev_tstamp udp_bulk_at;	/* when bulk UDP was last seen */
 };
 
 /*
@@ -40,6 +43,19 @@ void path_close(struct path *p);
 
 /* Watch links, routes, the send-only sockets' errors and a timer. */
 void path_watch(struct tunnel *t);
+
+/*
+ * The gso_max_size the tap is given so that a TCP super-frame fits one
+ * UDP GSO send; 0 when it is not lowered (GRE, --no-offload).
+ */
+uint32_t path_gso_fit(const struct path *p);
+
+/*
+ * Bulk UDP from the tap (xmit_udp_bulk()): raise the tap's gso_max_size
+ * to 64 KB so that UDP_SEGMENT sends reach gsotun whole, until none has
+ * come for PATH_UDP_HOLD seconds.
+ */
+void path_udp_bulk(struct tunnel *t);
 
 /* The tap's MTU, and the largest inner frame the path takes. */
 uint32_t path_tap_mtu(const struct path *p);

@@ -32,6 +32,8 @@
 	C(tx_gso_fallback)                                                    \
 	/* GSO send over the path MTU: split */                               \
 	C(tx_gso_oversize)                                                    \
+	/* tap's gso_max_size raised for bulk UDP */                          \
+	C(tx_udp_bulk)                                                        \
 	/* TCP frames cut finer to fit the path */                            \
 	C(tx_resegmented)                                                     \
 	/* IPv4 packets fragmented to fit the path */                         \

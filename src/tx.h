@@ -13,6 +13,7 @@
 #include "pool.h"
 #include "sendq.h"
 #include "vnet.h"
+#include "xmit.h"
 
 /*
  * Frames read from the tap per wake-up before their segments go out in
@@ -47,6 +48,7 @@ struct tx {
 	int batch_max;		/* TAP_BATCH; 1 with --no-offload */
 	unsigned int reads;	/* tap reads in flight */
 	uint32_t gre_seq;
+	struct xmit_udp_train train;	/* bulk UDP (xmit_udp_bulk()) */
 	ev_io tap_w;
 };
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <linux/if_ether.h>
 #include "stats.h"
 #include "vnet.h"
@@ -73,6 +74,27 @@ static int xmit_plan(const struct xmit_cfg *c, const struct frame *f,
 	if (n > 0 && frag)
 		n = xmit_fragment(f, c->budget, want_sum, a, n, first);
 	return n;
+}
+
+bool xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
+		   uint32_t fit)
+{
+	if (f->l4_proto != IPPROTO_UDP)
+		return false;
+	if (f->gso != FRAME_GSO_NONE)
+		return f->len > fit;
+	if (f->len < XMIT_UDP_TRAIN_MIN) {
+		tr->run = 0;
+		return false;
+	}
+	if (f->len != tr->len) {
+		tr->len = f->len;
+		tr->run = 0;
+	}
+	if (++tr->run < XMIT_UDP_TRAIN)
+		return false;
+	tr->run = 0;
+	return true;
 }
 
 int xmit_frame(const struct xmit_cfg *c, uint32_t *gre_seq,

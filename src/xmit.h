@@ -37,6 +37,26 @@ struct xmit_out {
 };
 
 /*
+ * Bulk UDP from a sender behind the tap, the sign for path_udp_bulk():
+ * a UDP super-frame over fit bytes (the tap's gso_max_size was raised for
+ * them, and they still come), or XMIT_UDP_TRAIN datagrams of one size,
+ * at least XMIT_UDP_TRAIN_MIN bytes each, in a row: what the kernel cuts
+ * a UDP_SEGMENT send over the tap's gso_max_size into, as a burst of a
+ * fast sender of plain datagrams looks too.
+ */
+#define XMIT_UDP_TRAIN 32
+#define XMIT_UDP_TRAIN_MIN 1024
+
+struct xmit_udp_train {
+	uint32_t len;		/* of the datagrams in the row */
+	unsigned int run;	/* how many */
+};
+
+/* Frame f (parsed) is bulk UDP, in the light of the frames before it. */
+bool xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
+		   uint32_t fit);
+
+/*
  * A tap read of len bytes at buf (virtio_net_hdr, then the frame): parse
  * it, fit it to the path (pmtu_fit()), plan its segments at the end of
  * arena a and build their encapsulation headers (GRE sequence numbers

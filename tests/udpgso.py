@@ -6,9 +6,9 @@
       bind, read with UDP_GRO for at most SECONDS (or until the sender's
       last datagram and a quiet second); print one line of key=value
       results
-  udpgso.py send ADDR PORT COUNT [SIZE]
-      COUNT datagrams of SIZE bytes (default 1400), 40 per send
-      (UDP_SEGMENT), then an end marker
+  udpgso.py send ADDR PORT COUNT [SIZE [PER_SEND]]
+      COUNT datagrams of SIZE bytes (default 1400), PER_SEND (default 40)
+      a send (UDP_SEGMENT), then an end marker
 
 Each datagram holds its sequence number (8 bytes), the SHA-256 of the
 rest, and bytes derived from the sequence number: the receiver finds
@@ -112,12 +112,14 @@ def recv(addr, port, seconds):
 
 
 def main():
-    global SIZE
-    if len(sys.argv) not in (5, 6) or sys.argv[1] not in ("send", "recv"):
+    global SIZE, PER_SEND
+    if len(sys.argv) not in (5, 6, 7) or sys.argv[1] not in ("send", "recv"):
         sys.exit(__doc__)
     addr, port, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    if len(sys.argv) == 6:
+    if len(sys.argv) >= 6:
         SIZE = int(sys.argv[5])
+    if len(sys.argv) == 7:
+        PER_SEND = int(sys.argv[6])
     if sys.argv[1] == "send":
         send(addr, port, n)
     else:
