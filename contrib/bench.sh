@@ -13,8 +13,9 @@
 #   cpu     busy CPU microseconds per KB (1024 bytes) moved, all CPUs,
 #           from /proc/stat around the tcp1 runs (netperf's service demand)
 #   udp64   64-byte UDP datagrams per second that reached the receiver,
-#           median of 3 runs; beside it, those that B's tunnel device
-#           handed to B's stack, read by the receiver or not
+#           median of 3 runs; beside it, the packets B's tunnel device
+#           handed to B's stack, read by the receiver or not (a UDP
+#           super-frame that gsotun merged counts once)
 #   bulk    bulk UDP the way QUIC stacks send it: 1400-byte datagrams,
 #           45 a send (UDP_SEGMENT) as fast as the sender goes, read
 #           with UDP_GRO; received Gbit/s, median of 3, and the share
@@ -592,7 +593,7 @@ rx_packets()
 # sender, the receiver and the tunnel's two processes. Beside it, what
 # the receiving tunnel device handed to B's stack (the kernel's vxlan
 # device, or the tap gsotun writes to), whether the receiver then had the
-# CPU to read it or not.
+# CPU to read it or not: packets, and a UDP super-frame is one.
 m_udp64()
 {
 	local i v n s r0 r1 runs=() dev=()
@@ -1059,7 +1060,7 @@ report()
 		done
 		echo
 		echo "tunnel MTU:$(for r in $ROWS; do printf ' %s %s;' "${SHORT[$r]}" "${R_MTU[$r]}"; done)"
-		echo "UDP64 handed to B's stack by its tunnel device, kpps (read by the receiver or not):"
+		echo "UDP64 packets handed to B's stack by its tunnel device, kpps (a merged UDP super-frame is one; read by the receiver or not):"
 		for r in $ROWS; do
 			local dp=NA
 			isnum "${R_UDPT[$r]}" && dp=$(calc "${R_UDPT[$r]} / 1000")
@@ -1139,10 +1140,11 @@ doc = {
               "cpu_us_per_kb": "busy us of all CPUs per 1024 bytes",
               "udp64_pps": "64-byte datagrams received per second, "
                            "median of 3",
-              "udp64_dev_pps": "64-byte datagrams per second the "
-                               "receiving tunnel device handed to its "
-                               "stack (read by the receiver or not), "
-                               "median of 3",
+              "udp64_dev_pps": "packets per second the receiving "
+                               "tunnel device handed to its stack in "
+                               "the 64-byte runs (read by the receiver "
+                               "or not; a UDP super-frame gsotun "
+                               "merged is one), median of 3",
               "bulk_gbps": "Gbit/s received of 1400-byte UDP datagrams "
                            "sent 45 a send with UDP_GSO, read with "
                            "UDP_GRO, median of 3",
