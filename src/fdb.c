@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fdb: which peer a frame read from the tap goes to, by its destination MAC
+ * and VLAN, learnt from the source MACs of frames the peers send us.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fdb.h"
+
+#define FDB_SLOT_USED 0x01
+#define FDB_SLOT_STATIC 0x02
+#define FDB_NIL UINT32_MAX	/* end of the list of learnt entries */
+
+/*
+ * One slot of an open-addressing table with linear probing. At most half
+ * the slots are used (fdb_init()), so probes are short and always end at an
+ * empty slot. Deletion closes the gap it leaves (fdb_remove()) instead of
+ * leaving a tombstone: however much learning and ageing churn there is, a
+ * lookup never walks more than the cluster its key hashes into.
+ *
+ * Learnt entries are also on a list through prev and next, oldest updated
+ * first (fdb_touch()): the next to age is at its head, so neither the
+ * ageing timer nor a full table looks at entries that are still live.
+ */
+struct fdb_slot {
+	uint64_t updated;	/* learnt: when last learnt or refreshed */
+	uint32_t peer;
+	uint32_t prev, next;	/* learnt: the neighbours' slots, or FDB_NIL */
+	uint8_t mac[ETH_ALEN];
+	uint16_t vlan;
+	uint8_t flags;
+};
+
+_Static_assert(sizeof(struct fdb_slot) <= 32, "an fdb slot grew");
+
+static inline uint64_t fdb_rotl(uint64_t x, unsigned int b)
+{
+	return x << b | x >> (64 - b);
+}
+
+static void fdb_sipround(uint64_t *v)
+{
+	v[0] += v[1];
+	v[1] = fdb_rotl(v[1], 13);
+	v[1] ^= v[0];
+	v[0] = fdb_rotl(v[0], 32);
+	v[2] += v[3];
+	v[3] = fdb_rotl(v[3], 16);
+	v[3] ^= v[2];
+	v[0] += v[3];
+	v[3] = fdb_rotl(v[3], 21);
+	v[3] ^= v[0];
+	v[2] += v[1];
+	v[1] = fdb_rotl(v[1], 17);
+	v[1] ^= v[2];
+	v[2] = fdb_rotl(v[2], 32);
+}
+
+/*
+ * SipHash-2-4 (Aumasson and Bernstein, 2012) of the 8 bytes mac, vlan
+ * (little-endian) under the table's key. A keyed hash: the MACs of frames
+ * come from the peers' side, and with a known hash a sender could pick
+ * thousands that land in one cluster and turn every lookup into a scan.
+ */
+static uint64_t fdb_hash(const struct fdb *f, const uint8_t *mac, uint16_t vlan)
+{
+	const uint64_t len = 8ull << 56;	/* 8 bytes, none left over */
+	uint64_t v[4] = {
+		f->k0 ^ 0x736f6d6570736575ull,
+		f->k1 ^ 0x646f72616e646f6dull,
+		f->k0 ^ 0x6c7967656e657261ull,
+		f->k1 ^ 0x7465646279746573ull,
+	};
+	uint64_t m = (uint64_t)vlan << 48;
+	unsigned int i;
+
+	for (i = 0; i < ETH_ALEN; i++)
+		m |= (uint64_t)mac[i] << (8 * i);
+	v[3] ^= m;
+	fdb_sipround(v);
+	fdb_sipround(v);
+	v[0] ^= m;
+	v[3] ^= len;
+	fdb_sipround(v);
+	fdb_sipround(v);
+	v[0] ^= len;
+	v[2] ^= 0xff;
+	for (i = 0; i < 4; i++)
+		fdb_sipround(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/*
+ * SplitMix64's output function: the caller gives 64 bits of secret, SipHash
+ * takes 128; the second half is derived so that the two differ.
+ */
+static uint64_t fdb_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static inline bool fdb_used(const struct fdb *f, uint32_t i)
+{
+	return f->slots[i].flags & FDB_SLOT_USED;
+}
+
+static inline uint32_t fdb_home(const struct fdb *f, const struct fdb_slot *s)
+{
+	return (uint32_t)fdb_hash(f, s->mac, s->vlan) & f->mask;
+}
+
+/* Time since then; 0 if the caller's clock went back. */
+static inline uint64_t fdb_since(uint64_t now_ns, uint64_t then)
+{
+	return now_ns > then ? now_ns - then : 0;
+}
+
+/*
+ * A learnt entry counts no more once ageing has passed since it was last
+ * learnt, as vxlan_cleanup() compares updated + age_interval with now.
+ */
+static bool fdb_expired(const struct fdb *f, const struct fdb_slot *s,
+			uint64_t now_ns)
+{
+	return !(s->flags & FDB_SLOT_STATIC) && f->ageing_ns &&
+	       fdb_since(now_ns, s->updated) >= f->ageing_ns;
+}
+
+/*
+ * A MAC that may be in the table: unicast (the I/G bit, the lowest of the
+ * first byte, clear) and not all-zero, as is_valid_ether_addr() asks of
+ * what the bridge and vxlan learn.
+ */
+static bool fdb_key_ok(const uint8_t *mac, uint16_t vlan)
+{
+	static const uint8_t zero[ETH_ALEN];
+
+	return vlan <= FDB_VLAN_MAX && !(mac[0] & 0x01) &&
+	       memcmp(mac, zero, ETH_ALEN);
+}
+
+/*
+ * The slot holding mac on vlan: true; or false with *pos the empty slot
+ * that ends its probe, where it would go.
+ */
+static bool fdb_find(const struct fdb *f, const uint8_t *mac, uint16_t vlan,
+		     uint32_t *pos)
+{
+	uint32_t i = (uint32_t)fdb_hash(f, mac, vlan) & f->mask;
+
+	for (;; i = (i + 1) & f->mask) {
+		const struct fdb_slot *s = &f->slots[i];
+
+		*pos = i;
+		if (!(s->flags & FDB_SLOT_USED))
+			return false;
+		if (s->vlan == vlan && !memcmp(s->mac, mac, ETH_ALEN))
+			return true;
+	}
+}
+
+/* Take learnt entry i off the list. */
+static void fdb_unlink(struct fdb *f, uint32_t i)
+{
+	const struct fdb_slot *s = &f->slots[i];
+
+	if (s->prev == FDB_NIL)
+		f->oldest = s->next;
+	else
+		f->slots[s->prev].next = s->next;
+	if (s->next == FDB_NIL)
+		f->newest = s->prev;
+	else
+		f->slots[s->next].prev = s->prev;
+}
+
+/* Put learnt entry i at the young end of the list. */
+static void fdb_append(struct fdb *f, uint32_t i)
+{
+	struct fdb_slot *s = &f->slots[i];
+
+	s->prev = f->newest;
+	s->next = FDB_NIL;
+	if (f->newest == FDB_NIL)
+		f->oldest = i;
+	else
+		f->slots[f->newest].next = i;
+	f->newest = i;
+}
+
+/* A learnt entry moved into slot i: point its neighbours at it. */
+static void fdb_relink(struct fdb *f, uint32_t i)
+{
+	const struct fdb_slot *s = &f->slots[i];
+
+	if (s->prev == FDB_NIL)
+		f->oldest = i;
+	else
+		f->slots[s->prev].next = i;
+	if (s->next == FDB_NIL)
+		f->newest = i;
+	else
+		f->slots[s->next].prev = i;
+}
+
+/*
+ * The time a learnt entry is learnt at: now_ns, or that of the newest entry
+ * if the caller's clock went back, so that the list stays in order.
+ */
+static uint64_t fdb_stamp(const struct fdb *f, uint64_t now_ns)
+{
+	if (f->newest != FDB_NIL && f->slots[f->newest].updated > now_ns)
+		return f->slots[f->newest].updated;
+	return now_ns;
+}
+
+/* Learnt entry i was learnt again: it is now the youngest. */
+static void fdb_touch(struct fdb *f, uint32_t i, uint64_t now_ns)
+{
+	uint64_t t = fdb_stamp(f, now_ns);
+
+	if (f->newest != i) {
+		fdb_unlink(f, i);
+		fdb_append(f, i);
+	}
+	f->slots[i].updated = t;
+}
+
+static void fdb_insert(struct fdb *f, uint32_t i, const uint8_t *mac,
+		       uint16_t vlan, unsigned int peer, bool is_static,
+		       uint64_t now_ns)
+{
+	struct fdb_slot *s = &f->slots[i];
+
+	memcpy(s->mac, mac, ETH_ALEN);
+	s->vlan = vlan;
+	s->peer = peer;
+	s->updated = 0;
+	s->prev = s->next = FDB_NIL;
+	s->flags = FDB_SLOT_USED;
+	if (is_static) {
+		s->flags |= FDB_SLOT_STATIC;
+		f->n_static++;
+		return;
+	}
+	s->updated = fdb_stamp(f, now_ns);
+	fdb_append(f, i);
+	f->n_learnt++;
+}
+
+/*
+ * Empty slot i and close the gap (Knuth, TAOCP vol. 3, 6.4 Algorithm R):
+ * each later entry of the cluster whose home slot is not between the gap
+ * and itself moves back into the gap, which moves on to where it was. Every
+ * entry stays reachable from its home, with no tombstone left behind.
+ */
+static void fdb_remove(struct fdb *f, uint32_t i)
+{
+	uint32_t j = i, home;
+
+	if (f->slots[i].flags & FDB_SLOT_STATIC) {
+		f->n_static--;
+	} else {
+		fdb_unlink(f, i);
+		f->n_learnt--;
+	}
+	for (;;) {
+		j = (j + 1) & f->mask;
+		if (!fdb_used(f, j))
+			break;
+		home = fdb_home(f, &f->slots[j]);
+		/* Its home is cyclically in (i, j]: it must stay. */
+		if (((j - home) & f->mask) < ((j - i) & f->mask))
+			continue;
+		f->slots[i] = f->slots[j];
+		if (!(f->slots[i].flags & FDB_SLOT_STATIC))
+			fdb_relink(f, i);
+		i = j;
+	}
+	memset(&f->slots[i], 0, sizeof(f->slots[i]));
+}
+
+int fdb_init(struct fdb *f, unsigned int max_learnt, unsigned int max_static,
+	     uint64_t ageing_ns, uint64_t seed)
+{
+	uint32_t n = 2;
+
+	memset(f, 0, sizeof(*f));
+	if (max_learnt > FDB_ENTRIES_MAX ||
+	    max_static > FDB_ENTRIES_MAX - max_learnt ||
+	    !(max_learnt + max_static))
+		return -EINVAL;
+	/* At most half full: see struct fdb_slot. */
+	while (n < 2 * (max_learnt + max_static))
+		n <<= 1;
+	f->slots = calloc(n, sizeof(*f->slots));
+	if (!f->slots)
+		return -ENOMEM;
+	f->mask = n - 1;
+	f->max_learnt = max_learnt;
+	f->max_static = max_static;
+	f->ageing_ns = ageing_ns;
+	f->oldest = f->newest = FDB_NIL;
+	f->k0 = seed;
+	f->k1 = fdb_mix(seed);
+	return 0;
+}
+
+void fdb_free(struct fdb *f)
+{
+	free(f->slots);
+	memset(f, 0, sizeof(*f));
+}
+
+int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
+		   unsigned int peer)
+{
+	struct fdb_slot *s;
+	uint32_t i;
+
+	if (!fdb_key_ok(mac, vlan) || peer > FDB_PEER_MAX)
+		return -EINVAL;
+	if (!fdb_find(f, mac, vlan, &i)) {
+		if (f->n_static >= f->max_static)
+			return -ENOSPC;
+		fdb_insert(f, i, mac, vlan, peer, true, 0);
+		return 0;
+	}
+	s = &f->slots[i];
+	if (!(s->flags & FDB_SLOT_STATIC)) {
+		if (f->n_static >= f->max_static)
+			return -ENOSPC;
+		fdb_unlink(f, i);
+		s->flags |= FDB_SLOT_STATIC;
+		f->n_learnt--;
+		f->n_static++;
+	}
+	s->peer = peer;
+	return 0;
+}
+
+int fdb_del(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan)
+{
+	uint32_t i;
+
+	if (!fdb_find(f, mac, vlan, &i))
+		return -ENOENT;
+	fdb_remove(f, i);
+	return 0;
+}
+
+/*
+ * The walk starts after an empty slot: no cluster wraps over it, so
+ * fdb_remove() only ever moves back entries the walk has still to see,
+ * into the slot it is looking at.
+ */
+unsigned int fdb_del_peer(struct fdb *f, unsigned int peer)
+{
+	uint32_t start = 0, k, i;
+	unsigned int n = 0;
+
+	while (fdb_used(f, start))
+		start++;
+	for (k = 1; k <= f->mask + 1; k++) {
+		i = (start + k) & f->mask;
+		while (fdb_used(f, i) && f->slots[i].peer == peer) {
+			fdb_remove(f, i);
+			n++;
+		}
+	}
+	return n;
+}
+
+int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
+	       uint64_t now_ns)
+{
+	uint32_t i;
+
+	/* Not even hashed: the caller floods these. */
+	if (mac[0] & 0x01)
+		return -ENOENT;
+	if (!fdb_find(f, mac, vlan, &i) || fdb_expired(f, &f->slots[i], now_ns))
+		return -ENOENT;
+	return (int)f->slots[i].peer;
+}
+
+/*
+ * The key is held already. As vxlan_snoop(): a static entry stays as it
+ * is; a learnt one follows the MAC to the peer it was last seen behind.
+ */
+static enum fdb_learn fdb_relearn(struct fdb *f, uint32_t i, unsigned int peer,
+				  uint64_t now_ns)
+{
+	enum fdb_learn ret = FDB_LEARN_MOVED;
+	struct fdb_slot *s = &f->slots[i];
+
+	if (s->flags & FDB_SLOT_STATIC)
+		return FDB_LEARN_STATIC;
+	if (fdb_expired(f, s, now_ns))
+		ret = FDB_LEARN_NEW;
+	else if (s->peer == peer)
+		ret = FDB_LEARN_REFRESHED;
+	s->peer = peer;
+	fdb_touch(f, i, now_ns);
+	return ret;
+}
+
+enum fdb_learn fdb_learn(struct fdb *f, const uint8_t mac[ETH_ALEN],
+			 uint16_t vlan, unsigned int peer, uint64_t now_ns)
+{
+	uint32_t i;
+
+	if (!fdb_key_ok(mac, vlan) || peer > FDB_PEER_MAX)
+		return FDB_LEARN_INVALID;
+	if (fdb_find(f, mac, vlan, &i))
+		return fdb_relearn(f, i, peer, now_ns);
+	/* Costs one look at the oldest when none has aged. */
+	if (f->n_learnt >= f->max_learnt) {
+		if (!fdb_age(f, now_ns))
+			return FDB_LEARN_FULL;
+		/* Removing moved entries about: find the key's place again. */
+		fdb_find(f, mac, vlan, &i);
+	}
+	fdb_insert(f, i, mac, vlan, peer, false, now_ns);
+	return FDB_LEARN_NEW;
+}
+
+unsigned int fdb_age(struct fdb *f, uint64_t now_ns)
+{
+	unsigned int n = 0;
+
+	while (f->oldest != FDB_NIL &&
+	       fdb_expired(f, &f->slots[f->oldest], now_ns)) {
+		fdb_remove(f, f->oldest);
+		n++;
+	}
+	return n;
+}
+
+unsigned int fdb_count_learnt(const struct fdb *f)
+{
+	return f->n_learnt;
+}
+
+unsigned int fdb_count_static(const struct fdb *f)
+{
+	return f->n_static;
+}
+
+bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
+	      struct fdb_entry *e)
+{
+	while (*cursor <= f->mask) {
+		const struct fdb_slot *s = &f->slots[(*cursor)++];
+
+		if (!(s->flags & FDB_SLOT_USED) || fdb_expired(f, s, now_ns))
+			continue;
+		memcpy(e->mac, s->mac, ETH_ALEN);
+		e->vlan = s->vlan;
+		e->peer = s->peer;
+		e->is_static = s->flags & FDB_SLOT_STATIC;
+		e->age_ns = e->is_static ? 0 : fdb_since(now_ns, s->updated);
+		return true;
+	}
+	return false;
+}
