@@ -740,8 +740,9 @@ static bool gro_inner_bad(int err, const struct gro_seg *s)
  * and the stable releases below. Without it the VXLAN and GENEVE sockets
  * (which take UDP_L4 aggregates, udp_allow_gso()) decapsulate a merged
  * frame whole with a gso_size that no longer fits it: corrupt packets or
- * a BUG in skb_segment(). Taps take USO from 6.2, so 6.2 to 6.6.25, 6.7
- * and 6.8.0 to 6.8.4 are the kernels where merging would do that.
+ * a BUG in skb_segment(). Taps take USO from 6.2, so 6.2 to 6.6.25, 6.7,
+ * 6.8.0 to 6.8.4 and 6.9-rc1 and -rc2 are the kernels where merging
+ * would do that; what is said of releases before 6.2 does not matter.
  */
 static const struct {
 	unsigned int major, minor, patch;
@@ -750,15 +751,26 @@ static const struct {
 	{ 5, 10, 215 },
 };
 
+/* 6.9-rc1 and -rc2 came before the fix, which is in 6.9-rc3. */
+static bool gro_kernel_early_rc(const char *release, unsigned int minor)
+{
+	unsigned int rc;
+	int at = 0;
+
+	if (minor != 9 || sscanf(release, "6.9%n", &at) != 0 || at != 3)
+		return false;
+	return sscanf(release + at, "-rc%u", &rc) == 1 && rc < 3;
+}
+
 bool gro_kernel_cuts_udp_gso(const char *release)
 {
 	unsigned int major = 0, minor = 0, patch = 0, i;
 
-	/* "6.6.26-amd64", "6.9-rc2", "6.12.0+": the patch level is optional. */
+	/* "6.6.26-amd64", "6.9-rc3", "6.12.0+": the patch level is optional. */
 	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
 		return false;
-	if (major != 6 ? major > 6 : minor >= 9)
-		return true;
+	if (major > 6 || (major == 6 && minor >= 9))
+		return !gro_kernel_early_rc(release, minor);
 	for (i = 0; i < sizeof(udp_gso_fixed) / sizeof(udp_gso_fixed[0]); i++)
 		if (udp_gso_fixed[i].major == major &&
 		    udp_gso_fixed[i].minor == minor)

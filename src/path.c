@@ -14,6 +14,7 @@
 #include "log.h"
 #include "path.h"
 #include "rx.h"
+#include "tap.h"
 #include "tunnel.h"
 
 /*
@@ -26,8 +27,14 @@
 /* Seconds between looks at the route: learnt PMTUs expire (600 s). */
 #define PATH_RECHECK 10.0
 
-/* Seconds the tap's gso_max_size stays raised after the last bulk UDP. */
+/*
+ * Seconds the tap's gso_max_size stays raised after the raise or the
+ * last UDP super-frame over TCP's size; and seconds without a raise for
+ * a row of datagrams after one that brought no such frame (a sender of
+ * plain datagrams, not a cut UDP_SEGMENT send).
+ */
 #define PATH_UDP_HOLD 10.0
+#define PATH_UDP_BACKOFF 60.0
 
 /* The kernel's default gso_max_size (GSO_LEGACY_MAX_SIZE). */
 #define PATH_GSO_MAX 65536
@@ -70,48 +77,60 @@ static void path_fit_gso(struct tunnel *t)
 		return;
 	seg = encap_hdr_len(&t->cfg.encap) + ETH_HLEN + mtu;
 	p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
-	if (!p->gso_raised)
-		path_set_gso(t, p->gso_fit);
+	/* Not lowered (Linux before 5.19, no CAP_NET_ADMIN): never raised. */
+	if (!p->gso_raised && path_set_gso(t, p->gso_fit))
+		p->gso_fit = 0;
 }
 
 /*
  * A UDP_SEGMENT send bigger than the tap's gso_max_size is cut by the
  * kernel before the tap (gso_features_check()), and gsotun reads its
- * datagrams one by one: for bulk UDP the tap goes back to 64 KB, at the
- * cost of a second send for TCP super-frames meanwhile. Without
- * CAP_NET_ADMIN (--mtu N and --user) it stays as it is.
+ * datagrams one by one: for bulk UDP the tap goes back to 64 KB. A TCP
+ * connection takes the size when it routes (sk_setup_caps()): one that
+ * starts while the tap is raised keeps 64 KB super-frames, which cost a
+ * second send each, until it routes again; so only UDP super-frames
+ * that need the raise keep it, and a row of datagrams that brought none
+ * cannot raise it again for PATH_UDP_BACKOFF seconds.
  */
-void path_udp_bulk(struct tunnel *t)
+void path_udp_bulk(struct tunnel *t, enum xmit_bulk b)
 {
 	struct path *p = &t->path;
+	ev_tstamp now = ev_now(t->loop);
 
-	p->udp_bulk_at = ev_now(t->loop);
-	if (p->gso_raised || !p->gso_fit)
+	if (b == XMIT_BULK_SUPER) {
+		p->udp_bulk_at = now;
+		p->udp_super_seen = true;
+	}
+	if (p->gso_raised || now < p->udp_backoff)
 		return;
 	if (path_set_gso(t, PATH_GSO_MAX)) {
-		p->gso_fit = 0;
+		p->udp_raise = false;
 		return;
 	}
 	p->gso_raised = true;
+	p->udp_super_seen = b == XMIT_BULK_SUPER;
+	p->udp_bulk_at = now;
 	t->st.tx_udp_bulk++;
 }
 
-/* No bulk UDP for PATH_UDP_HOLD seconds: TCP's size again. */
+/* No UDP super-frame for PATH_UDP_HOLD seconds: TCP's size again. */
 static void path_udp_bulk_over(struct tunnel *t)
 {
 	struct path *p = &t->path;
+	ev_tstamp now = ev_now(t->loop);
 
-	if (!p->gso_raised ||
-	    ev_now(t->loop) - p->udp_bulk_at < PATH_UDP_HOLD)
+	if (!p->gso_raised || now - p->udp_bulk_at < PATH_UDP_HOLD)
 		return;
 	p->gso_raised = false;
+	if (!p->udp_super_seen)
+		p->udp_backoff = now + PATH_UDP_BACKOFF;
 	if (p->gso_fit)
 		path_set_gso(t, p->gso_fit);
 }
 
-uint32_t path_gso_fit(const struct path *p)
+uint32_t path_udp_bulk_fit(const struct path *p)
 {
-	return p->gso_fit;
+	return p->udp_raise ? p->gso_fit : 0;
 }
 
 /* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
@@ -217,6 +236,12 @@ int path_open(struct tunnel *t)
 	 */
 	if (t->cfg.offload)
 		link_set_gso_max_segs(t->link, t->ifindex, VNET_MAX_SEGS);
+	/*
+	 * Raised only for UDP super-frames the tap takes (USO), and only
+	 * where CAP_NET_ADMIN stays (path_needs_net_admin()).
+	 */
+	p->udp_raise = (tap_offloads() & TUN_F_USO4) &&
+		       (!t->cfg.user || path_needs_net_admin(t));
 	path_fit_gso(t);
 	return 0;
 }

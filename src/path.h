@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <ev.h>
 #include "frame.h"
+#include "xmit.h"
 #include "options.h"
 #include "pmtu.h"
 #include "vnet.h"
@@ -29,8 +30,11 @@ struct path {
 	unsigned int n_err_w;
 	ev_timer timer_w;
 	uint32_t gso_fit;	/* the tap's gso_max_size for TCP; 0: none */
-	bool gso_raised;	/* 64 KB for bulk UDP (path_udp_bulk()) */
-	ev_tstamp udp_bulk_at;	/* when bulk UDP was last seen */
+	bool udp_raise;		/* it may go to 64 KB for bulk UDP */
+	bool gso_raised;	/* it is at 64 KB (path_udp_bulk()) */
+	bool udp_super_seen;	/* and a UDP super-frame came since */
+	ev_tstamp udp_bulk_at;	/* the raise, or the last such frame */
+	ev_tstamp udp_backoff;	/* no raise for a row of datagrams before */
 };
 
 /*
@@ -46,16 +50,17 @@ void path_watch(struct tunnel *t);
 
 /*
  * The gso_max_size the tap is given so that a TCP super-frame fits one
- * UDP GSO send; 0 when it is not lowered (GRE, --no-offload).
+ * UDP GSO send, when the tap may be raised for bulk UDP
+ * (path_udp_bulk()); else 0: nothing to look for.
  */
-uint32_t path_gso_fit(const struct path *p);
+uint32_t path_udp_bulk_fit(const struct path *p);
 
 /*
- * Bulk UDP from the tap (xmit_udp_bulk()): raise the tap's gso_max_size
- * to 64 KB so that UDP_SEGMENT sends reach gsotun whole, until none has
- * come for PATH_UDP_HOLD seconds.
+ * Bulk UDP from the tap (xmit_udp_bulk() says which sign): the tap's
+ * gso_max_size goes to 64 KB so that UDP_SEGMENT sends reach gsotun
+ * whole, until no UDP super-frame has come for PATH_UDP_HOLD seconds.
  */
-void path_udp_bulk(struct tunnel *t);
+void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
 
 /* The tap's MTU, and the largest inner frame the path takes. */
 uint32_t path_tap_mtu(const struct path *p);

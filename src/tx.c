@@ -118,9 +118,13 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 		tx_count(t, &o);
 	if (o.parsed && o.fit == PMTU_FIT_ICMP)
 		path_icmp(t, &o.f);
-	if (o.parsed && path_gso_fit(&t->path) &&
-	    xmit_udp_bulk(&t->tx.train, &o.f, path_gso_fit(&t->path)))
-		path_udp_bulk(t);
+	if (o.parsed && path_udp_bulk_fit(&t->path)) {
+		enum xmit_bulk b = xmit_udp_bulk(&t->tx.train, &o.f,
+						 path_udp_bulk_fit(&t->path));
+
+		if (b != XMIT_BULK_NONE)
+			path_udp_bulk(t, b);
+	}
 	if (r) {
 		t->st.drop[r]++;
 		return;

@@ -76,25 +76,26 @@ static int xmit_plan(const struct xmit_cfg *c, const struct frame *f,
 	return n;
 }
 
-bool xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
-		   uint32_t fit)
+enum xmit_bulk xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
+			     uint32_t fit)
 {
 	if (f->l4_proto != IPPROTO_UDP)
-		return false;
+		return XMIT_BULK_NONE;
 	if (f->gso != FRAME_GSO_NONE)
-		return f->len > fit;
-	if (f->len < XMIT_UDP_TRAIN_MIN) {
+		return f->len > fit ? XMIT_BULK_SUPER : XMIT_BULK_NONE;
+	/* A fragment has no UDP header (frame_parse()): no UDP_SEGMENT. */
+	if (!f->l4_off || f->len < XMIT_UDP_TRAIN_MIN) {
 		tr->run = 0;
-		return false;
+		return XMIT_BULK_NONE;
 	}
 	if (f->len != tr->len) {
 		tr->len = f->len;
 		tr->run = 0;
 	}
 	if (++tr->run < XMIT_UDP_TRAIN)
-		return false;
+		return XMIT_BULK_NONE;
 	tr->run = 0;
-	return true;
+	return XMIT_BULK_TRAIN;
 }
 
 int xmit_frame(const struct xmit_cfg *c, uint32_t *gre_seq,

@@ -37,24 +37,31 @@ struct xmit_out {
 };
 
 /*
- * Bulk UDP from a sender behind the tap, the sign for path_udp_bulk():
- * a UDP super-frame over fit bytes (the tap's gso_max_size was raised for
- * them, and they still come), or XMIT_UDP_TRAIN datagrams of one size,
- * at least XMIT_UDP_TRAIN_MIN bytes each, in a row: what the kernel cuts
- * a UDP_SEGMENT send over the tap's gso_max_size into, as a burst of a
- * fast sender of plain datagrams looks too.
+ * Bulk UDP from a sender behind the tap, the signs path_udp_bulk() acts
+ * on: a UDP super-frame over fit bytes (the tap's gso_max_size was raised
+ * for them, and they still come), or XMIT_UDP_TRAIN datagrams in a row,
+ * frames of one length of at least XMIT_UDP_TRAIN_MIN bytes: what the
+ * kernel cuts a UDP_SEGMENT send over the tap's gso_max_size into, but a
+ * fast sender of plain datagrams looks so too. Fragments and smaller
+ * datagrams break a row.
  */
 #define XMIT_UDP_TRAIN 32
 #define XMIT_UDP_TRAIN_MIN 1024
 
+enum xmit_bulk {
+	XMIT_BULK_NONE = 0,
+	XMIT_BULK_TRAIN,	/* a row of datagrams: maybe a cut send */
+	XMIT_BULK_SUPER,	/* a UDP super-frame over TCP's size */
+};
+
 struct xmit_udp_train {
-	uint32_t len;		/* of the datagrams in the row */
+	uint32_t len;		/* of the frames in the row */
 	unsigned int run;	/* how many */
 };
 
-/* Frame f (parsed) is bulk UDP, in the light of the frames before it. */
-bool xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
-		   uint32_t fit);
+/* Whether frame f (parsed) is bulk UDP, after the frames before it. */
+enum xmit_bulk xmit_udp_bulk(struct xmit_udp_train *tr, const struct frame *f,
+			     uint32_t fit);
 
 /*
  * A tap read of len bytes at buf (virtio_net_hdr, then the frame): parse

@@ -29,18 +29,20 @@ static void *next_fn(const char *name)
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	static int (*next)(int, unsigned long, void *);
+	static int (*next)(int, unsigned long, unsigned long);
 	const char *no_uso = getenv("OLD_KERNEL_NO_USO");
+	unsigned long arg;
 	va_list ap;
-	void *arg;
 
+	/* gsotun passes TUNSETOFFLOAD's flags, others a pointer: a word. */
 	va_start(ap, req);
-	arg = va_arg(ap, void *);
+	arg = va_arg(ap, unsigned long);
 	va_end(ap);
 	if (!next)
-		next = (int (*)(int, unsigned long, void *))next_fn("ioctl");
+		next = (int (*)(int, unsigned long, unsigned long))next_fn(
+			"ioctl");
 	if (no_uso && *no_uso == '1' && req == TUNSETOFFLOAD &&
-	    ((unsigned long)arg & (TUN_F_USO4 | TUN_F_USO6))) {
+	    (arg & (TUN_F_USO4 | TUN_F_USO6))) {
 		errno = EINVAL;
 		return -1;
 	}

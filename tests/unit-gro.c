@@ -1644,13 +1644,15 @@ static void test_kernels(void)
 		bool cuts;
 	} k[] = {
 		{ "6.18.44-fc-v657", true }, { "6.9.0", true },
-		{ "6.9-rc2", true }, { "6.10", true }, { "7.0.1", true },
+		{ "6.9-rc3", true }, { "6.9-rc2", false }, { "6.9-rc1", false },
+		{ "6.10", true }, { "6.10-rc1", true }, { "7.0.1", true },
+		{ "6.90.1", true },
 		{ "6.8.5", true }, { "6.8.12-arch1-1", true },
 		{ "6.6.26", true }, { "6.6.58-amd64", true },
 		{ "6.8.4", false }, { "6.8", false }, { "6.7.12", false },
-		{ "6.6.25", false }, { "6.6.0-rc1", false }, { "6.2.16", false },
-		{ "6.5.13", false }, { "6.1.84", false }, { "6.1.85", true },
-		{ "5.15.154", true }, { "5.4.280", false }, { "", false },
+		{ "6.6.25", false }, { "6.6.0-rc1", false },
+		{ "6.2.16", false }, { "6.5.13", false }, { "6.1.84", false },
+		{ "6.1.85", true }, { "5.15.154", true }, { "", false },
 		{ "6", false }, { "linux", false },
 	};
 	size_t i;

@@ -8,6 +8,7 @@
 
 #include <netinet/in.h>
 #include <string.h>
+#include <linux/if_ether.h>
 #include "tap.h"
 #include "xmit.h"
 
@@ -20,6 +21,8 @@ static struct frame udp(uint32_t len, uint8_t gso)
 
 	memset(&f, 0, sizeof(f));
 	f.len = len;
+	f.l3_off = ETH_HLEN;
+	f.l4_off = ETH_HLEN + 20;
 	f.l4_proto = IPPROTO_UDP;
 	f.gso = gso;
 	return f;
@@ -32,7 +35,7 @@ static int first_bulk(struct xmit_udp_train *tr, const struct frame *f,
 	int i;
 
 	for (i = 1; i <= n; i++)
-		if (xmit_udp_bulk(tr, f, FIT))
+		if (xmit_udp_bulk(tr, f, FIT) == XMIT_BULK_TRAIN)
 			return i;
 	return 0;
 }
@@ -43,8 +46,10 @@ static void test_trains(void)
 	struct frame d = udp(1442, FRAME_GSO_NONE);
 	struct frame other = udp(1000, FRAME_GSO_NONE);
 	struct frame small = udp(XMIT_UDP_TRAIN_MIN - 1, FRAME_GSO_NONE);
+	struct frame frag = d;
 	struct frame tcp = d;
 
+	frag.l4_off = 0;
 	tcp.l4_proto = IPPROTO_TCP;
 	is_int(first_bulk(&tr, &d, 100), XMIT_UDP_TRAIN,
 	       "a train of full datagrams is bulk at its 32nd");
@@ -56,7 +61,8 @@ static void test_trains(void)
 	       "which starts again from one");
 	first_bulk(&tr, &d, XMIT_UDP_TRAIN - 1);
 	ok(!xmit_udp_bulk(&tr, &tcp, FIT), "a TCP frame is not bulk UDP");
-	ok(xmit_udp_bulk(&tr, &d, FIT), "nor does it break the row");
+	ok(xmit_udp_bulk(&tr, &d, FIT) == XMIT_BULK_TRAIN,
+	   "nor does it break the row");
 	is_int(first_bulk(&tr, &small, 1000), 0,
 	       "small datagrams never make a train");
 	first_bulk(&tr, &d, XMIT_UDP_TRAIN - 1);
@@ -64,6 +70,12 @@ static void test_trains(void)
 	is_int(first_bulk(&tr, &d, 100), XMIT_UDP_TRAIN,
 	       "a small one breaks the row");
 	is_int(first_bulk(&tr, &tcp, 1000), 0, "TCP never is");
+	is_int(first_bulk(&tr, &frag, 1000), 0,
+	       "fragments of large datagrams never make a train");
+	first_bulk(&tr, &d, XMIT_UDP_TRAIN - 1);
+	xmit_udp_bulk(&tr, &frag, FIT);
+	is_int(first_bulk(&tr, &d, 100), XMIT_UDP_TRAIN,
+	       "a fragment breaks the row");
 }
 
 static void test_super_frames(void)
@@ -74,7 +86,7 @@ static void test_super_frames(void)
 	struct frame tso = udp(65000, FRAME_GSO_TCP4);
 
 	tso.l4_proto = IPPROTO_TCP;
-	ok(xmit_udp_bulk(&tr, &big, FIT),
+	ok(xmit_udp_bulk(&tr, &big, FIT) == XMIT_BULK_SUPER,
 	   "a UDP super-frame over TCP's size is bulk");
 	ok(!xmit_udp_bulk(&tr, &fits, FIT),
 	   "one that fits TCP's size is not");
