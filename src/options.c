@@ -40,6 +40,7 @@ enum {
 	OPT_ADDRESS,
 	OPT_NO_OFFLOAD,
 	OPT_NO_GRO,
+	OPT_UDP_GRO,
 	OPT_DAEMON,
 	OPT_PIDFILE,
 	OPT_USER,
@@ -113,8 +114,12 @@ static const struct argp_option options_table[] = {
 		 "checksum offload on the tap, no UDP GSO or GRO, no TCP "
 		 "merging, one packet per system call" },
 	{ .name = "no-gro", .key = OPT_NO_GRO,
-	  .doc = "Do not merge received TCP segments into super-frames for "
-		 "the tap" },
+	  .doc = "Do not merge received TCP segments or UDP datagrams into "
+		 "super-frames for the tap" },
+	{ .name = "udp-gro", .key = OPT_UDP_GRO, .arg = "auto|on|off",
+	  .doc = "Merge received UDP datagrams: auto (default) on kernels "
+		 "that cut them at their tunnel sockets (Linux 6.9, 6.8.5, "
+		 "6.6.26 and later), on for one with that fix backported" },
 
 	{ .doc = "Process:" },
 	{ .name = "verbose", .key = 'v',
@@ -516,6 +521,23 @@ static int options_df(struct argp_state *state, struct config *cfg,
 	return EINVAL;
 }
 
+static int options_udp_gro(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	if (!strcmp(arg, "auto")) {
+		cfg->udp_gro = UDP_GRO_AUTO;
+	} else if (!strcmp(arg, "on")) {
+		cfg->udp_gro = UDP_GRO_ON;
+	} else if (!strcmp(arg, "off")) {
+		cfg->udp_gro = UDP_GRO_OFF;
+	} else {
+		argp_error(state, "invalid --udp-gro '%s': must be auto, on "
+			   "or off", arg);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int options_pmtud(struct argp_state *state, struct config *cfg,
 			 const char *arg)
 {
@@ -775,6 +797,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_df(state, cfg, arg);
 	case OPT_PMTUD:
 		return options_pmtud(state, cfg, arg);
+	case OPT_UDP_GRO:
+		return options_udp_gro(state, cfg, arg);
 	case OPT_ENCAP:
 		return options_encap(state, cfg, arg);
 	case OPT_DEV:

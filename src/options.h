@@ -46,6 +46,13 @@ enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
 /* Outer DF bit on an IPv4 underlay (the kernel's vxlan "df" setting). */
 enum df_mode { DF_UNSET = 0, DF_SET, DF_INHERIT };
 
+/* --udp-gro: merge received UDP datagrams; auto: by the kernel release. */
+enum udp_gro {
+	UDP_GRO_AUTO = 0,
+	UDP_GRO_ON,
+	UDP_GRO_OFF,
+};
+
 struct config {
 	char dev[IFNAMSIZ];		/* --dev, default "gsotun0" */
 	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
@@ -67,6 +74,7 @@ struct config {
 	bool pmtud;			/* false with --pmtud off */
 	bool offload;			/* false with --no-offload */
 	bool gro;			/* false with --no-gro */
+	enum udp_gro udp_gro;		/* --udp-gro auto|on|off */
 	int verbosity;			/* 0 normal, -v raises, -q lowers */
 	bool daemon;			/* --daemon */
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */

@@ -26,12 +26,14 @@ static bool rx_writes_pending(void *ctx)
  * socket behind the tap (gro_kernel_cuts_udp_gso()); until the tap
  * refuses one (rx_uso_refused()).
  */
-static bool rx_kernel_merges_udp(void)
+static bool rx_kernel_merges_udp(enum udp_gro mode)
 {
 	struct utsname u;
 
-	if (!(tap_offloads() & TUN_F_USO4))
+	if (!(tap_offloads() & TUN_F_USO4) || mode == UDP_GRO_OFF)
 		return false;
+	if (mode == UDP_GRO_ON)
+		return true;
 	if (uname(&u) < 0) {
 		log_warn_errno("uname: UDP datagrams are not merged");
 		return false;
@@ -40,7 +42,8 @@ static bool rx_kernel_merges_udp(void)
 		return true;
 	log_info("UDP datagrams are not merged: Linux %s would decapsulate "
 		 "a UDP super-frame of a tunnel nested in the overlay whole "
-		 "(fixed in 6.9, 6.8.5 and 6.6.26)", u.release);
+		 "(fixed in 6.9, 6.8.5 and 6.6.26; --udp-gro on if it has "
+		 "the fix)", u.release);
 	return false;
 }
 
@@ -208,7 +211,7 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	r->merge_udp = t->cfg.gro && rx_kernel_merges_udp();
+	r->merge_udp = t->cfg.gro && rx_kernel_merges_udp(t->cfg.udp_gro);
 	gro_init(r->gro, mtu, t->cfg.gro, r->merge_udp);
 	return 0;
 }

@@ -283,7 +283,7 @@ SHIM=${top_builddir:-$LIB_DIR/..}/tests/old-kernel.so
 
 old_start()
 {
-	LD_PRELOAD=$SHIM OLD_KERNEL_RELEASE=6.6.25 ends_start -v
+	LD_PRELOAD=$SHIM OLD_KERNEL_RELEASE=6.6.25 ends_start -v "$@"
 }
 
 # B said why it does not merge UDP, naming the kernel.
@@ -328,6 +328,18 @@ check "Linux 6.6.25: nothing merged" not_merged
 check "Linux 6.6.25: 64 MiB of TCP A to B" xfer "$NS_A" "$NS_B" "$OV4_B" big
 check "Linux 6.6.25: TCP still merged" tcp_merged
 check "Linux 6.6.25: both ends stop cleanly" ends_stop
+check "Linux 6.6.25, --udp-gro on: start" old_start --udp-gro on
+check "Linux 6.6.25, --udp-gro on: received" udp_run "$OV4_B"
+check "Linux 6.6.25, --udp-gro on: every datagram intact, once" intact
+check "Linux 6.6.25, --udp-gro on: the receiver read super-datagrams" \
+	super_datagrams
+check "Linux 6.6.25, --udp-gro on: both ends stop cleanly" ends_stop
+check "--udp-gro off: start" ends_start --udp-gro off
+check "--udp-gro off: received" udp_run "$OV4_B"
+check "--udp-gro off: every datagram intact, once" intact
+check "--udp-gro off: one datagram a read" single_datagrams
+check "--udp-gro off: nothing merged" not_merged
+check "--udp-gro off: both ends stop cleanly" ends_stop
 
 check "no USO: start" no_uso_start
 check "no USO: B's tap takes no UDP segmentation" tap_no_uso

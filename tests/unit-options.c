@@ -321,6 +321,14 @@ static const struct row rows[] = {
 	{ A(R, "--no-offload"), 0, "offload=0 gro=0 csum=1" },
 	{ A(R, "--no-gro"), 0, "gro=0 offload=1" },
 	{ A(R, "--no-gro=1"), 64, NULL },
+	{ A(R), 0, "gro=1 udp_gro=auto" },
+	{ A(R, "--udp-gro", "on"), 0, "gro=1 udp_gro=on" },
+	{ A(R, "--udp-gro=off"), 0, "gro=1 udp_gro=off" },
+	{ A(R, "--udp-gro", "off", "--udp-gro", "auto"), 0, "udp_gro=auto" },
+	{ A(R, "--no-gro", "--udp-gro", "on"), 0, "gro=0 udp_gro=on" },
+	{ A(R, "--udp-gro", "yes"), 64, "invalid --udp-gro 'yes'" },
+	{ A(R, "--udp-gro", "ON"), 64, "must be auto, on or off" },
+	{ A(R, "--udp-gro"), 64, NULL },
 	{ A(R, "-v"), 0, "verbosity=1" },
 	{ A(R, "-vv", "--verbose"), 0, "verbosity=3" },
 	{ A(R, "-v", "-q", "-q"), 0, "verbosity=-1" },
@@ -359,7 +367,8 @@ static const struct row rows[] = {
 	  "--local=ADDR --port=N --source-ports=N --ttl=N --tos=N|inherit "
 	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
 	  "--mtu=N|auto "
-	  "--address=CIDR --no-offload --no-gro --verbose --quiet --daemon "
+	  "--address=CIDR --no-offload --no-gro --udp-gro=auto|on|off "
+	  "--verbose --quiet --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
 	{ A("--usage"), 0, NULL, "--remote=ADDR" },
@@ -446,7 +455,9 @@ static char *test_render(const struct config *c)
 	}
 	fprintf(f, " user=%s chroot=%s", c->user ? c->user : "-",
 		c->chroot ? c->chroot : "-");
-	fprintf(f, " gro=%d", c->gro);
+	fprintf(f, " gro=%d udp_gro=%s", c->gro,
+		c->udp_gro == UDP_GRO_ON ? "on" :
+		c->udp_gro == UDP_GRO_OFF ? "off" : "auto");
 	fprintf(f, " df=%s pmtud=%d",
 		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
 		"unset", c->pmtud);
