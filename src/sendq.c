@@ -59,16 +59,17 @@ static void sendq_cmsgs(const struct sendq_params *p, struct msghdr *msg,
 		msg->msg_control = NULL;
 }
 
-static void sendq_peer(const struct sendq_params *p, struct msghdr *msg)
+static void sendq_dst_set(const struct sendq_dst *to, struct msghdr *msg)
 {
-	msg->msg_name = (void *)p->peer;
-	msg->msg_namelen = p->peer ? p->peer_len : 0;
+	msg->msg_name = to ? (void *)to->addr : NULL;
+	msg->msg_namelen = to ? to->len : 0;
 }
 
 /* A message of one segment, which later ones may join (sendq_extend()). */
 static void sendq_new_msg(struct sendq *q, const struct sendq_params *p,
-			  unsigned int src, const struct seg *s,
-			  size_t encap_len, int tos, bool df)
+			  const struct sendq_dst *to, unsigned int src,
+			  const struct seg *s, size_t encap_len, int tos,
+			  bool df)
 {
 	struct sendq_msg *m = &q->msgs[q->n_msgs++];
 	struct iovec *iov = &q->iov[2 * q->n_segs++];
@@ -77,7 +78,7 @@ static void sendq_new_msg(struct sendq *q, const struct sendq_params *p,
 	sendq_iov(s, encap_len, iov);
 	m->msg.msg_iov = iov;
 	m->msg.msg_iovlen = 2;
-	sendq_peer(p, &m->msg);
+	sendq_dst_set(to, &m->msg);
 	sendq_cmsgs(p, &m->msg, &m->cmsg, 0, tos);
 	m->segs = 1;
 	m->size = (uint32_t)sendq_wire_len(s, encap_len);
@@ -96,8 +97,9 @@ static void sendq_new_msg(struct sendq *q, const struct sendq_params *p,
  * or 64-byte datagrams, leave in one send as well.
  */
 static bool sendq_extend(struct sendq *q, const struct sendq_params *p,
-			 unsigned int src, const struct seg *s,
-			 size_t encap_len, int tos, bool df)
+			 const struct sendq_dst *to, unsigned int src,
+			 const struct seg *s, size_t encap_len, int tos,
+			 bool df)
 {
 	size_t len = sendq_wire_len(s, encap_len);
 	struct sendq_msg *m;
@@ -105,6 +107,8 @@ static bool sendq_extend(struct sendq *q, const struct sendq_params *p,
 	if (!p->gso || !q->n_msgs || q->n_msgs - 1 < q->submitted)
 		return false;
 	m = &q->msgs[q->n_msgs - 1];
+	if (m->msg.msg_name != (to ? (const void *)to->addr : NULL))
+		return false;
 	if (m->closed || m->src != src || m->tos != tos ||
 	    m->df != (df && p->df_sock) || len > m->size ||
 	    m->segs >= UDP_GSO_MAX_SEGS || m->bytes + len > UDP_GSO_MAX_BYTES)
@@ -133,16 +137,18 @@ unsigned int sendq_pending(const struct sendq *q)
 }
 
 int sendq_add(struct sendq *q, const struct sendq_params *p,
-	      unsigned int src, const struct seg *segs, int n,
-	      size_t encap_len, int tos, bool df)
+	      const struct sendq_dst *to, unsigned int src,
+	      const struct seg *segs, int n, size_t encap_len, int tos,
+	      bool df)
 {
 	int i;
 
 	if (q->n_segs + n > SENDQ_SEGS)
 		return -ENOSPC;
 	for (i = 0; i < n; i++)
-		if (!sendq_extend(q, p, src, &segs[i], encap_len, tos, df))
-			sendq_new_msg(q, p, src, &segs[i], encap_len, tos,
+		if (!sendq_extend(q, p, to, src, &segs[i], encap_len, tos,
+				  df))
+			sendq_new_msg(q, p, to, src, &segs[i], encap_len, tos,
 				      df);
 	return 0;
 }
@@ -156,6 +162,7 @@ void sendq_single(const struct sendq *q, const struct sendq_params *p,
 	memset(out, 0, sizeof(*out));
 	out->msg_iov = &g->msg.msg_iov[2 * i];
 	out->msg_iovlen = 2;
-	sendq_peer(p, out);
+	out->msg_name = g->msg.msg_name;
+	out->msg_namelen = g->msg.msg_namelen;
 	sendq_cmsgs(p, out, cbuf, 0, g->tos);
 }

@@ -31,9 +31,16 @@ struct sendq_params {
 	int family;		/* AF_INET or AF_INET6: the TOS cmsg */
 	bool gso;		/* UDP GSO runs; else a message per segment */
 	bool df_sock;		/* a socket for DF packets exists */
-	/* msg_name of every message; NULL for a connected socket. */
-	const struct sockaddr *peer;
-	socklen_t peer_len;
+};
+
+/*
+ * Where a message goes: its msg_name, which must stay valid until the
+ * send completes. A destination is told from another by its address
+ * (the same peer, the same struct).
+ */
+struct sendq_dst {
+	const struct sockaddr *addr;
+	socklen_t len;
 };
 
 /*
@@ -82,17 +89,19 @@ unsigned int sendq_pending(const struct sendq *q);
 
 /*
  * Queue n segments whose encapsulation header (encap_len bytes in front of
- * seg.hdr) is built: a segment joins the last message as one more UDP GSO
- * segment when it can (udp_send_skb(): the same socket, TOS and DF, no
- * longer than the first, a shorter one ends the run; at most
+ * seg.hdr) is built, for destination to (NULL: a connected socket's
+ * peer): a segment joins the last message as one more UDP GSO segment
+ * when it can (udp_send_skb(): the same socket, destination, TOS and DF,
+ * no longer than the first, a shorter one ends the run; at most
  * UDP_GSO_MAX_SEGS and UDP_GSO_MAX_BYTES; not once submitted), so the
  * small frames of a batch share sends too; else it starts a message. tos
  * >= 0 sets the outer TOS or traffic class. -ENOSPC when the queue has no
  * room for n more segments (nothing queued then).
  */
 int sendq_add(struct sendq *q, const struct sendq_params *p,
-	      unsigned int src, const struct seg *segs, int n,
-	      size_t encap_len, int tos, bool df);
+	      const struct sendq_dst *to, unsigned int src,
+	      const struct seg *segs, int n, size_t encap_len, int tos,
+	      bool df);
 
 /*
  * The message for segment i of message m alone, with its own control

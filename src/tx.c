@@ -130,7 +130,8 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 		return;
 	}
 	/* The queue holds as many segments as the arena: there is room. */
-	BUG_ON(sendq_add(s->q, underlay_sendq_params(&t->ul), o.src,
+	BUG_ON(sendq_add(s->q, underlay_sendq_params(&t->ul),
+			 underlay_dst(&t->ul), o.src,
 			 &s->arena.segs[o.first], (int)o.n,
 			 encap_hdr_len(&t->cfg.encap), o.tos, o.df));
 }

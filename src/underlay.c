@@ -467,10 +467,8 @@ static void underlay_init(struct underlay *u, const struct config *cfg)
 	u->connected = !u->udp && !u->n_allow;
 	u->peer_len = ipaddr_to_sockaddr(&cfg->remote,
 					 u->udp ? cfg->port : 0, &u->peer);
-	if (!u->connected) {
-		u->sq.peer = (const struct sockaddr *)&u->peer;
-		u->sq.peer_len = u->peer_len;
-	}
+	u->dst.addr = (const struct sockaddr *)&u->peer;
+	u->dst.len = u->peer_len;
 }
 
 /* The receiving sockets, bound to --local (or any) and --port. */
@@ -590,6 +588,11 @@ static int tx_fd(const struct underlay *u, const struct sendq *q,
 const struct sendq_params *underlay_sendq_params(const struct underlay *u)
 {
 	return &u->sq;
+}
+
+const struct sendq_dst *underlay_dst(const struct underlay *u)
+{
+	return u->connected ? NULL : &u->dst;
 }
 
 unsigned int underlay_n_src(const struct underlay *u)

@@ -46,6 +46,7 @@ struct underlay {
 	struct sendq_params sq;
 	struct sockaddr_storage peer;
 	socklen_t peer_len;
+	struct sendq_dst dst;	/* the peer, as sends name it */
 	const struct cidr *allow;	/* --allow: other accepted sources */
 	unsigned int n_allow;
 	struct pmtu_limit err_limit;	/* ICMP errors heeded per second */
@@ -89,6 +90,9 @@ void underlay_close(struct underlay *u);
 
 /* How the send queues of this underlay group their segments. */
 const struct sendq_params *underlay_sendq_params(const struct underlay *u);
+
+/* The peer as a send names it; NULL for a connected socket. */
+const struct sendq_dst *underlay_dst(const struct underlay *u);
 
 /* The source sockets a frame's flow hash picks from (--source-ports). */
 unsigned int underlay_n_src(const struct underlay *u);

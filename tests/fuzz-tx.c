@@ -823,6 +823,8 @@ struct tx_path {
 	struct sendq_params sp;
 	struct sockaddr_in peer4;
 	struct sockaddr_in6 peer6;
+	struct sendq_dst dst;
+	const struct sendq_dst *to;	/* NULL: a connected socket */
 	uint32_t seq;		/* the next GRE sequence number */
 	struct seg_arena a;
 	size_t hl;		/* encap_hdr_len() */
@@ -848,15 +850,14 @@ static void tx_path_init(struct tx_path *t, const struct tx_in *in)
 	t->sp.df_sock = !(in->path & TX_NO_DF_SOCK);
 	t->peer4.sin_family = AF_INET;
 	t->peer6.sin6_family = AF_INET6;
-	if (in->path & TX_CONNECTED) {
-		t->sp.peer = NULL;
-	} else if (t->sp.family == AF_INET6) {
-		t->sp.peer = (const struct sockaddr *)&t->peer6;
-		t->sp.peer_len = sizeof(t->peer6);
+	if (t->sp.family == AF_INET6) {
+		t->dst.addr = (const struct sockaddr *)&t->peer6;
+		t->dst.len = sizeof(t->peer6);
 	} else {
-		t->sp.peer = (const struct sockaddr *)&t->peer4;
-		t->sp.peer_len = sizeof(t->peer4);
+		t->dst.addr = (const struct sockaddr *)&t->peer4;
+		t->dst.len = sizeof(t->peer4);
 	}
+	t->to = in->path & TX_CONNECTED ? NULL : &t->dst;
 	t->seq = in->seq;
 	t->hl = encap_hdr_len(&in->cfg);
 	seg_arena_init(&t->a, xslots, xsegs, SENDQ_SEGS);
@@ -880,8 +881,8 @@ static bool tx_iov_is(const struct tx_path *t, const struct iovec *v,
 
 static bool tx_peer_is(const struct tx_path *t, const struct msghdr *h)
 {
-	return h->msg_name == (const void *)t->sp.peer &&
-	       h->msg_namelen == (t->sp.peer ? t->sp.peer_len : 0);
+	return h->msg_name == (t->to ? (const void *)t->to->addr : NULL) &&
+	       h->msg_namelen == (t->to ? t->to->len : 0);
 }
 
 /* A message's own fields and control, and its last segment resent alone. */
@@ -985,8 +986,9 @@ static void tx_queue(struct tx_path *t, const struct xmit_out *o)
 	unsigned int k;
 
 	/* tx.c: the queue holds as many segments as the arena. */
-	FUZZ_CHECK(!sendq_add(&Q, &t->sp, o->src, &t->a.segs[o->first],
-			      (int)o->n, t->hl, o->tos, o->df));
+	FUZZ_CHECK(!sendq_add(&Q, &t->sp, t->to, o->src,
+			      &t->a.segs[o->first], (int)o->n, t->hl, o->tos,
+			      o->df));
 	for (k = 0; k < o->n; k++) {
 		FUZZ_CHECK(t->n_sent < SENDQ_SEGS);
 		sent[t->n_sent].s = t->a.segs[o->first + k];

@@ -31,6 +31,7 @@ static struct sendq Q;
 /* What was queued, segment by segment, to check the queue against. */
 struct queued {
 	struct seg s;
+	const struct sendq_dst *to;
 	uint8_t src;
 	int tos;
 	bool df;
@@ -41,8 +42,11 @@ static unsigned int n_rec;
 /* Segments made so far: each gets its own slot and payload pointer. */
 static unsigned int n_made;
 
-static struct sockaddr_in peer4;
-static struct sockaddr_in6 peer6;
+/* Two peers of each family; a row sends to the family's dsts[]. */
+static struct sockaddr_in peer4[2];
+static struct sockaddr_in6 peer6[2];
+static struct sendq_dst dsts[2];
+static bool use_dst;
 
 /* One sendq_add() call: n segments of size bytes on the wire each. */
 struct add {
@@ -50,6 +54,7 @@ struct add {
 	uint16_t size;
 	uint16_t last;		/* the last one's size, when not 0 */
 	uint8_t src;
+	uint8_t dst;		/* dsts[] index */
 	int tos;		/* -1: the socket's */
 	bool df;
 	bool submit;		/* the queue is submitted before this call */
@@ -92,6 +97,12 @@ static const struct row rows[] = {
 		    { .n = 2, .size = 1000, .src = 1, .tos = -1 },
 		    { .n = 1, .size = 1000, .src = 1, .tos = -1 } },
 	  .msgs = { 2, 3 } },
+	{ "another destination starts a new message, and so does the first",
+	  .adds = { SEGS(2, 1000),
+		    { .n = 2, .size = 1000, .dst = 1, .tos = -1 },
+		    { .n = 1, .size = 1000, .dst = 1, .tos = -1 },
+		    SEGS(1, 1000) },
+	  .msgs = { 2, 3, 1 } },
 	{ "another TOS starts a new message",
 	  .adds = { { .n = 2, .size = 1000, .tos = 0 },
 		    { .n = 2, .size = 1000, .tos = 0x28 },
@@ -149,18 +160,21 @@ static const struct row rows[] = {
 
 static void params_init(struct sendq_params *p, int family, bool peer)
 {
+	unsigned int i;
+
 	memset(p, 0, sizeof(*p));
 	p->family = family;
 	p->gso = true;
 	p->df_sock = true;
-	if (!peer)
-		return;
-	if (family == AF_INET6) {
-		p->peer = (const struct sockaddr *)&peer6;
-		p->peer_len = sizeof(peer6);
-	} else {
-		p->peer = (const struct sockaddr *)&peer4;
-		p->peer_len = sizeof(peer4);
+	use_dst = peer;
+	for (i = 0; i < 2; i++) {
+		if (family == AF_INET6) {
+			dsts[i].addr = (const struct sockaddr *)&peer6[i];
+			dsts[i].len = sizeof(peer6[i]);
+		} else {
+			dsts[i].addr = (const struct sockaddr *)&peer4[i];
+			dsts[i].len = sizeof(peer4[i]);
+		}
 	}
 }
 
@@ -184,10 +198,11 @@ static int do_add(const struct sendq_params *p, const struct add *a)
 	for (k = 0; k < a->n; k++)
 		make_seg(&batch[k], k + 1 == a->n && a->last ? a->last :
 							       a->size);
-	r = sendq_add(&Q, p, a->src, batch, (int)a->n, ENCAP_LEN, a->tos,
-		      a->df);
+	r = sendq_add(&Q, p, use_dst ? &dsts[a->dst] : NULL, a->src, batch,
+		      (int)a->n, ENCAP_LEN, a->tos, a->df);
 	for (k = 0; r == 0 && k < a->n; k++) {
 		rec[n_rec].s = batch[k];
+		rec[n_rec].to = use_dst ? &dsts[a->dst] : NULL;
 		rec[n_rec].src = a->src;
 		rec[n_rec].tos = a->tos;
 		rec[n_rec].df = a->df && p->df_sock;
@@ -272,17 +287,21 @@ static bool check_cmsgs(int family)
 	return true;
 }
 
-static bool check_peer(const struct sendq_params *p)
+/* msg_name: the destination every segment of the message was for. */
+static bool check_peer(void)
 {
-	unsigned int m;
+	unsigned int m, j, k = 0;
 
 	for (m = 0; m < Q.n_msgs; m++) {
 		const struct msghdr *h = &Q.msgs[m].msg;
+		const struct sendq_dst *to = rec[k].to;
 
-		if (h->msg_name != (const void *)p->peer ||
-		    h->msg_namelen != (p->peer ? p->peer_len : 0) ||
-		    h->msg_flags)
+		if (h->msg_name != (to ? (const void *)to->addr : NULL) ||
+		    h->msg_namelen != (to ? to->len : 0) || h->msg_flags)
 			return false;
+		for (j = 0; j < Q.msgs[m].segs; j++, k++)
+			if (rec[k].to != to)
+				return false;
 	}
 	return true;
 }
@@ -329,7 +348,7 @@ static void test_row(const struct row *r, int family, bool peer)
 	   r->name);
 	ok(check_cmsgs(family), "%s: UDP_SEGMENT on runs of 2+, TOS when set",
 	   r->name);
-	ok(check_peer(&p), "%s: msg_name the peer", r->name);
+	ok(check_peer(), "%s: msg_name the segments' destination", r->name);
 }
 
 /* IPv6: IPV6_TCLASS in place of IP_TOS; no peer: a connected socket. */
@@ -390,8 +409,8 @@ static void test_single(void)
 			good = good && out.msg_iovlen == 2 &&
 			       iov_is_seg(out.msg_iov, &rec[i].s) &&
 			       out.msg_iov == &Q.msgs[0].msg.msg_iov[2 * i] &&
-			       out.msg_name == (const void *)p.peer &&
-			       out.msg_namelen == p.peer_len &&
+			       out.msg_name == (const void *)dsts[0].addr &&
+			       out.msg_namelen == dsts[0].len &&
 			       cmsgs_of(&out, AF_INET, &gso, &tos) &&
 			       gso == 0 && tos == toses[t] &&
 			       (tos < 0 || out.msg_control == cbuf.buf);
@@ -429,12 +448,15 @@ int main(void)
 {
 	size_t i;
 
-	peer4.sin_family = AF_INET;
-	peer4.sin_port = htons(4789);
-	inet_pton(AF_INET, "192.0.2.2", &peer4.sin_addr);
-	peer6.sin6_family = AF_INET6;
-	peer6.sin6_port = htons(4789);
-	inet_pton(AF_INET6, "2001:db8::2", &peer6.sin6_addr);
+	for (i = 0; i < 2; i++) {
+		peer4[i].sin_family = AF_INET;
+		peer4[i].sin_port = htons(4789);
+		peer4[i].sin_addr.s_addr = htonl(0xc0000202 + i);
+		peer6[i].sin6_family = AF_INET6;
+		peer6[i].sin6_port = htons(4789);
+		inet_pton(AF_INET6, i ? "2001:db8::3" : "2001:db8::2",
+			  &peer6[i].sin6_addr);
+	}
 	for (i = 0; i < N_ROWS; i++)
 		test_row(&rows[i], AF_INET, true);
 	test_family_peer();
