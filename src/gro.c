@@ -752,14 +752,12 @@ static const struct {
 };
 
 /* 6.9-rc1 and -rc2 came before the fix, which is in 6.9-rc3. */
-static bool gro_kernel_early_rc(const char *release, unsigned int minor)
+static bool gro_kernel_early_rc(const char *release)
 {
 	unsigned int rc;
-	int at = 0;
 
-	if (minor != 9 || sscanf(release, "6.9%n", &at) != 0 || at != 3)
-		return false;
-	return sscanf(release + at, "-rc%u", &rc) == 1 && rc < 3;
+	return !strncmp(release, "6.9-rc", 6) &&
+	       sscanf(release + 6, "%u", &rc) == 1 && rc < 3;
 }
 
 bool gro_kernel_cuts_udp_gso(const char *release)
@@ -770,7 +768,7 @@ bool gro_kernel_cuts_udp_gso(const char *release)
 	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
 		return false;
 	if (major > 6 || (major == 6 && minor >= 9))
-		return !gro_kernel_early_rc(release, minor);
+		return !gro_kernel_early_rc(release);
 	for (i = 0; i < sizeof(udp_gso_fixed) / sizeof(udp_gso_fixed[0]); i++)
 		if (udp_gso_fixed[i].major == major &&
 		    udp_gso_fixed[i].minor == minor)

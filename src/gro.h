@@ -128,6 +128,11 @@ static inline void gro_stop_udp(struct gro *g)
 	g->merge_udp = false;
 }
 
+static inline bool gro_merges_udp(const struct gro *g)
+{
+	return g->merge_udp;
+}
+
 /* No room for another frame: flush, reset and add again. */
 static inline bool gro_full(const struct gro *g)
 {

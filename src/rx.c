@@ -22,9 +22,9 @@ static bool rx_writes_pending(void *ctx)
 
 /*
  * UDP datagrams are merged when the tap was given USO (TUN_F_USO4|6,
- * Linux 6.2) and the kernel cuts a UDP super-frame that reaches a tunnel
- * socket behind the tap (gro_kernel_cuts_udp_gso()); until the tap
- * refuses one (rx_uso_refused()).
+ * Linux 6.2) and, with --udp-gro auto, the kernel cuts a UDP super-frame
+ * that reaches a tunnel socket behind the tap (gro_kernel_cuts_udp_gso());
+ * until the tap refuses one (rx_uso_refused()).
  */
 static bool rx_kernel_merges_udp(enum udp_gro mode)
 {
@@ -169,11 +169,9 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void rx_uso_refused(struct tunnel *t, const struct gro_frame *fr,
 			   int res)
 {
-	if (res != -EINVAL || t->rx.uso_refused ||
+	if (res != -EINVAL || !gro_merges_udp(t->rx.gro) ||
 	    fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_UDP_L4)
 		return;
-	t->rx.uso_refused = true;
-	t->rx.merge_udp = false;
 	t->st.rx_uso_refused++;
 	/* The batch's frames are built already: from the next one on. */
 	gro_stop_udp(t->rx.gro);
@@ -211,8 +209,8 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	r->merge_udp = t->cfg.gro && rx_kernel_merges_udp(t->cfg.udp_gro);
-	gro_init(r->gro, mtu, t->cfg.gro, r->merge_udp);
+	gro_init(r->gro, mtu, t->cfg.gro,
+		 t->cfg.gro && rx_kernel_merges_udp(t->cfg.udp_gro));
 	return 0;
 }
 
@@ -224,7 +222,7 @@ void rx_free(struct rx *r)
 
 void rx_set_mtu(struct tunnel *t, uint32_t mtu)
 {
-	gro_init(t->rx.gro, mtu, t->cfg.gro, t->rx.merge_udp);
+	gro_init(t->rx.gro, mtu, t->cfg.gro, gro_merges_udp(t->rx.gro));
 }
 
 void rx_watch(struct tunnel *t)

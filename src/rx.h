@@ -19,8 +19,6 @@ struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
-	bool merge_udp;		/* UDP datagrams are merged (rx_init()) */
-	bool uso_refused;	/* the tap refused a UDP super-frame */
 	ev_io sock_w[2];	/* the underlay's receiving sockets */
 };
 

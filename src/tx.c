@@ -103,6 +103,7 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 		.n_src = underlay_n_src(&t->ul),
 	};
 	struct tx_set *s = t->tx.cur;
+	uint32_t fit = path_udp_bulk_fit(&t->path);
 	struct xmit_out o;
 	int r;
 
@@ -118,9 +119,8 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 		tx_count(t, &o);
 	if (o.parsed && o.fit == PMTU_FIT_ICMP)
 		path_icmp(t, &o.f);
-	if (o.parsed && path_udp_bulk_fit(&t->path)) {
-		enum xmit_bulk b = xmit_udp_bulk(&t->tx.train, &o.f,
-						 path_udp_bulk_fit(&t->path));
+	if (o.parsed && fit) {
+		enum xmit_bulk b = xmit_udp_bulk(&t->tx.train, &o.f, fit);
 
 		if (b != XMIT_BULK_NONE)
 			path_udp_bulk(t, b);

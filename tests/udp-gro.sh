@@ -113,11 +113,8 @@ merged()
 # gso_max_size NS DEV: the device's.
 gso_max_size()
 {
-	ip -n "$1" -d link show dev "$2" | awk '{
-		for (i = 1; i < NF; i++)
-			if ($i == "gso_max_size")
-				print $(i + 1)
-	}'
+	ip -n "$1" -d -o link show dev "$2" 2>/dev/null |
+		sed -n 's/.* gso_max_size \([0-9]*\) .*/\1/p'
 }
 
 # bulk_run DST: BULK_PER datagrams a send, 62 KB: more than the
