@@ -6,8 +6,10 @@
 # Usage (as root): contrib/bench.sh
 #
 # Rows, each in fresh namespaces built the same way: the kernel's vxlan at
-# both ends, gsotun vxlan, gsotun gre-udp, gsotun gre, gsotun vxlan
-# --no-offload. Measures for every row:
+# both ends, gsotun vxlan, gsotun vxlan with 100 peers (the 99 others are
+# addresses of B whose datagrams a socket there leaves unread; B's tap is
+# a --fdb entry, so traffic goes to its one peer), gsotun gre-udp, gsotun
+# gre, gsotun vxlan --no-offload. Measures for every row:
 #   tcp1    one TCP stream (iperf3), median of 3 runs, Gbit/s
 #   tcp4    four TCP streams (iperf3 -P 4), one run, Gbit/s
 #   cpu     busy CPU microseconds per KB (1024 bytes) moved, all CPUs,
@@ -26,6 +28,8 @@
 #   sc      system calls per 64 KB of TCP payload made by each gsotun (A
 #           sends the data, B receives it), counted with perf (or strace)
 #           over one extra single-stream run
+#   flood   (100 peers only) 64-byte broadcasts from A, which gsotun sends
+#           to every peer: its CPU time (user and system) per copy sent
 # Ratios are to the kernel's vxlan in the same run. The targets of the fast
 # path are checked and printed as PASS or MISS, for information: the exit
 # status is 0 unless the set-up failed (a tool missing, a tunnel that does
@@ -36,7 +40,8 @@
 #   BENCH_OUT     output directory (default ./bench-out)
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
-#   BENCH_ROWS    rows to run (default "kernel vxlan gre-udp gre no-offload")
+#   BENCH_ROWS    rows to run (default "kernel vxlan peers100 gre-udp gre
+#                 no-offload")
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
 #   BENCH_ETHTOOL      features for `ethtool -K` on both veth ends, every
 #                 row (e.g. "tx-udp_tnl-segmentation off" to make the
@@ -59,7 +64,7 @@ PY=/usr/bin/python3
 T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
-ROWS=${BENCH_ROWS:-kernel vxlan gre-udp gre no-offload}
+ROWS=${BENCH_ROWS:-kernel vxlan peers100 gre-udp gre no-offload}
 read -r -a GT_EXTRA <<<"${BENCH_GSOTUN_ARGS:-}"
 read -r -a VETH_FEAT <<<"${BENCH_ETHTOOL:-}"
 GSOTUN=${GSOTUN:-$top/src/gsotun}
@@ -67,6 +72,7 @@ NET=8
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 PIDS=()
+SINK_PID=
 NSS=()
 TMP=
 RAW=
@@ -75,6 +81,7 @@ setup_failed=0
 declare -A LABEL=(
 	[kernel]="kernel vxlan"
 	[vxlan]="gsotun vxlan"
+	[peers100]="gsotun vxlan, 100 peers"
 	[gre-udp]="gsotun gre-udp"
 	[gre]="gsotun gre"
 	[no-offload]="gsotun vxlan --no-offload"
@@ -82,6 +89,7 @@ declare -A LABEL=(
 declare -A SHORT=(
 	[kernel]="kernel vxlan"
 	[vxlan]="vxlan"
+	[peers100]="vxlan 100 peers"
 	[gre-udp]="gre-udp"
 	[gre]="gre"
 	[no-offload]="vxlan no-offload"
@@ -90,7 +98,7 @@ declare -A SHORT=(
 declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
 declare -A R_SCDA R_SCDB
 declare -A R_BULK R_BRUNS R_BLOSS R_PLAIN R_PRUNS R_PLOSS
-declare -A R_MTU R_NOTE
+declare -A R_MTU R_NOTE R_FLOOD R_FCOPIES
 
 # ---------------------------------------------------------------- helpers
 
@@ -424,11 +432,49 @@ gt_up()
 	return 1
 }
 
+# sinks_up: 99 more addresses on B's veth, .100 to .198, with a socket on
+# port 4789 each that reads nothing (what is sent to them is dropped
+# without an ICMP error); SINK_ARGS, A's options to make them peers too, and
+# a --fdb entry that sends frames for B's tap to B alone.
+sinks_up()
+{
+	local i addrs=()
+
+	MAC_B=02:00:00:00:00:0b
+	SINK_ARGS=(--fdb "$MAC_B=$UL_B")
+	for ((i = 100; i < 199; i++)); do
+		addrs+=("198.18.$NET.$i")
+		SINK_ARGS+=(--remote "198.18.$NET.$i")
+	done
+	for i in "${addrs[@]}"; do
+		echo "address add $i/32 dev $VETH_B"
+	done | ip -n "$NS_B" -batch - || return 1
+	ip netns exec "$NS_B" "$PY" -c '
+import socket, sys, time
+socks = []
+for a in sys.argv[1:]:
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((a, 4789))
+    socks.append(s)
+print("ready", flush=True)
+time.sleep(1e9)
+' "${addrs[@]}" </dev/null >"$TMP/sinks.out" 2>&1 &
+	SINK_PID=$!
+	track "$SINK_PID"
+	for ((i = 0; i < 50; i++)); do
+		grep -q ready "$TMP/sinks.out" && return 0
+		sleep 0.1
+	done
+	log "the sockets of the 99 other peers did not open:"
+	cat "$TMP/sinks.out" >&2
+	return 1
+}
+
 # tunnel_up ROW: the row's tunnel between A and B; GT_A and GT_B are the
 # gsotun PIDs (empty for the kernel's vxlan).
 tunnel_up()
 {
-	local args=() i st
+	local args=() args_a=() i st
 
 	GT_A='' GT_B=''
 	case $1 in
@@ -443,16 +489,22 @@ tunnel_up()
 			sleep 0.1
 		done
 		;;
-	vxlan) args=(--encap vxlan) ;;
+	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
 	no-offload) args=(--encap vxlan --no-offload) ;;
 	*) log "unknown row $1"; return 1 ;;
 	esac
+	if [ "$1" = peers100 ]; then
+		sinks_up || return 1
+		args_a=("${args[@]}" "${SINK_ARGS[@]}")
+	else
+		args_a=("${args[@]}")
+	fi
 	if [ "$1" != kernel ]; then
 		# The PIDs are kept even on failure: run_row stops them.
 		gt_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$OV_A/24" \
-			"${args[@]}"
+			"${args_a[@]}"
 		st=$?
 		GT_A=$GT_PID
 		[ "$st" -eq 0 ] || return 1
@@ -461,6 +513,10 @@ tunnel_up()
 		st=$?
 		GT_B=$GT_PID
 		[ "$st" -eq 0 ] || return 1
+	fi
+	# The MAC A's --fdb entry names (sinks_up).
+	if [ "$1" = peers100 ]; then
+		ip -n "$NS_B" link set "$DEV_B" address "$MAC_B" || return 1
 	fi
 	R_MTU[$1]=$(ip -n "$NS_A" -o link show dev "$DEV_A" |
 		awk '{ for (i = 1; i < NF; i++) if ($i == "mtu") print $(i + 1) }')
@@ -659,6 +715,60 @@ m_bulk()
 	BRUNS=$(IFS=,; echo "${runs[*]}")
 	BULK=$(median "${runs[@]}")
 	BLOSS=$(median "${loss[@]}")
+}
+
+# cpu_ticks PID: the user and system clock ticks PID has used.
+cpu_ticks()
+{
+	local stat f
+
+	read -r stat <"/proc/$1/stat" || return 1
+	read -r -a f <<<"${stat##*) }"
+	echo $((f[11] + f[12]))
+}
+
+# gt_segments PID LOG: tx_segments of gsotun PID, which prints its
+# counters to LOG on SIGUSR1.
+gt_segments()
+{
+	local n i line
+
+	n=$(grep -c 'tx_frames=' "$2")
+	kill -USR1 "$1" 2>/dev/null || return 1
+	for ((i = 0; i < 50; i++)); do
+		[ "$(grep -c 'tx_frames=' "$2")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	line=$(grep 'tx_frames=' "$2" | tail -n 1)
+	[[ $line =~ (^|\ )tx_segments=([0-9]+) ]] || return 1
+	echo "${BASH_REMATCH[2]}"
+}
+
+# m_flood: 20000 64-byte broadcasts from A's overlay address, each of
+# which gsotun A sends to its 100 peers: its CPU time per copy sent, in
+# ns (R_FLOOD), and the copies (R_FCOPIES).
+m_flood()
+{
+	local log=$RAW/$row-gsotun-$NS_A.log s0 s1 c0 c1
+
+	[ -n "$GT_A" ] || return
+	s0=$(gt_segments "$GT_A" "$log") && c0=$(cpu_ticks "$GT_A") ||
+		return
+	ip netns exec "$NS_A" "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+for i in range(20000):
+    s.sendto(bytes(64), (sys.argv[1], 9))
+' "10.$NET.0.255" </dev/null >"$RAW/$row-flood.txt" 2>&1
+	# What the tap still holds is flooded within a second.
+	sleep 1
+	c1=$(cpu_ticks "$GT_A") && s1=$(gt_segments "$GT_A" "$log") || return
+	[ $((s1 - s0)) -gt 0 ] || return
+	R_FCOPIES[$row]=$((s1 - s0))
+	R_FLOOD[$row]=$(calc "($c1 - $c0) * 1e9 / $HZ / ($s1 - $s0)")
+	log "$row: broadcasts flooded, ${R_FCOPIES[$row]} copies," \
+		"${R_FLOOD[$row]} ns of gsotun CPU each"
 }
 
 # sc_start PID FILE: count PID's system calls until sc_stop.
@@ -925,14 +1035,16 @@ run_row()
 		R_BULK[$row]=$BULK R_BRUNS[$row]=$BRUNS R_BLOSS[$row]=$BLOSS
 		m_bulk plain 1
 		R_PLAIN[$row]=$BULK R_PRUNS[$row]=$BRUNS R_PLOSS[$row]=$BLOSS
+		[ "$row" = peers100 ] && m_flood
 		for pid in $GT_A $GT_B; do
 			alive "$pid" ||
 				R_NOTE[$row]="gsotun exited during the row"
 		done
 	fi
-	for pid in $GT_A $GT_B; do
+	for pid in $GT_A $GT_B $SINK_PID; do
 		stop "$pid"
 	done
+	SINK_PID=''
 	net_down
 }
 
@@ -952,6 +1064,8 @@ targets()
 		"$(ratio "${R_TCP1[gre]}" "${R_TCP1[$k]}")" ">=" 0.35
 	target "vxlan-offload" "gsotun vxlan 1 stream / --no-offload" \
 		"$(ratio "${R_TCP1[$v]}" "${R_TCP1[no-offload]}")" ">=" 8
+	target "peers100-tcp1" "gsotun vxlan 100 peers / 1 peer, 1 stream" \
+		"$(ratio "${R_TCP1[peers100]}" "${R_TCP1[$v]}")" ">=" 0.95
 	target "vxlan-cpu" "gsotun vxlan CPU per KB / kernel" \
 		"$(ratio "${R_CPU[$v]}" "${R_CPU[$k]}")" "<=" 1.6
 	target "vxlan-bulk" "gsotun vxlan bulk UDP (GSO) / kernel" \
@@ -1001,7 +1115,7 @@ report()
 	local r k=kernel hdr
 
 	: >"$OUT/targets.tsv"
-	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\tudp64_dev_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tbulk_gbps\tbulk_runs\tbulk_loss_pct\tbulk_ratio\tplain_gbps\tplain_runs\tplain_loss_pct\tplain_ratio\tnote\n' \
+	printf 'row\tlabel\tmtu\ttcp1_gbps\ttcp1_runs\ttcp4_gbps\tcpu_us_per_kb\tudp64_pps\tudp64_runs\tudp64_dev_pps\trr_per_s\trtt_us\tsyscalls_64k_a\tsyscalls_64k_b\ttcp1_ratio\ttcp4_ratio\tcpu_ratio\tudp64_ratio\trr_ratio\tsyscalls_a_detail\tsyscalls_b_detail\tbulk_gbps\tbulk_runs\tbulk_loss_pct\tbulk_ratio\tplain_gbps\tplain_runs\tplain_loss_pct\tplain_ratio\tflood_ns_per_copy\tflood_copies\tnote\n' \
 		>"$OUT/bench.tsv"
 	printf '# row\ttcp1\ttcp4\tudp64\trr\tcpu\tbulk\n' >"$OUT/plot.dat"
 	{
@@ -1031,7 +1145,7 @@ report()
 				"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
 			rtt=NA
 			isnum "${R_RR[$r]}" && rtt=$(calc "1e6 / ${R_RR[$r]}")
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 				"$r" "${LABEL[$r]}" "${R_MTU[$r]}" "${R_TCP1[$r]}" \
 				"${R_RUNS[$r]}" "${R_TCP4[$r]}" "${R_CPU[$r]}" \
 				"${R_UDP[$r]}" "${R_URUNS[$r]:-NA}" \
@@ -1047,6 +1161,7 @@ report()
 				"$(ratio "${R_BULK[$r]}" "${R_BULK[$k]:-NA}")" \
 				"${R_PLAIN[$r]}" "${R_PRUNS[$r]}" "${R_PLOSS[$r]}" \
 				"$(ratio "${R_PLAIN[$r]}" "${R_PLAIN[$k]:-NA}")" \
+				"${R_FLOOD[$r]}" "${R_FCOPIES[$r]}" \
 				"${R_NOTE[$r]}" \
 				>>"$OUT/bench.tsv"
 			# Chart: every figure as "higher is better" (CPU
@@ -1079,9 +1194,12 @@ report()
 				"$(cell "${R_PLAIN[$r]}" "${R_PLAIN[$k]:-NA}" %.2f)" \
 				"($(fmt %.0f%% "${R_PLOSS[$r]}"))"
 		done
+		if isnum "${R_FLOOD[peers100]}"; then
+			echo "64-byte broadcasts flooded to 100 peers: $(fmt %.0f "${R_FLOOD[peers100]}") ns of gsotun CPU per copy (${R_FCOPIES[peers100]} copies)"
+		fi
 		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
 		echo
-		echo "targets (issues 3 and 14; informational):"
+		echo "targets (issues 3, 14 and 15; informational):"
 		targets
 	} | tee "$OUT/bench.txt"
 	write_json
@@ -1160,7 +1278,11 @@ doc = {
               "plain_ratio": "plain_gbps / the kernel's",
               "rr_per_s": "TCP round trips per second, pinned to CPU 0",
               "syscalls_64k_a": "sender-side gsotun syscalls per 64 KiB",
-              "syscalls_64k_b": "receiver-side gsotun syscalls per 64 KiB"},
+              "syscalls_64k_b": "receiver-side gsotun syscalls per 64 KiB",
+              "flood_ns_per_copy": "100 peers: ns of the sending gsotun's "
+                                   "CPU per copy of a flooded 64-byte "
+                                   "broadcast",
+              "flood_copies": "the copies sent in that measure"},
     "rows": rows,
     "targets": targets,
 }
@@ -1223,7 +1345,7 @@ for r in "${!LABEL[@]}"; do
 	R_BULK[$r]=NA R_BRUNS[$r]=NA R_BLOSS[$r]=NA
 	R_PLAIN[$r]=NA R_PRUNS[$r]=NA R_PLOSS[$r]=NA
 	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
-	R_MTU[$r]=NA R_NOTE[$r]=''
+	R_MTU[$r]=NA R_NOTE[$r]='' R_FLOOD[$r]=NA R_FCOPIES[$r]=NA
 done
 for r in $ROWS; do
 	run_row "$r"

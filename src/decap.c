@@ -7,20 +7,19 @@
 
 #include "decap.h"
 
-enum gro_result decap_packet(const struct encap_cfg *c, struct gro *g,
-			     uint8_t *pkt, size_t len, uint8_t ecn,
-			     struct decap_out *out)
+enum drop decap_strip(const struct encap_cfg *c, uint8_t *pkt, size_t len,
+		      uint8_t ecn, struct decap_out *out)
 {
 	struct encap_rx rx;
 
 	out->drop = encap_parse(c, pkt, len, &rx);
 	out->ce = false;
 	if (out->drop)
-		return GRO_DROPPED;
+		return out->drop;
 	switch (encap_ecn_decap(pkt + rx.inner_off, len - rx.inner_off, ecn)) {
 	case ENCAP_ECN_DROP:
 		out->drop = DROP_RX_ECN;
-		return GRO_DROPPED;
+		return out->drop;
 	case ENCAP_ECN_MARK:
 		out->ce = true;
 		break;
@@ -32,6 +31,15 @@ enum gro_result decap_packet(const struct encap_cfg *c, struct gro *g,
 	/* An outer CE may have changed bytes the GRE checksum's sum covers. */
 	out->has_sum = rx.sum_valid && ecn != ECN_CE;
 	out->sum = rx.inner_sum;
+	return DROP_NONE;
+}
+
+enum gro_result decap_packet(const struct encap_cfg *c, struct gro *g,
+			     uint8_t *pkt, size_t len, uint8_t ecn,
+			     struct decap_out *out)
+{
+	if (decap_strip(c, pkt, len, ecn, out))
+		return GRO_DROPPED;
 	return decap_again(g, out);
 }
 

@@ -38,6 +38,15 @@ enum gro_result decap_packet(const struct encap_cfg *c, struct gro *g,
 			     struct decap_out *out);
 
 /*
+ * decap_packet() in two steps, for a caller that looks at the inner
+ * frame first: check and strip the encapsulation and carry the ECN
+ * mark, the inner frame in out->inner (DROP_NONE) or why it is dropped;
+ * then decap_again() adds it.
+ */
+enum drop decap_strip(const struct encap_cfg *c, uint8_t *pkt, size_t len,
+		      uint8_t ecn, struct decap_out *out);
+
+/*
  * The inner frame of the packet that met GRO_FULL, added again: it was
  * checked, stripped and marked once, and gro_add() changed nothing
  * before it said GRO_FULL (a segment that merges is tried before room

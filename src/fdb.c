@@ -470,3 +470,15 @@ bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 	}
 	return false;
 }
+
+uint16_t fdb_frame_vlan(const uint8_t *frame, size_t len)
+{
+	uint16_t type;
+
+	if (len < ETH_HLEN + 4)
+		return 0;
+	type = frame[12] << 8 | frame[13];
+	if (type != ETH_P_8021Q && type != ETH_P_8021AD)
+		return 0;
+	return (frame[14] << 8 | frame[15]) & FDB_VLAN_MAX;
+}

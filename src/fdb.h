@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/if_ether.h>
 
@@ -104,6 +105,13 @@ unsigned int fdb_count_learnt(const struct fdb *f);
 
 /* Static entries held. */
 unsigned int fdb_count_static(const struct fdb *f);
+
+/*
+ * The VLAN an Ethernet frame of len bytes is keyed by: the VID of its
+ * outer 802.1Q or 802.1ad tag, 0 when untagged (or too short to say).
+ * Its destination MAC is at frame, its source at frame + ETH_ALEN.
+ */
+uint16_t fdb_frame_vlan(const uint8_t *frame, size_t len);
 
 /* One entry, as fdb_next() shows it. */
 struct fdb_entry {

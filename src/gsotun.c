@@ -61,11 +61,29 @@ static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
+/* The peers' lines, then the tunnel's (the last: readers wait for it). */
+static void print_counters(const struct tunnel *t)
+{
+	fwd_print(stderr, t);
+	stats_print(stderr, &t->st);
+}
+
+/* SIGHUP: the peers file read again (--peers), else stop. */
+static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	stats_print(stderr, &t->st);
+	if (!t->cfg.peers_file) {
+		stop_cb(loop, w, revents);
+		return;
+	}
+	log_info("signal %d: reading %s again", w->signum, t->cfg.peers_file);
+	fwd_reload(t);
+}
+
+static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	print_counters(w->data);
 }
 
 /* The tap, its MTU (path.c), addresses, up; and the receive batch. */
@@ -104,13 +122,15 @@ static int setup(struct tunnel *t)
 {
 	int err = tx_init(t);
 
+	if (!err)
+		err = fwd_open(t);
 	if (err)
 		return err;
 	err = ring_init(&t->ring, RING_ENTRIES);
 	if (err)
 		return err;
 	t->ring_up = true;
-	err = underlay_open(&t->ul, &t->cfg);
+	err = underlay_open(&t->ul, &t->cfg, &t->peers);
 	if (err)
 		return err;
 	return setup_tap(t);
@@ -122,6 +142,7 @@ static void teardown(struct tunnel *t)
 		close(t->tap_fd);
 	underlay_close(&t->ul);
 	path_close(&t->path);
+	fwd_close(t);
 	link_close(t->link);
 	tx_free(&t->tx);
 	rx_free(&t->rx);
@@ -137,12 +158,13 @@ static void watch(struct gsotun *g)
 	tx_watch(t);
 	rx_watch(t);
 	path_watch(t);
+	fwd_watch(t);
 	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(&t->ring), EV_READ);
 	ev_signal_init(&g->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&g->sigterm_w, stop_cb, SIGTERM);
-	ev_signal_init(&g->sighup_w, stop_cb, SIGHUP);
+	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
 	ev_signal_init(&g->sigusr1_w, usr1_cb, SIGUSR1);
-	g->ring_w.data = g->sigusr1_w.data = t;
+	g->ring_w.data = g->sigusr1_w.data = g->sighup_w.data = t;
 	ev_io_start(t->loop, &g->ring_w);
 	ev_signal_start(t->loop, &g->sigint_w);
 	ev_signal_start(t->loop, &g->sigterm_w);
@@ -152,13 +174,17 @@ static void watch(struct gsotun *g)
 
 static void log_tunnel(const struct tunnel *t)
 {
-	char remote[INET6_ADDRSTRLEN];
+	const struct ipaddr *first = &t->cfg.remotes[0];
+	char remote[INET6_ADDRSTRLEN], more[80] = "";
 
-	inet_ntop(t->cfg.remote.family, &t->cfg.remote.addr, remote,
-		  sizeof(remote));
-	log_info("%s: %s tunnel to %s, MTU %u, tap offloads 0x%x, %u source "
+	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
+	if (t->peers.n > 1)
+		snprintf(more, sizeof(more), " and %u more peers%s%s",
+			 t->peers.n - 1, t->fwd.learning ? ", learning" : "",
+			 t->cfg.n_fdb ? ", static fdb entries" : "");
+	log_info("%s: %s tunnel to %s%s, MTU %u, tap offloads 0x%x, %u source "
 		 "port(s)", t->ifname, encap_name(t->cfg.encap.type), remote,
-		 path_tap_mtu(&t->path), tap_offloads(),
+		 more, path_tap_mtu(&t->path), tap_offloads(),
 		 underlay_n_src(&t->ul));
 }
 
@@ -214,7 +240,7 @@ int main(int argc, char **argv)
 	/* Sends still waiting for room are cancelled and counted as drops. */
 	ring_drain(&t->ring, tunnel_done, t);
 	ev_loop_destroy(t->loop);
-	stats_print(stderr, &t->st);
+	print_counters(t);
 out:
 	/* After --user the file is root's: the service manager removes it. */
 	pidfile_close(&g.pidfile, !t->cfg.user);

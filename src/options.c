@@ -45,6 +45,11 @@ enum {
 	OPT_PIDFILE,
 	OPT_USER,
 	OPT_CHROOT,
+	OPT_FDB,
+	OPT_LEARNING,
+	OPT_AGEING,
+	OPT_MAX_ADDRESS,
+	OPT_PEERS,
 };
 
 #define VNI_MAX 0xffffffu
@@ -55,7 +60,8 @@ enum {
 static const struct argp_option options_table[] = {
 	{ .doc = "Tunnel:" },
 	{ .name = "remote", .key = OPT_REMOTE, .arg = "ADDR",
-	  .doc = "Peer's IPv4 or IPv6 address (required)" },
+	  .doc = "A peer's IPv4 or IPv6 address (required); repeatable, one "
+		 "per peer, all of one family, up to 1024" },
 	{ .name = "local", .key = OPT_LOCAL, .arg = "ADDR",
 	  .doc = "Local address to bind and send from, same family as "
 		 "--remote (default: any)" },
@@ -81,6 +87,22 @@ static const struct argp_option options_table[] = {
 	  .doc = "Answer packets too big for the path with ICMP "
 		 "'fragmentation needed' / ICMPv6 'packet too big' into the "
 		 "tap (default on)" },
+
+	{ .doc = "Forwarding (several --remote):" },
+	{ .name = "fdb", .key = OPT_FDB, .arg = "MAC[@VID]=ADDR",
+	  .doc = "Frames to MAC (on VLAN VID) go to the peer at ADDR, one "
+		 "of --remote; repeatable, up to 4096 (others are flooded "
+		 "to every peer)" },
+	{ .name = "learning", .key = OPT_LEARNING,
+	  .doc = "Learn the source MACs of frames from each peer" },
+	{ .name = "ageing", .key = OPT_AGEING, .arg = "SECONDS",
+	  .doc = "Forget a learnt MAC not seen for SECONDS, 0..1000000 "
+		 "(default 300; 0: never)" },
+	{ .name = "max-address", .key = OPT_MAX_ADDRESS, .arg = "N",
+	  .doc = "Learn at most N MACs, 1..1048576 (default 4096)" },
+	{ .name = "peers", .key = OPT_PEERS, .arg = "FILE",
+	  .doc = "More peers and entries from FILE, lines 'remote ADDR' and "
+		 "'fdb MAC[@VID]=ADDR', read again on SIGHUP" },
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
@@ -147,6 +169,8 @@ static const char options_doc[] =
 	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"
 	"  gsotun --encap gre --key 7 --remote 2001:db8::2 "
 	"--address fd00::1/64\n"
+	"  gsotun --remote 192.0.2.2 --remote 192.0.2.3 --learning "
+	"--address 10.0.0.1/24\n"
 	"  gsotun --encap gre-udp --local 198.51.100.1 "
 	"--remote 198.51.100.2 \\\n"
 	"         --mtu 1400 --daemon --pidfile /run/gsotun.pid\n"
@@ -239,8 +263,8 @@ static int options_ip_parse(const char *s, struct ipaddr *ip)
 }
 
 /*
- * An underlay endpoint must be one unicast host. gsotun is point to point
- * (no multicast learning as the kernel's vxlan does), and struct ipaddr
+ * An underlay endpoint must be one unicast host: every peer is named (no
+ * multicast group as the kernel's vxlan may flood to), and struct ipaddr
  * holds no scope id, which an IPv6 link-local address would need.
  */
 static const char *options_ip_unusable(const struct ipaddr *ip)
@@ -283,6 +307,152 @@ static int options_endpoint(struct argp_state *state, const char *opt,
 		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
 		return EINVAL;
 	}
+	return 0;
+}
+
+static bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
+{
+	size_t len = a->family == AF_INET6 ? 16 : 4;
+
+	return a->family == b->family && !memcmp(&a->addr, &b->addr, len);
+}
+
+/* A peer more in cfg, from the text of its address; why not, or NULL. */
+static const char *options_add_remote(struct config *cfg, const char *arg)
+{
+	struct ipaddr ip, *v;
+	const char *why;
+	unsigned int i;
+
+	if (options_ip_parse(arg, &ip))
+		return "not an IPv4 or IPv6 address";
+	why = options_ip_unusable(&ip);
+	if (why)
+		return why;
+	for (i = 0; i < cfg->n_remotes; i++)
+		if (options_ip_equal(&cfg->remotes[i], &ip))
+			return "that peer is given already";
+	if (cfg->n_remotes == CONFIG_MAX_PEERS)
+		return "too many peers (at most 1024)";
+	v = realloc(cfg->remotes, (cfg->n_remotes + 1) * sizeof(*v));
+	if (!v)
+		return "out of memory";
+	cfg->remotes = v;
+	v[cfg->n_remotes++] = ip;
+	return NULL;
+}
+
+static int options_remote(struct argp_state *state, struct config *cfg,
+			  const char *arg)
+{
+	const char *why = options_add_remote(cfg, arg);
+
+	if (why) {
+		argp_error(state, "invalid --remote '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_remotes_cmd = cfg->n_remotes;
+	return 0;
+}
+
+/* The value of hex digit c, or -1. */
+static int options_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* xx:xx:xx:xx:xx:xx in len bytes at s, either case; false if not that. */
+static bool options_mac_parse(const char *s, size_t len, uint8_t *mac)
+{
+	unsigned int i;
+
+	if (len != 17)
+		return false;
+	for (i = 0; i < 6; i++) {
+		int hi = options_hex_digit(s[3 * i]);
+		int lo = options_hex_digit(s[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
+			return false;
+		mac[i] = hi << 4 | lo;
+	}
+	return true;
+}
+
+/* MAC[@VID]=ADDR into *e; returns why it is not one, or NULL. */
+static const char *options_fdb_parse(const char *s, struct config_fdb *e)
+{
+	static const uint8_t zero[6];
+	const char *eq = strchr(s, '='), *at = strchr(s, '@');
+	unsigned long long vid = 0;
+	char buf[8];
+	size_t len;
+
+	memset(e, 0, sizeof(*e));
+	if (!eq)
+		return "missing =ADDR";
+	if (at > eq)
+		at = NULL;
+	if (!options_mac_parse(s, (at ? at : eq) - s, e->mac))
+		return "not a MAC address (xx:xx:xx:xx:xx:xx)";
+	if (e->mac[0] & 1)
+		return "a multicast MAC (those frames go to every peer)";
+	if (!memcmp(e->mac, zero, sizeof(zero)))
+		return "the all-zero MAC";
+	if (at) {
+		len = eq - at - 1;
+		if (!len || len >= sizeof(buf))
+			return "VID must be 1..4094";
+		memcpy(buf, at + 1, len);
+		buf[len] = '\0';
+		if (options_num(buf, false, 4094, &vid) || !vid)
+			return "VID must be 1..4094";
+	}
+	e->vlan = vid;
+	if (options_ip_parse(eq + 1, &e->peer))
+		return "not an IPv4 or IPv6 address";
+	return NULL;
+}
+
+/* A static forwarding entry more in cfg; why not, or NULL. */
+static const char *options_add_fdb(struct config *cfg, const char *arg)
+{
+	struct config_fdb e, *v;
+	const char *why = options_fdb_parse(arg, &e);
+	unsigned int i;
+
+	if (why)
+		return why;
+	for (i = 0; i < cfg->n_fdb; i++)
+		if (!memcmp(cfg->fdb[i].mac, e.mac, 6) &&
+		    cfg->fdb[i].vlan == e.vlan)
+			return "that MAC and VLAN have an entry already";
+	if (cfg->n_fdb == CONFIG_MAX_FDB)
+		return "too many entries (at most 4096)";
+	v = realloc(cfg->fdb, (cfg->n_fdb + 1) * sizeof(*v));
+	if (!v)
+		return "out of memory";
+	cfg->fdb = v;
+	v[cfg->n_fdb++] = e;
+	return NULL;
+}
+
+static int options_fdb(struct argp_state *state, struct config *cfg,
+		       const char *arg)
+{
+	const char *why = options_add_fdb(cfg, arg);
+
+	if (why) {
+		argp_error(state, "invalid --fdb '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_fdb_cmd = cfg->n_fdb;
 	return 0;
 }
 
@@ -395,18 +565,18 @@ static int options_string(struct argp_state *state, const char *opt,
 }
 
 /*
- * Daemons chdir("/"), so a relative pid file is made absolute against the
- * directory gsotun was started in; otherwise writing and removing it would
- * act on different files.
+ * Daemons chdir("/"), so a relative pid file or peers file is made absolute
+ * against the directory gsotun was started in; otherwise writing and
+ * removing it, or reading it again, would act on different files.
  */
-static int options_pidfile(struct argp_state *state, struct config *cfg,
-			   const char *arg)
+static int options_path(struct argp_state *state, const char *opt,
+			const char *arg, char **out)
 {
 	char *cwd = NULL, *path;
 	int n;
 
 	if (!*arg) {
-		argp_error(state, "invalid --pidfile '': empty file name");
+		argp_error(state, "invalid %s '': empty file name", opt);
 		return EINVAL;
 	}
 	if (arg[0] == '/') {
@@ -416,8 +586,8 @@ static int options_pidfile(struct argp_state *state, struct config *cfg,
 		if (!cwd) {
 			n = errno;
 			argp_failure(state, EXIT_FAILURE, n,
-				     "--pidfile '%s': cannot get the current "
-				     "directory", arg);
+				     "%s '%s': cannot get the current "
+				     "directory", opt, arg);
 			return n;
 		}
 		n = asprintf(&path, "%s%s%s", cwd,
@@ -427,11 +597,11 @@ static int options_pidfile(struct argp_state *state, struct config *cfg,
 		free(cwd);
 	}
 	if (!path) {
-		argp_failure(state, EXIT_FAILURE, ENOMEM, "--pidfile");
+		argp_failure(state, EXIT_FAILURE, ENOMEM, "%s", opt);
 		return ENOMEM;
 	}
-	free(cfg->pidfile);
-	cfg->pidfile = path;
+	free(*out);
+	*out = path;
 	return 0;
 }
 
@@ -593,6 +763,18 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 		if (!err)
 			cfg->ttl = v;
 		return err;
+	case OPT_AGEING:
+		err = options_range(state, "--ageing", arg, 0,
+				    CONFIG_MAX_AGEING, &v);
+		if (!err)
+			cfg->ageing = v;
+		return err;
+	case OPT_MAX_ADDRESS:
+		err = options_range(state, "--max-address", arg, 1,
+				    CONFIG_MAX_ADDRESS_MAX, &v);
+		if (!err)
+			cfg->max_address = v;
+		return err;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -632,17 +814,199 @@ static int options_check_encap(struct argp_state *state,
 	return 0;
 }
 
-/* The peer, and the local address of its family. */
-static int options_check_peer(struct argp_state *state,
-			      const struct config *cfg)
+/*
+ * The peers: at least one (with --peers, one may come from the file), all
+ * of one family, which becomes cfg->family. Why not, or NULL.
+ */
+static const char *options_peers_invalid(struct config *cfg, bool need_one)
 {
-	if (!cfg->remote.family) {
-		argp_error(state, "missing --remote ADDR: the peer's address");
+	unsigned int i;
+
+	if (!cfg->n_remotes && need_one && cfg->peers_file)
+		return "no peer: give --remote ADDR or a 'remote' line in "
+		       "--peers";
+	if (!cfg->n_remotes)
+		return need_one ? "missing --remote ADDR: the peer's address"
+				: NULL;
+	if (!cfg->family)
+		cfg->family = cfg->remotes[0].family;
+	for (i = 0; i < cfg->n_remotes; i++)
+		if (cfg->remotes[i].family != cfg->family)
+			return "every --remote must be IPv4, or every one IPv6";
+	return NULL;
+}
+
+/* Every --fdb names a peer; which one does not, in buf, or NULL. */
+static const char *options_fdb_invalid(const struct config *cfg, char *buf,
+				       size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->n_fdb; i++) {
+		const struct ipaddr *a = &cfg->fdb[i].peer;
+
+		for (j = 0; j < cfg->n_remotes; j++)
+			if (options_ip_equal(&cfg->remotes[j], a))
+				break;
+		if (j < cfg->n_remotes)
+			continue;
+		inet_ntop(a->family, &a->addr, addr, sizeof(addr));
+		snprintf(buf, len, "--fdb: %s is not a --remote", addr);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR", or
+ * nothing; '#' starts a comment. Why not, or NULL.
+ */
+static const char *options_peers_line(struct config *cfg, char *line)
+{
+	char *hash = strchr(line, '#'), *key, *val, *save;
+
+	if (hash)
+		*hash = '\0';
+	key = strtok_r(line, " \t\r\n", &save);
+	if (!key)
+		return NULL;
+	val = strtok_r(NULL, " \t\r\n", &save);
+	if (!val)
+		return "a value is missing";
+	if (strtok_r(NULL, " \t\r\n", &save))
+		return "one value a line";
+	if (!strcmp(key, "remote"))
+		return options_add_remote(cfg, val);
+	if (!strcmp(key, "fdb"))
+		return options_add_fdb(cfg, val);
+	return "neither 'remote ADDR' nor 'fdb MAC[@VID]=ADDR'";
+}
+
+/* The command line's part of cfg's lists, copied into c. */
+static int options_copy_cmd(const struct config *cfg, struct config *c)
+{
+	size_t r = cfg->n_remotes_cmd * sizeof(*c->remotes);
+	size_t f = cfg->n_fdb_cmd * sizeof(*c->fdb);
+
+	c->remotes = r ? malloc(r) : NULL;
+	c->fdb = f ? malloc(f) : NULL;
+	if ((r && !c->remotes) || (f && !c->fdb))
+		return -ENOMEM;
+	if (r)
+		memcpy(c->remotes, cfg->remotes, r);
+	if (f)
+		memcpy(c->fdb, cfg->fdb, f);
+	c->n_remotes = cfg->n_remotes_cmd;
+	c->n_fdb = cfg->n_fdb_cmd;
+	return 0;
+}
+
+/* Read the lines of f into c; why not, with its line number, or NULL. */
+static const char *options_peers_read(struct config *c, FILE *f, char *buf,
+				      size_t len)
+{
+	char line[256];
+	const char *why = NULL;
+	unsigned int n = 0;
+
+	while (!why && fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strchr(line, '\n') && !feof(f))
+			why = "line too long";
+		else
+			why = options_peers_line(c, line);
+	}
+	if (!why && ferror(f))
+		return "cannot read it";
+	if (!why)
+		return NULL;
+	snprintf(buf, len, "line %u: %s", n, why);
+	return buf;
+}
+
+int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len)
+{
+	struct config c = *cfg;
+	const char *err;
+
+	if (options_copy_cmd(cfg, &c)) {
+		err = "out of memory";
+	} else {
+		err = options_peers_read(&c, f, why, len);
+		if (!err)
+			err = options_peers_invalid(&c, false);
+		if (!err)
+			err = options_fdb_invalid(&c, why, len);
+	}
+	if (err) {
+		if (err != why)
+			snprintf(why, len, "%s", err);
+		free(c.remotes);
+		free(c.fdb);
+		return -EINVAL;
+	}
+	free(cfg->remotes);
+	free(cfg->fdb);
+	cfg->remotes = c.remotes;
+	cfg->n_remotes = c.n_remotes;
+	cfg->fdb = c.fdb;
+	cfg->n_fdb = c.n_fdb;
+	cfg->family = c.family;
+	return 0;
+}
+
+/* --peers: the file's entries after the command line's. */
+static int options_check_peers_file(struct argp_state *state,
+				    struct config *cfg)
+{
+	char why[160];
+	FILE *f;
+	int err;
+
+	if (!cfg->peers_file)
+		return 0;
+	f = fopen(cfg->peers_file, "re");
+	if (!f) {
+		err = errno;
+		argp_error(state, "cannot read --peers '%s': %s",
+			   cfg->peers_file, strerror(err));
+		return err;
+	}
+	err = options_peers_load(cfg, f, why, sizeof(why));
+	fclose(f);
+	if (err) {
+		argp_error(state, "--peers '%s': %s", cfg->peers_file, why);
 		return EINVAL;
 	}
-	if (cfg->local.family && cfg->local.family != cfg->remote.family) {
+	return 0;
+}
+
+/* The peers, and the local address of their family. */
+static int options_check_peer(struct argp_state *state, struct config *cfg)
+{
+	const char *why = options_peers_invalid(cfg, true);
+
+	if (why) {
+		argp_error(state, "%s", why);
+		return EINVAL;
+	}
+	if (cfg->local.family && cfg->local.family != cfg->family) {
 		argp_error(state, "--local and --remote must both be IPv4 or "
 			   "both IPv6");
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int options_check_fdb(struct argp_state *state,
+			     const struct config *cfg)
+{
+	char buf[96];
+	const char *why = options_fdb_invalid(cfg, buf, sizeof(buf));
+
+	if (why) {
+		argp_error(state, "%s", why);
 		return EINVAL;
 	}
 	return 0;
@@ -654,7 +1018,7 @@ static int options_check_allow(struct argp_state *state,
 	unsigned int i;
 
 	for (i = 0; i < cfg->n_allow; i++) {
-		if (cfg->allow[i].family != cfg->remote.family) {
+		if (cfg->allow[i].family != cfg->family) {
 			argp_error(state, "--allow must be of the family of "
 				   "--remote");
 			return EINVAL;
@@ -667,7 +1031,7 @@ static int options_check_allow(struct argp_state *state,
 static int options_check_df(struct argp_state *state,
 			    const struct config *cfg)
 {
-	if (cfg->df_set && cfg->remote.family == AF_INET6) {
+	if (cfg->df_set && cfg->family == AF_INET6) {
 		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
 			   "are never fragmented on the way");
 		return EINVAL;
@@ -722,7 +1086,11 @@ static int options_finish(struct argp_state *state)
 	struct options_state *st = state->input;
 	int err;
 
-	err = options_check_peer(state, st->cfg);
+	err = options_check_peers_file(state, st->cfg);
+	if (!err)
+		err = options_check_peer(state, st->cfg);
+	if (!err)
+		err = options_check_fdb(state, st->cfg);
 	if (!err)
 		err = options_check_encap(state, st);
 	if (!err)
@@ -767,6 +1135,9 @@ static bool options_flag(int key, struct options_state *st)
 	case OPT_DAEMON:
 		cfg->daemon = true;
 		return true;
+	case OPT_LEARNING:
+		cfg->learning = true;
+		return true;
 	}
 	return false;
 }
@@ -780,7 +1151,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case OPT_REMOTE:
-		return options_endpoint(state, "--remote", arg, &cfg->remote);
+		return options_remote(state, cfg, arg);
+	case OPT_FDB:
+		return options_fdb(state, cfg, arg);
 	case OPT_LOCAL:
 		return options_endpoint(state, "--local", arg, &cfg->local);
 	case OPT_ALLOW:
@@ -790,6 +1163,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VNI:
 	case OPT_KEY:
 	case OPT_TTL:
+	case OPT_AGEING:
+	case OPT_MAX_ADDRESS:
 		return options_number(state, key, arg);
 	case OPT_TOS:
 		return options_tos(state, cfg, arg);
@@ -808,7 +1183,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
 	case OPT_PIDFILE:
-		return options_pidfile(state, cfg, arg);
+		return options_path(state, "--pidfile", arg, &cfg->pidfile);
+	case OPT_PEERS:
+		return options_path(state, "--peers", arg, &cfg->peers_file);
 	case OPT_USER:
 		return options_string(state, "--user", arg, &cfg->user);
 	case OPT_CHROOT:
@@ -838,6 +1215,8 @@ static void options_defaults(struct config *cfg)
 	cfg->offload = true;
 	cfg->gro = true;
 	cfg->pmtud = true;
+	cfg->ageing = CONFIG_AGEING;
+	cfg->max_address = CONFIG_MAX_ADDRESS;
 }
 
 int options_parse(int argc, char **argv, struct config *cfg)
@@ -857,9 +1236,15 @@ void options_free(struct config *cfg)
 	free(cfg->pidfile);
 	free(cfg->user);
 	free(cfg->chroot);
+	free(cfg->remotes);
+	free(cfg->fdb);
+	free(cfg->peers_file);
+	cfg->peers_file = NULL;
 	cfg->pidfile = NULL;
 	cfg->user = NULL;
 	cfg->chroot = NULL;
+	cfg->remotes = NULL;
+	cfg->fdb = NULL;
 }
 
 bool options_cidr_contains(const struct cidr *c, const uint8_t *addr)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -21,6 +22,18 @@
  */
 #define CONFIG_MAX_SRC_PORTS 64
 #define CONFIG_SRC_PORTS 8
+/* Peers (--remote) and static forwarding entries (--fdb) at most. */
+#define CONFIG_MAX_PEERS 1024
+#define CONFIG_MAX_FDB 4096
+/*
+ * Learnt forwarding entries: the kernel's vxlan ages them after 300 s
+ * (VXLAN_AGEING_DEFAULT_TIME); its maxaddress is unlimited by default,
+ * ours is bounded so that a flood of source MACs cannot grow memory.
+ */
+#define CONFIG_AGEING 300
+#define CONFIG_MAX_AGEING 1000000
+#define CONFIG_MAX_ADDRESS 4096
+#define CONFIG_MAX_ADDRESS_MAX (1u << 20)
 
 /* An address with prefix length, for --address. */
 struct cidr {
@@ -41,6 +54,13 @@ struct ipaddr {
 	} addr;
 };
 
+/* --fdb MAC[@VID]=ADDR: frames to mac on vlan go to the peer at ADDR. */
+struct config_fdb {
+	uint8_t mac[6];
+	uint16_t vlan;			/* 802.1Q VID; 0: untagged */
+	struct ipaddr peer;
+};
+
 enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
 
 /* Outer DF bit on an IPv4 underlay (the kernel's vxlan "df" setting). */
@@ -58,7 +78,20 @@ struct config {
 	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
 	bool csum;			/* outer checksum (UDP csum or GRE C) */
 	struct ipaddr local;		/* --local */
-	struct ipaddr remote;		/* --remote, required */
+	int family;			/* the underlay's: every peer's */
+	/*
+	 * The peers: --remote, repeatable, then the peers file's; and the
+	 * static forwarding entries, --fdb then the file's (owned).
+	 */
+	struct ipaddr *remotes;
+	unsigned int n_remotes;		/* at least one at start */
+	unsigned int n_remotes_cmd;	/* of which the command line's */
+	struct config_fdb *fdb;
+	unsigned int n_fdb, n_fdb_cmd;
+	char *peers_file;		/* --peers FILE, absolute (owned) */
+	bool learning;			/* --learning */
+	uint32_t ageing;		/* --ageing seconds; 0: never */
+	unsigned int max_address;	/* --max-address: learnt entries */
 	uint16_t port;			/* --port; 0 picks the encap default */
 	unsigned int src_ports;		/* --source-ports; 1: --port only */
 	struct cidr allow[CONFIG_MAX_ALLOW];	/* --allow: more peers */
@@ -88,6 +121,13 @@ struct config {
  * through argp_error(). Returns 0.
  */
 int options_parse(int argc, char **argv, struct config *cfg);
+
+/*
+ * Read the peers file f again: on success its entries replace the file's
+ * in cfg (the command line's stay), else cfg is left as it was and why
+ * says what is wrong. 0 or -EINVAL.
+ */
+int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len);
 
 /* Free what options_parse() allocated. */
 void options_free(struct config *cfg);

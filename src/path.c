@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * path: the path MTU to the peer and what follows from it, the tap's MTU
- * and offload limits, the transmit budget, ICMP both ways.
+ * path: the path MTU to each peer and what follows from it, the tap's MTU
+ * and offload limits, the transmit budgets, ICMP both ways.
  */
 #include "config.h"
 
@@ -41,7 +41,7 @@
 
 static bool path_ipv6(const struct tunnel *t)
 {
-	return t->cfg.remote.family == AF_INET6;
+	return t->cfg.family == AF_INET6;
 }
 
 static int path_set_gso(struct tunnel *t, uint32_t size)
@@ -141,25 +141,45 @@ static uint32_t path_auto_mtu(const struct path *p)
 	return p->budget - ETH_HLEN;
 }
 
+/* The largest inner frame a path MTU (0: unknown) takes. */
+static uint32_t path_frame_budget(const struct tunnel *t, uint32_t path)
+{
+	return path ? pmtu_frame_budget(&t->cfg.encap, path_ipv6(t), path)
+		    : UINT32_MAX;
+}
+
+/* The smallest known path MTU of the peers (0: none known). */
+static uint32_t path_smallest(const struct peers *ps)
+{
+	uint32_t min = 0;
+	unsigned int i;
+
+	for (i = 0; i < ps->n; i++) {
+		uint32_t m = ps->v[ps->live[i]].path_mtu;
+
+		if (m && (!min || m < min))
+			min = m;
+	}
+	return min;
+}
+
 /*
- * A new path MTU to the peer (0: unknown): the budget follows, and so do
- * the tap's MTU and gso_max_size with --mtu auto. Called between batches
- * only.
+ * The peers' paths changed: the tunnel's budget (the one every peer
+ * takes, for flooded frames) follows the smallest, and so do the tap's
+ * MTU and gso_max_size with --mtu auto. Called between batches only.
  */
-static void path_set(struct tunnel *t, uint32_t path)
+static void path_update(struct tunnel *t)
 {
 	struct path *p = &t->path;
-	uint32_t mtu;
+	uint32_t path = path_smallest(&t->peers), mtu;
 
 	if (path == p->path_mtu)
 		return;
-	log_info("%s: path MTU to the peer %u (was %u)", t->ifname, path,
-		 p->path_mtu);
 	p->path_mtu = path;
-	p->budget = path ? pmtu_frame_budget(&t->cfg.encap, path_ipv6(t), path)
-			 : UINT32_MAX;
+	p->budget = path_frame_budget(t, path);
 	mtu = path_auto_mtu(p);
-	if (t->cfg.mtu || !p->mtu)
+	/* No peer's path known (none left): the tap keeps its MTU. */
+	if (t->cfg.mtu || !p->mtu || !path)
 		return;
 	if (mtu && mtu != p->mtu && !link_set_mtu(t->link, t->ifindex, mtu)) {
 		log_info("%s: MTU %u (was %u)", t->ifname, mtu, p->mtu);
@@ -169,44 +189,79 @@ static void path_set(struct tunnel *t, uint32_t path)
 	path_fit_gso(t);
 }
 
-/* Ask the route again (a change, or a learnt PMTU that may have expired). */
-static void path_check(struct tunnel *t)
+/* A new path MTU to peer e; path_update() makes the rest follow. */
+static void path_peer_set(struct tunnel *t, struct peer *e, uint32_t path)
 {
-	int path = link_route_mtu(t->link, &t->cfg.remote, true);
+	char addr[INET6_ADDRSTRLEN];
 
-	/* No route now (the underlay is down): keep what we had. */
-	if (path > 0)
-		path_set(t, path);
+	if (path == e->path_mtu)
+		return;
+	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+	log_info("%s: path MTU to %s %u (was %u)", t->ifname, addr, path,
+		 e->path_mtu);
+	e->path_mtu = path;
+	e->budget = path_frame_budget(t, path);
 }
 
-/* An ICMP error said our packets are too big for reported bytes. */
-static void path_lower(struct tunnel *t, uint32_t reported)
-{
-	uint32_t cur = t->path.path_mtu ? t->path.path_mtu : UINT32_MAX;
 
-	path_set(t, pmtu_lower(cur, reported, path_ipv6(t)));
+/* An ICMP error said our packets to peer are too big for reported bytes. */
+static void path_lower(struct tunnel *t, int peer, uint32_t reported)
+{
+	struct peer *e = &t->peers.v[peer];
+	uint32_t cur = e->path_mtu ? e->path_mtu : UINT32_MAX;
+
+	path_peer_set(t, e, pmtu_lower(cur, reported, path_ipv6(t)));
 }
 
-/* The tap's MTU: --mtu, or the path MTU less what the tunnel adds. */
+/*
+ * The routes to the peers; a peer without one is warned of (unless
+ * quiet) and keeps what it had (unknown at first). Whether any had one.
+ */
+static bool path_routes(struct tunnel *t, bool quiet)
+{
+	struct peers *ps = &t->peers;
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < ps->n; i++) {
+		struct peer *e = &ps->v[ps->live[i]];
+		int path = link_route_mtu(t->link, &e->addr, quiet);
+
+		if (path > 0)
+			path_peer_set(t, e, path);
+		any |= path > 0;
+	}
+	path_update(t);
+	return any;
+}
+
+/*
+ * Ask the routes again (a change, or a learnt PMTU that may have
+ * expired). No route now (the underlay is down): keep what we had.
+ */
+void path_check(struct tunnel *t)
+{
+	path_routes(t, true);
+}
+
+/* The tap's MTU: --mtu, or the smallest path MTU less the tunnel's. */
 static int path_first_mtu(struct tunnel *t)
 {
-	int path = link_route_mtu(t->link, &t->cfg.remote, t->cfg.mtu != 0);
+	bool routed = path_routes(t, t->cfg.mtu != 0);
 	uint32_t mtu;
 
-	if (path > 0)
-		path_set(t, path);
 	if (t->cfg.mtu)
 		return t->cfg.mtu;
-	if (path < 0) {
+	if (!routed) {
 		/* link_route_mtu() said why; say what it means here. */
-		log_err("--mtu auto needs a route to the remote: give --mtu N");
-		return path;
+		log_err("--mtu auto needs a route to a remote: give --mtu N");
+		return -ENETUNREACH;
 	}
 	mtu = path_auto_mtu(&t->path);
 	if (!mtu) {
-		log_err("path MTU %d leaves no room for the tunnel (%zu bytes)",
-			path, encap_overhead(&t->cfg.encap, path_ipv6(t)) +
-				      ETH_HLEN);
+		log_err("path MTU %u leaves no room for the tunnel (%zu bytes)",
+			t->path.path_mtu,
+			encap_overhead(&t->cfg.encap, path_ipv6(t)) + ETH_HLEN);
 		return -EINVAL;
 	}
 	return (int)mtu;
@@ -265,22 +320,25 @@ uint32_t path_budget(const struct path *p)
 void path_errors(struct tunnel *t, int fd)
 {
 	struct underlay_errors e;
+	unsigned int i;
 
 	underlay_read_errors(&t->ul, fd, &e);
 	t->st.tx_icmp_too_big += e.too_big;
 	t->st.tx_icmp_unreach += e.unreach;
 	t->st.tx_icmp_muted += e.muted;
-	if (e.mtu)
-		path_lower(t, e.mtu);
+	for (i = 0; i < e.n_mtu; i++)
+		path_lower(t, e.mtu[i].peer, e.mtu[i].mtu);
+	if (e.n_mtu)
+		path_update(t);
 }
 
-void path_icmp(struct tunnel *t, const struct frame *f)
+void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
 {
 	struct path *p = &t->path;
 	struct virtio_net_hdr hdr;
 	size_t len;
 
-	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, p->budget),
+	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, budget),
 			      p->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
 	if (!len)
 		return;

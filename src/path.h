@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Path MTU policy: the tap's MTU and offload limits, the route to the
- * peer followed over rtnetlink, what ICMP errors from the underlay teach,
+ * Path MTU policy: the tap's MTU and offload limits, the routes to the
+ * peers followed over rtnetlink, what ICMP errors from the underlay teach,
  * and the ICMP "too big" written back into the tap.
  */
 #ifndef GSOTUN_PATH_H
@@ -21,8 +21,8 @@ struct tunnel;
 struct path {
 	struct link_watch *watch;	/* link and route changes */
 	uint32_t mtu;		/* the tap's */
-	uint32_t path_mtu;	/* underlay path to the peer; 0: unknown */
-	uint32_t budget;	/* largest inner frame that fits it */
+	uint32_t path_mtu;	/* the peers' smallest; 0: unknown */
+	uint32_t budget;	/* largest inner frame that fits every peer */
 	struct pmtu_limit icmp_limit;	/* ICMP "too big" into the tap */
 	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	ev_io watch_w;
@@ -62,15 +62,21 @@ uint32_t path_udp_bulk_fit(const struct path *p);
  */
 void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
 
-/* The tap's MTU, and the largest inner frame the path takes. */
+/* Ask the routes to the peers again (a change, or the peers changed). */
+void path_check(struct tunnel *t);
+
+/* The tap's MTU, and the largest inner frame every peer's path takes. */
 uint32_t path_tap_mtu(const struct path *p);
 uint32_t path_budget(const struct path *p);
 
 /* Read fd's error queue: ICMP errors counted, a learnt MTU heeded. */
 void path_errors(struct tunnel *t, int fd);
 
-/* Answer f, too big for the path, with an ICMP "too big" into the tap. */
-void path_icmp(struct tunnel *t, const struct frame *f);
+/*
+ * Answer f, too big for the path it was for (budget: its largest inner
+ * frame), with an ICMP "too big" into the tap.
+ */
+void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget);
 
 /*
  * What needs CAP_NET_ADMIN after set-up: the tap's MTU, and with it its

@@ -103,21 +103,32 @@ static void rx_flush(struct tunnel *t)
 	gro_reset(g);
 }
 
-/* One packet from the peer: a full batch goes to the tap first. */
-static void rx_packet(struct tunnel *t, uint8_t *pkt, size_t len,
+/*
+ * One packet from peer (a slot, or UNDERLAY_ALLOWED): its source MAC
+ * learnt, then a full batch goes to the tap first.
+ */
+static void rx_packet(struct tunnel *t, int peer, uint8_t *pkt, size_t len,
 		      uint8_t ecn)
 {
 	struct decap_out out;
 	enum gro_result r;
 
-	r = decap_packet(&t->cfg.encap, t->rx.gro, pkt, len, ecn, &out);
+	if (decap_strip(&t->cfg.encap, pkt, len, ecn, &out)) {
+		t->st.drop[out.drop]++;
+		return;
+	}
+	t->st.rx_ecn_ce += out.ce;
+	if (!fwd_learn(t, peer, out.inner, out.inner_len)) {
+		t->st.drop[DROP_RX_MAC_STATIC]++;
+		return;
+	}
+	r = decap_again(t->rx.gro, &out);
 	if (r == GRO_FULL) {
 		rx_flush(t);
 		r = decap_again(t->rx.gro, &out);
 	}
 	if (r == GRO_DROPPED)
 		t->st.drop[out.drop]++;
-	t->st.rx_ecn_ce += out.ce;
 }
 
 /* What the socket said of one receive, counted; false if dropped. */
@@ -126,6 +137,15 @@ static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
 	t->st.rx_packets++;
 	t->st.rx_bytes += p->wire_len;
 	t->st.rx_udp_csum_zero += p->csum_zero;
+	if (p->data && p->peer >= 0) {
+		struct peer_stats *ps = &t->peers.v[p->peer].st;
+
+		/* Datagrams, not receive calls (UDP GRO sums them). */
+		ps->rx_packets += p->gso_size ? (p->len + p->gso_size - 1) /
+							p->gso_size
+					      : 1;
+		ps->rx_bytes += p->wire_len;
+	}
 	if (p->data)
 		return true;
 	t->st.drop[p->drop]++;
@@ -140,7 +160,7 @@ static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p)
 
 	gro_split_init(&s, p->len, p->gso_size);
 	while (gro_split_next(&s, &off, &len))
-		rx_packet(t, p->data + off, len, p->ecn);
+		rx_packet(t, p->peer, p->data + off, len, p->ecn);
 }
 
 static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)

@@ -48,6 +48,8 @@
 	C(tx_icmp_unreach)                                                    \
 	/* underlay ICMP flooding: not heeded */                              \
 	C(tx_icmp_muted)                                                      \
+	/* frames sent to every peer (no fdb entry) */                        \
+	C(tx_flood)                                                           \
 	/* frames too big for the path, dropped */                            \
 	D(tx_drop_too_big, TX_TOO_BIG)                                        \
 	/* vnet: frame shorter than its headers */                            \
@@ -100,8 +102,18 @@
 	C(rx_inner_csum_bad)                                                  \
 	/* datagrams without a UDP checksum */                                \
 	C(rx_udp_csum_zero)                                                   \
-	/* not from the configured remote */                                  \
+	/* --learning: source MACs learnt */                                  \
+	C(rx_learnt)                                                          \
+	/* --learning: MACs moved to another peer */                          \
+	C(rx_learn_moved)                                                     \
+	/* --learning: not learnt, --max-address held */                      \
+	C(rx_learn_full)                                                      \
+	/* --learning: from an --allow source: not learnt */                  \
+	C(rx_learn_not_peer)                                                  \
+	/* not from a peer or --allow */                                      \
 	D(rx_drop_source, RX_SOURCE)                                          \
+	/* source MAC fixed to another peer (--fdb) */                        \
+	D(rx_drop_mac_static, RX_MAC_STATIC)                                  \
 	/* truncated encapsulation header */                                  \
 	D(rx_drop_short, RX_SHORT)                                            \
 	/* VXLAN flags / reserved bits */                                     \

@@ -11,8 +11,10 @@
 #include <stdint.h>
 #include <net/if.h>
 #include <ev.h>
+#include "fwd.h"
 #include "options.h"
 #include "path.h"
+#include "peer.h"
 #include "ring.h"
 #include "rx.h"
 #include "stats.h"
@@ -41,6 +43,8 @@ struct tunnel {
 	int tap_fd;
 	unsigned int ifindex;
 	char ifname[IFNAMSIZ];
+	struct peers peers;	/* --remote */
+	struct fwd fwd;		/* which of them a frame goes to */
 	struct path path;
 	struct tx tx;
 	struct rx rx;

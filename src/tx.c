@@ -65,17 +65,27 @@ static void tx_submit(struct tunnel *t, struct tx_set *s)
 }
 
 /*
- * The current set's arena is full in the middle of a batch: send what it
- * holds and wait for it, so that its header blocks can be planned again.
+ * The current set's queue is full in the middle of a batch (a frame
+ * flooded to many peers): send what it holds and wait for it, so that
+ * its messages can be queued again. The arena keeps its segments.
  */
-static void tx_flush(struct tunnel *t)
+static void tx_flush_queue(struct tunnel *t)
 {
 	struct tx_set *s = t->tx.cur;
 
 	tx_submit(t, s);
 	ring_wait(&t->ring, tunnel_done, t, tx_cur_sending);
 	sendq_reset(s->q);
-	s->arena.n = 0;
+}
+
+/*
+ * The current set's arena is full in the middle of a batch: send what it
+ * holds and wait for it, so that its header blocks can be planned again.
+ */
+static void tx_flush(struct tunnel *t)
+{
+	tx_flush_queue(t);
+	t->tx.cur->arena.n = 0;
 }
 
 /* Counts of one frame that xmit_frame() parsed. */
@@ -91,12 +101,61 @@ static void tx_count(struct tunnel *t, const struct xmit_out *o)
 		t->st.tx_fragmented++;
 }
 
+/* The segments of frame o for peer e, queued. */
+static void tx_queue(struct tunnel *t, const struct xmit_out *o,
+		     const struct peer *e)
+{
+	struct tx_set *s = t->tx.cur;
+	const struct seg *segs = &s->arena.segs[o->first];
+	int r;
+
+	r = sendq_add(s->q, underlay_sendq_params(&t->ul),
+		      underlay_dst(&t->ul, e), o->src, segs, (int)o->n,
+		      encap_hdr_len(&t->cfg.encap), o->tos, o->df);
+	if (r == -ENOSPC) {
+		tx_flush_queue(t);
+		r = sendq_add(s->q, underlay_sendq_params(&t->ul),
+			      underlay_dst(&t->ul, e), o->src, segs, (int)o->n,
+			      encap_hdr_len(&t->cfg.encap), o->tos, o->df);
+	}
+	/* An empty queue holds as many segments as the arena. */
+	BUG_ON(r);
+}
+
+/*
+ * Head-end replication (vxlan_xmit() over the all-zeros entries): the
+ * segments planned once, queued for every peer.
+ */
+static void tx_flood(struct tunnel *t, const struct xmit_out *o)
+{
+	struct peers *ps = &t->peers;
+	unsigned int i;
+
+	t->st.tx_flood++;
+	for (i = 0; i < ps->n; i++) {
+		struct peer *e = &ps->v[ps->live[i]];
+
+		e->st.tx_flood += o->n;
+		tx_queue(t, o, e);
+	}
+}
+
+/* Where the tap read of len bytes at buf goes: fwd_dest(). */
+static int tx_dest(struct tunnel *t, const uint8_t *buf, size_t len)
+{
+	if (len < VNET_HDR_LEN)
+		return FWD_FLOOD;
+	return fwd_dest(t, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
+}
+
 /* One frame from the tap: composed for the wire and queued. */
 static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 {
+	int dest = tx_dest(t, buf, len);
 	struct xmit_cfg c = {
 		.encap = &t->cfg.encap,
-		.budget = path_budget(&t->path),
+		.budget = dest == FWD_FLOOD ? path_budget(&t->path)
+					    : t->peers.v[dest].budget,
 		.pmtud = t->cfg.pmtud,
 		.tos_inherit = t->cfg.tos_mode == TOS_INHERIT,
 		.df_inherit = t->cfg.df == DF_INHERIT,
@@ -118,7 +177,7 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 	if (o.parsed)
 		tx_count(t, &o);
 	if (o.parsed && o.fit == PMTU_FIT_ICMP)
-		path_icmp(t, &o.f);
+		path_icmp(t, &o.f, c.budget);
 	if (o.parsed && fit) {
 		enum xmit_bulk b = xmit_udp_bulk(&t->tx.train, &o.f, fit);
 
@@ -129,11 +188,10 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 		t->st.drop[r]++;
 		return;
 	}
-	/* The queue holds as many segments as the arena: there is room. */
-	BUG_ON(sendq_add(s->q, underlay_sendq_params(&t->ul),
-			 underlay_dst(&t->ul), o.src,
-			 &s->arena.segs[o.first], (int)o.n,
-			 encap_hdr_len(&t->cfg.encap), o.tos, o.df));
+	if (dest == FWD_FLOOD)
+		tx_flood(t, &o);
+	else
+		tx_queue(t, &o, &t->peers.v[dest]);
 }
 
 static void tx_read(struct tunnel *t, struct tx_set *s, int batch)
@@ -242,13 +300,26 @@ static void tx_tap_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 }
 
+/* The peer message m went to: its msg_name, or the connected one. */
+static struct peer *tx_msg_peer(struct tunnel *t, const struct sendq *q,
+				unsigned int m)
+{
+	const void *name = q->msgs[m].msg.msg_name;
+
+	return name ? peer_of_name(name) : &t->peers.v[t->peers.live[0]];
+}
+
 /* The completion of one send: counted, a set freed with its last. */
 static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
 			 int res)
 {
+	struct peer_stats *ps = &tx_msg_peer(t, s->q, m)->st;
 	struct underlay_sent out;
 
 	underlay_complete(&t->ul, s->q, m, res, &out);
+	ps->tx_packets += out.segments;
+	ps->tx_bytes += out.bytes;
+	ps->tx_drops += out.dropped;
 	t->st.tx_segments += out.segments;
 	t->st.tx_sends += out.sends;
 	t->st.drop[DROP_TX_SEND] += out.dropped;
@@ -326,6 +397,20 @@ void tx_free(struct tx *x)
 
 	for (i = 0; i < TX_SETS; i++)
 		tx_set_free(&x->sets[i]);
+}
+
+/* Sends into any set still in flight. */
+static bool tx_any_sending(void *ctx)
+{
+	const struct tunnel *t = ctx;
+
+	return pool_free(&t->tx.pool) != TX_SETS;
+}
+
+void tx_quiesce(struct tunnel *t)
+{
+	ring_submit(&t->ring);
+	ring_wait(&t->ring, tunnel_done, t, tx_any_sending);
 }
 
 void tx_watch(struct tunnel *t)

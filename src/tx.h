@@ -56,6 +56,12 @@ struct tx {
 int tx_init(struct tunnel *t);
 void tx_free(struct tx *x);
 
+/*
+ * Wait until no send is in flight (between batches): the peers' socket
+ * addresses that queued messages point to may then change.
+ */
+void tx_quiesce(struct tunnel *t);
+
 /* Read the tap when it is readable. */
 void tx_watch(struct tunnel *t);
 

@@ -37,24 +37,17 @@ static void set_sockbuf(int fd)
 		sockopt_int(fd, SOL_SOCKET, SO_RCVBUF, UNDERLAY_SOCKBUF);
 }
 
-static socklen_t ipaddr_to_sockaddr(const struct ipaddr *a, uint16_t port,
-				    struct sockaddr_storage *ss)
+/* The one peer a connected raw GRE socket sends to. */
+static const struct peer *underlay_only_peer(const struct underlay *u)
 {
-	memset(ss, 0, sizeof(*ss));
-	if (a->family == AF_INET6) {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	return &u->peers->v[u->peers->live[0]];
+}
 
-		s6->sin6_family = AF_INET6;
-		s6->sin6_addr = a->addr.v6;
-		s6->sin6_port = htons(port);
-		return sizeof(*s6);
-	}
-	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+static int underlay_connect(const struct underlay *u, int fd)
+{
+	const struct peer *p = underlay_only_peer(u);
 
-	s4->sin_family = AF_INET;
-	s4->sin_addr = a->addr.v4;
-	s4->sin_port = htons(port);
-	return sizeof(*s4);
+	return connect(fd, (const struct sockaddr *)&p->sa, p->dst.len);
 }
 
 /* Per-datagram state of one recvmmsg() batch. */
@@ -204,8 +197,7 @@ static int underlay_open_sender(struct underlay *u, const struct config *cfg,
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 		       sizeof(prog)) ||
 	    bind(fd, (struct sockaddr *)&addr, local_len) ||
-	    (!u->udp && connect(fd, (struct sockaddr *)&u->peer,
-				u->peer_len)))
+	    (u->connected && underlay_connect(u, fd)))
 		err = -errno;
 	if (!err)
 		err = underlay_configure(u, fd, df, cfg);
@@ -439,14 +431,16 @@ static int underlay_bind(struct underlay *u, const struct config *cfg,
 }
 
 /* What the configuration says, before any socket is opened. */
-static void underlay_init(struct underlay *u, const struct config *cfg)
+static void underlay_init(struct underlay *u, const struct config *cfg,
+			  const struct peers *peers)
 {
 	memset(u, 0, sizeof(*u));
 	u->fd = -1;
 	u->fd_df = -1;
 	u->fd_nocsum = -1;
 	underlay_err_limit_reset(u);
-	u->family = cfg->remote.family;
+	u->family = cfg->family;
+	u->peers = peers;
 	u->udp = encap_is_udp(cfg->encap.type);
 	/*
 	 * --no-offload, the classic userspace tunnel: no UDP GSO, one
@@ -458,17 +452,15 @@ static void underlay_init(struct underlay *u, const struct config *cfg)
 	u->allow = cfg->allow;
 	u->n_allow = cfg->n_allow;
 	/*
-	 * A raw socket connected to the peer sees only the peer's GRE
-	 * packets (raw_v4_match), unless --allow takes others. UDP stays
-	 * unconnected: the kernel's vxlan sends from a source port hashed
-	 * from the inner flow (RFC 7348). A connected socket knows the
-	 * peer; the others name it in each message.
+	 * A raw socket connected to the one peer sees only the peer's GRE
+	 * packets (raw_v4_match), unless --allow takes others or --peers
+	 * may change the peer. UDP stays unconnected: the kernel's vxlan
+	 * sends from a source port hashed from the inner flow (RFC 7348).
+	 * A connected socket knows the peer; the others name it in each
+	 * message.
 	 */
-	u->connected = !u->udp && !u->n_allow;
-	u->peer_len = ipaddr_to_sockaddr(&cfg->remote,
-					 u->udp ? cfg->port : 0, &u->peer);
-	u->dst.addr = (const struct sockaddr *)&u->peer;
-	u->dst.len = u->peer_len;
+	u->connected = !u->udp && !u->n_allow && cfg->n_remotes == 1 &&
+		       !cfg->peers_file;
 }
 
 /* The receiving sockets, bound to --local (or any) and --port. */
@@ -480,8 +472,8 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 	struct ipaddr any = { .family = u->family };
 	int err;
 
-	*local_len = ipaddr_to_sockaddr(cfg->local.family ? &cfg->local : &any,
-					port, local);
+	*local_len = peer_sockaddr(cfg->local.family ? &cfg->local : &any, port,
+				   local);
 	err = underlay_bind(u, cfg, local, *local_len);
 	if (err && u->udp)
 		log_err_ret(err, "cannot bind the underlay socket to port %u",
@@ -491,8 +483,7 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 			    encap_name(cfg->encap.type));
 	if (err)
 		return err;
-	if (u->connected && connect(u->fd, (struct sockaddr *)&u->peer,
-				    u->peer_len)) {
+	if (u->connected && underlay_connect(u, u->fd)) {
 		err = -errno;
 		log_err_ret(err, "cannot connect the GRE socket");
 		return err;
@@ -529,13 +520,14 @@ static int underlay_open_tx_socks(struct underlay *u, const struct config *cfg,
 	return err;
 }
 
-int underlay_open(struct underlay *u, const struct config *cfg)
+int underlay_open(struct underlay *u, const struct config *cfg,
+		  const struct peers *peers)
 {
 	struct sockaddr_storage local;
 	socklen_t local_len;
 	int err;
 
-	underlay_init(u, cfg);
+	underlay_init(u, cfg, peers);
 	u->rx = underlay_rx_alloc();
 	if (!u->rx) {
 		log_err("out of memory");
@@ -590,9 +582,10 @@ const struct sendq_params *underlay_sendq_params(const struct underlay *u)
 	return &u->sq;
 }
 
-const struct sendq_dst *underlay_dst(const struct underlay *u)
+const struct sendq_dst *underlay_dst(const struct underlay *u,
+				     const struct peer *p)
 {
-	return u->connected ? NULL : &u->dst;
+	return u->connected ? NULL : &p->dst;
 }
 
 unsigned int underlay_n_src(const struct underlay *u)
@@ -608,6 +601,17 @@ unsigned int underlay_recv_fds(const struct underlay *u, int *fds)
 	if (u->fd_nocsum >= 0)
 		fds[n++] = u->fd_nocsum;
 	return n;
+}
+
+/* The bytes of segments i to i + n - 1 of g (the last may be shorter). */
+static uint32_t tx_split_bytes(const struct sendq_msg *g, unsigned int i,
+			       unsigned int n)
+{
+	uint32_t bytes = n * g->size;
+
+	if (i + n == g->segs)
+		bytes -= g->segs * g->size - g->bytes;
+	return bytes;
 }
 
 /*
@@ -638,6 +642,7 @@ static void tx_send_split(struct underlay *u, const struct sendq *q,
 			continue;
 		}
 		out->segments += r;
+		out->bytes += tx_split_bytes(&q->msgs[m], sent, r);
 		sent += r;
 	}
 }
@@ -702,6 +707,7 @@ void underlay_complete(struct underlay *u, const struct sendq *q,
 		res = tx_resend(u, q, m, out);
 	if (res >= 0) {
 		out->segments += segs;
+		out->bytes += q->msgs[m].bytes;
 		return;
 	}
 	/*
@@ -732,34 +738,27 @@ void underlay_complete(struct underlay *u, const struct sendq *q,
 }
 
 /*
- * Only the configured remote, or a source --allow names, is taken; any
- * source port, as the kernel's vxlan sends from a port hashed from the
- * inner flow (RFC 7348 section 5).
+ * Only a peer, or a source --allow names, is taken; any source port, as
+ * the kernel's vxlan sends from a port hashed from the inner flow (RFC
+ * 7348 section 5). The peer's slot, UNDERLAY_ALLOWED, or -ENOENT.
  */
-static bool sockaddr_is_peer(const struct underlay *u,
-			     const struct sockaddr_storage *ss)
+static int underlay_source(const struct underlay *u,
+			   const struct sockaddr_storage *ss)
 {
-	const struct sockaddr_in6 *peer6 = (const void *)&u->peer;
-	const struct sockaddr_in *peer4 = (const void *)&u->peer;
 	const uint8_t *addr;
 	unsigned int i;
+	int peer;
 
 	if (ss->ss_family != u->family)
-		return false;
-	if (u->family == AF_INET6) {
-		addr = ((const struct sockaddr_in6 *)ss)->sin6_addr.s6_addr;
-		if (!memcmp(addr, &peer6->sin6_addr, 16))
-			return true;
-	} else {
-		addr = (const uint8_t *)&((const struct sockaddr_in *)ss)
-			       ->sin_addr.s_addr;
-		if (!memcmp(addr, &peer4->sin_addr.s_addr, 4))
-			return true;
-	}
+		return -ENOENT;
+	addr = peer_sockaddr_bytes(ss);
+	peer = peers_find(u->peers, addr);
+	if (peer >= 0)
+		return peer;
 	for (i = 0; i < u->n_allow; i++)
 		if (options_cidr_contains(&u->allow[i], addr))
-			return true;
-	return false;
+			return UNDERLAY_ALLOWED;
+	return -ENOENT;
 }
 
 /* What the control messages of a datagram say: GRO size, outer ECN. */
@@ -820,7 +819,8 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 		p->drop = DROP_RX_TRUNC;
 		return;
 	}
-	if (!sockaddr_is_peer(u, &rx->from[i])) {
+	p->peer = underlay_source(u, &rx->from[i]);
+	if (p->peer == -ENOENT) {
 		p->drop = DROP_RX_SOURCE;
 		return;
 	}
@@ -913,6 +913,23 @@ static bool underlay_error_take(int fd, struct sock_extended_err *buf,
 	return true;
 }
 
+/* The smallest MTU reported for peer, among those of one read. */
+static void underlay_errors_mtu(struct underlay_errors *out, int peer,
+				uint32_t mtu)
+{
+	unsigned int i;
+
+	for (i = 0; i < out->n_mtu && out->mtu[i].peer != peer; i++)
+		;
+	if (i == out->n_mtu) {
+		out->n_mtu++;
+		out->mtu[i].peer = peer;
+		out->mtu[i].mtu = mtu;
+	} else if (mtu < out->mtu[i].mtu) {
+		out->mtu[i].mtu = mtu;
+	}
+}
+
 void underlay_read_errors(struct underlay *u, int fd,
 			  struct underlay_errors *out)
 {
@@ -921,10 +938,12 @@ void underlay_read_errors(struct underlay *u, int fd,
 	struct sock_extended_err buf, *e;
 	unsigned int i;
 	uint32_t mtu;
+	int peer;
 
 	memset(out, 0, sizeof(*out));
 	/* Bounded: a flood of ICMP must not keep the loop here. */
-	for (i = 0; i < 64 && underlay_error_take(fd, &buf, &e, &dst); i++) {
+	for (i = 0; i < UNDERLAY_ERR_MAX &&
+		    underlay_error_take(fd, &buf, &e, &dst); i++) {
 		/* Errors of our own sends (EMSGSIZE) are not from outside. */
 		if (e && e->ee_origin != SO_EE_ORIGIN_LOCAL &&
 		    !pmtu_limit_take(&u->err_limit, now)) {
@@ -932,7 +951,8 @@ void underlay_read_errors(struct underlay *u, int fd,
 			out->muted++;
 			break;
 		}
-		if (!e || !sockaddr_is_peer(u, &dst))
+		peer = e ? underlay_source(u, &dst) : -ENOENT;
+		if (peer < 0)
 			continue;
 		mtu = pmtu_serr_mtu(e);
 		if (!mtu) {
@@ -940,7 +960,6 @@ void underlay_read_errors(struct underlay *u, int fd,
 			continue;
 		}
 		out->too_big++;
-		if (!out->mtu || mtu < out->mtu)
-			out->mtu = mtu;
+		underlay_errors_mtu(out, peer, mtu);
 	}
 }

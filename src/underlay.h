@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include "options.h"
+#include "peer.h"
 #include "pmtu.h"
 #include "sendq.h"
 #include "stats.h"
@@ -19,6 +20,10 @@
 #define UNDERLAY_RX_BATCH 32
 /* A UDP GRO datagram is at most 64 KiB; raw IPv4 adds its header. */
 #define UNDERLAY_RX_BUF (65536 + 4096)
+/* Error queue entries read per call. */
+#define UNDERLAY_ERR_MAX 64
+/* rx_pkt.peer of a source that --allow takes and that is not a peer. */
+#define UNDERLAY_ALLOWED (-1)
 
 struct ring;
 struct underlay_rx;
@@ -41,12 +46,10 @@ struct underlay {
 	unsigned int n_src;
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
-	bool connected;		/* raw GRE, only the peer: no msg_name */
+	bool connected;		/* raw GRE, one peer: no msg_name */
 	/* How sends are grouped; gso goes off when the kernel says EIO. */
 	struct sendq_params sq;
-	struct sockaddr_storage peer;
-	socklen_t peer_len;
-	struct sendq_dst dst;	/* the peer, as sends name it */
+	const struct peers *peers;	/* whose packets are taken */
 	const struct cidr *allow;	/* --allow: other accepted sources */
 	unsigned int n_allow;
 	struct pmtu_limit err_limit;	/* ICMP errors heeded per second */
@@ -62,6 +65,7 @@ struct rx_pkt {
 	size_t len;
 	size_t wire_len;	/* what the socket received (rx_bytes) */
 	enum drop drop;		/* why it was dropped */
+	int peer;		/* the sender's slot, or UNDERLAY_ALLOWED */
 	uint16_t gso_size;	/* UDP GRO: equal datagrams of this size */
 	uint8_t ecn;		/* the outer header's ECN field */
 	bool csum_zero;		/* it came without a UDP checksum */
@@ -70,6 +74,7 @@ struct rx_pkt {
 /* What the completion of a message came to (the stats.h names). */
 struct underlay_sent {
 	uint32_t segments;	/* tx_segments: datagrams sent */
+	uint32_t bytes;		/* their bytes */
 	uint32_t sends;		/* tx_sends: system calls beyond the ring's */
 	uint32_t dropped;	/* DROP_TX_SEND: datagrams not sent */
 	bool gso_fallback;	/* tx_gso_fallback */
@@ -81,18 +86,28 @@ struct underlay_errors {
 	uint32_t too_big;	/* tx_icmp_too_big */
 	uint32_t unreach;	/* tx_icmp_unreach */
 	uint32_t muted;		/* tx_icmp_muted */
-	uint32_t mtu;		/* the smallest path MTU reported; 0: none */
+	/* The smallest path MTU reported, per peer that had one. */
+	struct {
+		int peer;
+		uint32_t mtu;
+	} mtu[UNDERLAY_ERR_MAX];
+	unsigned int n_mtu;
 };
 
-/* Open, bind and configure the socket for cfg. 0 or -errno (logged). */
-int underlay_open(struct underlay *u, const struct config *cfg);
+/*
+ * Open, bind and configure the sockets for cfg, taking packets from
+ * peers (which must outlive u). 0 or -errno (logged).
+ */
+int underlay_open(struct underlay *u, const struct config *cfg,
+		  const struct peers *peers);
 void underlay_close(struct underlay *u);
 
 /* How the send queues of this underlay group their segments. */
 const struct sendq_params *underlay_sendq_params(const struct underlay *u);
 
-/* The peer as a send names it; NULL for a connected socket. */
-const struct sendq_dst *underlay_dst(const struct underlay *u);
+/* Peer p as a send names it; NULL for a connected socket. */
+const struct sendq_dst *underlay_dst(const struct underlay *u,
+				     const struct peer *p);
 
 /* The source sockets a frame's flow hash picks from (--source-ports). */
 unsigned int underlay_n_src(const struct underlay *u);

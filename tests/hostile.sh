@@ -82,16 +82,18 @@ good_loop()
 
 good_start()
 {
-	local i
+	local i first
 
-	rm -f "$LIB_TMP/good.stop" "$LIB_TMP/good.res" "$LIB_TMP/recv"
 	xfer_port=$((5000 + 1000 * run))
+	# The first transfer's file (xfer() names it by its port).
+	first=$LIB_TMP/recv.$((xfer_port + 1))
+	rm -f "$LIB_TMP/good.stop" "$LIB_TMP/good.res" "$first"
 	good_loop >"$LIB_TMP/good.$run.log" 2>&1 &
 	GOOD_PID=$!
 	track_pid "$GOOD_PID"
 	# Under way: the first transfer has bytes on the receiving side.
 	for ((i = 0; i < 50; i++)); do
-		[ -s "$LIB_TMP/recv" ] && return 0
+		[ -s "$first" ] && return 0
 		sleep 0.1
 	done
 	diag "the good transfer did not start" "$(cat "$LIB_TMP/good.$run.log")"

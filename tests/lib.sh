@@ -195,6 +195,18 @@ lib_init()
 
 # ---------------------------------------------------------------- topology
 
+# ns_add NS: a namespace, deleted at exit, loopback up, no duplicate
+# address detection (addresses usable at once).
+ns_add()
+{
+	ip netns add "$1" || bail "cannot create namespace $1"
+	LIB_NS+=("$1")
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0 ||
+		bail "sysctl in $1 failed"
+}
+
 # net_setup FAMILY [X]: namespaces NS_A and NS_B joined by a veth pair
 # (MTU 1500) with underlay addresses of FAMILY (4 or 6) on subnet X.
 # Sets NS_A NS_B VETH_A VETH_B UL_A UL_B OV4_A OV4_B OV6_A OV6_B TAP_A TAP_B.
@@ -215,13 +227,7 @@ net_setup()
 	OV6_A=fd00:10:$x::1 OV6_B=fd00:10:$x::2
 
 	for ns in "$NS_A" "$NS_B"; do
-		ip netns add "$ns" || bail "cannot create namespace $ns"
-		LIB_NS+=("$ns")
-		ip -n "$ns" link set lo up
-		# No duplicate address detection: addresses usable at once.
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 ||
-			bail "sysctl in $ns failed"
+		ns_add "$ns"
 	done
 	# Created inside the namespaces: nothing appears in the root one.
 	ip -n "$NS_A" link add "$VETH_A" mtu 1500 type veth \
@@ -459,16 +465,20 @@ xfer_wait()
 xfer()
 {
 	local from=$1 to=$2 addr=$3 data=$4 limit=${5:-30} lpid spid st sha
-	local recv=$LIB_TMP/recv t0 t1 listen=TCP4-LISTEN conn=TCP4:$3 size
+	local recv t0 t1 listen=TCP4-LISTEN conn=TCP4:$3 size rx_err tx_err
 
 	if [[ $addr == *:* ]]; then
 		listen=TCP6-LISTEN conn="TCP6:[$addr]"
 	fi
 	xfer_port=$((xfer_port + 1))
+	# Per port: transfers in the background may run side by side.
+	recv=$LIB_TMP/recv.$xfer_port
+	rx_err=$LIB_TMP/socat-rx.$xfer_port.err
+	tx_err=$LIB_TMP/socat-tx.$xfer_port.err
 	rm -f "$recv"
 	ip netns exec "$to" timeout "$limit" socat -u -b 262144 \
 		"$listen:$xfer_port,reuseaddr" "CREATE:$recv" \
-		</dev/null >/dev/null 2>"$LIB_TMP/socat-rx.err" &
+		</dev/null >/dev/null 2>"$rx_err" &
 	lpid=$!
 	track_pid "$lpid"
 	if ! wait_listen "$to" "$xfer_port"; then
@@ -481,7 +491,7 @@ xfer()
 	t0=$(date +%s.%N)
 	ip netns exec "$from" timeout "$limit" socat -u -b 262144 \
 		"OPEN:$LIB_TMP/$data,rdonly" "$conn:$xfer_port" \
-		</dev/null >/dev/null 2>"$LIB_TMP/socat-tx.err" &
+		</dev/null >/dev/null 2>"$tx_err" &
 	spid=$!
 	track_pid "$spid"
 	xfer_wait "$spid" "$lpid" "$recv"
@@ -494,10 +504,11 @@ xfer()
 	forget_pid "$lpid"
 	size=$(stat -c %s "$recv" 2>/dev/null || echo 0)
 	[ -f "$recv" ] && sha=$(sha256sum "$recv" | cut -d' ' -f1)
+	rm -f "$recv"
 	if [ "$sha" != "${DATA_SHA[$data]}" ]; then
 		diag "$data to $addr: socat status $st, $size bytes arrived" \
 			"SHA-256 differs from the data sent" \
-			"$(cat "$LIB_TMP/socat-tx.err" "$LIB_TMP/socat-rx.err")"
+			"$(cat "$tx_err" "$rx_err")"
 		return 1
 	fi
 	diag "$(awk -v s="$size" -v t0="$t0" -v t1="$t1" \

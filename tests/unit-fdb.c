@@ -611,6 +611,33 @@ static void test_churn(const struct churn *c)
 	model_free(&m);
 }
 
+/* The VLAN a frame is keyed by: its outer tag's VID, or 0. */
+static void test_frame_vlan(void)
+{
+	uint8_t f[64] = { 0 };
+
+	is_int(fdb_frame_vlan(f, sizeof(f)), 0, "vlan: untagged (type 0)");
+	f[12] = 0x08;
+	is_int(fdb_frame_vlan(f, sizeof(f)), 0, "vlan: IPv4, untagged");
+	f[12] = 0x81;
+	f[13] = 0x00;
+	f[14] = 0xe0;	/* PCP 7 */
+	f[15] = 0x64;
+	is_int(fdb_frame_vlan(f, sizeof(f)), 100, "vlan: 802.1Q VID 100");
+	f[14] = 0x1f;	/* DEI and the top VID bits */
+	f[15] = 0xff;
+	is_int(fdb_frame_vlan(f, sizeof(f)), 4095, "vlan: VID bits only");
+	is_int(fdb_frame_vlan(f, 17), 0, "vlan: a tag cut short: 0");
+	is_int(fdb_frame_vlan(f, 18), 4095, "vlan: tag just whole");
+	f[12] = 0x88;
+	f[13] = 0xa8;
+	f[14] = 0x00;
+	f[15] = 0x0a;
+	is_int(fdb_frame_vlan(f, sizeof(f)), 10, "vlan: 802.1ad outer VID");
+	f[13] = 0xa9;
+	is_int(fdb_frame_vlan(f, sizeof(f)), 0, "vlan: other type: 0");
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -619,6 +646,7 @@ int main(void)
 		test_script(&scripts[i]);
 	test_init();
 	test_walk();
+	test_frame_vlan();
 	for (i = 0; i < sizeof(churns) / sizeof(churns[0]); i++)
 		test_churn(&churns[i]);
 	plan(tap_n);

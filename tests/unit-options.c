@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,75 @@ static const struct row rows[] = {
 
 	/* --remote and --local */
 	{ A(R6), 0, "remote=2001:db8::2 local=- port=4789" },
-	{ A("--remote", "192.0.2.3", R), 0, "remote=192.0.2.2" },
+	/* Many peers */
+	{ A("--remote", "192.0.2.3", R), 0,
+	  "remote=192.0.2.3 nremotes=2 remote1=192.0.2.2 family=4 nfdb=0 "
+	  "learning=0 ageing=300 max_address=4096" },
+	{ A(R6, "--remote", "2001:db8::3"), 0,
+	  "nremotes=2 remote1=2001:db8::3 family=6" },
+	{ A(R, R), 64,
+	  "invalid --remote '192.0.2.2': that peer is given already" },
+	{ A(R, "--remote", "2001:db8::2"), 64,
+	  "every --remote must be IPv4, or every one IPv6" },
+	{ A(R, "--remote", "224.0.0.1"), 64, "multicast" },
+	{ A(R, "--learning", "--ageing", "0", "--max-address", "1"), 0,
+	  "learning=1 ageing=0 max_address=1" },
+	{ A(R, "--ageing", "1000000", "--max-address", "1048576"), 0,
+	  "learning=0 ageing=1000000 max_address=1048576" },
+	{ A(R, "--ageing", "1000001"), 64,
+	  "invalid --ageing '1000001': must be 0..1000000" },
+	{ A(R, "--ageing", "-1"), 64, "invalid --ageing" },
+	{ A(R, "--max-address", "0"), 64,
+	  "invalid --max-address '0': must be 1..1048576" },
+	{ A(R, "--max-address", "1048577"), 64, "invalid --max-address" },
+	/* --peers */
+	{ A(R, "--peers", "/dev/null"), 0, "nremotes=1 remote=192.0.2.2" },
+	{ A("--peers", "/dev/null"), 64,
+	  "no peer: give --remote ADDR or a 'remote' line in --peers" },
+	{ A(R, "--peers", "/nonexistent/peers"), 64,
+	  "cannot read --peers '/nonexistent/peers': No such file" },
+	{ A(R, "--peers", ""), 64, "invalid --peers '': empty file name" },
+	/* --fdb */
+	{ A(R, "--fdb", "52:54:00:AB:cd:01=192.0.2.2"), 0,
+	  "nfdb=1 fdb0=52:54:00:ab:cd:01@0=192.0.2.2" },
+	{ A("--fdb", "52:54:00:00:00:01@4094=192.0.2.3", R,
+	    "--remote", "192.0.2.3", "--fdb", "52:54:00:00:00:01@1=192.0.2.2",
+	    "--fdb", "52:54:00:00:00:01=192.0.2.2"), 0,
+	  "nfdb=3 fdb0=52:54:00:00:00:01@4094=192.0.2.3 "
+	  "fdb1=52:54:00:00:00:01@1=192.0.2.2 "
+	  "fdb2=52:54:00:00:00:01@0=192.0.2.2" },
+	{ A(R6, "--fdb", "02:00:00:00:00:01=2001:db8::2"), 0,
+	  "fdb0=02:00:00:00:00:01@0=2001:db8::2" },
+	{ A(R, "--fdb", "52:54:00:00:00:01=192.0.2.9"), 64,
+	  "--fdb: 192.0.2.9 is not a --remote" },
+	{ A(R, "--fdb", "52:54:00:00:00:01=2001:db8::2"), 64,
+	  "--fdb: 2001:db8::2 is not a --remote" },
+	{ A(R, "--fdb", "52:54:00:00:00:01"), 64,
+	  "invalid --fdb '52:54:00:00:00:01': missing =ADDR" },
+	{ A(R, "--fdb", "52:54:00:00:00=192.0.2.2"), 64, "not a MAC address" },
+	{ A(R, "--fdb", "52:54:00:00:00:0g=192.0.2.2"), 64,
+	  "not a MAC address" },
+	{ A(R, "--fdb", "52-54-00-00-00-01=192.0.2.2"), 64,
+	  "not a MAC address" },
+	{ A(R, "--fdb", "52:54:00:00:00:011=192.0.2.2"), 64,
+	  "not a MAC address" },
+	{ A(R, "--fdb", "=192.0.2.2"), 64, "not a MAC address" },
+	{ A(R, "--fdb", "01:00:5e:00:00:01=192.0.2.2"), 64, "multicast MAC" },
+	{ A(R, "--fdb", "ff:ff:ff:ff:ff:ff=192.0.2.2"), 64, "multicast MAC" },
+	{ A(R, "--fdb", "00:00:00:00:00:00=192.0.2.2"), 64, "all-zero MAC" },
+	{ A(R, "--fdb", "52:54:00:00:00:01@0=192.0.2.2"), 64,
+	  "VID must be 1..4094" },
+	{ A(R, "--fdb", "52:54:00:00:00:01@4095=192.0.2.2"), 64,
+	  "VID must be 1..4094" },
+	{ A(R, "--fdb", "52:54:00:00:00:01@=192.0.2.2"), 64,
+	  "VID must be 1..4094" },
+	{ A(R, "--fdb", "52:54:00:00:00:01@x=192.0.2.2"), 64,
+	  "VID must be 1..4094" },
+	{ A(R, "--fdb", "52:54:00:00:00:01=192.0.2.2x"), 64,
+	  "not an IPv4 or IPv6 address" },
+	{ A(R, "--fdb", "52:54:00:00:00:01=192.0.2.2", "--fdb",
+	    "52:54:00:00:00:01=192.0.2.2"), 64,
+	  "that MAC and VLAN have an entry already" },
 	{ A("--dev", "x"), 64, "missing --remote" },
 	{ A(NULL), 64, "missing --remote" },
 	{ A("--remote", "foo"), 64, "invalid --remote 'foo'" },
@@ -414,7 +483,7 @@ static void test_put_ip(FILE *f, const char *key, int family,
 static char *test_render(const struct config *c)
 {
 	size_t size, cwd_len = strlen(test_cwd);
-	char *text, key[16];
+	char *text, key[24];
 	FILE *f = open_memstream(&text, &size);
 	unsigned int i;
 
@@ -423,7 +492,26 @@ static char *test_render(const struct config *c)
 	fprintf(f, " dev=%.*s encap=%s", IFNAMSIZ, c->dev,
 		test_encap_name(c->encap.type));
 	test_put_ip(f, "local", c->local.family, &c->local.addr);
-	test_put_ip(f, "remote", c->remote.family, &c->remote.addr);
+	test_put_ip(f, "remote", c->n_remotes ? c->remotes[0].family : 0,
+		    c->n_remotes ? &c->remotes[0].addr : NULL);
+	fprintf(f, " nremotes=%u family=%s", c->n_remotes,
+		c->family == AF_INET6 ? "6" : c->family == AF_INET ? "4" : "-");
+	for (i = 1; i < c->n_remotes; i++) {
+		snprintf(key, sizeof(key), "remote%u", i);
+		test_put_ip(f, key, c->remotes[i].family, &c->remotes[i].addr);
+	}
+	fprintf(f, " nfdb=%u", c->n_fdb);
+	for (i = 0; i < c->n_fdb; i++) {
+		const uint8_t *m = c->fdb[i].mac;
+		char ip[INET6_ADDRSTRLEN];
+
+		inet_ntop(c->fdb[i].peer.family, &c->fdb[i].peer.addr, ip,
+			  sizeof(ip));
+		fprintf(f, " fdb%u=%02x:%02x:%02x:%02x:%02x:%02x@%u=%s", i,
+			m[0], m[1], m[2], m[3], m[4], m[5], c->fdb[i].vlan, ip);
+	}
+	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
+		c->ageing, c->max_address);
 	fprintf(f, " port=%u src_ports=%u vni=%u", c->port, c->src_ports,
 		c->encap.vni);
 	if (c->encap.has_key)
@@ -723,6 +811,86 @@ static void test_cidr(void)
 	}
 }
 
+/*
+ * A peers file read again (options_peers_load()) over a config the
+ * command line args made: want is the fields after it (rc 0) or a text
+ * of the reason (rc < 0), and then the config must be as it was.
+ */
+struct reload {
+	const char *const *args;
+	const char *file;
+	int rc;
+	const char *want;
+};
+
+static const struct reload reloads[] = {
+	{ A(R), "remote 192.0.2.3\n# a comment\n\n  remote\t192.0.2.4  # x\n"
+	  "fdb 52:54:00:00:00:03=192.0.2.3\n", 0,
+	  "nremotes=3 remote=192.0.2.2 remote1=192.0.2.3 remote2=192.0.2.4 "
+	  "nfdb=1 fdb0=52:54:00:00:00:03@0=192.0.2.3" },
+	{ A(R, "--fdb", "52:54:00:00:00:02=192.0.2.2"),
+	  "fdb 52:54:00:00:00:02@7=192.0.2.2\n", 0,
+	  "nremotes=1 nfdb=2 fdb0=52:54:00:00:00:02@0=192.0.2.2 "
+	  "fdb1=52:54:00:00:00:02@7=192.0.2.2" },
+	{ A(R), "", 0, "nremotes=1 nfdb=0" },
+	{ A(R), "remote 2001:db8::3\n", -EINVAL, "every --remote must be" },
+	{ A(R), "remote 192.0.2.2\n", -EINVAL,
+	  "line 1: that peer is given already" },
+	{ A(R), "remote 192.0.2.3\nremote 192.0.2.3\n", -EINVAL,
+	  "line 2: that peer is given already" },
+	{ A(R), "fdb 52:54:00:00:00:03=192.0.2.9\n", -EINVAL,
+	  "--fdb: 192.0.2.9 is not a --remote" },
+	{ A(R), "\n\nremote\n", -EINVAL, "line 3: a value is missing" },
+	{ A(R), "remote 192.0.2.3 192.0.2.4\n", -EINVAL,
+	  "line 1: one value a line" },
+	{ A(R), "peer 192.0.2.3\n", -EINVAL, "line 1: neither 'remote ADDR'" },
+	{ A(R), "remote 224.0.0.1\n", -EINVAL, "line 1: a multicast address" },
+	{ A(R), "fdb ff:ff:ff:ff:ff:ff=192.0.2.2\n", -EINVAL, "multicast MAC" },
+	{ A(R), "remote 192.0.2.3 # ......................................."
+	  "...........................................................'"
+	  "...........................................................'"
+	  "...........................................................'"
+	  "...........................................................\n",
+	  -EINVAL, "line 1: line too long" },
+};
+#define N_RELOADS (sizeof(reloads) / sizeof(reloads[0]))
+
+static void test_reload(const struct reload *r)
+{
+	char why[160] = "", word[256], *before, *after;
+	const char *const *a;
+	struct config cfg;
+	char *argv[32];
+	int argc = 0, rc;
+	const char *miss;
+	FILE *f;
+
+	argv[argc++] = "gsotun";
+	for (a = r->args; *a; a++)
+		argv[argc++] = (char *)*a;
+	argv[argc] = NULL;
+	options_parse(argc, argv, &cfg);
+	before = test_render(&cfg);
+	f = fmemopen((void *)r->file, strlen(r->file) + 1, "r");
+	rc = f ? options_peers_load(&cfg, f, why, sizeof(why)) : -EIO;
+	if (f)
+		fclose(f);
+	after = test_render(&cfg);
+	is_int(rc, r->rc, "reload '%.40s': rc", r->file);
+	if (r->rc == 0) {
+		miss = test_missing(after, r->want, true, word, sizeof(word));
+		if (!ok(!miss, "reload '%.40s': fields", r->file))
+			printf("#   want '%s'\n#   got  '%s'\n", miss, after);
+	} else {
+		if (!ok(strstr(why, r->want) && !strcmp(before, after),
+			"reload '%.40s': reason, config unchanged", r->file))
+			printf("#   want '%s'\n#   got  '%s'\n", r->want, why);
+	}
+	free(before);
+	free(after);
+	options_free(&cfg);
+}
+
 int main(void)
 {
 	struct result res;
@@ -734,7 +902,7 @@ int main(void)
 		test_cwd[0] = '\0';
 	for (i = 0; i < N_ROWS; i++)
 		n += 1 + !!rows[i].want + !!rows[i].out;
-	plan(n + (int)N_CIDR);
+	plan(n + (int)N_CIDR + 2 * (int)N_RELOADS);
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -747,5 +915,7 @@ int main(void)
 		free(res.cfg);
 	}
 	test_cidr();
+	for (i = 0; i < N_RELOADS; i++)
+		test_reload(&reloads[i]);
 	return done_testing();
 }

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fwd: which peers a frame from the tap goes to, and what frames from the
+ * peers teach about where MACs live (the kernel's vxlan_xmit() and
+ * vxlan_snoop()).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include "fwd.h"
+#include "log.h"
+#include "tunnel.h"
+
+/* Seconds between sweeps of aged entries (vxlan's FDB_AGE_INTERVAL). */
+#define FWD_AGE_INTERVAL 10.0
+
+/* A source learnt this recently is not looked up again (ns). */
+#define FWD_RELEARN_NS 1000000000ull
+
+static uint64_t fwd_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The --remote peers, in the order given. */
+static int fwd_add_peers(struct tunnel *t)
+{
+	const struct config *c = &t->cfg;
+	unsigned int i;
+	int err;
+
+	err = peers_init(&t->peers, CONFIG_MAX_PEERS, c->family,
+			 encap_is_udp(c->encap.type) ? c->port : 0);
+	for (i = 0; !err && i < c->n_remotes; i++) {
+		int r = peers_add(&t->peers, &c->remotes[i]);
+
+		err = r < 0 ? r : 0;
+	}
+	if (err)
+		log_err_ret(err, "cannot set up the peers");
+	return err;
+}
+
+/* The --fdb entries, each naming a peer (options_check_fdb()). */
+static int fwd_add_static(struct tunnel *t)
+{
+	const struct config *c = &t->cfg;
+	unsigned int i;
+
+	for (i = 0; i < c->n_fdb; i++) {
+		const struct config_fdb *e = &c->fdb[i];
+		const uint8_t *addr = (const uint8_t *)&e->peer.addr;
+		int peer = peers_find(&t->peers, addr), err = peer;
+
+		if (peer >= 0)
+			err = fdb_add_static(&t->fwd.fdb, e->mac, e->vlan,
+					     (unsigned int)peer);
+		if (err) {
+			log_err_ret(err, "cannot add forwarding entry %u", i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The directory of --peers, kept open: the file is read again through it
+ * after a --chroot, and wherever the daemon's working directory is.
+ */
+static int fwd_open_peers_dir(struct fwd *f, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+
+	f->peers_dir = -1;
+	f->peers_name = slash + 1;
+	if (!dir) {
+		log_err("out of memory");
+		return -ENOMEM;
+	}
+	f->peers_dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (f->peers_dir < 0)
+		log_err_errno("cannot open %s, the directory of --peers", dir);
+	free(dir);
+	return f->peers_dir < 0 ? -errno : 0;
+}
+
+int fwd_open(struct tunnel *t)
+{
+	struct fwd *f = &t->fwd;
+	uint64_t seed;
+	int err;
+
+	f->learning = t->cfg.learning;
+	f->last_peer = -1;
+	f->peers_dir = -1;
+	if (t->cfg.peers_file) {
+		err = fwd_open_peers_dir(f, t->cfg.peers_file);
+		if (err)
+			return err;
+	}
+	err = fwd_add_peers(t);
+	if (err)
+		return err;
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
+		log_err_errno("getrandom");
+		return -EIO;
+	}
+	err = fdb_init(&f->fdb, t->cfg.max_address, CONFIG_MAX_FDB,
+		       (uint64_t)t->cfg.ageing * 1000000000u, seed);
+	if (err) {
+		log_err_ret(err, "cannot set up the forwarding table");
+		return err;
+	}
+	return fwd_add_static(t);
+}
+
+void fwd_close(struct tunnel *t)
+{
+	if (t->fwd.peers_dir >= 0)
+		close(t->fwd.peers_dir);
+	t->fwd.peers_dir = -1;
+	fdb_free(&t->fwd.fdb);
+	peers_free(&t->peers);
+}
+
+/* Is a in cfg's peers? */
+static bool fwd_configured(const struct config *c, const struct ipaddr *a)
+{
+	size_t len = a->family == AF_INET6 ? 16 : 4;
+	unsigned int i;
+
+	for (i = 0; i < c->n_remotes; i++)
+		if (!memcmp(&c->remotes[i].addr, &a->addr, len))
+			return true;
+	return false;
+}
+
+/* The live peers cfg no longer has: gone, with their entries. */
+static unsigned int fwd_remove_peers(struct tunnel *t)
+{
+	struct peers *ps = &t->peers;
+	unsigned int i = 0, n = 0;
+
+	while (i < ps->n) {
+		unsigned int idx = ps->live[i];
+
+		if (fwd_configured(&t->cfg, &ps->v[idx].addr)) {
+			i++;
+			continue;
+		}
+		fdb_del_peer(&t->fwd.fdb, idx);
+		peers_del(ps, idx);
+		n++;
+	}
+	return n;
+}
+
+/* The peers cfg has that are not live yet. */
+static unsigned int fwd_new_peers(struct tunnel *t)
+{
+	const struct config *c = &t->cfg;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->n_remotes; i++)
+		n += peers_add(&t->peers, &c->remotes[i]) >= 0;
+	return n;
+}
+
+/* The static entries of old (n of them) out, cfg's in. */
+static int fwd_replace_static(struct tunnel *t, const struct config_fdb *old,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fdb_del(&t->fwd.fdb, old[i].mac, old[i].vlan);
+	return fwd_add_static(t);
+}
+
+/* Read the peers file; 0, or -errno with the reason logged. */
+static int fwd_read_peers(struct tunnel *t)
+{
+	struct fwd *f = &t->fwd;
+	char why[160];
+	FILE *file;
+	int fd, err;
+
+	fd = openat(f->peers_dir, f->peers_name, O_RDONLY | O_CLOEXEC);
+	file = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!file) {
+		err = -errno;
+		log_warn_errno("cannot read %s: peers unchanged",
+			       t->cfg.peers_file);
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	err = options_peers_load(&t->cfg, file, why, sizeof(why));
+	fclose(file);
+	if (err)
+		log_warn("%s: %s: peers unchanged", t->cfg.peers_file, why);
+	return err;
+}
+
+void fwd_reload(struct tunnel *t)
+{
+	struct config_fdb *old;
+	unsigned int n_old, gone, added;
+
+	n_old = t->cfg.n_fdb;
+	old = malloc(n_old * sizeof(*old) + 1);
+	if (!old) {
+		log_warn("out of memory: peers unchanged");
+		return;
+	}
+	memcpy(old, t->cfg.fdb, n_old * sizeof(*old));
+	if (fwd_read_peers(t)) {
+		free(old);
+		return;
+	}
+	/* Messages in flight name peers by their slots' addresses. */
+	tx_quiesce(t);
+	gone = fwd_remove_peers(t);
+	added = fwd_new_peers(t);
+	if (fwd_replace_static(t, old, n_old))
+		log_warn("%s: not every fdb entry was taken",
+			 t->cfg.peers_file);
+	free(old);
+	t->fwd.last_peer = -1;
+	path_check(t);
+	log_info("%s: %u peers (%u new, %u gone), %u static fdb entries",
+		 t->ifname, t->peers.n, added, gone,
+		 fdb_count_static(&t->fwd.fdb));
+}
+
+static void fwd_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct tunnel *t = w->data;
+
+	fdb_age(&t->fwd.fdb, fwd_now_ns());
+}
+
+void fwd_watch(struct tunnel *t)
+{
+	struct fwd *f = &t->fwd;
+
+	if (!f->learning || !t->cfg.ageing)
+		return;
+	ev_timer_init(&f->age_w, fwd_age_cb, FWD_AGE_INTERVAL,
+		      FWD_AGE_INTERVAL);
+	f->age_w.data = t;
+	ev_timer_start(t->loop, &f->age_w);
+}
+
+int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len)
+{
+	struct fwd *f = &t->fwd;
+	int peer;
+
+	/* One peer: where everything goes, as point to point always did. */
+	if (t->peers.n == 1)
+		return (int)t->peers.live[0];
+	if (len < ETH_HLEN || (frame[0] & 1))
+		return FWD_FLOOD;
+	if (!fdb_count_static(&f->fdb) && !fdb_count_learnt(&f->fdb))
+		return FWD_FLOOD;
+	peer = fdb_lookup(&f->fdb, frame, fdb_frame_vlan(frame, len),
+			  fwd_now_ns());
+	return peer < 0 ? FWD_FLOOD : peer;
+}
+
+/* A source MAC and VLAN from peer learnt less than a second ago. */
+static bool fwd_learnt_just_now(const struct fwd *f, const uint8_t *mac,
+				uint16_t vlan, int peer, uint64_t now)
+{
+	return peer == f->last_peer && vlan == f->last_vlan &&
+	       now - f->last_ns < FWD_RELEARN_NS &&
+	       !memcmp(mac, f->last_mac, ETH_ALEN);
+}
+
+bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len)
+{
+	struct fwd *f = &t->fwd;
+	const uint8_t *mac = frame + ETH_ALEN;
+	uint16_t vlan;
+	uint64_t now;
+
+	if (!f->learning || len < ETH_HLEN)
+		return true;
+	if (peer < 0) {
+		t->st.rx_learn_not_peer++;
+		return true;
+	}
+	vlan = fdb_frame_vlan(frame, len);
+	now = fwd_now_ns();
+	if (fwd_learnt_just_now(f, mac, vlan, peer, now))
+		return true;
+	switch (fdb_learn(&f->fdb, mac, vlan, (unsigned int)peer, now)) {
+	case FDB_LEARN_NEW:
+		t->st.rx_learnt++;
+		break;
+	case FDB_LEARN_MOVED:
+		t->st.rx_learn_moved++;
+		break;
+	case FDB_LEARN_REFRESHED:
+		break;
+	case FDB_LEARN_STATIC:
+		/* Fixed to another peer: a frame that claims it is dropped. */
+		if (fdb_lookup(&f->fdb, mac, vlan, now) != peer)
+			return false;
+		break;
+	case FDB_LEARN_FULL:
+		t->st.rx_learn_full++;
+		return true;
+	case FDB_LEARN_INVALID:
+		return true;
+	}
+	memcpy(f->last_mac, mac, ETH_ALEN);
+	f->last_vlan = vlan;
+	f->last_peer = peer;
+	f->last_ns = now;
+	return true;
+}
+
+void fwd_print(FILE *out, const struct tunnel *t)
+{
+	const struct peers *ps = &t->peers;
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	for (i = 0; i < ps->n; i++) {
+		const struct peer *e = &ps->v[ps->live[i]];
+		const struct peer_stats *s = &e->st;
+
+		inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+		fprintf(out,
+			"peer %s path_mtu=%u peer_tx_packets=%" PRIu64
+			" peer_tx_bytes=%" PRIu64 " peer_tx_flood=%" PRIu64
+			" peer_tx_drops=%" PRIu64 " peer_rx_packets=%" PRIu64
+			" peer_rx_bytes=%" PRIu64 "\n",
+			addr, e->path_mtu, s->tx_packets, s->tx_bytes,
+			s->tx_flood, s->tx_drops, s->rx_packets, s->rx_bytes);
+	}
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Forwarding over many peers, as the kernel's vxlan does it: the peers
+ * from --remote, the forwarding table (--fdb, --learning) that sends a
+ * frame to one of them, and head-end replication of what it does not
+ * know (broadcast, multicast, unknown unicast) to every peer.
+ */
+#ifndef GSOTUN_FWD_H
+#define GSOTUN_FWD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/if_ether.h>
+#include <ev.h>
+#include "fdb.h"
+
+struct tunnel;
+
+/* fwd_dest() of a frame that goes to every peer. */
+#define FWD_FLOOD (-1)
+
+struct fwd {
+	struct fdb fdb;
+	bool learning;		/* --learning */
+	ev_timer age_w;		/* learnt entries aged (fdb_age()) */
+	/* The last source learnt, not looked up again within a second. */
+	uint8_t last_mac[ETH_ALEN];
+	uint16_t last_vlan;
+	int last_peer;
+	uint64_t last_ns;
+	int peers_dir;		/* --peers: its directory; else -1 */
+	const char *peers_name;	/* and its name there */
+};
+
+/*
+ * The peers (--remote) into t->peers and the forwarding table with the
+ * --fdb entries. 0 or -errno (logged).
+ */
+int fwd_open(struct tunnel *t);
+void fwd_close(struct tunnel *t);
+
+/*
+ * SIGHUP with --peers: read the file again; peers it no longer has go
+ * (with their entries), new ones come, its fdb entries replace the old
+ * ones; traffic to the others goes on. A file that does not read or
+ * parse changes nothing (logged).
+ */
+void fwd_reload(struct tunnel *t);
+
+/* The ageing of learnt entries, every 10 s as vxlan_cleanup() runs. */
+void fwd_watch(struct tunnel *t);
+
+/*
+ * Where the frame of len bytes read from the tap goes: the slot of the
+ * peer its destination MAC is behind, or FWD_FLOOD.
+ */
+int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len);
+
+/*
+ * The frame of len bytes came from the peer in slot peer (or
+ * UNDERLAY_ALLOWED: a source --allow takes): learn its source MAC with
+ * --learning. false when it must be dropped: its source MAC is fixed to
+ * another peer by --fdb (vxlan_snoop() drops those too).
+ */
+bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len);
+
+/* A line per peer with its counters, for the counters dump. */
+void fwd_print(FILE *out, const struct tunnel *t);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The peers of the overlay: the VTEPs frames are sent to (--remote), each
+ * with its address as sends name it, its path MTU and its counters; found
+ * by address for what the underlay receives. Pure.
+ */
+#ifndef GSOTUN_PEER_H
+#define GSOTUN_PEER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include "options.h"
+#include "sendq.h"
+
+/* What one peer sent and received (its line of the counters dump). */
+struct peer_stats {
+	uint64_t tx_packets;	/* datagrams or packets sent to it */
+	uint64_t tx_bytes;	/* their bytes on the wire (no outer IP) */
+	uint64_t tx_drops;	/* datagrams to it the kernel refused */
+	uint64_t rx_packets;	/* datagrams or packets from it */
+	uint64_t rx_bytes;	/* their bytes */
+	uint64_t tx_flood;	/* of tx_packets, copies of flooded frames */
+};
+
+struct peer {
+	struct sockaddr_storage sa;	/* msg_name of sends to it */
+	struct sendq_dst dst;		/* sa, as sendq_add() takes it */
+	struct ipaddr addr;
+	bool live;			/* a peer; else a free slot */
+	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
+	uint32_t budget;		/* largest inner frame; UINT32_MAX */
+	struct peer_stats st;
+};
+
+/* A peer's address, for the table kept sorted for lookups. */
+struct peer_key {
+	uint8_t addr[16];		/* IPv4 in the first 4 bytes */
+	unsigned int idx;
+};
+
+/*
+ * Peers in slots that keep their index for their life (the forwarding
+ * table names peers by it); the sorted keys find one by address.
+ */
+struct peers {
+	struct peer *v;			/* cap slots */
+	unsigned int cap;
+	unsigned int n;			/* live peers */
+	unsigned int *live;		/* their slots, in the order added */
+	struct peer_key *keys;		/* theirs, sorted by address */
+	int family;
+	uint16_t port;			/* on the peers; 0 for raw GRE */
+};
+
+/*
+ * Room for cap peers of family (AF_INET, AF_INET6), sent to on port.
+ * 0 or -ENOMEM.
+ */
+int peers_init(struct peers *p, unsigned int cap, int family, uint16_t port);
+void peers_free(struct peers *p);
+
+/*
+ * A new peer at a (of the table's family): its slot index, -EEXIST if
+ * it is one already, -ENOSPC when cap are held, -EINVAL for another
+ * family. Its path is unknown and its counters zero.
+ */
+int peers_add(struct peers *p, const struct ipaddr *a);
+
+/* Remove the peer in slot idx; its slot may be taken again. */
+void peers_del(struct peers *p, unsigned int idx);
+
+/*
+ * The slot of the peer at addr (4 bytes for AF_INET, 16 for AF_INET6),
+ * or -ENOENT.
+ */
+int peers_find(const struct peers *p, const uint8_t *addr);
+
+/* Likewise for a socket address, any port; -ENOENT for another family. */
+int peers_find_sockaddr(const struct peers *p,
+			const struct sockaddr_storage *ss);
+
+/* The peer whose sa a message's msg_name points to (sa comes first). */
+static inline struct peer *peer_of_name(const void *name)
+{
+	return (struct peer *)name;
+}
+
+/* The address bytes of ss (4 or 16 by family); NULL for another family. */
+const uint8_t *peer_sockaddr_bytes(const struct sockaddr_storage *ss);
+
+/* a and port as a socket address in *ss; returns its length. */
+socklen_t peer_sockaddr(const struct ipaddr *a, uint16_t port,
+			struct sockaddr_storage *ss);
+
+#endif
