@@ -436,3 +436,25 @@ size_t encap_overhead(const struct encap_cfg *c, bool ipv6_underlay)
 		n += ENCAP_UDP_HLEN;
 	return n + encap_hdr_len(c);
 }
+
+bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
+		   uint32_t *id)
+{
+	uint16_t flags;
+	size_t off;
+
+	if (type == ENCAP_VXLAN) {
+		if (len < VXLAN_HLEN)
+			return false;
+		*id = get_be32(pkt + 4) >> 8;
+		return true;
+	}
+	if (len < GRE_BASE_HLEN)
+		return false;
+	flags = get_be16(pkt);
+	off = GRE_BASE_HLEN + (flags & GRE_F_CSUM ? 4 : 0);
+	if (!(flags & GRE_F_KEY) || len < off + 4)
+		return false;
+	*id = get_be32(pkt + off);
+	return true;
+}

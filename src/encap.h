@@ -59,6 +59,14 @@ struct encap_rx {
 };
 
 /*
+ * The VNI (vxlan) or GRE key (gre, gre-udp) a received packet carries,
+ * at its VXLAN or GRE header, into *id: which tap it is for. false when
+ * it has none or is too short to say (encap_parse() then says why).
+ */
+bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
+		   uint32_t *id);
+
+/*
  * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
  * outer IP/UDP already stripped) into *rx. Returns DROP_NONE or the
  * DROP_RX_* reason it is refused for.

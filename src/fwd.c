@@ -33,17 +33,15 @@ static uint64_t fwd_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The --remote peers, in the order given. */
-static int fwd_add_peers(struct tunnel *t)
+int fwd_peers_open(struct port *port, const struct config *c)
 {
-	const struct config *c = &t->cfg;
 	unsigned int i;
 	int err;
 
-	err = peers_init(&t->peers, CONFIG_MAX_PEERS, c->family,
+	err = peers_init(&port->peers, CONFIG_MAX_PEERS, c->family,
 			 encap_is_udp(c->encap.type) ? c->port : 0);
 	for (i = 0; !err && i < c->n_remotes; i++) {
-		int r = peers_add(&t->peers, &c->remotes[i]);
+		int r = peers_add(&port->peers, &c->remotes[i]);
 
 		err = r < 0 ? r : 0;
 	}
@@ -55,13 +53,13 @@ static int fwd_add_peers(struct tunnel *t)
 /* The --fdb entries, each naming a peer (options_check_fdb()). */
 static int fwd_add_static(struct tunnel *t)
 {
-	const struct config *c = &t->cfg;
+	const struct config *c = t->cfg;
 	unsigned int i;
 
 	for (i = 0; i < c->n_fdb; i++) {
 		const struct config_fdb *e = &c->fdb[i];
 		const uint8_t *addr = (const uint8_t *)&e->peer.addr;
-		int peer = peers_find(&t->peers, addr), err = peer;
+		int peer = peers_find(t->peers, addr), err = peer;
 
 		if (peer >= 0)
 			err = fdb_add_static(&t->fwd.fdb, e->mac, e->vlan,
@@ -102,23 +100,21 @@ int fwd_open(struct tunnel *t)
 	uint64_t seed;
 	int err;
 
-	f->learning = t->cfg.learning;
+	f->learning = t->cfg->learning;
 	f->last_peer = -1;
 	f->peers_dir = -1;
-	if (t->cfg.peers_file) {
-		err = fwd_open_peers_dir(f, t->cfg.peers_file);
+	/* The main tunnel reads the file again for all (fwd_reload()). */
+	if (t->cfg->peers_file && !t->idx) {
+		err = fwd_open_peers_dir(f, t->cfg->peers_file);
 		if (err)
 			return err;
 	}
-	err = fwd_add_peers(t);
-	if (err)
-		return err;
 	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
 		log_err_errno("getrandom");
 		return -EIO;
 	}
-	err = fdb_init(&f->fdb, t->cfg.max_address, CONFIG_MAX_FDB,
-		       (uint64_t)t->cfg.ageing * 1000000000u, seed);
+	err = fdb_init(&f->fdb, t->cfg->max_address, CONFIG_MAX_FDB,
+		       (uint64_t)t->cfg->ageing * 1000000000u, seed);
 	if (err) {
 		log_err_ret(err, "cannot set up the forwarding table");
 		return err;
@@ -132,7 +128,6 @@ void fwd_close(struct tunnel *t)
 		close(t->fwd.peers_dir);
 	t->fwd.peers_dir = -1;
 	fdb_free(&t->fwd.fdb);
-	peers_free(&t->peers);
 }
 
 /* Is a in cfg's peers? */
@@ -147,20 +142,22 @@ static bool fwd_configured(const struct config *c, const struct ipaddr *a)
 	return false;
 }
 
-/* The live peers cfg no longer has: gone, with their entries. */
-static unsigned int fwd_remove_peers(struct tunnel *t)
+/* The live peers cfg no longer has: gone, with every tunnel's entries. */
+static unsigned int fwd_remove_peers(struct port *port,
+				     const struct config *c)
 {
-	struct peers *ps = &t->peers;
-	unsigned int i = 0, n = 0;
+	struct peers *ps = &port->peers;
+	unsigned int i = 0, j, n = 0;
 
 	while (i < ps->n) {
 		unsigned int idx = ps->live[i];
 
-		if (fwd_configured(&t->cfg, &ps->v[idx].addr)) {
+		if (fwd_configured(c, &ps->v[idx].addr)) {
 			i++;
 			continue;
 		}
-		fdb_del_peer(&t->fwd.fdb, idx);
+		for (j = 0; j < port->n_tun; j++)
+			fdb_del_peer(&port->tun[j]->fwd.fdb, idx);
 		peers_del(ps, idx);
 		n++;
 	}
@@ -170,11 +167,11 @@ static unsigned int fwd_remove_peers(struct tunnel *t)
 /* The peers cfg has that are not live yet. */
 static unsigned int fwd_new_peers(struct tunnel *t)
 {
-	const struct config *c = &t->cfg;
+	const struct config *c = t->cfg;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < c->n_remotes; i++)
-		n += peers_add(&t->peers, &c->remotes[i]) >= 0;
+		n += peers_add(t->peers, &c->remotes[i]) >= 0;
 	return n;
 }
 
@@ -202,46 +199,54 @@ static int fwd_read_peers(struct tunnel *t)
 	if (!file) {
 		err = -errno;
 		log_warn_errno("cannot read %s: peers unchanged",
-			       t->cfg.peers_file);
+			       t->cfg->peers_file);
 		if (fd >= 0)
 			close(fd);
 		return err;
 	}
-	err = options_peers_load(&t->cfg, file, why, sizeof(why));
+	err = options_peers_load(t->cfg, file, why, sizeof(why));
 	fclose(file);
 	if (err)
-		log_warn("%s: %s: peers unchanged", t->cfg.peers_file, why);
+		log_warn("%s: %s: peers unchanged", t->cfg->peers_file, why);
 	return err;
 }
 
 void fwd_reload(struct tunnel *t)
 {
+	struct port *port = t->port;
 	struct config_fdb *old;
-	unsigned int n_old, gone, added;
+	unsigned int n_old, gone, added, i;
+	bool partial = false;
 
-	n_old = t->cfg.n_fdb;
+	n_old = t->cfg->n_fdb;
 	old = malloc(n_old * sizeof(*old) + 1);
 	if (!old) {
 		log_warn("out of memory: peers unchanged");
 		return;
 	}
-	memcpy(old, t->cfg.fdb, n_old * sizeof(*old));
+	memcpy(old, t->cfg->fdb, n_old * sizeof(*old));
 	if (fwd_read_peers(t)) {
 		free(old);
 		return;
 	}
 	/* Messages in flight name peers by their slots' addresses. */
-	tx_quiesce(t);
-	gone = fwd_remove_peers(t);
+	for (i = 0; i < port->n_tun; i++)
+		tx_quiesce(port->tun[i]);
+	gone = fwd_remove_peers(port, t->cfg);
 	added = fwd_new_peers(t);
-	if (fwd_replace_static(t, old, n_old))
+	for (i = 0; i < port->n_tun; i++) {
+		struct tunnel *u = port->tun[i];
+
+		partial |= fwd_replace_static(u, old, n_old) != 0;
+		u->fwd.last_peer = -1;
+		path_check(u);
+	}
+	if (partial)
 		log_warn("%s: not every fdb entry was taken",
-			 t->cfg.peers_file);
+			 t->cfg->peers_file);
 	free(old);
-	t->fwd.last_peer = -1;
-	path_check(t);
 	log_info("%s: %u peers (%u new, %u gone), %u static fdb entries",
-		 t->ifname, t->peers.n, added, gone,
+		 t->ifname, t->peers->n, added, gone,
 		 fdb_count_static(&t->fwd.fdb));
 }
 
@@ -256,7 +261,7 @@ void fwd_watch(struct tunnel *t)
 {
 	struct fwd *f = &t->fwd;
 
-	if (!f->learning || !t->cfg.ageing)
+	if (!f->learning || !t->cfg->ageing)
 		return;
 	ev_timer_init(&f->age_w, fwd_age_cb, FWD_AGE_INTERVAL,
 		      FWD_AGE_INTERVAL);
@@ -270,8 +275,8 @@ int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len)
 	int peer;
 
 	/* One peer: where everything goes, as point to point always did. */
-	if (t->peers.n == 1)
-		return (int)t->peers.live[0];
+	if (t->peers->n == 1)
+		return (int)t->peers->live[0];
 	if (len < ETH_HLEN || (frame[0] & 1))
 		return FWD_FLOOD;
 	if (!fdb_count_static(&f->fdb) && !fdb_count_learnt(&f->fdb))
@@ -336,7 +341,7 @@ bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len)
 
 void fwd_print(FILE *out, const struct tunnel *t)
 {
-	const struct peers *ps = &t->peers;
+	const struct peers *ps = t->peers;
 	char addr[INET6_ADDRSTRLEN];
 	unsigned int i;
 

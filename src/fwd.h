@@ -15,6 +15,7 @@
 #include <linux/if_ether.h>
 #include <ev.h>
 #include "fdb.h"
+#include "options.h"
 
 struct tunnel;
 
@@ -34,18 +35,23 @@ struct fwd {
 	const char *peers_name;	/* and its name there */
 };
 
+struct port;
+
+/* The peers (--remote, --peers) of c into port->peers. 0 or -errno. */
+int fwd_peers_open(struct port *port, const struct config *c);
+
 /*
- * The peers (--remote) into t->peers and the forwarding table with the
- * --fdb entries. 0 or -errno (logged).
+ * The forwarding table of tunnel t with the --fdb entries (every tunnel
+ * has them). 0 or -errno (logged).
  */
 int fwd_open(struct tunnel *t);
 void fwd_close(struct tunnel *t);
 
 /*
- * SIGHUP with --peers: read the file again; peers it no longer has go
- * (with their entries), new ones come, its fdb entries replace the old
- * ones; traffic to the others goes on. A file that does not read or
- * parse changes nothing (logged).
+ * SIGHUP with --peers, to the main tunnel: read the file again; peers it
+ * no longer has go (with their entries in every tunnel), new ones come,
+ * its fdb entries replace the old ones; traffic to the others goes on. A
+ * file that does not read or parse changes nothing (logged).
  */
 void fwd_reload(struct tunnel *t);
 

@@ -28,9 +28,11 @@
  */
 #define RING_ENTRIES 512
 
-/* What set-up opens and the loop watches, beside the tunnel's parts. */
+/* What set-up opens and the loop watches, beside the tunnels' parts. */
 struct gsotun {
-	struct tunnel t;
+	struct config cfg;
+	struct port port;
+	struct tunnel tun[CONFIG_MAX_TUNNELS];
 	struct pidfile pidfile;
 	ev_io ring_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
@@ -38,7 +40,8 @@ struct gsotun {
 
 void tunnel_done(void *ctx, uint64_t data, int res)
 {
-	struct tunnel *t = ctx;
+	struct tunnel *any = ctx;
+	struct tunnel *t = any->port->tun[TAG_TUN_OF(data)];
 
 	if (TAG_KIND(data) == TAG_WRITE)
 		rx_done(t, (uint32_t)data, res);
@@ -51,8 +54,8 @@ static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	ring_ack(&t->ring);
-	ring_reap(&t->ring, tunnel_done, t);
+	ring_ack(t->ring);
+	ring_reap(t->ring, tunnel_done, t);
 }
 
 static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -61,11 +64,20 @@ static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-/* The peers' lines, then the tunnel's (the last: readers wait for it). */
-static void print_counters(const struct tunnel *t)
+/*
+ * The peers' lines, then a line per tunnel (the main one last: readers
+ * wait for it); with several taps, each line starts with its name.
+ */
+static void print_counters(const struct port *port)
 {
-	fwd_print(stderr, t);
-	stats_print(stderr, &t->st);
+	unsigned int i;
+
+	fwd_print(stderr, port->tun[0]);
+	for (i = port->n_tun; i-- > 0;) {
+		if (port->n_tun > 1)
+			fprintf(stderr, "tunnel %s ", port->tun[i]->ifname);
+		stats_print(stderr, &port->tun[i]->st);
+	}
 }
 
 /* SIGHUP: the peers file read again (--peers), else stop. */
@@ -73,17 +85,19 @@ static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	if (!t->cfg.peers_file) {
+	if (!t->cfg->peers_file) {
 		stop_cb(loop, w, revents);
 		return;
 	}
-	log_info("signal %d: reading %s again", w->signum, t->cfg.peers_file);
+	log_info("signal %d: reading %s again", w->signum, t->cfg->peers_file);
 	fwd_reload(t);
 }
 
 static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
-	print_counters(w->data);
+	struct tunnel *t = w->data;
+
+	print_counters(t->port);
 }
 
 /* The tap, its MTU (path.c), addresses, up; and the receive batch. */
@@ -92,7 +106,7 @@ static int setup_tap(struct tunnel *t)
 	unsigned int i;
 	int err;
 
-	t->tap_fd = tap_open(t->cfg.dev, t->cfg.offload, t->ifname);
+	t->tap_fd = tap_open(t->dev, t->cfg->offload, t->ifname);
 	if (t->tap_fd < 0)
 		return t->tap_fd;
 	t->ifindex = if_nametoindex(t->ifname);
@@ -109,8 +123,10 @@ static int setup_tap(struct tunnel *t)
 	if (err)
 		return err;
 	tap_set_sysctls(t->ifname);
-	for (i = 0; i < t->cfg.n_addrs; i++) {
-		err = link_add_addr(t->link, t->ifindex, &t->cfg.addrs[i]);
+	for (i = 0; i < t->cfg->n_addrs; i++) {
+		if (t->cfg->addr_tap[i] != t->idx)
+			continue;
+		err = link_add_addr(t->link, t->ifindex, &t->cfg->addrs[i]);
 		if (err)
 			return err;
 	}
@@ -118,89 +134,149 @@ static int setup_tap(struct tunnel *t)
 	return link_set_up(t->link, t->ifindex);
 }
 
-static int setup(struct tunnel *t)
+/*
+ * Tunnel i of the port: the main one (--dev, --vni or --key), or the tap
+ * of taps[i - 1] with its VNI or key.
+ */
+static void tunnel_init(struct gsotun *g, unsigned int i)
 {
-	int err = tx_init(t);
+	struct tunnel *t = &g->tun[i];
+	struct port *port = &g->port;
 
+	t->cfg = &g->cfg;
+	t->encap = g->cfg.encap;
+	t->dev = g->cfg.dev;
+	if (i) {
+		const struct config_tap *tap = &g->cfg.taps[i - 1];
+
+		t->dev = tap->dev;
+		if (t->encap.type == ENCAP_VXLAN) {
+			t->encap.vni = tap->id;
+		} else {
+			t->encap.key = tap->id;
+			t->encap.has_key = true;
+		}
+	}
+	t->idx = i;
+	t->port = port;
+	t->ul = &port->ul;
+	t->ring = &port->ring;
+	t->peers = &port->peers;
+	t->tap_fd = -1;
+	port->tun[port->n_tun++] = t;
+}
+
+static int setup(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i <= g->cfg.n_taps; i++)
+		tunnel_init(g, i);
+	err = fwd_peers_open(port, &g->cfg);
 	if (!err)
-		err = fwd_open(t);
+		err = ring_init(&port->ring, RING_ENTRIES);
 	if (err)
 		return err;
-	err = ring_init(&t->ring, RING_ENTRIES);
-	if (err)
-		return err;
-	t->ring_up = true;
-	err = underlay_open(&t->ul, &t->cfg, &t->peers);
-	if (err)
-		return err;
-	return setup_tap(t);
+	port->ring_up = true;
+	err = underlay_open(&port->ul, &g->cfg, &port->peers);
+	for (i = 0; !err && i < port->n_tun; i++) {
+		struct tunnel *t = port->tun[i];
+
+		err = tx_init(t);
+		if (!err)
+			err = fwd_open(t);
+		if (!err)
+			err = setup_tap(t);
+	}
+	return err;
 }
 
-static void teardown(struct tunnel *t)
+static void teardown(struct gsotun *g)
 {
-	if (t->tap_fd >= 0)
-		close(t->tap_fd);
-	underlay_close(&t->ul);
-	path_close(&t->path);
-	fwd_close(t);
-	link_close(t->link);
-	tx_free(&t->tx);
-	rx_free(&t->rx);
-	if (t->ring_up)
-		ring_exit(&t->ring);
-	options_free(&t->cfg);
+	struct port *port = &g->port;
+	unsigned int i;
+
+	for (i = 0; i < port->n_tun; i++) {
+		struct tunnel *t = port->tun[i];
+
+		if (t->tap_fd >= 0)
+			close(t->tap_fd);
+		path_close(&t->path);
+		fwd_close(t);
+		link_close(t->link);
+		tx_free(&t->tx);
+		rx_free(&t->rx);
+	}
+	underlay_close(&port->ul);
+	peers_free(&port->peers);
+	if (port->ring_up)
+		ring_exit(&port->ring);
+	options_free(&g->cfg);
 }
 
-static void watch(struct gsotun *g)
+static void watch(struct gsotun *g, struct ev_loop *loop)
 {
-	struct tunnel *t = &g->t;
+	struct tunnel *t = g->port.tun[0];
+	unsigned int i;
 
-	tx_watch(t);
+	for (i = 0; i < g->port.n_tun; i++) {
+		struct tunnel *u = g->port.tun[i];
+
+		u->loop = loop;
+		tx_watch(u);
+		path_watch(u);
+		fwd_watch(u);
+	}
+	/* The shared sockets: received packets go to their tunnel. */
 	rx_watch(t);
-	path_watch(t);
-	fwd_watch(t);
-	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(&t->ring), EV_READ);
+	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(t->ring), EV_READ);
 	ev_signal_init(&g->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&g->sigterm_w, stop_cb, SIGTERM);
 	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
 	ev_signal_init(&g->sigusr1_w, usr1_cb, SIGUSR1);
 	g->ring_w.data = g->sigusr1_w.data = g->sighup_w.data = t;
-	ev_io_start(t->loop, &g->ring_w);
-	ev_signal_start(t->loop, &g->sigint_w);
-	ev_signal_start(t->loop, &g->sigterm_w);
-	ev_signal_start(t->loop, &g->sighup_w);
-	ev_signal_start(t->loop, &g->sigusr1_w);
+	ev_io_start(loop, &g->ring_w);
+	ev_signal_start(loop, &g->sigint_w);
+	ev_signal_start(loop, &g->sigterm_w);
+	ev_signal_start(loop, &g->sighup_w);
+	ev_signal_start(loop, &g->sigusr1_w);
 }
 
 static void log_tunnel(const struct tunnel *t)
 {
-	const struct ipaddr *first = &t->cfg.remotes[0];
-	char remote[INET6_ADDRSTRLEN], more[80] = "";
+	const struct ipaddr *first = &t->cfg->remotes[0];
+	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
-	if (t->peers.n > 1)
+	if (t->peers->n > 1)
 		snprintf(more, sizeof(more), " and %u more peers%s%s",
-			 t->peers.n - 1, t->fwd.learning ? ", learning" : "",
-			 t->cfg.n_fdb ? ", static fdb entries" : "");
-	log_info("%s: %s tunnel to %s%s, MTU %u, tap offloads 0x%x, %u source "
-		 "port(s)", t->ifname, encap_name(t->cfg.encap.type), remote,
-		 more, path_tap_mtu(&t->path), tap_offloads(),
-		 underlay_n_src(&t->ul));
+			 t->peers->n - 1, t->fwd.learning ? ", learning" : "",
+			 t->cfg->n_fdb ? ", static fdb entries" : "");
+	if (t->encap.type == ENCAP_VXLAN)
+		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
+	else if (t->encap.has_key)
+		snprintf(id, sizeof(id), " key %u", t->encap.key);
+	log_info("%s: %s%s tunnel to %s%s, MTU %u, tap offloads 0x%x, %u "
+		 "source port(s)", t->ifname, encap_name(t->encap.type), id,
+		 remote, more, path_tap_mtu(&t->path), tap_offloads(),
+		 underlay_n_src(t->ul));
 }
 
 /* --daemon or not, the pidfile; then --user. 0 or -errno (logged). */
 static int become_service(struct gsotun *g)
 {
-	struct tunnel *t = &g->t;
+	struct config *cfg = &g->cfg;
 	int err = 0;
 
-	if (t->cfg.daemon)
-		err = daemon_start(&g->pidfile, t->cfg.pidfile);
-	else if (t->cfg.pidfile)
-		err = pidfile_write(&g->pidfile, t->cfg.pidfile);
-	if (!err && t->cfg.user)
-		err = priv_drop(t->cfg.user, t->cfg.chroot,
-				path_needs_net_admin(t));
+	if (cfg->daemon)
+		err = daemon_start(&g->pidfile, cfg->pidfile);
+	else if (cfg->pidfile)
+		err = pidfile_write(&g->pidfile, cfg->pidfile);
+	if (!err && cfg->user)
+		err = priv_drop(cfg->user, cfg->chroot,
+				path_needs_net_admin(g->port.tun[0]));
 	return err;
 }
 
@@ -216,34 +292,35 @@ static void set_log_level(int verbosity)
 int main(int argc, char **argv)
 {
 	static struct gsotun g = {
-		.t = { .tap_fd = -1,
-		       .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 } },
+		.port = { .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 } },
 		.pidfile = { .fd = -1 },
 	};
-	struct tunnel *t = &g.t;
+	struct ev_loop *loop;
 	int ret = EXIT_FAILURE;
+	unsigned int i;
 
-	options_parse(argc, argv, &t->cfg);
-	set_log_level(t->cfg.verbosity);
+	options_parse(argc, argv, &g.cfg);
+	set_log_level(g.cfg.verbosity);
 	signal(SIGPIPE, SIG_IGN);
-	if (setup(t) || become_service(&g))
+	if (setup(&g) || become_service(&g))
 		goto out;
-	t->loop = ev_default_loop(EVFLAG_AUTO);
-	if (!t->loop) {
+	loop = ev_default_loop(EVFLAG_AUTO);
+	if (!loop) {
 		log_err("cannot start the event loop");
 		goto out;
 	}
-	watch(&g);
-	log_tunnel(t);
-	ev_run(t->loop, 0);
+	watch(&g, loop);
+	for (i = 0; i < g.port.n_tun; i++)
+		log_tunnel(g.port.tun[i]);
+	ev_run(loop, 0);
 	ret = EXIT_SUCCESS;
 	/* Sends still waiting for room are cancelled and counted as drops. */
-	ring_drain(&t->ring, tunnel_done, t);
-	ev_loop_destroy(t->loop);
-	print_counters(t);
+	ring_drain(&g.port.ring, tunnel_done, g.port.tun[0]);
+	ev_loop_destroy(loop);
+	print_counters(&g.port);
 out:
 	/* After --user the file is root's: the service manager removes it. */
-	pidfile_close(&g.pidfile, !t->cfg.user);
-	teardown(t);
+	pidfile_close(&g.pidfile, !g.cfg.user);
+	teardown(&g);
 	return ret;
 }

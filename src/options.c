@@ -109,10 +109,11 @@ static const struct argp_option options_table[] = {
 	  .doc = "vxlan, gre or gre-udp (default vxlan)" },
 	{ .name = "vni", .key = OPT_VNI, .arg = "N",
 	  .doc = "VXLAN network identifier, 0..16777215 (default 1; vxlan "
-		 "only)" },
+		 "only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
+		 "to 16 taps)" },
 	{ .name = "key", .key = OPT_KEY, .arg = "N",
 	  .doc = "GRE key, 0..4294967295 (default none; gre and gre-udp "
-		 "only)" },
+		 "only); N=DEV: another tap, DEV, for key N (repeatable)" },
 	{ .name = "csum", .key = OPT_CSUM,
 	  .doc = "Outer checksum: UDP checksum for vxlan and gre-udp, GRE "
 		 "checksum for gre (default: on for vxlan and gre-udp, off "
@@ -128,9 +129,9 @@ static const struct argp_option options_table[] = {
 	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",
 	  .doc = "Tap MTU, 68..65535 (default auto: the underlay path MTU "
 		 "minus the encapsulation overhead)" },
-	{ .name = "address", .key = OPT_ADDRESS, .arg = "CIDR",
-	  .doc = "Address/prefix for the tap, IPv4 or IPv6; repeatable, up "
-		 "to 16" },
+	{ .name = "address", .key = OPT_ADDRESS, .arg = "[DEV=]CIDR",
+	  .doc = "Address/prefix for the tap (or tap DEV), IPv4 or IPv6; "
+		 "repeatable, up to 16" },
 	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
 	  .doc = "The classic userspace tunnel, as a baseline: no TSO or "
 		 "checksum offload on the tap, no UDP GSO or GRO, no TCP "
@@ -184,6 +185,7 @@ struct options_state {
 	bool port_set;
 	bool src_ports_set;
 	bool vni_set;
+	bool key_tap_set;
 	bool csum_set;
 };
 
@@ -488,17 +490,37 @@ static const char *options_cidr_parse(const char *s, struct cidr *c)
 	return NULL;
 }
 
+/* [DEV=]CIDR: the name into dev ("" without), the rest at *cidr. */
+static const char *options_address_dev(const char *arg, char *dev,
+				       const char **cidr)
+{
+	const char *eq = strchr(arg, '=');
+
+	*dev = '\0';
+	*cidr = arg;
+	if (!eq)
+		return NULL;
+	if ((size_t)(eq - arg) >= IFNAMSIZ || eq == arg)
+		return "not a device name before '='";
+	memcpy(dev, arg, eq - arg);
+	dev[eq - arg] = '\0';
+	*cidr = eq + 1;
+	return options_dev_invalid(dev);
+}
+
 static int options_address(struct argp_state *state, struct config *cfg,
 			   const char *arg)
 {
-	const char *why;
+	const char *why, *cidr;
 
 	if (cfg->n_addrs == CONFIG_MAX_ADDRS) {
 		argp_error(state, "too many --address: at most %d",
 			   CONFIG_MAX_ADDRS);
 		return E2BIG;
 	}
-	why = options_cidr_parse(arg, &cfg->addrs[cfg->n_addrs]);
+	why = options_address_dev(arg, cfg->addr_dev[cfg->n_addrs], &cidr);
+	if (!why)
+		why = options_cidr_parse(cidr, &cfg->addrs[cfg->n_addrs]);
 	if (why) {
 		argp_error(state, "invalid --address '%s': %s", arg, why);
 		return EINVAL;
@@ -721,6 +743,44 @@ static int options_pmtud(struct argp_state *state, struct config *cfg,
 }
 
 /* Options that take a number straight into a field. */
+/* --vni N=DEV or --key N=DEV: one more tap, for VNI or key N. */
+static int options_tap(struct argp_state *state, const char *opt,
+		       const char *arg, unsigned long long max)
+{
+	struct options_state *st = state->input;
+	struct config *cfg = st->cfg;
+	const char *eq = strchr(arg, '='), *why;
+	struct config_tap *tap;
+	unsigned long long v;
+	char num[16];
+
+	if (cfg->n_taps == CONFIG_MAX_TUNNELS - 1) {
+		argp_error(state, "too many taps: at most %d",
+			   CONFIG_MAX_TUNNELS);
+		return E2BIG;
+	}
+	tap = &cfg->taps[cfg->n_taps];
+	why = "not a number in range before '='";
+	if ((size_t)(eq - arg) < sizeof(num)) {
+		memcpy(num, arg, eq - arg);
+		num[eq - arg] = '\0';
+		if (!options_num(num, true, max, &v))
+			why = options_dev_invalid(eq + 1);
+	}
+	if (why) {
+		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
+		return EINVAL;
+	}
+	strcpy(tap->dev, eq + 1);
+	tap->id = v;
+	cfg->n_taps++;
+	if (opt[2] == 'v')
+		st->vni_set = true;
+	else
+		st->key_tap_set = true;
+	return 0;
+}
+
 static int options_number(struct argp_state *state, int key, const char *arg)
 {
 	struct options_state *st = state->input;
@@ -745,6 +805,8 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 		}
 		return err;
 	case OPT_VNI:
+		if (strchr(arg, '='))
+			return options_tap(state, "--vni", arg, VNI_MAX);
 		err = options_range(state, "--vni", arg, 0, VNI_MAX, &v);
 		if (!err) {
 			cfg->encap.vni = v;
@@ -752,6 +814,8 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 		}
 		return err;
 	case OPT_KEY:
+		if (strchr(arg, '='))
+			return options_tap(state, "--key", arg, KEY_MAX);
 		err = options_range(state, "--key", arg, 0, KEY_MAX, &v);
 		if (!err) {
 			cfg->encap.key = v;
@@ -1027,6 +1091,70 @@ static int options_check_allow(struct argp_state *state,
 	return 0;
 }
 
+/* The tap named dev: 0 for --dev, i for taps[i - 1]; -1 if none. */
+static int options_tap_index(const struct config *cfg, const char *dev)
+{
+	unsigned int i;
+
+	if (!strcmp(dev, cfg->dev))
+		return 0;
+	for (i = 0; i < cfg->n_taps; i++)
+		if (!strcmp(dev, cfg->taps[i].dev))
+			return (int)i + 1;
+	return -1;
+}
+
+/*
+ * The taps of --vni N=DEV and --key N=DEV: names and VNIs or keys of
+ * their own, and the --address DEV=CIDR of each. Why not, or NULL.
+ */
+static const char *options_taps_invalid(struct config *cfg, bool key_taps)
+{
+	bool keyed = cfg->encap.type != ENCAP_VXLAN;
+	uint32_t main_id = keyed ? cfg->encap.key : cfg->encap.vni;
+	bool main_has = !keyed || cfg->encap.has_key;
+	unsigned int i, j;
+	int tap;
+
+	if (key_taps && !keyed)
+		return "--key N=DEV is for --encap gre or gre-udp (use --vni "
+		       "N=DEV)";
+	for (i = 0; i < cfg->n_taps; i++) {
+		const struct config_tap *t = &cfg->taps[i];
+
+		if (main_has && t->id == main_id)
+			return keyed ? "two taps with one --key"
+				     : "two taps with one --vni";
+		if (options_tap_index(cfg, t->dev) != (int)i + 1)
+			return "two taps with one name";
+		for (j = 0; j < i; j++)
+			if (cfg->taps[j].id == t->id)
+				return keyed ? "two taps with one --key"
+					     : "two taps with one --vni";
+	}
+	for (i = 0; i < cfg->n_addrs; i++) {
+		tap = cfg->addr_dev[i][0]
+			      ? options_tap_index(cfg, cfg->addr_dev[i]) : 0;
+		if (tap < 0)
+			return "--address DEV=CIDR names no tap (--dev, --vni "
+			       "N=DEV, --key N=DEV)";
+		cfg->addr_tap[i] = tap;
+	}
+	return NULL;
+}
+
+static int options_check_taps(struct argp_state *state,
+			      struct options_state *st)
+{
+	const char *why = options_taps_invalid(st->cfg, st->key_tap_set);
+
+	if (why) {
+		argp_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
 /* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
 static int options_check_df(struct argp_state *state,
 			    const struct config *cfg)
@@ -1097,6 +1225,8 @@ static int options_finish(struct argp_state *state)
 		err = options_check_allow(state, st->cfg);
 	if (!err)
 		err = options_check_process(state, st->cfg);
+	if (!err)
+		err = options_check_taps(state, st);
 	if (!err)
 		err = options_check_df(state, st->cfg);
 	if (!err)

@@ -22,6 +22,8 @@
  */
 #define CONFIG_MAX_SRC_PORTS 64
 #define CONFIG_SRC_PORTS 8
+/* Taps, one per VNI or GRE key (--vni N=DEV, --key N=DEV), at most. */
+#define CONFIG_MAX_TUNNELS 16
 /* Peers (--remote) and static forwarding entries (--fdb) at most. */
 #define CONFIG_MAX_PEERS 1024
 #define CONFIG_MAX_FDB 4096
@@ -52,6 +54,12 @@ struct ipaddr {
 		struct in_addr v4;
 		struct in6_addr v6;
 	} addr;
+};
+
+/* --vni N=DEV, --key N=DEV: another tap, for VNI or GRE key id. */
+struct config_tap {
+	char dev[IFNAMSIZ];
+	uint32_t id;
 };
 
 /* --fdb MAC[@VID]=ADDR: frames to mac on vlan go to the peer at ADDR. */
@@ -99,6 +107,11 @@ struct config {
 	uint32_t mtu;			/* --mtu N; 0 means auto */
 	struct cidr addrs[CONFIG_MAX_ADDRS];	/* --address, repeatable */
 	unsigned int n_addrs;
+	/* --address DEV=CIDR: the tap (0: --dev, i: taps[i - 1]) */
+	unsigned char addr_tap[CONFIG_MAX_ADDRS];
+	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
+	struct config_tap taps[CONFIG_MAX_TUNNELS - 1];	/* more taps */
+	unsigned int n_taps;
 	int ttl;			/* --ttl 1..255; 0 = kernel default */
 	enum tos_mode tos_mode;		/* --tos N|inherit */
 	uint8_t tos;

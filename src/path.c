@@ -41,7 +41,7 @@
 
 static bool path_ipv6(const struct tunnel *t)
 {
-	return t->cfg.family == AF_INET6;
+	return t->cfg->family == AF_INET6;
 }
 
 static int path_set_gso(struct tunnel *t, uint32_t size)
@@ -73,9 +73,9 @@ static void path_fit_gso(struct tunnel *t)
 	if (p->budget - ETH_HLEN < mtu)
 		mtu = p->budget - ETH_HLEN;
 	p->gso_fit = 0;
-	if (!t->cfg.offload || !encap_is_udp(t->cfg.encap.type) || mtu < 576)
+	if (!t->cfg->offload || !encap_is_udp(t->encap.type) || mtu < 576)
 		return;
-	seg = encap_hdr_len(&t->cfg.encap) + ETH_HLEN + mtu;
+	seg = encap_hdr_len(&t->encap) + ETH_HLEN + mtu;
 	p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
 	/* Not lowered (Linux before 5.19, no CAP_NET_ADMIN): never raised. */
 	if (!p->gso_raised && path_set_gso(t, p->gso_fit))
@@ -144,7 +144,7 @@ static uint32_t path_auto_mtu(const struct path *p)
 /* The largest inner frame a path MTU (0: unknown) takes. */
 static uint32_t path_frame_budget(const struct tunnel *t, uint32_t path)
 {
-	return path ? pmtu_frame_budget(&t->cfg.encap, path_ipv6(t), path)
+	return path ? pmtu_frame_budget(&t->encap, path_ipv6(t), path)
 		    : UINT32_MAX;
 }
 
@@ -171,7 +171,7 @@ static uint32_t path_smallest(const struct peers *ps)
 static void path_update(struct tunnel *t)
 {
 	struct path *p = &t->path;
-	uint32_t path = path_smallest(&t->peers), mtu;
+	uint32_t path = path_smallest(t->peers), mtu;
 
 	if (path == p->path_mtu)
 		return;
@@ -179,7 +179,7 @@ static void path_update(struct tunnel *t)
 	p->budget = path_frame_budget(t, path);
 	mtu = path_auto_mtu(p);
 	/* No peer's path known (none left): the tap keeps its MTU. */
-	if (t->cfg.mtu || !p->mtu || !path)
+	if (t->cfg->mtu || !p->mtu || !path)
 		return;
 	if (mtu && mtu != p->mtu && !link_set_mtu(t->link, t->ifindex, mtu)) {
 		log_info("%s: MTU %u (was %u)", t->ifname, mtu, p->mtu);
@@ -207,7 +207,7 @@ static void path_peer_set(struct tunnel *t, struct peer *e, uint32_t path)
 /* An ICMP error said our packets to peer are too big for reported bytes. */
 static void path_lower(struct tunnel *t, int peer, uint32_t reported)
 {
-	struct peer *e = &t->peers.v[peer];
+	struct peer *e = &t->peers->v[peer];
 	uint32_t cur = e->path_mtu ? e->path_mtu : UINT32_MAX;
 
 	path_peer_set(t, e, pmtu_lower(cur, reported, path_ipv6(t)));
@@ -219,7 +219,7 @@ static void path_lower(struct tunnel *t, int peer, uint32_t reported)
  */
 static bool path_routes(struct tunnel *t, bool quiet)
 {
-	struct peers *ps = &t->peers;
+	struct peers *ps = t->peers;
 	bool any = false;
 	unsigned int i;
 
@@ -247,11 +247,11 @@ void path_check(struct tunnel *t)
 /* The tap's MTU: --mtu, or the smallest path MTU less the tunnel's. */
 static int path_first_mtu(struct tunnel *t)
 {
-	bool routed = path_routes(t, t->cfg.mtu != 0);
+	bool routed = path_routes(t, t->cfg->mtu != 0);
 	uint32_t mtu;
 
-	if (t->cfg.mtu)
-		return t->cfg.mtu;
+	if (t->cfg->mtu)
+		return t->cfg->mtu;
 	if (!routed) {
 		/* link_route_mtu() said why; say what it means here. */
 		log_err("--mtu auto needs a route to a remote: give --mtu N");
@@ -261,7 +261,7 @@ static int path_first_mtu(struct tunnel *t)
 	if (!mtu) {
 		log_err("path MTU %u leaves no room for the tunnel (%zu bytes)",
 			t->path.path_mtu,
-			encap_overhead(&t->cfg.encap, path_ipv6(t)) + ETH_HLEN);
+			encap_overhead(&t->encap, path_ipv6(t)) + ETH_HLEN);
 		return -EINVAL;
 	}
 	return (int)mtu;
@@ -289,14 +289,14 @@ int path_open(struct tunnel *t)
 	 * small MSS (48 is allowed) TCP would build them, and they would be
 	 * dropped whole.
 	 */
-	if (t->cfg.offload)
+	if (t->cfg->offload)
 		link_set_gso_max_segs(t->link, t->ifindex, VNET_MAX_SEGS);
 	/*
 	 * Raised only for UDP super-frames the tap takes (USO), and only
 	 * where CAP_NET_ADMIN stays (path_needs_net_admin()).
 	 */
 	p->udp_raise = (tap_offloads() & TUN_F_USO4) &&
-		       (!t->cfg.user || path_needs_net_admin(t));
+		       (!t->cfg->user || path_needs_net_admin(t));
 	path_fit_gso(t);
 	return 0;
 }
@@ -322,14 +322,15 @@ void path_errors(struct tunnel *t, int fd)
 	struct underlay_errors e;
 	unsigned int i;
 
-	underlay_read_errors(&t->ul, fd, &e);
+	underlay_read_errors(t->ul, fd, &e);
 	t->st.tx_icmp_too_big += e.too_big;
 	t->st.tx_icmp_unreach += e.unreach;
 	t->st.tx_icmp_muted += e.muted;
 	for (i = 0; i < e.n_mtu; i++)
 		path_lower(t, e.mtu[i].peer, e.mtu[i].mtu);
-	if (e.n_mtu)
-		path_update(t);
+	/* The peers are every tunnel's. */
+	for (i = 0; e.n_mtu && i < t->port->n_tun; i++)
+		path_update(t->port->tun[i]);
 }
 
 void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
@@ -359,7 +360,7 @@ void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
 
 bool path_needs_net_admin(const struct tunnel *t)
 {
-	return !t->cfg.mtu;
+	return !t->cfg->mtu;
 }
 
 /* The sockets that only send (DF, source ports) take in only errors. */
@@ -385,7 +386,7 @@ static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	underlay_errors_resume(&t->ul);
+	underlay_errors_resume(t->ul);
 	path_check(t);
 	path_udp_bulk_over(t);
 }
@@ -402,7 +403,8 @@ void path_watch(struct tunnel *t)
 	p->watch_w.data = p->timer_w.data = t;
 	ev_io_start(t->loop, &p->watch_w);
 	ev_timer_start(t->loop, &p->timer_w);
-	p->n_err_w = underlay_send_only_fds(&t->ul, fds);
+	/* The port's sockets: the main tunnel reads their errors. */
+	p->n_err_w = t->idx ? 0 : underlay_send_only_fds(t->ul, fds);
 	for (i = 0; i < p->n_err_w; i++) {
 		ev_io_init(&p->err_w[i], path_err_cb, fds[i], EV_READ);
 		p->err_w[i].data = t;

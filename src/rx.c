@@ -92,14 +92,14 @@ static void rx_flush(struct tunnel *t)
 		struct iovec *iov = t->rx.tap_iov[i];
 		int n = rx_frame_iov(&g->frames[i], iov);
 
-		while (ring_writev(&t->ring, t->tap_fd, iov, n,
-				   TAG_WRITE | i)) {
-			ring_submit(&t->ring);
-			ring_reap(&t->ring, tunnel_done, t);
+		while (ring_writev(t->ring, t->tap_fd, iov, n,
+				   TAG_WRITE | TAG_TUN(t->idx) | i)) {
+			ring_submit(t->ring);
+			ring_reap(t->ring, tunnel_done, t);
 		}
 		t->rx.writes++;
 	}
-	ring_wait(&t->ring, tunnel_done, t, rx_writes_pending);
+	ring_wait(t->ring, tunnel_done, t, rx_writes_pending);
 	gro_reset(g);
 }
 
@@ -113,7 +113,7 @@ static void rx_packet(struct tunnel *t, int peer, uint8_t *pkt, size_t len,
 	struct decap_out out;
 	enum gro_result r;
 
-	if (decap_strip(&t->cfg.encap, pkt, len, ecn, &out)) {
+	if (decap_strip(&t->encap, pkt, len, ecn, &out)) {
 		t->st.drop[out.drop]++;
 		return;
 	}
@@ -138,7 +138,7 @@ static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
 	t->st.rx_bytes += p->wire_len;
 	t->st.rx_udp_csum_zero += p->csum_zero;
 	if (p->data && p->peer >= 0) {
-		struct peer_stats *ps = &t->peers.v[p->peer].st;
+		struct peer_stats *ps = &t->peers->v[p->peer].st;
 
 		/* Datagrams, not receive calls (UDP GRO sums them). */
 		ps->rx_packets += p->gso_size ? (p->len + p->gso_size - 1) /
@@ -163,22 +163,53 @@ static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p)
 		rx_packet(t, p->peer, p->data + off, len, p->ecn);
 }
 
+/*
+ * The tunnel a received packet is for, by the VNI or key it carries: the
+ * main one (t) when no other has it, which then drops it if it is not its
+ * own either, counted.
+ */
+static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
+{
+	const struct port *port = t->port;
+	unsigned int i;
+	uint32_t id;
+
+	if (port->n_tun == 1 || !p->data ||
+	    !encap_peek_id(t->encap.type, p->data, p->len, &id))
+		return t;
+	for (i = 1; i < port->n_tun; i++) {
+		const struct encap_cfg *e = &port->tun[i]->encap;
+
+		if (e->type == ENCAP_VXLAN ? e->vni == id : e->key == id)
+			return port->tun[i];
+	}
+	return t;
+}
+
+/* The port's sockets (t is the main tunnel): packets to their tunnel. */
 static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct tunnel *t = w->data;
+	struct tunnel *t = w->data, *u;
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	uint32_t got = 0;
+	unsigned int j;
 	int i, n;
 
-	n = underlay_recv(&t->ul, w->fd, p);
+	n = underlay_recv(t->ul, w->fd, p);
 	/* Nothing, or an error: ICMP about our packets may be queued. */
 	if (n <= 0) {
 		path_errors(t, w->fd);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (rx_count_pkt(t, &p[i]))
-			rx_datagrams(t, &p[i]);
-	rx_flush(t);
+	for (i = 0; i < n; i++) {
+		u = rx_tunnel(t, &p[i]);
+		got |= 1u << u->idx;
+		if (rx_count_pkt(u, &p[i]))
+			rx_datagrams(u, &p[i]);
+	}
+	for (j = 0; j < t->port->n_tun; j++)
+		if (got & 1u << j)
+			rx_flush(t->port->tun[j]);
 }
 
 /*
@@ -229,8 +260,8 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	gro_init(r->gro, mtu, t->cfg.gro,
-		 t->cfg.gro && rx_kernel_merges_udp(t->cfg.udp_gro));
+	gro_init(r->gro, mtu, t->cfg->gro,
+		 t->cfg->gro && rx_kernel_merges_udp(t->cfg->udp_gro));
 	return 0;
 }
 
@@ -242,7 +273,7 @@ void rx_free(struct rx *r)
 
 void rx_set_mtu(struct tunnel *t, uint32_t mtu)
 {
-	gro_init(t->rx.gro, mtu, t->cfg.gro, gro_merges_udp(t->rx.gro));
+	gro_init(t->rx.gro, mtu, t->cfg->gro, gro_merges_udp(t->rx.gro));
 }
 
 void rx_watch(struct tunnel *t)
@@ -251,7 +282,7 @@ void rx_watch(struct tunnel *t)
 	unsigned int i, n;
 	int fds[2];
 
-	n = underlay_recv_fds(&t->ul, fds);
+	n = underlay_recv_fds(t->ul, fds);
 	for (i = 0; i < n; i++) {
 		ev_io_init(&r->sock_w[i], rx_sock_cb, fds[i], EV_READ);
 		r->sock_w[i].data = t;

@@ -57,10 +57,10 @@ static void tx_submit(struct tunnel *t, struct tx_set *s)
 
 	pool_ref(&t->tx.pool, s->idx, n);
 	t->st.tx_sends += n;
-	while (underlay_submit(&t->ul, s->q, &t->ring,
-			       TAG_SEND | TAG_SET(s->idx))) {
-		ring_submit(&t->ring);
-		ring_reap(&t->ring, tunnel_done, t);
+	while (underlay_submit(t->ul, s->q, t->ring,
+			       TAG_SEND | TAG_TUN(t->idx) | TAG_SET(s->idx))) {
+		ring_submit(t->ring);
+		ring_reap(t->ring, tunnel_done, t);
 	}
 }
 
@@ -74,7 +74,7 @@ static void tx_flush_queue(struct tunnel *t)
 	struct tx_set *s = t->tx.cur;
 
 	tx_submit(t, s);
-	ring_wait(&t->ring, tunnel_done, t, tx_cur_sending);
+	ring_wait(t->ring, tunnel_done, t, tx_cur_sending);
 	sendq_reset(s->q);
 }
 
@@ -109,14 +109,14 @@ static void tx_queue(struct tunnel *t, const struct xmit_out *o,
 	const struct seg *segs = &s->arena.segs[o->first];
 	int r;
 
-	r = sendq_add(s->q, underlay_sendq_params(&t->ul),
-		      underlay_dst(&t->ul, e), o->src, segs, (int)o->n,
-		      encap_hdr_len(&t->cfg.encap), o->tos, o->df);
+	r = sendq_add(s->q, underlay_sendq_params(t->ul),
+		      underlay_dst(t->ul, e), o->src, segs, (int)o->n,
+		      encap_hdr_len(&t->encap), o->tos, o->df);
 	if (r == -ENOSPC) {
 		tx_flush_queue(t);
-		r = sendq_add(s->q, underlay_sendq_params(&t->ul),
-			      underlay_dst(&t->ul, e), o->src, segs, (int)o->n,
-			      encap_hdr_len(&t->cfg.encap), o->tos, o->df);
+		r = sendq_add(s->q, underlay_sendq_params(t->ul),
+			      underlay_dst(t->ul, e), o->src, segs, (int)o->n,
+			      encap_hdr_len(&t->encap), o->tos, o->df);
 	}
 	/* An empty queue holds as many segments as the arena. */
 	BUG_ON(r);
@@ -128,7 +128,7 @@ static void tx_queue(struct tunnel *t, const struct xmit_out *o,
  */
 static void tx_flood(struct tunnel *t, const struct xmit_out *o)
 {
-	struct peers *ps = &t->peers;
+	struct peers *ps = t->peers;
 	unsigned int i;
 
 	t->st.tx_flood++;
@@ -153,13 +153,13 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 {
 	int dest = tx_dest(t, buf, len);
 	struct xmit_cfg c = {
-		.encap = &t->cfg.encap,
+		.encap = &t->encap,
 		.budget = dest == FWD_FLOOD ? path_budget(&t->path)
-					    : t->peers.v[dest].budget,
-		.pmtud = t->cfg.pmtud,
-		.tos_inherit = t->cfg.tos_mode == TOS_INHERIT,
-		.df_inherit = t->cfg.df == DF_INHERIT,
-		.n_src = underlay_n_src(&t->ul),
+					    : t->peers->v[dest].budget,
+		.pmtud = t->cfg->pmtud,
+		.tos_inherit = t->cfg->tos_mode == TOS_INHERIT,
+		.df_inherit = t->cfg->df == DF_INHERIT,
+		.n_src = underlay_n_src(t->ul),
 	};
 	struct tx_set *s = t->tx.cur;
 	uint32_t fit = path_udp_bulk_fit(&t->path);
@@ -191,7 +191,7 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 	if (dest == FWD_FLOOD)
 		tx_flood(t, &o);
 	else
-		tx_queue(t, &o, &t->peers.v[dest]);
+		tx_queue(t, &o, &t->peers->v[dest]);
 }
 
 static void tx_read(struct tunnel *t, struct tx_set *s, int batch)
@@ -201,8 +201,8 @@ static void tx_read(struct tunnel *t, struct tx_set *s, int batch)
 	for (i = 0; i < batch; i++)
 		s->lens[i] = -EAGAIN;
 	for (i = 0; i < batch; i++) {
-		if (ring_read(&t->ring, t->tap_fd, s->bufs[i], TX_BUF_LEN,
-			      TAG_READ | TAG_SET(s->idx) | i))
+		if (ring_read(t->ring, t->tap_fd, s->bufs[i], TX_BUF_LEN,
+			      TAG_READ | TAG_TUN(t->idx) | TAG_SET(s->idx) | i))
 			break;
 		t->tx.reads++;
 	}
@@ -278,7 +278,7 @@ static void tx_tap_cb(struct ev_loop *loop, ev_io *w, int revents)
 	x->cur = s;
 	tx_read(t, s, batch);
 	for (i = 0;; i++) {
-		ring_wait(&t->ring, tunnel_done, t, tx_reads_pending);
+		ring_wait(t->ring, tunnel_done, t, tx_reads_pending);
 		got = tx_frames(t, s, batch);
 		x->batch = tx_next_batch(batch, got, x->batch_max);
 		tx_submit(t, s);
@@ -292,8 +292,8 @@ static void tx_tap_cb(struct ev_loop *loop, ev_io *w, int revents)
 		batch = x->batch;
 		tx_read(t, s, batch);
 	}
-	ring_submit(&t->ring);
-	ring_reap(&t->ring, tunnel_done, t);
+	ring_submit(t->ring);
+	ring_reap(t->ring, tunnel_done, t);
 	if (pool_free(&x->pool) != TX_SETS) {
 		t->st.tx_backpressure++;
 		ev_io_stop(loop, w);
@@ -306,7 +306,7 @@ static struct peer *tx_msg_peer(struct tunnel *t, const struct sendq *q,
 {
 	const void *name = q->msgs[m].msg.msg_name;
 
-	return name ? peer_of_name(name) : &t->peers.v[t->peers.live[0]];
+	return name ? peer_of_name(name) : &t->peers->v[t->peers->live[0]];
 }
 
 /* The completion of one send: counted, a set freed with its last. */
@@ -316,7 +316,7 @@ static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
 	struct peer_stats *ps = &tx_msg_peer(t, s->q, m)->st;
 	struct underlay_sent out;
 
-	underlay_complete(&t->ul, s->q, m, res, &out);
+	underlay_complete(t->ul, s->q, m, res, &out);
 	ps->tx_packets += out.segments;
 	ps->tx_bytes += out.bytes;
 	ps->tx_drops += out.dropped;
@@ -380,7 +380,7 @@ int tx_init(struct tunnel *t)
 	pool_init(&x->pool, TX_SETS);
 	x->cur = &x->sets[0];
 	/* --no-offload, the classic userspace tunnel: a frame per read. */
-	x->batch_max = t->cfg.offload ? TAP_BATCH : 1;
+	x->batch_max = t->cfg->offload ? TAP_BATCH : 1;
 	x->batch = x->batch_max;
 	for (i = 0; i < TX_SETS; i++) {
 		if (tx_set_alloc(&x->sets[i], i)) {
@@ -409,8 +409,8 @@ static bool tx_any_sending(void *ctx)
 
 void tx_quiesce(struct tunnel *t)
 {
-	ring_submit(&t->ring);
-	ring_wait(&t->ring, tunnel_done, t, tx_any_sending);
+	ring_submit(t->ring);
+	ring_wait(t->ring, tunnel_done, t, tx_any_sending);
 }
 
 void tx_watch(struct tunnel *t)

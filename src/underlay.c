@@ -475,7 +475,11 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 	*local_len = peer_sockaddr(cfg->local.family ? &cfg->local : &any, port,
 				   local);
 	err = underlay_bind(u, cfg, local, *local_len);
-	if (err && u->udp)
+	if (err == -EADDRINUSE && u->udp)
+		log_err("cannot bind the underlay socket to port %u: it is in "
+			"use (one gsotun serves several VNIs or keys: --vni "
+			"N=DEV, --key N=DEV)", port);
+	else if (err && u->udp)
 		log_err_ret(err, "cannot bind the underlay socket to port %u",
 			    port);
 	else if (err)

@@ -422,6 +422,42 @@ static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 }
 
 /*
+ * The VNI or GRE key a packet carries, the tap rx.c's rx_tunnel() gives
+ * it to (encap_peek_id()): against the bytes, and for a packet that
+ * encap_parse() takes, the tunnel's own (a GRE packet without a key only
+ * for a tunnel without one).
+ */
+static void rx_peek_id(const struct encap_cfg *c, const struct rx_pkt *p,
+		       enum drop err)
+{
+	bool gre = c->type != ENCAP_VXLAN, has, want;
+	size_t off = 4;
+	uint32_t id = 0;
+
+	has = encap_peek_id(c->type, p->buf, p->len, &id);
+	if (!gre) {
+		want = p->len >= 8;
+		FUZZ_CHECK(has == want);
+		if (has)
+			FUZZ_CHECK(id == pkt_get32(p->buf + 4) >> 8);
+	} else {
+		if (p->len >= 4 && (pkt_get16(p->buf) & RX_GRE_C))
+			off = 8;
+		want = p->len >= 4 && (pkt_get16(p->buf) & RX_GRE_K) &&
+		       p->len >= off + 4;
+		FUZZ_CHECK(has == want);
+		if (has)
+			FUZZ_CHECK(id == pkt_get32(p->buf + off));
+	}
+	if (err)
+		return;
+	if (gre)
+		FUZZ_CHECK(has == c->has_key && (!has || id == c->key));
+	else
+		FUZZ_CHECK(has && id == (c->vni & 0xffffff));
+}
+
+/*
  * encap_parse() on its own, against the reference: the reason it gives,
  * where the inner frame starts, and with a GRE checksum the sum of the
  * inner frame. Returns the reason.
@@ -437,6 +473,7 @@ static enum drop rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 	want = gre ? rx_ref_gre(c, p->buf, p->len) :
 		     rx_ref_vxlan(c, p->buf, p->len);
 	FUZZ_CHECK(err == want);
+	rx_peek_id(c, p, err);
 	if (err)
 		return err;
 	off = rx.inner_off;

@@ -289,7 +289,8 @@ gt_start()
 
 	shift 2
 	for arg in "$@"; do
-		[ "$prev" = --address ] && cidrs+=("$arg")
+		# DEV=CIDR is for another tap (--vni N=DEV).
+		[ "$prev" = --address ] && [[ $arg != *=* ]] && cidrs+=("$arg")
 		prev=$arg
 	done
 	gt_seq=$((gt_seq + 1))
@@ -514,6 +515,44 @@ xfer()
 	diag "$(awk -v s="$size" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%.0f MiB in %.2f s, %.2f Gbit/s", s / 1048576,
 			t1 - t0, s * 8 / (t1 - t0) / 1e9 }')"
+}
+
+# xfer_bg FROM TO ADDR DATA [LIMIT]: xfer in the background, its output
+# in XOUT, its PID in XPID, the file it receives into XRECV; xfer_bg_wait
+# its status, the output shown.
+xfer_bg()
+{
+	XOUT=$LIB_TMP/xfer.$((++xfer_bg_n))
+	XRECV=$LIB_TMP/recv.$((xfer_port + 1))
+	xfer "$@" >"$XOUT" 2>&1 &
+	XPID=$!
+	track_pid "$XPID"
+	# Another range of ports, so that the two name their files apart.
+	xfer_port=$((xfer_port + 1000))
+}
+
+xfer_bg_wait()
+{
+	local st
+
+	wait "$XPID"
+	st=$?
+	forget_pid "$XPID"
+	cat "$XOUT"
+	return "$st"
+}
+
+# xfer_pair DATA FROM1 TO1 ADDR1 FROM2 TO2 ADDR2: two transfers of DATA
+# at the same time; both must arrive intact.
+xfer_pair()
+{
+	local st
+
+	xfer_bg "$2" "$3" "$4" "$1" 120
+	xfer "$5" "$6" "$7" "$1" 120
+	st=$?
+	xfer_bg_wait
+	return $((st | $?))
 }
 
 # ---------------------------------------------------------------- pairs

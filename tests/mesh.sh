@@ -233,20 +233,8 @@ broadcast_all()
 # two_xfers: 64 MiB A->B and C->D at the same time.
 two_xfers()
 {
-	local st
-
-	xfer "${NS[A]}" "${NS[B]}" "${OV4[B]}" big 120 >"$LIB_TMP/xab" 2>&1 &
-	XPID=$!
-	track_pid "$XPID"
-	# Another range of ports, so the two name their files apart.
-	xfer_port=$((xfer_port + 1000))
-	xfer "${NS[C]}" "${NS[D]}" "${OV4[D]}" big 120
-	st=$?
-	wait "$XPID"
-	st=$((st | $?))
-	forget_pid "$XPID"
-	cat "$LIB_TMP/xab"
-	return "$st"
+	xfer_pair big "${NS[A]}" "${NS[B]}" "${OV4[B]}" \
+		"${NS[C]}" "${NS[D]}" "${OV4[D]}"
 }
 
 # arp_flush H: H forgets every overlay neighbour.
@@ -287,11 +275,12 @@ phase_static()
 	b0=$(peer_ctr A B peer_tx_packets) d0=$(peer_ctr A D peer_tx_packets)
 	check "$label: 64 MiB A->B and C->D at once, SHA-256 match" two_xfers
 	caps_stop
-	# veth and the bridge carry UDP GSO sends whole: ~60 KB datagrams.
+	# veth and the bridge carry UDP GSO sends whole (~60 KB datagrams),
+	# and a busy machine's tcpdump misses some: a hundred make the case.
 	check "$label: A's unicast to B reached only B's port" \
-		unicast_only A B 500
+		unicast_only A B 100
 	check "$label: C's unicast to D reached only D's port" \
-		unicast_only C D 500
+		unicast_only C D 100
 	check "$label: A's ARP broadcast reached B, C and D" broadcast_all A
 	gt_counters "${NS[A]}"
 	check "$label: A flooded some frames (tx_flood)" \
@@ -324,7 +313,7 @@ phase_learning()
 	check "$label: 64 MiB A->B and C->D at once, SHA-256 match" two_xfers
 	caps_stop
 	check "$label: A's unicast to B, learnt, reached only B's port" \
-		unicast_only A B 500
+		unicast_only A B 100
 	gt_counters "${NS[A]}"
 	check "$label: A's drop counters stay zero" ctr_drops_zero "$GT_CTR"
 }
@@ -444,26 +433,6 @@ wait_log()
 	return 1
 }
 
-# xfer_bg FROM TO ADDR DATA: xfer in the background, its output in XOUT.
-xfer_bg()
-{
-	XOUT=$LIB_TMP/xfer.$((++xbg))
-	xfer "$@" 120 >"$XOUT" 2>&1 &
-	XPID=$!
-	track_pid "$XPID"
-}
-
-xfer_bg_wait()
-{
-	local st
-
-	wait "$XPID"
-	st=$?
-	forget_pid "$XPID"
-	cat "$XOUT"
-	return "$st"
-}
-
 # peer_lines_are NS H...: the last counters dump of NS has a line for
 # each of the hosts H and for no other peer.
 peer_lines_are()
@@ -492,10 +461,9 @@ phase_reload()
 		--address "${OV6[A]}/64"
 	ip -n "${NS[A]}" link set "${DEV[A]}" address "${MAC[A]}"
 	check "$label: A pings D" ping_ok "${NS[A]}" "${OV4[D]}"
-	xfer_port=$((xfer_port + 1000))
-	xfer_bg "${NS[A]}" "${NS[B]}" "${OV4[B]}" huge
+	xfer_bg "${NS[A]}" "${NS[B]}" "${OV4[B]}" huge 120
 	for ((i = 0; i < 100; i++)); do
-		[ -s "$LIB_TMP/recv.$((xfer_port + 1))" ] && break
+		[ -s "$XRECV" ] && break
 		sleep 0.05
 	done
 	peers_file B C >"$file"

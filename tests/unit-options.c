@@ -86,6 +86,49 @@ static const struct row rows[] = {
 	{ A(R, "--max-address", "0"), 64,
 	  "invalid --max-address '0': must be 1..1048576" },
 	{ A(R, "--max-address", "1048577"), 64, "invalid --max-address" },
+	/* More taps: --vni N=DEV, --key N=DEV, --address DEV=CIDR */
+	{ A(R, "--vni", "2=ov2"), 0, "vni=1 ntaps=1 tap0=2=ov2" },
+	{ A(R, "--vni", "5", "--vni", "6=ov6", "--vni", "0x7=ov7"), 0,
+	  "vni=5 ntaps=2 tap0=6=ov6 tap1=7=ov7" },
+	{ A(R, "--vni", "1=ov1"), 64, "two taps with one --vni" },
+	{ A(R, "--vni", "2=ov", "--vni", "2=ov3"), 64,
+	  "two taps with one --vni" },
+	{ A(R, "--vni", "2=gsotun0"), 64, "two taps with one name" },
+	{ A(R, "--dev", "x", "--vni", "2=ov2", "--vni", "3=ov2"), 64,
+	  "two taps with one name" },
+	{ A(R, "--encap", "gre", "--key", "7=g7"), 0,
+	  "key=- ntaps=1 tap0=7=g7" },
+	{ A(R, "--encap", "gre-udp", "--key", "7", "--key", "8=g8"), 0,
+	  "key=7 ntaps=1 tap0=8=g8" },
+	{ A(R, "--encap", "gre-udp", "--key", "7", "--key", "7=g7"), 64,
+	  "two taps with one --key" },
+	{ A(R, "--key", "7=g7"), 64, "--key N=DEV is for --encap gre" },
+	{ A(R, "--encap", "gre", "--vni", "2=ov2"), 64, "--vni is for" },
+	{ A(R, "--vni", "x=ov"), 64,
+	  "invalid --vni 'x=ov': not a number in range before '='" },
+	{ A(R, "--vni", "16777216=ov"), 64, "not a number in range" },
+	{ A(R, "--vni", "=ov"), 64, "not a number in range" },
+	{ A(R, "--vni", "2="), 64, "invalid --vni '2=': empty name" },
+	{ A(R, "--vni", "2=a/b"), 64, "invalid --vni '2=a/b'" },
+	{ A(R, "--vni", "2=ov2", "--address", "ov2=10.0.0.1/24", "--address",
+	    "10.1.0.1/24", "--address", "gsotun0=10.2.0.1/24"), 0,
+	  "naddrs=3 addr0=10.0.0.1/24 addrtap0=1 addr1=10.1.0.1/24 "
+	  "addrtap1=0 addr2=10.2.0.1/24 addrtap2=0" },
+	{ A(R, "--address", "nope=10.0.0.1/24"), 64,
+	  "--address DEV=CIDR names no tap" },
+	{ A(R, "--address", "=10.0.0.1/24"), 64,
+	  "invalid --address '=10.0.0.1/24': not a device name" },
+	{ A(R, "--vni", "2=a2", "--vni", "3=a3", "--vni", "4=a4", "--vni",
+	    "5=a5", "--vni", "6=a6", "--vni", "7=a7", "--vni", "8=a8",
+	    "--vni", "9=a9", "--vni", "10=a10", "--vni", "11=a11", "--vni",
+	    "12=a12", "--vni", "13=a13", "--vni", "14=a14", "--vni", "15=a15",
+	    "--vni", "16=a16"), 0, "ntaps=15 tap14=16=a16" },
+	{ A(R, "--vni", "2=a2", "--vni", "3=a3", "--vni", "4=a4", "--vni",
+	    "5=a5", "--vni", "6=a6", "--vni", "7=a7", "--vni", "8=a8",
+	    "--vni", "9=a9", "--vni", "10=a10", "--vni", "11=a11", "--vni",
+	    "12=a12", "--vni", "13=a13", "--vni", "14=a14", "--vni", "15=a15",
+	    "--vni", "16=a16", "--vni", "17=a17"), 64,
+	  "too many taps: at most 16" },
 	/* --peers */
 	{ A(R, "--peers", "/dev/null"), 0, "nremotes=1 remote=192.0.2.2" },
 	{ A("--peers", "/dev/null"), 64,
@@ -436,7 +479,7 @@ static const struct row rows[] = {
 	  "--local=ADDR --port=N --source-ports=N --ttl=N --tos=N|inherit "
 	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
 	  "--mtu=N|auto "
-	  "--address=CIDR --no-offload --no-gro --udp-gro=auto|on|off "
+	  "--address=[DEV=]CIDR --no-offload --no-gro --udp-gro=auto|on|off "
 	  "--verbose --quiet --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
@@ -512,6 +555,11 @@ static char *test_render(const struct config *c)
 	}
 	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
 		c->ageing, c->max_address);
+	fprintf(f, " ntaps=%u", c->n_taps);
+	for (i = 0; i < c->n_taps; i++)
+		fprintf(f, " tap%u=%u=%s", i, c->taps[i].id, c->taps[i].dev);
+	for (i = 0; i < c->n_addrs && i < CONFIG_MAX_ADDRS; i++)
+		fprintf(f, " addrtap%u=%u", i, c->addr_tap[i]);
 	fprintf(f, " port=%u src_ports=%u vni=%u", c->port, c->src_ports,
 		c->encap.vni);
 	if (c->encap.has_key)

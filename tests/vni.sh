@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Two overlays on one host pair and one UDP port: one gsotun with a tap
+# per VNI (--vni N=DEV) against two kernel vxlan devices on dstport 4789,
+# then gsotun at both ends with a tap per GRE key (gre-udp, --key N=DEV).
+# Pings on both, 64 MiB SHA-256-checked transfers on both at once, each
+# overlay's traffic kept from the other's tap, a third VNI dropped.
+#
+# Usage: vni.sh 4|6   (the underlay family)
+#
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+fam=$1
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+case $fam in
+4 | 6) ;;
+*) bail "usage: vni.sh 4|6" ;;
+esac
+
+lib_init 300 socat ping
+net_setup "$fam" 21
+make_data big 64
+# The second overlay: a tap of its own at each end.
+T2_A=u2A$$ T2_B=u2B$$
+O2_A=10.121.0.1 O2_B=10.121.0.2
+
+# kvx NAME VNI CIDR: a kernel vxlan device on B for VNI, port 4789.
+kvx()
+{
+	local i
+
+	ip -n "$NS_B" link add "$1" type vxlan id "$2" local "$UL_B" \
+		remote "$UL_A" dstport 4789 dev "$VETH_B" &&
+		ip -n "$NS_B" addr add "$3" dev "$1" &&
+		ip -n "$NS_B" link set "$1" up || return 1
+	for ((i = 0; i < 50; i++)); do
+		dev_ready "$NS_B" "$1" "$3" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# tun_ctr NS DEV NAME: counter NAME of tap DEV's line in the last dump.
+tun_ctr()
+{
+	local line
+
+	line=$(grep "^tunnel $2 " "${GT_ERR[$1]}" | tail -n 1)
+	ctr "$line" "$3"
+}
+
+# dev_rx NS DEV: packets the kernel device DEV received.
+dev_rx()
+{
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
+}
+
+# both_xfers: 64 MiB over each overlay at once, A to B.
+both_xfers()
+{
+	xfer_pair big "$NS_A" "$NS_B" "$O2_B" "$NS_A" "$NS_B" "$OV4_B"
+}
+
+# two_overlays LABEL NAME1 NAME2 DEV2: pings over both overlays, 64 MiB
+# over the first, of which nothing may reach B's DEV2 of the second.
+two_overlays()
+{
+	local label=$1 r0 r1
+
+	check "$label: ping over $2" ping_ok "$NS_A" "$OV4_B"
+	check "$label: ping over $3" ping_ok "$NS_A" "$O2_B"
+	r0=$(dev_rx "$NS_B" "$4")
+	check "$label: 64 MiB over $2, SHA-256 match" \
+		xfer "$NS_A" "$NS_B" "$OV4_B" big 60
+	r1=$(dev_rx "$NS_B" "$4")
+	check "$label: none of it reached $3's device" isolated "$r0" "$r1"
+}
+
+# isolated RX0 RX1: what the second overlay's tap or device on B took
+# while 64 MiB crossed the first: a few frames at most.
+isolated()
+{
+	[ $(($2 - $1)) -lt 20 ] ||
+		{ diag "the other overlay got $(($2 - $1)) frames"; return 1; }
+}
+
+# second_fails: another gsotun in A, VNI 5 on the same port: refused,
+# pointing at --vni N=DEV.
+second_fails()
+{
+	local out st
+
+	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev x5$$ \
+		--remote "$UL_B" --vni 5 2>&1 </dev/null)
+	st=$?
+	if [ "$st" -ne 1 ] || [[ $out != *"it is in use"*"--vni N=DEV"* ]]; then
+		diag "status $st:" "$out"
+		return 1
+	fi
+	! ip -n "$NS_A" link show dev x5$$ >/dev/null 2>&1
+}
+
+phase_kernel()
+{
+	local label="vni/$fam kernel" r0 n0
+
+	check "$label: two kernel vxlan devices on port 4789, VNI 1 and 2" \
+		eval "kvx vx1$$ 1 $OV4_B/24 && kvx vx2$$ 2 $O2_B/24"
+	check "$label: one gsotun, a tap for VNI 1 and one for VNI 2" \
+		gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
+		--vni 2="$T2_A" --address "$OV4_A/24" \
+		--address "$T2_A=$O2_A/24"
+	check "$label: VNI 2's tap has its address" \
+		dev_ready "$NS_A" "$T2_A" "$O2_A/24"
+	check "$label: a second gsotun on the port fails and says what to do" \
+		second_fails
+	two_overlays "$label" "VNI 1" "VNI 2" "vx2$$"
+	gt_counters "$NS_A"
+	r0=$(tun_ctr "$NS_A" "$T2_A" rx_frames)
+	check "$label: 64 MiB over each VNI at once, SHA-256 match" \
+		both_xfers
+	gt_counters "$NS_A"
+	check "$label: VNI 2's tap got its own transfer" \
+		test "$(($(tun_ctr "$NS_A" "$T2_A" rx_frames) - r0))" -gt 100
+	check "$label: the counters have a line per tap" \
+		test -n "$(tun_ctr "$NS_A" "$T2_A" tx_frames)"
+	kvx vx3$$ 3 10.122.0.2/24
+	n0=$(ctr "$GT_CTR" rx_drop_vni)
+	ip netns exec "$NS_B" ping -n -q -c 3 -i 0.2 -W 1 -b 10.122.0.255 \
+		>/dev/null 2>&1
+	gt_counters "$NS_A"
+	check "$label: VNI 3, which no tap has, dropped (rx_drop_vni)" \
+		test "$(($(ctr "$GT_CTR" rx_drop_vni) - n0))" -ge 3
+	check "$label: drop counters otherwise zero" \
+		ctr_drops_zero "${GT_CTR//rx_drop_vni=/}"
+	check "$label: gsotun stops and removes both taps" \
+		eval "gt_stop $NS_A && dev_gone $NS_A $T2_A"
+	ip -n "$NS_B" link del "vx1$$"
+	ip -n "$NS_B" link del "vx2$$"
+	ip -n "$NS_B" link del "vx3$$"
+}
+
+phase_greudp()
+{
+	local label="vni/$fam gre-udp"
+
+	check "$label: gsotun on A, key 7 and key 8 on a tap of its own" \
+		gt_start "$NS_A" "$TAP_A" --encap gre-udp --local "$UL_A" \
+		--remote "$UL_B" --key 7 --key 8="$T2_A" \
+		--address "$OV4_A/24" --address "$T2_A=$O2_A/24"
+	check "$label: the same on B" \
+		gt_start "$NS_B" "$TAP_B" --encap gre-udp --local "$UL_B" \
+		--remote "$UL_A" --key 7 --key 8="$T2_B" \
+		--address "$OV4_B/24" --address "$T2_B=$O2_B/24"
+	check "$label: B's second tap has its address" \
+		dev_ready "$NS_B" "$T2_B" "$O2_B/24"
+	two_overlays "$label" "key 7" "key 8" "$T2_B"
+	check "$label: 64 MiB over each key at once, SHA-256 match" \
+		both_xfers
+	gt_counters "$NS_B"
+	check "$label: B's drop counters stay zero" ctr_drops_zero "$GT_CTR"
+	check "$label: both ends stop cleanly" \
+		eval "gt_stop $NS_A && gt_stop $NS_B"
+}
+
+phase_kernel
+phase_greudp
+done_testing
