@@ -344,22 +344,48 @@ pings_a()
 	ping_ok "${NS[A]}" "${OV4[B]}" && ping_ok "${NS[A]}" "${OV4[D]}"
 }
 
-# floods_to MAC: A's frames to MAC go to every peer (tx_flood): the
-# forwarding table does not have it.
-floods_to()
+# ping_mac MAC [H]: three pings from A to a neighbour at MAC; FLOODED, the
+# frames A flooded meanwhile, and UNICAST, its datagrams to H that were
+# not copies of flooded frames.
+ping_mac()
 {
-	local ns=${NS[A]} f0 f1
+	local ns=${NS[A]} f0 p0=0 c0=0
 
 	ip -n "$ns" neigh replace 10.20.0.99 lladdr "$1" dev "${DEV[A]}" \
 		nud permanent || return 1
 	gt_counters "$ns"
 	f0=$(ctr "$GT_CTR" tx_flood)
+	if [ -n "${2:-}" ]; then
+		p0=$(peer_ctr A "$2" peer_tx_packets)
+		c0=$(peer_ctr A "$2" peer_tx_flood)
+	fi
 	ip netns exec "$ns" ping -n -q -c 3 -i 0.2 -W 1 10.20.0.99 \
 		>/dev/null 2>&1
 	gt_counters "$ns"
-	f1=$(ctr "$GT_CTR" tx_flood)
+	FLOODED=$(($(ctr "$GT_CTR" tx_flood) - f0)) UNICAST=0
+	if [ -n "${2:-}" ]; then
+		UNICAST=$(($(peer_ctr A "$2" peer_tx_packets) - p0 -
+			($(peer_ctr A "$2" peer_tx_flood) - c0)))
+	fi
 	ip -n "$ns" neigh del 10.20.0.99 dev "${DEV[A]}"
-	[ $((f1 - f0)) -ge 3 ] || { diag "tx_flood $f0 -> $f1"; return 1; }
+}
+
+# floods_to MAC: A's frames to MAC go to every peer: the forwarding
+# table does not have it.
+floods_to()
+{
+	ping_mac "$1" || return 1
+	[ "$FLOODED" -ge 3 ] || { diag "$FLOODED frames flooded"; return 1; }
+}
+
+# unicast_to H: A's frames to H's MAC go to H, not flooded.
+unicast_to()
+{
+	ping_mac "${MAC[$1]}" "$1" || return 1
+	if [ "$UNICAST" -lt 3 ] || [ "$FLOODED" -ge 3 ]; then
+		diag "$FLOODED frames flooded, $UNICAST datagrams to $1"
+		return 1
+	fi
 }
 
 # Phase 3: what a non-peer and a hostile peer can do to A's table.
@@ -390,7 +416,8 @@ phase_hostile()
 		floods_to "$bogus"
 	check "$label: A stops cleanly" gt_stop "${NS[A]}"
 	check "$label: A restarts with --learning --max-address 1000" \
-		gsotun_start A --learning --max-address 1000
+		gsotun_start A --learning --max-address 1000 \
+		--fdb "${MAC[C]}=${UL[C]}"
 	check "$label: A pings B" ping_ok "${NS[A]}" "${OV4[B]}"
 	r0=$(rss "${GT_PID[${NS[A]}]}")
 	mac_flood
@@ -404,6 +431,16 @@ phase_hostile()
 	r2=$(rss "${GT_PID[${NS[A]}]}")
 	check "$label: A's memory is bounded and then flat" \
 		test $((r1 - r0)) -lt 2048 -a $((r2 - r1)) -lt 256
+	before=$GT_CTR
+	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
+		"${UL[A]}" "${MAC[A]}" 20 "${MAC[C]}" >/dev/null
+	sleep 0.5
+	gt_counters "${NS[A]}"
+	n=$(($(ctr "$GT_CTR" rx_drop_mac_static) -
+		$(ctr "$before" rx_drop_mac_static)))
+	check "$label: B claiming C's static MAC: dropped (+$n)" \
+		test "$n" -eq 20
+	check "$label: C's MAC still goes to C" unicast_to C
 	check "$label: A still pings B and D" pings_a
 	check "$label: A stops cleanly" gt_stop "${NS[A]}"
 }
