@@ -163,6 +163,7 @@ static void tunnel_init(struct gsotun *g, unsigned int i)
 	t->ring = &port->ring;
 	t->peers = &port->peers;
 	t->tap_fd = -1;
+	t->fwd.peers_dir = -1;
 	port->tun[port->n_tun++] = t;
 }
 

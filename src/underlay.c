@@ -182,9 +182,13 @@ static int underlay_open_sender(struct underlay *u, const struct config *cfg,
 	static struct sock_filter drop_all[] = {
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
-	struct sock_fprog prog = { .len = 1, .filter = drop_all };
+	struct sock_fprog prog;
 	struct sockaddr_storage addr = *local;
 	int fd, err = 0;
+
+	memset(&prog, 0, sizeof(prog));
+	prog.len = 1;
+	prog.filter = drop_all;
 
 	fd = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
 		    SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
@@ -350,12 +354,12 @@ static int underlay_steer_nocsum(int fd, int family)
 		BPF_STMT(BPF_RET | BPF_K, 1),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
-	struct sock_fprog prog = { .len = 5, .filter = steer4 };
+	struct sock_fprog prog;
 
-	if (family == AF_INET6) {
-		prog.len = 6;
-		prog.filter = steer6;
-	}
+	/* Zeroed whole: the kernel copies its padding too. */
+	memset(&prog, 0, sizeof(prog));
+	prog.len = family == AF_INET6 ? 6 : 5;
+	prog.filter = family == AF_INET6 ? steer6 : steer4;
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog,
 			  sizeof(prog));
 }
