@@ -39,3 +39,16 @@ void bug(const char *file, int line, const char *cond)
 	fprintf(stderr, "gsotun: BUG at %s:%d: %s\n", file, line, cond);
 	abort();
 }
+
+bool log_limit_take(struct log_limit *l, uint64_t now_ns,
+		    uint64_t interval_ns, unsigned long *held)
+{
+	if (now_ns < l->next_ns) {
+		l->held++;
+		return false;
+	}
+	*held = l->held;
+	l->held = 0;
+	l->next_ns = now_ns + interval_ns;
+	return true;
+}

@@ -6,6 +6,8 @@
 #define GSOTUN_LOG_H
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 enum log_level { LOG_LVL_ERR = 0, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
 
@@ -25,6 +27,23 @@ void log_msg(int level, int err, const char *fmt, ...)
 /* The _ret variants, ": strerror(-ret)" of a returned -errno. */
 #define log_err_ret(ret, ...) log_msg(LOG_LVL_ERR, -(ret), __VA_ARGS__)
 #define log_debug_ret(ret, ...) log_msg(LOG_LVL_DEBUG, -(ret), __VA_ARGS__)
+
+/*
+ * A warning about what the network sends, at most once an interval for
+ * each cause: the first of a burst is said at once, the others held and
+ * counted, and said as a number with the next.
+ */
+struct log_limit {
+	uint64_t next_ns;	/* the next one may be said from then */
+	unsigned long held;	/* held back since the last said */
+};
+
+/*
+ * Whether to say it now (then *held is how many were held back before
+ * it) or to hold it. now_ns from CLOCK_MONOTONIC.
+ */
+bool log_limit_take(struct log_limit *l, uint64_t now_ns,
+		    uint64_t interval_ns, unsigned long *held);
 
 void bug(const char *file, int line, const char *cond)
 	__attribute__((noreturn));

@@ -317,6 +317,29 @@ uint32_t path_budget(const struct path *p)
 	return p->budget;
 }
 
+/* Seconds between two warnings that a peer is unreachable. */
+#define PATH_WARN_INTERVAL 10
+
+/*
+ * ICMP says packets to a peer do not arrive (port or host unreachable):
+ * said once in a while, as traffic otherwise just stops.
+ */
+static void path_warn_unreach(struct tunnel *t, const struct peer *e)
+{
+	char addr[INET6_ADDRSTRLEN], port[24] = "";
+	unsigned long held;
+
+	if (!log_limit_take(&t->path.unreach_warn,
+			    (uint64_t)(ev_now(t->loop) * 1e9),
+			    PATH_WARN_INTERVAL * 1000000000ull, &held))
+		return;
+	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+	if (encap_is_udp(t->encap.type))
+		snprintf(port, sizeof(port), " on port %u", t->cfg->port);
+	log_warn("%s: ICMP says peer %s is unreachable: is its tunnel up%s?",
+		 t->ifname, addr, port);
+}
+
 void path_errors(struct tunnel *t, int fd)
 {
 	struct underlay_errors e;
@@ -326,6 +349,8 @@ void path_errors(struct tunnel *t, int fd)
 	t->st.tx_icmp_too_big += e.too_big;
 	t->st.tx_icmp_unreach += e.unreach;
 	t->st.tx_icmp_muted += e.muted;
+	if (e.unreach)
+		path_warn_unreach(t, &t->peers->v[e.unreach_peer]);
 	for (i = 0; i < e.n_mtu; i++)
 		path_lower(t, e.mtu[i].peer, e.mtu[i].mtu);
 	/* The peers are every tunnel's. */

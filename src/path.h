@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <ev.h>
 #include "frame.h"
+#include "log.h"
 #include "xmit.h"
 #include "options.h"
 #include "pmtu.h"
@@ -35,6 +36,7 @@ struct path {
 	bool udp_super_seen;	/* and a UDP super-frame came since */
 	ev_tstamp udp_bulk_at;	/* the raise, or the last such frame */
 	ev_tstamp udp_backoff;	/* no raise for a row of datagrams before */
+	struct log_limit unreach_warn;	/* "peer unreachable" said */
 };
 
 /*

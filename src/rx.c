@@ -5,8 +5,11 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include "decap.h"
 #include "log.h"
@@ -103,22 +106,118 @@ static void rx_flush(struct tunnel *t)
 	gro_reset(g);
 }
 
+/* Seconds between two warnings of one cause (rx_warn()). */
+#define RX_WARN_INTERVAL 10
+
+static uint64_t rx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The VNI or key a packet carries, into buf; or "none". */
+static const char *rx_id_text(const struct tunnel *t, const uint8_t *pkt,
+			      size_t len, char *buf, size_t size)
+{
+	uint32_t id;
+
+	if (!pkt || !encap_peek_id(t->encap.type, pkt, len, &id))
+		return "none";
+	snprintf(buf, size, "%u", id);
+	return buf;
+}
+
+/* This tunnel's own VNI or key, as rx_id_text() says it. */
+static const char *rx_own_id(const struct tunnel *t, char *buf, size_t size)
+{
+	const struct encap_cfg *e = &t->encap;
+
+	if (e->type != ENCAP_VXLAN && !e->has_key)
+		return "none";
+	snprintf(buf, size, "%u", e->type == ENCAP_VXLAN ? e->vni : e->key);
+	return buf;
+}
+
+/* The warning a drop gets, if a wrong set-up is its likely cause. */
+static bool rx_warn_cause(enum drop why, enum rx_warn *w)
+{
+	switch (why) {
+	case DROP_RX_SOURCE:
+		*w = RX_WARN_SOURCE;
+		return true;
+	case DROP_RX_VNI:
+	case DROP_RX_KEY:
+		*w = RX_WARN_ID;
+		return true;
+	case DROP_RX_FLAGS:
+	case DROP_RX_GRE_PROTO:
+	case DROP_RX_GRE_VERSION:
+	case DROP_RX_GRE_FLAGS:
+		*w = RX_WARN_FOREIGN;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
- * One packet from peer (a slot, or UNDERLAY_ALLOWED): its source MAC
+ * A packet dropped for a cause a wrong set-up gives (another VNI or key,
+ * another encapsulation, a source that is no peer): said once in a while,
+ * naming the sender, since otherwise traffic just stops. pkt is the
+ * packet at its encapsulation header, or NULL.
+ */
+static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
+		    const uint8_t *pkt, size_t len, enum drop why)
+{
+	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
+	const char *name = encap_name(t->encap.type);
+	unsigned long held;
+	enum rx_warn w;
+
+	if (!rx_warn_cause(why, &w) ||
+	    !log_limit_take(&t->rx.warn[w], rx_now_ns(),
+			    RX_WARN_INTERVAL * 1000000000ull, &held))
+		return;
+	if (peer_sockaddr_bytes(p->from))
+		inet_ntop(p->from->ss_family, peer_sockaddr_bytes(p->from),
+			  from, sizeof(from));
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	if (w == RX_WARN_SOURCE)
+		log_warn("%s: dropping packets from %s, which is not a peer "
+			 "(--remote, --peers, --allow)%s", t->ifname, from,
+			 more);
+	else if (w == RX_WARN_ID)
+		log_warn("%s: dropping %s packets with %s %s from %s, "
+			 "expecting %s%s", t->ifname, name,
+			 t->encap.type == ENCAP_VXLAN ? "VNI" : "key",
+			 rx_id_text(t, pkt, len, got, sizeof(got)), from,
+			 rx_own_id(t, own, sizeof(own)), more);
+	else
+		log_warn("%s: dropping packets from %s that are not %s: is "
+			 "it set up for another encapsulation?%s", t->ifname,
+			 from, name, more);
+}
+
+/*
+ * One packet of p (a datagram of its UDP GRO batch): its source MAC
  * learnt, then a full batch goes to the tap first.
  */
-static void rx_packet(struct tunnel *t, int peer, uint8_t *pkt, size_t len,
-		      uint8_t ecn)
+static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
+		      size_t len)
 {
 	struct decap_out out;
 	enum gro_result r;
 
-	if (decap_strip(&t->encap, pkt, len, ecn, &out)) {
+	if (decap_strip(&t->encap, pkt, len, p->ecn, &out)) {
 		t->st.drop[out.drop]++;
+		rx_warn(t, p, pkt, len, out.drop);
 		return;
 	}
 	t->st.rx_ecn_ce += out.ce;
-	if (!fwd_learn(t, peer, out.inner, out.inner_len)) {
+	if (!fwd_learn(t, p->peer, out.inner, out.inner_len)) {
 		t->st.drop[DROP_RX_MAC_STATIC]++;
 		return;
 	}
@@ -149,6 +248,7 @@ static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
 	if (p->data)
 		return true;
 	t->st.drop[p->drop]++;
+	rx_warn(t, p, NULL, 0, p->drop);
 	return false;
 }
 
@@ -160,7 +260,7 @@ static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p)
 
 	gro_split_init(&s, p->len, p->gso_size);
 	while (gro_split_next(&s, &off, &len))
-		rx_packet(t, p->peer, p->data + off, len, p->ecn);
+		rx_packet(t, p, p->data + off, len);
 }
 
 /*

@@ -12,11 +12,21 @@
 #include <sys/uio.h>
 #include <ev.h>
 #include "gro.h"
+#include "log.h"
 
 struct tunnel;
 
+/* Causes of drops said in the log (rx_warn()), each limited on its own. */
+enum rx_warn {
+	RX_WARN_SOURCE = 0,	/* not a peer */
+	RX_WARN_ID,		/* another VNI or GRE key */
+	RX_WARN_FOREIGN,	/* not our encapsulation */
+	RX_WARN_MAX,
+};
+
 struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
+	struct log_limit warn[RX_WARN_MAX];
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
 	ev_io sock_w[2];	/* the underlay's receiving sockets */

@@ -822,6 +822,7 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 	p->data = NULL;
 	p->wire_len = n;
 	p->drop = DROP_NONE;
+	p->from = &rx->from[i];
 	p->csum_zero = false;
 	if (msg->msg_flags & MSG_TRUNC) {
 		p->drop = DROP_RX_TRUNC;
@@ -965,6 +966,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 		mtu = pmtu_serr_mtu(e);
 		if (!mtu) {
 			out->unreach++;
+			out->unreach_peer = peer;
 			continue;
 		}
 		out->too_big++;

@@ -66,6 +66,7 @@ struct rx_pkt {
 	size_t wire_len;	/* what the socket received (rx_bytes) */
 	enum drop drop;		/* why it was dropped */
 	int peer;		/* the sender's slot, or UNDERLAY_ALLOWED */
+	const struct sockaddr_storage *from;	/* the sender */
 	uint16_t gso_size;	/* UDP GRO: equal datagrams of this size */
 	uint8_t ecn;		/* the outer header's ECN field */
 	bool csum_zero;		/* it came without a UDP checksum */
@@ -85,6 +86,7 @@ struct underlay_sent {
 struct underlay_errors {
 	uint32_t too_big;	/* tx_icmp_too_big */
 	uint32_t unreach;	/* tx_icmp_unreach */
+	int unreach_peer;	/* the slot of a peer it was about */
 	uint32_t muted;		/* tx_icmp_muted */
 	/* The smallest path MTU reported, per peer that had one. */
 	struct {

@@ -404,6 +404,19 @@ gt_stop()
 		{ diag "$dev still exists in $ns after exit"; return 1; }
 }
 
+# wait_log NS TEXT: gsotun in NS has logged TEXT (5 s at most).
+wait_log()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		grep -qF -- "$2" "${GT_ERR[$1]}" && return 0
+		sleep 0.1
+	done
+	diag "not logged: $2" "$(tail -n 3 "${GT_ERR[$1]}")"
+	return 1
+}
+
 # gt_log NS: last lines of gsotun's stderr, as diagnostics.
 gt_log()
 {

@@ -391,17 +391,17 @@ unicast_to()
 # Phase 3: what a non-peer and a hostile peer can do to A's table.
 phase_hostile()
 {
-	local label="mesh/$fam hostile" e=gtE$$ before r0 r1 r2 n
-	local bogus=02:00:5e:00:00:e1
+	local label="mesh/$fam hostile" e=gtE$$ before r0 r1 r2 n e_addr
+	local bogus=02:00:5e:00:00:e1 nodad=()
+
+	[ "$fam" = 6 ] && nodad=(nodad)
 
 	ns_add "$e"
 	ip -n "$e" link add uE$$ type veth peer name pE$$ netns "$NS_U"
 	ip -n "$NS_U" link set pE$$ master "$BR" up
-	if [ "$fam" = 6 ]; then
-		ip -n "$e" addr add fd00:198:18:20::5/64 dev uE$$ nodad
-	else
-		ip -n "$e" addr add 198.18.20.5/24 dev uE$$
-	fi
+	e_addr=198.18.20.5
+	[ "$fam" = 6 ] && e_addr=fd00:198:18:20::5
+	ip -n "$e" addr add "$e_addr/$plen" dev uE$$ "${nodad[@]}"
 	ip -n "$e" link set uE$$ up
 	gt_counters "${NS[A]}"
 	before=$GT_CTR
@@ -414,6 +414,8 @@ phase_hostile()
 		test "$n" -ge 45
 	check "$label: nothing learnt from it: frames to its MAC flood" \
 		floods_to "$bogus"
+	check "$label: A says so, naming it" wait_log "${NS[A]}" \
+		"dropping packets from $e_addr, which is not a peer"
 	check "$label: A stops cleanly" gt_stop "${NS[A]}"
 	check "$label: A restarts with --learning --max-address 1000" \
 		gsotun_start A --learning --max-address 1000 \
@@ -455,19 +457,6 @@ peers_file()
 		echo "remote ${UL[$h]}"
 		echo "fdb ${MAC[$h]}=${UL[$h]}  # $h"
 	done
-}
-
-# wait_log NS TEXT: gsotun in NS has logged TEXT (5 s at most).
-wait_log()
-{
-	local i
-
-	for ((i = 0; i < 50; i++)); do
-		grep -qF "$2" "${GT_ERR[$1]}" && return 0
-		sleep 0.1
-	done
-	diag "not logged: $2" "$(tail -n 3 "${GT_ERR[$1]}")"
-	return 1
 }
 
 # peer_lines_are NS H...: the last counters dump of NS has a line for

@@ -133,6 +133,8 @@ phase_kernel()
 	gt_counters "$NS_A"
 	check "$label: VNI 3, which no tap has, dropped (rx_drop_vni)" \
 		test "$(($(ctr "$GT_CTR" rx_drop_vni) - n0))" -ge 3
+	check "$label: and said: VNI 3 from B, expecting 1" wait_log "$NS_A" \
+		"dropping vxlan packets with VNI 3 from $UL_B, expecting 1"
 	check "$label: drop counters otherwise zero" \
 		ctr_drops_zero "${GT_CTR//rx_drop_vni=/}"
 	check "$label: gsotun stops and removes both taps" \
@@ -161,8 +163,12 @@ phase_greudp()
 		both_xfers
 	gt_counters "$NS_B"
 	check "$label: B's drop counters stay zero" ctr_drops_zero "$GT_CTR"
-	check "$label: both ends stop cleanly" \
-		eval "gt_stop $NS_A && gt_stop $NS_B"
+	check "$label: B stops cleanly" gt_stop "$NS_B"
+	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.3 -W 1 "$OV4_B" \
+		>/dev/null 2>&1
+	check "$label: A says its peer is unreachable" wait_log "$NS_A" \
+		"ICMP says peer $UL_B is unreachable: is its tunnel up on port"
+	check "$label: A stops cleanly" gt_stop "$NS_A"
 }
 
 phase_kernel
