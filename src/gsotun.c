@@ -248,9 +248,20 @@ static void watch(struct gsotun *g, struct ev_loop *loop)
 static void log_tunnel(const struct tunnel *t)
 {
 	const struct ipaddr *first = &t->cfg->remotes[0];
+	const struct ipaddr *local = &t->cfg->local;
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
+	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
+	/* Where it listens: --local, and the port of UDP encapsulations. */
+	if (local->family)
+		inet_ntop(local->family, &local->addr, addr, sizeof(addr));
+	if (encap_is_udp(t->encap.type))
+		snprintf(where, sizeof(where), " on %s%sport %u",
+			 local->family ? addr : "", local->family ? " " : "",
+			 t->cfg->port);
+	else if (local->family)
+		snprintf(where, sizeof(where), " on %s", addr);
 	if (t->peers->n > 1)
 		snprintf(more, sizeof(more), " and %u more peers%s%s",
 			 t->peers->n - 1, t->fwd.learning ? ", learning" : "",
@@ -259,9 +270,9 @@ static void log_tunnel(const struct tunnel *t)
 		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
 	else if (t->encap.has_key)
 		snprintf(id, sizeof(id), " key %u", t->encap.key);
-	log_info("%s: %s%s tunnel to %s%s, MTU %u, tap offloads 0x%x, %u "
+	log_info("%s: %s%s tunnel%s to %s%s, MTU %u, tap offloads 0x%x, %u "
 		 "source port(s)", t->ifname, encap_name(t->encap.type), id,
-		 remote, more, path_tap_mtu(&t->path), tap_offloads(),
+		 where, remote, more, path_tap_mtu(&t->path), tap_offloads(),
 		 underlay_n_src(t->ul));
 }
 

@@ -62,6 +62,24 @@ static int tap_set_offload(int fd, const char *name, bool offload)
 	return 0;
 }
 
+/* What an error err of creating a tap most likely means. */
+static const char *tap_why(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		return " (creating a tap needs CAP_NET_ADMIN: run gsotun as "
+		       "root or with that capability)";
+	case EBUSY:
+		return " (a tap of that name is open already, another gsotun's?"
+		       ": give another --dev)";
+	case EINVAL:
+		return " (a device of that name exists and is not a tap: give "
+		       "another --dev)";
+	}
+	return "";
+}
+
 int tap_open(const char *name, bool offload, char *ifname)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR };
@@ -82,13 +100,15 @@ int tap_open(const char *name, bool offload, char *ifname)
 	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
-		log_err_errno("cannot open /dev/net/tun for tap %s", shown);
+		log_err("cannot open /dev/net/tun for tap %s: %s%s", shown,
+			strerror(-ret), tap_why(-ret));
 		return ret;
 	}
 	/* Not TUNSETPERSIST: closing the fd removes the tap. */
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		ret = -errno;
-		log_err_errno("cannot create tap %s", shown);
+		log_err("cannot create tap %s: %s%s", shown, strerror(-ret),
+			tap_why(-ret));
 		goto err;
 	}
 	if (ioctl(fd, TUNSETVNETHDRSZ, &hdr_len) < 0) {

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <time.h>
 #include <linux/errqueue.h>
@@ -467,6 +468,39 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 		       !cfg->peers_file;
 }
 
+/*
+ * Why the receiving socket could not be opened or bound (err), said so
+ * that it points at what to change.
+ */
+static void underlay_bind_failed(const struct underlay *u,
+				 const struct config *cfg, uint16_t port,
+				 int err)
+{
+	char local[INET6_ADDRSTRLEN];
+
+	if (!err)
+		return;
+	if (err == -EADDRINUSE && u->udp) {
+		log_err("cannot bind the underlay socket to port %u: it is in "
+			"use (one gsotun serves several VNIs or keys: --vni "
+			"N=DEV, --key N=DEV)", port);
+	} else if (err == -EADDRNOTAVAIL && cfg->local.family) {
+		inet_ntop(cfg->local.family, &cfg->local.addr, local,
+			  sizeof(local));
+		log_err("cannot bind the underlay socket: --local %s is not an "
+			"address of this host", local);
+	} else if ((err == -EPERM || err == -EACCES) && !u->udp) {
+		log_err_ret(err, "cannot open the gre underlay socket (a raw "
+			    "IP socket needs CAP_NET_RAW)");
+	} else if (u->udp) {
+		log_err_ret(err, "cannot bind the underlay socket to port %u",
+			    port);
+	} else {
+		log_err_ret(err, "cannot open the %s underlay socket",
+			    encap_name(cfg->encap.type));
+	}
+}
+
 /* The receiving sockets, bound to --local (or any) and --port. */
 static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 				  struct sockaddr_storage *local,
@@ -479,16 +513,7 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 	*local_len = peer_sockaddr(cfg->local.family ? &cfg->local : &any, port,
 				   local);
 	err = underlay_bind(u, cfg, local, *local_len);
-	if (err == -EADDRINUSE && u->udp)
-		log_err("cannot bind the underlay socket to port %u: it is in "
-			"use (one gsotun serves several VNIs or keys: --vni "
-			"N=DEV, --key N=DEV)", port);
-	else if (err && u->udp)
-		log_err_ret(err, "cannot bind the underlay socket to port %u",
-			    port);
-	else if (err)
-		log_err_ret(err, "cannot open the %s underlay socket",
-			    encap_name(cfg->encap.type));
+	underlay_bind_failed(u, cfg, port, err);
 	if (err)
 		return err;
 	if (u->connected && underlay_connect(u, u->fd)) {

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Set-up errors that point at what to change: a tap name taken by another
+# device or another gsotun, a --local that is no address here, a second
+# gsotun on the port, and no CAP_NET_ADMIN or CAP_NET_RAW. Each is exit
+# status 1 with a message that says what is wrong.
+#
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+lib_init 120 setpriv
+net_setup 4 22
+
+# fails_with NS WANT ARGS...: gsotun in NS with ARGS exits 1, saying WANT.
+fails_with()
+{
+	local ns=$1 want=$2 out st
+
+	shift 2
+	out=$(ip netns exec "$ns" timeout 10 "$@" </dev/null 2>&1)
+	st=$?
+	if [ "$st" -ne 1 ] || [[ $out != *"$want"* ]]; then
+		diag "status $st, want 1 and '$want':" "$out"
+		return 1
+	fi
+}
+
+# As nobody, no capability.
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+
+ip -n "$NS_A" link add "br$$" type bridge
+check "a name taken by a bridge" fails_with "$NS_A" \
+	"a device of that name exists and is not a tap" \
+	"$GSOTUN" --dev "br$$" --remote "$UL_B" --port 14789
+check "gsotun starts on A" gt_start "$NS_A" "$TAP_A" --remote "$UL_B"
+check "the same --dev again" fails_with "$NS_A" \
+	"a tap of that name is open already" \
+	"$GSOTUN" --dev "$TAP_A" --remote "$UL_B" --port 14789
+check "the same port again" fails_with "$NS_A" "it is in use" \
+	"$GSOTUN" --dev "x$$" --remote "$UL_B"
+check "a --local that is no address here" fails_with "$NS_A" \
+	"--local 198.18.22.9 is not an address of this host" \
+	"$GSOTUN" --dev "x$$" --remote "$UL_B" --local 198.18.22.9 \
+	--port 14789
+check "without CAP_NET_ADMIN" fails_with "$NS_A" \
+	"creating a tap needs CAP_NET_ADMIN" \
+	"${NOBODY[@]}" "$GSOTUN" --dev "x$$" --remote "$UL_B" --port 14790
+check "GRE without CAP_NET_RAW" fails_with "$NS_A" \
+	"a raw IP socket needs CAP_NET_RAW" \
+	"${NOBODY[@]}" "$GSOTUN" --dev "x$$" --remote "$UL_B" --encap gre
+check "none of them left a tap behind" \
+	eval "! ip -n $NS_A link show dev x$$ >/dev/null 2>&1"
+check "A still stops cleanly" gt_stop "$NS_A"
+done_testing
