@@ -12,9 +12,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include "clock.h"
 #include "fwd.h"
 #include "log.h"
 #include "tunnel.h"
@@ -24,14 +24,6 @@
 
 /* A source learnt this recently is not looked up again (ns). */
 #define FWD_RELEARN_NS 1000000000ull
-
-static uint64_t fwd_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int fwd_peers_open(struct port *port, const struct config *c)
 {
@@ -133,11 +125,10 @@ void fwd_close(struct tunnel *t)
 /* Is a in cfg's peers? */
 static bool fwd_configured(const struct config *c, const struct ipaddr *a)
 {
-	size_t len = a->family == AF_INET6 ? 16 : 4;
 	unsigned int i;
 
 	for (i = 0; i < c->n_remotes; i++)
-		if (!memcmp(&c->remotes[i].addr, &a->addr, len))
+		if (options_ip_equal(&c->remotes[i], a))
 			return true;
 	return false;
 }
@@ -254,7 +245,7 @@ static void fwd_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	fdb_age(&t->fwd.fdb, fwd_now_ns());
+	fdb_age(&t->fwd.fdb, clock_now_ns());
 }
 
 void fwd_watch(struct tunnel *t)
@@ -282,7 +273,7 @@ int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len)
 	if (!fdb_count_static(&f->fdb) && !fdb_count_learnt(&f->fdb))
 		return FWD_FLOOD;
 	peer = fdb_lookup(&f->fdb, frame, fdb_frame_vlan(frame, len),
-			  fwd_now_ns());
+			  clock_now_ns());
 	return peer < 0 ? FWD_FLOOD : peer;
 }
 
@@ -309,7 +300,7 @@ bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len)
 		return true;
 	}
 	vlan = fdb_frame_vlan(frame, len);
-	now = fwd_now_ns();
+	now = clock_now_ns();
 	if (fwd_learnt_just_now(f, mac, vlan, peer, now))
 		return true;
 	switch (fdb_learn(&f->fdb, mac, vlan, (unsigned int)peer, now)) {

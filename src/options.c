@@ -293,18 +293,19 @@ static const char *options_ip_unusable(const struct ipaddr *ip)
 	return NULL;
 }
 
+/* One unicast host's address into *ip; why it is not one, or NULL. */
+static const char *options_endpoint_parse(const char *arg, struct ipaddr *ip)
+{
+	if (options_ip_parse(arg, ip))
+		return "not an IPv4 or IPv6 address";
+	return options_ip_unusable(ip);
+}
+
 static int options_endpoint(struct argp_state *state, const char *opt,
 			    const char *arg, struct ipaddr *ip)
 {
-	const char *why;
+	const char *why = options_endpoint_parse(arg, ip);
 
-	if (options_ip_parse(arg, ip)) {
-		argp_error(state,
-			   "invalid %s '%s': not an IPv4 or IPv6 address", opt,
-			   arg);
-		return EINVAL;
-	}
-	why = options_ip_unusable(ip);
 	if (why) {
 		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
 		return EINVAL;
@@ -312,7 +313,7 @@ static int options_endpoint(struct argp_state *state, const char *opt,
 	return 0;
 }
 
-static bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
+bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
 {
 	size_t len = a->family == AF_INET6 ? 16 : 4;
 
@@ -322,13 +323,11 @@ static bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
 /* A peer more in cfg, from the text of its address; why not, or NULL. */
 static const char *options_add_remote(struct config *cfg, const char *arg)
 {
-	struct ipaddr ip, *v;
 	const char *why;
+	struct ipaddr ip, *v;
 	unsigned int i;
 
-	if (options_ip_parse(arg, &ip))
-		return "not an IPv4 or IPv6 address";
-	why = options_ip_unusable(&ip);
+	why = options_endpoint_parse(arg, &ip);
 	if (why)
 		return why;
 	for (i = 0; i < cfg->n_remotes; i++)

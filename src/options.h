@@ -145,6 +145,9 @@ int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len);
 /* Free what options_parse() allocated. */
 void options_free(struct config *cfg);
 
+/* Are a and b the same address? */
+bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b);
+
 /* Is addr (4 bytes for AF_INET, 16 for AF_INET6) inside prefix c? */
 bool options_cidr_contains(const struct cidr *c, const uint8_t *addr);
 

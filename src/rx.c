@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/utsname.h>
+#include "clock.h"
 #include "decap.h"
 #include "log.h"
 #include "path.h"
@@ -109,34 +109,12 @@ static void rx_flush(struct tunnel *t)
 /* Seconds between two warnings of one cause (rx_warn()). */
 #define RX_WARN_INTERVAL 10
 
-static uint64_t rx_now_ns(void)
+/* A VNI or key as a warning says it, into buf: "none" if there is none. */
+static const char *rx_id_text(bool has, uint32_t id, char *buf, size_t size)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The VNI or key a packet carries, into buf; or "none". */
-static const char *rx_id_text(const struct tunnel *t, const uint8_t *pkt,
-			      size_t len, char *buf, size_t size)
-{
-	uint32_t id;
-
-	if (!pkt || !encap_peek_id(t->encap.type, pkt, len, &id))
+	if (!has)
 		return "none";
 	snprintf(buf, size, "%u", id);
-	return buf;
-}
-
-/* This tunnel's own VNI or key, as rx_id_text() says it. */
-static const char *rx_own_id(const struct tunnel *t, char *buf, size_t size)
-{
-	const struct encap_cfg *e = &t->encap;
-
-	if (e->type != ENCAP_VXLAN && !e->has_key)
-		return "none";
-	snprintf(buf, size, "%u", e->type == ENCAP_VXLAN ? e->vni : e->key);
 	return buf;
 }
 
@@ -172,12 +150,15 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 		    const uint8_t *pkt, size_t len, enum drop why)
 {
 	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
-	const char *name = encap_name(t->encap.type);
+	const struct encap_cfg *e = &t->encap;
+	const char *name = encap_name(e->type);
+	bool vxlan = e->type == ENCAP_VXLAN, has;
 	unsigned long held;
 	enum rx_warn w;
+	uint32_t id = 0;
 
 	if (!rx_warn_cause(why, &w) ||
-	    !log_limit_take(&t->rx.warn[w], rx_now_ns(),
+	    !log_limit_take(&t->rx.warn[w], clock_now_ns(),
 			    RX_WARN_INTERVAL * 1000000000ull, &held))
 		return;
 	if (peer_sockaddr_bytes(p->from))
@@ -185,20 +166,24 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 			  from, sizeof(from));
 	if (held)
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
-	if (w == RX_WARN_SOURCE)
+	if (w == RX_WARN_SOURCE) {
 		log_warn("%s: dropping packets from %s, which is not a peer "
 			 "(--remote, --peers, --allow)%s", t->ifname, from,
 			 more);
-	else if (w == RX_WARN_ID)
+	} else if (w == RX_WARN_ID) {
+		has = pkt && encap_peek_id(e->type, pkt, len, &id);
 		log_warn("%s: dropping %s packets with %s %s from %s, "
 			 "expecting %s%s", t->ifname, name,
-			 t->encap.type == ENCAP_VXLAN ? "VNI" : "key",
-			 rx_id_text(t, pkt, len, got, sizeof(got)), from,
-			 rx_own_id(t, own, sizeof(own)), more);
-	else
+			 vxlan ? "VNI" : "key",
+			 rx_id_text(has, id, got, sizeof(got)), from,
+			 rx_id_text(vxlan || e->has_key,
+				    vxlan ? e->vni : e->key, own, sizeof(own)),
+			 more);
+	} else {
 		log_warn("%s: dropping packets from %s that are not %s: is "
 			 "it set up for another encapsulation?%s", t->ifname,
 			 from, name, more);
+	}
 }
 
 /*

@@ -101,22 +101,28 @@ static void tx_count(struct tunnel *t, const struct xmit_out *o)
 		t->st.tx_fragmented++;
 }
 
+/* sendq_add() of the segments of frame o for peer e. */
+static int tx_queue_add(struct tunnel *t, const struct xmit_out *o,
+			const struct peer *e)
+{
+	struct tx_set *s = t->tx.cur;
+
+	return sendq_add(s->q, underlay_sendq_params(t->ul),
+			 underlay_dst(t->ul, e), o->src,
+			 &s->arena.segs[o->first], (int)o->n,
+			 encap_hdr_len(&t->encap), o->tos, o->df);
+}
+
 /* The segments of frame o for peer e, queued. */
 static void tx_queue(struct tunnel *t, const struct xmit_out *o,
 		     const struct peer *e)
 {
-	struct tx_set *s = t->tx.cur;
-	const struct seg *segs = &s->arena.segs[o->first];
-	int r;
+	int r = tx_queue_add(t, o, e);
 
-	r = sendq_add(s->q, underlay_sendq_params(t->ul),
-		      underlay_dst(t->ul, e), o->src, segs, (int)o->n,
-		      encap_hdr_len(&t->encap), o->tos, o->df);
+	/* Full (a frame flooded to many peers): send what it holds. */
 	if (r == -ENOSPC) {
 		tx_flush_queue(t);
-		r = sendq_add(s->q, underlay_sendq_params(t->ul),
-			      underlay_dst(t->ul, e), o->src, segs, (int)o->n,
-			      encap_hdr_len(&t->encap), o->tos, o->df);
+		r = tx_queue_add(t, o, e);
 	}
 	/* An empty queue holds as many segments as the arena. */
 	BUG_ON(r);

@@ -7,13 +7,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <time.h>
 #include <linux/errqueue.h>
 #include <linux/filter.h>
 #include <netinet/ip.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "clock.h"
 #include "compat.h"
 #include "encap.h"
 #include "log.h"
@@ -902,20 +902,6 @@ static const struct sock_extended_err *msg_serr(struct msghdr *msg)
 }
 
 /*
- * One errqueue entry per failed packet; its msg_name is the destination of
- * the packet that failed (ip_recv_error()), so errors about anything but
- * the peer are ignored.
- */
-/* Monotonic nanoseconds, for the ICMP error limit. */
-static uint64_t underlay_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
  * One entry of fd's error queue: *e points to it, copied into buf (NULL
  * when it came without one), and *dst is the destination of the packet
  * that failed; false when the queue is empty.
@@ -964,10 +950,15 @@ static void underlay_errors_mtu(struct underlay_errors *out, int peer,
 	}
 }
 
+/*
+ * One errqueue entry per failed packet; its msg_name is the destination of
+ * the packet that failed (ip_recv_error()), so errors about anything but
+ * a peer are ignored.
+ */
 void underlay_read_errors(struct underlay *u, int fd,
 			  struct underlay_errors *out)
 {
-	uint64_t now = underlay_now_ns();
+	uint64_t now = clock_now_ns();
 	struct sockaddr_storage dst;
 	struct sock_extended_err buf, *e;
 	unsigned int i;
