@@ -241,6 +241,68 @@ void fwd_reload(struct tunnel *t)
 		 fdb_count_static(&t->fwd.fdb));
 }
 
+/*
+ * A peer more, at run time (gsotunctl peer add): it takes flooded frames
+ * at once. It lasts until a reload of --peers, which keeps the file's.
+ */
+int fwd_peer_add(struct port *port, const struct ipaddr *a)
+{
+	unsigned int i;
+	int r;
+
+	if (port->ul.connected)
+		return -EISCONN;
+	r = peers_add(&port->peers, a);
+	if (r < 0)
+		return r;
+	for (i = 0; i < port->n_tun; i++)
+		path_check(port->tun[i]);
+	return 0;
+}
+
+/* The peer at a gone, with its forwarding entries; not the last one. */
+int fwd_peer_del(struct port *port, const struct ipaddr *a)
+{
+	struct peers *ps = &port->peers;
+	int idx = peers_find(ps, (const uint8_t *)&a->addr);
+	unsigned int i;
+
+	if (a->family != ps->family || idx < 0)
+		return -ENOENT;
+	if (ps->n == 1)
+		return -EBUSY;
+	/* Messages in flight name peers by their slots' addresses. */
+	for (i = 0; i < port->n_tun; i++)
+		tx_quiesce(port->tun[i]);
+	for (i = 0; i < port->n_tun; i++) {
+		fdb_del_peer(&port->tun[i]->fwd.fdb, (unsigned int)idx);
+		port->tun[i]->fwd.last_peer = -1;
+	}
+	peers_del(ps, (unsigned int)idx);
+	for (i = 0; i < port->n_tun; i++)
+		path_check(port->tun[i]);
+	return 0;
+}
+
+int fwd_fdb_add(struct tunnel *t, const struct config_fdb *e)
+{
+	int peer = -ENOENT;
+
+	if (e->peer.family == t->peers->family)
+		peer = peers_find(t->peers, (const uint8_t *)&e->peer.addr);
+	if (peer < 0)
+		return peer;
+	t->fwd.last_peer = -1;
+	return fdb_add_static(&t->fwd.fdb, e->mac, e->vlan,
+			      (unsigned int)peer);
+}
+
+int fwd_fdb_del(struct tunnel *t, const uint8_t *mac, uint16_t vlan)
+{
+	t->fwd.last_peer = -1;
+	return fdb_del(&t->fwd.fdb, mac, vlan);
+}
+
 static void fwd_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct tunnel *t = w->data;

@@ -55,6 +55,24 @@ void fwd_close(struct tunnel *t);
  */
 void fwd_reload(struct tunnel *t);
 
+/*
+ * At run time (the control socket): a peer more (-EEXIST, -ENOSPC,
+ * -EINVAL for the other family, -EISCONN when the raw GRE socket is
+ * connected to the one peer), or the peer at a gone with its forwarding
+ * entries in every tunnel (-ENOENT, -EBUSY for the last one). Peers
+ * added so last until a reload of --peers. 0 or -errno.
+ */
+int fwd_peer_add(struct port *port, const struct ipaddr *a);
+int fwd_peer_del(struct port *port, const struct ipaddr *a);
+
+/*
+ * A static forwarding entry of tunnel t, to a peer (-ENOENT when e's
+ * address is none), or one gone (-ENOENT: none); as fdb_add_static()
+ * and fdb_del().
+ */
+int fwd_fdb_add(struct tunnel *t, const struct config_fdb *e);
+int fwd_fdb_del(struct tunnel *t, const uint8_t *mac, uint16_t vlan);
+
 /* The ageing of learnt entries, every 10 s as vxlan_cleanup() runs. */
 void fwd_watch(struct tunnel *t);
 

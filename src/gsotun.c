@@ -13,11 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <ev.h>
+#include "clock.h"
+#include "control.h"
 #include "daemon.h"
 #include "encap.h"
 #include "link.h"
 #include "log.h"
 #include "priv.h"
+#include "report.h"
 #include "tap.h"
 #include "tunnel.h"
 
@@ -34,6 +37,7 @@ struct gsotun {
 	struct port port;
 	struct tunnel tun[CONFIG_MAX_TUNNELS];
 	struct pidfile pidfile;
+	struct control ctl;
 	ev_io ring_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
@@ -64,22 +68,6 @@ static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-/*
- * The peers' lines, then a line per tunnel (the main one last: readers
- * wait for it); with several taps, each line starts with its name.
- */
-static void print_counters(const struct port *port)
-{
-	unsigned int i;
-
-	fwd_print(stderr, port->tun[0]);
-	for (i = port->n_tun; i-- > 0;) {
-		if (port->n_tun > 1)
-			fprintf(stderr, "tunnel %s ", port->tun[i]->ifname);
-		stats_print(stderr, &port->tun[i]->st);
-	}
-}
-
 /* SIGHUP: the peers file read again (--peers), else stop. */
 static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
@@ -97,7 +85,7 @@ static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	print_counters(t->port);
+	report_dump(stderr, t->port);
 }
 
 /* The tap, its MTU (path.c), addresses, up; and the receive batch. */
@@ -191,6 +179,10 @@ static int setup(struct gsotun *g)
 		if (!err)
 			err = setup_tap(t);
 	}
+	/* Named after the tap, which may have been named by the kernel. */
+	if (!err)
+		err = control_open(&g->ctl, g->cfg.control,
+				   port->tun[0]->ifname, g->cfg.user);
 	return err;
 }
 
@@ -210,6 +202,7 @@ static void teardown(struct gsotun *g)
 		tx_free(&t->tx);
 		rx_free(&t->rx);
 	}
+	control_close(&g->ctl);
 	underlay_close(&port->ul);
 	peers_free(&port->peers);
 	if (port->ring_up)
@@ -243,6 +236,7 @@ static void watch(struct gsotun *g, struct ev_loop *loop)
 	ev_signal_start(loop, &g->sigterm_w);
 	ev_signal_start(loop, &g->sighup_w);
 	ev_signal_start(loop, &g->sigusr1_w);
+	control_watch(&g->ctl, loop, &g->port);
 }
 
 static void log_tunnel(const struct tunnel *t)
@@ -306,11 +300,13 @@ int main(int argc, char **argv)
 	static struct gsotun g = {
 		.port = { .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 } },
 		.pidfile = { .fd = -1 },
+		.ctl = { .fd = -1 },
 	};
 	struct ev_loop *loop;
 	int ret = EXIT_FAILURE;
 	unsigned int i;
 
+	g.port.start_ns = clock_now_ns();
 	options_parse(argc, argv, &g.cfg);
 	set_log_level(g.cfg.verbosity);
 	signal(SIGPIPE, SIG_IGN);
@@ -328,8 +324,9 @@ int main(int argc, char **argv)
 	ret = EXIT_SUCCESS;
 	/* Sends still waiting for room are cancelled and counted as drops. */
 	ring_drain(&g.port.ring, tunnel_done, g.port.tun[0]);
+	control_close(&g.ctl);
 	ev_loop_destroy(loop);
-	print_counters(&g.port);
+	report_dump(stderr, &g.port);
 out:
 	/* After --user the file is root's: the service manager removes it. */
 	pidfile_close(&g.pidfile, !g.cfg.user);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+#include "ctlproto.h"
 #include "options.h"
 
 const char *argp_program_version = PACKAGE_STRING;
@@ -50,6 +51,7 @@ enum {
 	OPT_AGEING,
 	OPT_MAX_ADDRESS,
 	OPT_PEERS,
+	OPT_CONTROL,
 };
 
 #define VNI_MAX 0xffffffu
@@ -153,6 +155,10 @@ static const struct argp_option options_table[] = {
 	  .doc = "Run in the background" },
 	{ .name = "pidfile", .key = OPT_PIDFILE, .arg = "FILE",
 	  .doc = "Write the process id to FILE" },
+	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH|none",
+	  .doc = "The control socket gsotunctl talks to: an abstract name "
+		 "(default @gsotun/DEV, of this network namespace), a file, "
+		 "or none" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "Once set up, run as user NAME (and its group) with no "
 		 "capabilities but CAP_NET_ADMIN where the MTU must follow "
@@ -252,7 +258,7 @@ static const char *options_dev_invalid(const char *name)
 	return NULL;
 }
 
-static int options_ip_parse(const char *s, struct ipaddr *ip)
+int options_ip_parse(const char *s, struct ipaddr *ip)
 {
 	memset(ip, 0, sizeof(*ip));
 	if (inet_pton(AF_INET, s, &ip->addr.v4) == 1)
@@ -294,7 +300,7 @@ static const char *options_ip_unusable(const struct ipaddr *ip)
 }
 
 /* One unicast host's address into *ip; why it is not one, or NULL. */
-static const char *options_endpoint_parse(const char *arg, struct ipaddr *ip)
+const char *options_endpoint_parse(const char *arg, struct ipaddr *ip)
 {
 	if (options_ip_parse(arg, ip))
 		return "not an IPv4 or IPv6 address";
@@ -386,36 +392,44 @@ static bool options_mac_parse(const char *s, size_t len, uint8_t *mac)
 	return true;
 }
 
-/* MAC[@VID]=ADDR into *e; returns why it is not one, or NULL. */
-static const char *options_fdb_parse(const char *s, struct config_fdb *e)
+const char *options_mac_vlan_parse(const char *s, size_t len, uint8_t *mac,
+				   uint16_t *vlan)
 {
 	static const uint8_t zero[6];
-	const char *eq = strchr(s, '='), *at = strchr(s, '@');
+	const char *at = memchr(s, '@', len);
 	unsigned long long vid = 0;
 	char buf[8];
-	size_t len;
+	size_t n;
+
+	if (!options_mac_parse(s, (at ? at : s + len) - s, mac))
+		return "not a MAC address (xx:xx:xx:xx:xx:xx)";
+	if (mac[0] & 1)
+		return "a multicast MAC (those frames go to every peer)";
+	if (!memcmp(mac, zero, sizeof(zero)))
+		return "the all-zero MAC";
+	if (at) {
+		n = s + len - at - 1;
+		if (!n || n >= sizeof(buf))
+			return "VID must be 1..4094";
+		memcpy(buf, at + 1, n);
+		buf[n] = '\0';
+		if (options_num(buf, false, 4094, &vid) || !vid)
+			return "VID must be 1..4094";
+	}
+	*vlan = vid;
+	return NULL;
+}
+
+const char *options_fdb_parse(const char *s, struct config_fdb *e)
+{
+	const char *eq = strchr(s, '='), *why;
 
 	memset(e, 0, sizeof(*e));
 	if (!eq)
 		return "missing =ADDR";
-	if (at > eq)
-		at = NULL;
-	if (!options_mac_parse(s, (at ? at : eq) - s, e->mac))
-		return "not a MAC address (xx:xx:xx:xx:xx:xx)";
-	if (e->mac[0] & 1)
-		return "a multicast MAC (those frames go to every peer)";
-	if (!memcmp(e->mac, zero, sizeof(zero)))
-		return "the all-zero MAC";
-	if (at) {
-		len = eq - at - 1;
-		if (!len || len >= sizeof(buf))
-			return "VID must be 1..4094";
-		memcpy(buf, at + 1, len);
-		buf[len] = '\0';
-		if (options_num(buf, false, 4094, &vid) || !vid)
-			return "VID must be 1..4094";
-	}
-	e->vlan = vid;
+	why = options_mac_vlan_parse(s, eq - s, e->mac, &e->vlan);
+	if (why)
+		return why;
 	if (options_ip_parse(eq + 1, &e->peer))
 		return "not an IPv4 or IPv6 address";
 	return NULL;
@@ -1271,6 +1285,36 @@ static bool options_flag(int key, struct options_state *st)
 	return false;
 }
 
+/* --control: "none", "@NAME" or a file, made absolute; it must fit. */
+static int options_control(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	struct sockaddr_un sa;
+	int err = 0;
+
+	free(cfg->control);
+	cfg->control = NULL;
+	if (arg[0] == '@' && !arg[1]) {
+		argp_error(state, "invalid --control '@': empty name");
+		return EINVAL;
+	}
+	if (!strcmp(arg, "none") || arg[0] == '@') {
+		cfg->control = strdup(arg);
+		if (!cfg->control)
+			argp_failure(state, EXIT_FAILURE, ENOMEM, "--control");
+	} else {
+		err = options_path(state, "--control", arg, &cfg->control);
+	}
+	if (!err && strcmp(cfg->control, "none") &&
+	    !control_name(cfg->control, "", &sa)) {
+		argp_error(state, "invalid --control '%s': longer than a "
+			   "socket name can be (%zu bytes)", arg,
+			   sizeof(sa.sun_path) - 2);
+		return EINVAL;
+	}
+	return err;
+}
+
 static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options_state *st = state->input;
@@ -1315,6 +1359,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_path(state, "--pidfile", arg, &cfg->pidfile);
 	case OPT_PEERS:
 		return options_path(state, "--peers", arg, &cfg->peers_file);
+	case OPT_CONTROL:
+		return options_control(state, cfg, arg);
 	case OPT_USER:
 		return options_string(state, "--user", arg, &cfg->user);
 	case OPT_CHROOT:
@@ -1368,7 +1414,9 @@ void options_free(struct config *cfg)
 	free(cfg->remotes);
 	free(cfg->fdb);
 	free(cfg->peers_file);
+	free(cfg->control);
 	cfg->peers_file = NULL;
+	cfg->control = NULL;
 	cfg->pidfile = NULL;
 	cfg->user = NULL;
 	cfg->chroot = NULL;

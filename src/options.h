@@ -6,6 +6,7 @@
 #define GSOTUN_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <net/if.h>
@@ -124,6 +125,7 @@ struct config {
 	int verbosity;			/* 0 normal, -v raises, -q lowers */
 	bool daemon;			/* --daemon */
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */
+	char *control;			/* --control; NULL: default (owned) */
 	char *user;			/* --user NAME (owned) */
 	char *chroot;			/* --chroot DIR (owned) */
 };
@@ -147,6 +149,25 @@ void options_free(struct config *cfg);
 
 /* Are a and b the same address? */
 bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b);
+
+/* An IPv4 or IPv6 address in s into *ip: 0, or -EINVAL if s is not one. */
+int options_ip_parse(const char *s, struct ipaddr *ip);
+
+/*
+ * One unicast host's address (a peer, --local) in arg into *ip: NULL, or
+ * why it is not one.
+ */
+const char *options_endpoint_parse(const char *arg, struct ipaddr *ip);
+
+/*
+ * MAC[@VID] in the len bytes at s into mac and *vlan (0 without @VID):
+ * NULL, or why it is not one (multicast and all-zero MACs are refused).
+ */
+const char *options_mac_vlan_parse(const char *s, size_t len, uint8_t *mac,
+				   uint16_t *vlan);
+
+/* MAC[@VID]=ADDR (--fdb) into *e: NULL, or why it is not one. */
+const char *options_fdb_parse(const char *s, struct config_fdb *e);
 
 /* Is addr (4 bytes for AF_INET, 16 for AF_INET6) inside prefix c? */
 bool options_cidr_contains(const struct cidr *c, const uint8_t *addr);

@@ -30,6 +30,7 @@ struct peer {
 	bool live;			/* a peer; else a free slot */
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
 	uint32_t budget;		/* largest inner frame; UINT32_MAX */
+	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
 	struct peer_stats st;
 };
 

@@ -218,17 +218,20 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 /* What the socket said of one receive, counted; false if dropped. */
 static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
 {
+	/* Datagrams, not receive calls (UDP GRO sums them). */
+	uint64_t segs = p->gso_size ? (p->len + p->gso_size - 1) / p->gso_size
+				    : 1;
+
 	t->st.rx_packets++;
+	t->st.rx_segments += segs;
 	t->st.rx_bytes += p->wire_len;
 	t->st.rx_udp_csum_zero += p->csum_zero;
 	if (p->data && p->peer >= 0) {
 		struct peer_stats *ps = &t->peers->v[p->peer].st;
 
-		/* Datagrams, not receive calls (UDP GRO sums them). */
-		ps->rx_packets += p->gso_size ? (p->len + p->gso_size - 1) /
-							p->gso_size
-					      : 1;
+		ps->rx_packets += segs;
 		ps->rx_bytes += p->wire_len;
+		t->peers->v[p->peer].rx_last_ns = clock_now_ns();
 	}
 	if (p->data)
 		return true;

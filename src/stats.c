@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Counters: the one-line name=value dump printed on SIGUSR1 and at exit.
+ * Counters: their table (names, help, places), and the one-line name=value
+ * dump printed on SIGUSR1 and at exit.
  */
 #include "config.h"
 
 #include <inttypes.h>
 #include "stats.h"
 
+const struct stats_desc stats_desc[] = {
+#define STATS_DESC(name, help)                                                \
+	{ #name, help, offsetof(struct stats, name), false },
+#define STATS_DESC_DROP(name, reason, help)                                   \
+	{ #name, help,                                                        \
+	  offsetof(struct stats, drop) + DROP_##reason * sizeof(uint64_t),   \
+	  true },
+	STATS_LIST(STATS_DESC, STATS_DESC_DROP)
+#undef STATS_DESC_DROP
+#undef STATS_DESC
+};
+
+const size_t stats_n = sizeof(stats_desc) / sizeof(stats_desc[0]);
+
 void stats_print(FILE *out, const struct stats *s)
 {
-	const char *sep = "";
+	size_t i;
 
-#define STATS_PRINT(name)                                                     \
-	fprintf(out, "%s%s=%" PRIu64, sep, #name, s->name);                   \
-	sep = " ";
-#define STATS_PRINT_DROP(name, reason)                                        \
-	fprintf(out, "%s%s=%" PRIu64, sep, #name, s->drop[DROP_##reason]);    \
-	sep = " ";
-	STATS_LIST(STATS_PRINT, STATS_PRINT_DROP)
-#undef STATS_PRINT_DROP
-#undef STATS_PRINT
+	for (i = 0; i < stats_n; i++)
+		fprintf(out, "%s%s=%" PRIu64, i ? " " : "", stats_desc[i].name,
+			stats_value(s, &stats_desc[i]));
 	fputc('\n', out);
 	fflush(out);
 }

@@ -50,6 +50,7 @@ struct port {
 	struct peers peers;	/* --remote, --peers */
 	struct tunnel *tun[CONFIG_MAX_TUNNELS];
 	unsigned int n_tun;	/* [0] is the main one (--dev) */
+	uint64_t start_ns;	/* when it started (clock.h) */
 };
 
 struct tunnel {

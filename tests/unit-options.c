@@ -51,6 +51,11 @@ struct row {
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
 	"offload=1 verbosity=0 daemon=0 pidfile=-"
 
+/* 120 bytes: more than a socket's name holds. */
+#define LONG_NAME                                                             \
+	"0123456789012345678901234567890123456789012345678901234567890123456" \
+	"7890123456789012345678901234567890123456789012345678901"
+
 static const struct row rows[] = {
 	/* Defaults, per encapsulation. */
 	{ A(R), 0, DEFAULTS },
@@ -452,6 +457,14 @@ static const struct row rows[] = {
 	  "pidfile=/b.pid daemon=1" },
 	{ A(R, "--pidfile", "run/x.pid"), 0, "pidfile=$CWD/run/x.pid" },
 	{ A(R, "--pidfile", ""), 64, "invalid --pidfile ''" },
+	/* --control: an abstract name, a file, none; it must fit. */
+	{ A(R, "--control", "none"), 0, "control=none" },
+	{ A(R, "--control", "@ops/gt0"), 0, "control=@ops/gt0" },
+	{ A(R, "--control", "/run/gsotun/gt0.sock"), 0,
+	  "control=/run/gsotun/gt0.sock" },
+	{ A(R, "--control", "@"), 64, "invalid --control '@': empty name" },
+	{ A(R, "--control", "/" LONG_NAME), 64,
+	  "longer than a socket name can be" },
 	{ A(R, "--daemon=yes"), 64, NULL },
 
 	/* Everything at once */
@@ -606,6 +619,8 @@ static char *test_render(const struct config *c)
 		fprintf(f, " pidfile=$CWD%s", c->pidfile + cwd_len);
 	else
 		fprintf(f, " pidfile=%s", c->pidfile);
+	if (c->control)
+		fprintf(f, " control=%s", c->control);
 	fputc(' ', f);
 	fclose(f);
 	return text;

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The control socket that gsotunctl talks to: a request line in, a status
+ * line and a reply out, one request a connection; served by the loop
+ * without ever blocking it.
+ */
+#ifndef GSOTUN_CONTROL_H
+#define GSOTUN_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/un.h>
+#include <ev.h>
+
+#include "ctlproto.h"
+
+#define CONTROL_CLIENTS 16	/* served at once; more are turned away */
+#define CONTROL_TIMEOUT 5.0	/* seconds a client has for all of it */
+
+struct port;
+
+struct control_client {
+	ev_io io;
+	ev_timer timer;
+	struct control *ctl;
+	int fd;			/* -1: a free slot */
+	char req[CONTROL_REQ_MAX];
+	size_t req_len;
+	char *reply;		/* status line and reply */
+	size_t reply_len, reply_off;
+};
+
+struct control {
+	int fd;			/* -1: none (--control none) */
+	struct sockaddr_un sa;
+	socklen_t sa_len;
+	bool is_path;		/* a file, not an abstract name */
+	ev_io io;
+	struct ev_loop *loop;
+	struct port *port;
+	struct control_client clients[CONTROL_CLIENTS];
+};
+
+/*
+ * Listen on the socket --control names (opt; NULL: the default for dev),
+ * before privileges are dropped; a file is made mode 0660, group user's
+ * (--user) when user is not NULL. 0 or -errno (logged).
+ */
+int control_open(struct control *c, const char *opt, const char *dev,
+		 const char *user);
+
+/* Serve it from loop; requests are about port. */
+void control_watch(struct control *c, struct ev_loop *loop,
+		   struct port *port);
+
+/* Close it and every client; a file is removed. */
+void control_close(struct control *c);
+
+#endif

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ctlproto: the control socket's address, as gsotun and gsotunctl name it.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "ctlproto.h"
+
+socklen_t control_name(const char *opt, const char *dev,
+		       struct sockaddr_un *sa)
+{
+	size_t room = sizeof(sa->sun_path), len;
+	int n;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	/* The abstract name's leading NUL is sun_path[0]; '@' shows it. */
+	if (!opt)
+		n = snprintf(sa->sun_path + 1, room - 1, "%s%s",
+			     CONTROL_PREFIX, dev);
+	else if (opt[0] == '@')
+		n = snprintf(sa->sun_path + 1, room - 1, "%s", opt + 1);
+	else
+		n = snprintf(sa->sun_path, room, "%s", opt);
+	if (n <= 0 || (size_t)n >= room - 1)
+		return 0;
+	len = (size_t)n + (!opt || opt[0] == '@');
+	/* A path's length counts its NUL, as sun_path's users expect. */
+	if (opt && opt[0] != '@')
+		len++;
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+}

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report: what a running gsotun says of itself, to the control socket
+ * (control.c) and on SIGUSR1: the counters dump, a summary for people,
+ * every counter as JSON and as Prometheus metrics, the forwarding table.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_tun.h>
+#include "clock.h"
+#include "compat.h"
+#include "report.h"
+#include "tap.h"
+#include "tunnel.h"
+
+/* Counters of a peer: names as the dump and JSON call them, and help. */
+#define PEER_STATS_LIST(X)                                                    \
+	X(tx_packets, "Encapsulated packets sent to the peer")                \
+	X(tx_bytes, "Bytes sent to the peer (UDP payload or GRE packet)")     \
+	X(tx_flood, "Packets to the peer that were copies of flooded frames") \
+	X(tx_drops, "Packets to the peer the kernel refused")                 \
+	X(rx_packets, "Encapsulated packets received from the peer")          \
+	X(rx_bytes, "Bytes received from the peer")
+
+static const char *const offload_names[] = {
+	"csum", "tso4", "tso6", "tso_ecn", "ufo", "uso4", "uso6",
+};
+static const unsigned int offload_bits[] = {
+	TUN_F_CSUM, TUN_F_TSO4, TUN_F_TSO6, TUN_F_TSO_ECN, TUN_F_UFO,
+	TUN_F_USO4, TUN_F_USO6,
+};
+
+static double report_uptime(const struct port *port)
+{
+	return (double)(clock_now_ns() - port->start_ns) / 1e9;
+}
+
+static void report_addr(const struct ipaddr *a, char *buf, size_t len)
+{
+	inet_ntop(a->family, &a->addr, buf, len);
+}
+
+/* "1.50 MiB"; bytes below 1 KiB as a number of bytes. */
+static void report_bytes(uint64_t n, char *buf, size_t len)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)n;
+	int i = -1;
+
+	if (n < 1024) {
+		snprintf(buf, len, "%" PRIu64 " B", n);
+		return;
+	}
+	while (v >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.2f %s", v, unit[i]);
+}
+
+/* The tap's offloads as names, space-separated. */
+static void report_offloads(char *buf, size_t len)
+{
+	unsigned int bits = tap_offloads(), i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(offload_bits) / sizeof(*offload_bits); i++)
+		if ((bits & offload_bits[i]) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				      offload_names[i]);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+/* " VNI 1", " key 7" or "". */
+static void report_id(const struct tunnel *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (t->encap.type == ENCAP_VXLAN)
+		snprintf(buf, len, " VNI %u", t->encap.vni);
+	else if (t->encap.has_key)
+		snprintf(buf, len, " key %u", t->encap.key);
+}
+
+void report_dump(FILE *out, const struct port *port)
+{
+	unsigned int i;
+
+	fwd_print(out, port->tun[0]);
+	for (i = port->n_tun; i-- > 0;) {
+		if (port->n_tun > 1)
+			fprintf(out, "tunnel %s ", port->tun[i]->ifname);
+		stats_print(out, &port->tun[i]->st);
+	}
+}
+
+/* The drops of t that are not zero, each with what it means. */
+static void report_show_drops(FILE *out, const struct tunnel *t)
+{
+	const char *lead = "  drops:";
+	size_t i;
+
+	for (i = 0; i < stats_n; i++) {
+		const struct stats_desc *d = &stats_desc[i];
+		uint64_t v = stats_value(&t->st, d);
+		const char *why = d->help;
+
+		if (!d->drop || !v)
+			continue;
+		/* "Packets dropped: wrong VNI" says "wrong VNI" here. */
+		if (strchr(why, ':'))
+			why = strchr(why, ':') + 2;
+		fprintf(out, "%-11s %" PRIu64 " %s (%s)\n", lead, v, why,
+			d->name);
+		lead = "";
+	}
+}
+
+static void report_show_tunnel(FILE *out, const struct tunnel *t)
+{
+	const struct stats *s = &t->st;
+	char id[24], tx[24], rx[24], offl[80];
+	const struct fdb *f = &t->fwd.fdb;
+
+	report_id(t, id, sizeof(id));
+	report_offloads(offl, sizeof(offl));
+	report_bytes(s->tx_bytes, tx, sizeof(tx));
+	report_bytes(s->rx_frame_bytes, rx, sizeof(rx));
+	fprintf(out, "tunnel %s: %s%s\n", t->ifname, encap_name(t->encap.type),
+		id);
+	fprintf(out, "  tap: mtu %u, offloads %s\n", path_tap_mtu(&t->path),
+		offl);
+	fprintf(out, "  forwarding: %u learnt%s, %u static\n",
+		fdb_count_learnt(f), t->fwd.learning ? "" : " (no learning)",
+		fdb_count_static(f));
+	fprintf(out, "  sent: %" PRIu64 " frames (%s) in %" PRIu64
+		" packets\n", s->tx_frames, tx, s->tx_segments);
+	fprintf(out, "  received: %" PRIu64 " packets, %" PRIu64
+		" frames (%s)\n", s->rx_segments, s->rx_frames, rx);
+	report_show_drops(out, t);
+}
+
+static void report_show_peer(FILE *out, const struct peer *e, uint64_t now)
+{
+	const struct peer_stats *s = &e->st;
+	char addr[INET6_ADDRSTRLEN], tx[24], rx[24], mtu[16] = "unknown";
+	char last[32] = "never";
+
+	report_addr(&e->addr, addr, sizeof(addr));
+	report_bytes(s->tx_bytes, tx, sizeof(tx));
+	report_bytes(s->rx_bytes, rx, sizeof(rx));
+	if (e->path_mtu)
+		snprintf(mtu, sizeof(mtu), "%u", e->path_mtu);
+	if (e->rx_last_ns)
+		snprintf(last, sizeof(last), "%.1f s ago",
+			 (double)(now - e->rx_last_ns) / 1e9);
+	fprintf(out, "peer %s\n", addr);
+	fprintf(out, "  path mtu: %s\n", mtu);
+	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
+		" refused\n", s->tx_packets, tx, s->tx_drops);
+	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
+		s->rx_packets, rx, last);
+}
+
+void report_show(FILE *out, const struct port *port)
+{
+	const struct config *c = port->tun[0]->cfg;
+	const struct peers *ps = &port->peers;
+	char local[INET6_ADDRSTRLEN] = "any";
+	uint64_t up = (uint64_t)report_uptime(port), now = clock_now_ns();
+	unsigned int i;
+
+	if (c->local.family)
+		report_addr(&c->local, local, sizeof(local));
+	fprintf(out, "gsotun %s, pid %ld, up %" PRIu64 "d %02" PRIu64
+		":%02" PRIu64 ":%02" PRIu64 "\n", PACKAGE_VERSION,
+		(long)getpid(), up / 86400, up / 3600 % 24, up / 60 % 60,
+		up % 60);
+	fprintf(out, "underlay: %s, local %s", c->family == AF_INET6 ?
+		"IPv6" : "IPv4", local);
+	if (ps->port)
+		fprintf(out, ", port %u", ps->port);
+	fprintf(out, ", %u peer%s\n", ps->n, ps->n == 1 ? "" : "s");
+	for (i = 0; i < port->n_tun; i++)
+		report_show_tunnel(out, port->tun[i]);
+	for (i = 0; i < ps->n; i++)
+		report_show_peer(out, &ps->v[ps->live[i]], now);
+}
+
+/* s as a JSON string, with what must be escaped escaped. */
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void report_json_tunnel(FILE *out, const struct tunnel *t)
+{
+	size_t i;
+
+	fputs("{\"dev\":", out);
+	json_str(out, t->ifname);
+	fprintf(out, ",\"ifindex\":%u,\"mtu\":%u", t->ifindex,
+		path_tap_mtu(&t->path));
+	if (t->encap.type == ENCAP_VXLAN)
+		fprintf(out, ",\"vni\":%u", t->encap.vni);
+	else if (t->encap.has_key)
+		fprintf(out, ",\"key\":%u", t->encap.key);
+	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"counters\":{",
+		fdb_count_learnt(&t->fwd.fdb), fdb_count_static(&t->fwd.fdb));
+	for (i = 0; i < stats_n; i++) {
+		const struct stats_desc *d = &stats_desc[i];
+
+		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", d->name,
+			stats_value(&t->st, d));
+	}
+	fputs("}}", out);
+}
+
+static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
+{
+	const struct peer_stats *s = &e->st;
+	char addr[INET6_ADDRSTRLEN];
+	const char *sep = "";
+
+	report_addr(&e->addr, addr, sizeof(addr));
+	fprintf(out, "{\"address\":\"%s\",\"path_mtu\":%u,", addr,
+		e->path_mtu);
+	if (e->rx_last_ns)
+		fprintf(out, "\"rx_last_seconds\":%.3f,",
+			(double)(now - e->rx_last_ns) / 1e9);
+	else
+		fputs("\"rx_last_seconds\":null,", out);
+	fputs("\"counters\":{", out);
+#define PEER_JSON(name, help)                                                 \
+	fprintf(out, "%s\"%s\":%" PRIu64, sep, #name, s->name);               \
+	sep = ",";
+	PEER_STATS_LIST(PEER_JSON)
+#undef PEER_JSON
+	fputs("}}", out);
+}
+
+void report_json(FILE *out, const struct port *port)
+{
+	const struct config *c = port->tun[0]->cfg;
+	const struct peers *ps = &port->peers;
+	char local[INET6_ADDRSTRLEN];
+	uint64_t now = clock_now_ns();
+	unsigned int i;
+
+	fprintf(out, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%.3f,"
+		"\"encap\":\"%s\",\"family\":\"%s\",\"port\":%u,\"local\":",
+		PACKAGE_VERSION, (long)getpid(), report_uptime(port),
+		encap_name(c->encap.type),
+		c->family == AF_INET6 ? "ipv6" : "ipv4", ps->port);
+	if (c->local.family) {
+		report_addr(&c->local, local, sizeof(local));
+		fprintf(out, "\"%s\"", local);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\"tunnels\":[", out);
+	for (i = 0; i < port->n_tun; i++) {
+		fputs(i ? "," : "", out);
+		report_json_tunnel(out, port->tun[i]);
+	}
+	fputs("],\"peers\":[", out);
+	for (i = 0; i < ps->n; i++) {
+		fputs(i ? "," : "", out);
+		report_json_peer(out, &ps->v[ps->live[i]], now);
+	}
+	fputs("]}\n", out);
+}
+
+/* A label value of the exposition format: \, " and newline escaped. */
+static void metric_label(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void metric_head(FILE *out, const char *name, const char *type,
+			const char *help)
+{
+	fprintf(out, "# HELP gsotun_%s %s\n# TYPE gsotun_%s %s\n", name, help,
+		name, type);
+}
+
+static void metric_dev(FILE *out, const char *name, const struct tunnel *t)
+{
+	fprintf(out, "gsotun_%s{dev=\"", name);
+	metric_label(out, t->ifname);
+	fputs("\"", out);
+}
+
+static void metric_peer(FILE *out, const char *name, const struct port *port,
+			const struct peer *e)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	report_addr(&e->addr, addr, sizeof(addr));
+	metric_dev(out, name, port->tun[0]);
+	fprintf(out, ",peer=\"%s\"} ", addr);
+}
+
+static void report_metrics_peers(FILE *out, const struct port *port)
+{
+	const struct peers *ps = &port->peers;
+	unsigned int i;
+
+	metric_head(out, "peer_path_mtu", "gauge",
+		    "Path MTU of the underlay to the peer (0: unknown)");
+	for (i = 0; i < ps->n; i++) {
+		const struct peer *e = &ps->v[ps->live[i]];
+
+		metric_peer(out, "peer_path_mtu", port, e);
+		fprintf(out, "%u\n", e->path_mtu);
+	}
+#define PEER_METRIC(name, help)                                               \
+	metric_head(out, "peer_" #name "_total", "counter", help);            \
+	for (i = 0; i < ps->n; i++) {                                         \
+		const struct peer *e = &ps->v[ps->live[i]];                   \
+                                                                              \
+		metric_peer(out, "peer_" #name "_total", port, e);            \
+		fprintf(out, "%" PRIu64 "\n", e->st.name);                    \
+	}
+	PEER_STATS_LIST(PEER_METRIC)
+#undef PEER_METRIC
+}
+
+void report_metrics(FILE *out, const struct port *port)
+{
+	char name[64];
+	unsigned int i;
+	size_t k;
+
+	metric_head(out, "uptime_seconds", "gauge",
+		    "Seconds since gsotun started");
+	fprintf(out, "gsotun_uptime_seconds %.3f\n", report_uptime(port));
+	metric_head(out, "peers", "gauge", "Peers of the tunnel");
+	fprintf(out, "gsotun_peers %u\n", port->peers.n);
+	metric_head(out, "tap_mtu", "gauge", "MTU of the tap");
+	for (i = 0; i < port->n_tun; i++) {
+		metric_dev(out, "tap_mtu", port->tun[i]);
+		fprintf(out, "} %u\n", path_tap_mtu(&port->tun[i]->path));
+	}
+	metric_head(out, "fdb_entries", "gauge", "Forwarding table entries");
+	for (i = 0; i < port->n_tun; i++) {
+		const struct fdb *f = &port->tun[i]->fwd.fdb;
+
+		metric_dev(out, "fdb_entries", port->tun[i]);
+		fprintf(out, ",type=\"learnt\"} %u\n", fdb_count_learnt(f));
+		metric_dev(out, "fdb_entries", port->tun[i]);
+		fprintf(out, ",type=\"static\"} %u\n", fdb_count_static(f));
+	}
+	for (k = 0; k < stats_n; k++) {
+		const struct stats_desc *d = &stats_desc[k];
+
+		snprintf(name, sizeof(name), "%s_total", d->name);
+		metric_head(out, name, "counter", d->help);
+		for (i = 0; i < port->n_tun; i++) {
+			metric_dev(out, name, port->tun[i]);
+			fprintf(out, "} %" PRIu64 "\n",
+				stats_value(&port->tun[i]->st, d));
+		}
+	}
+	report_metrics_peers(out, port);
+}
+
+void report_fdb(FILE *out, const struct port *port)
+{
+	const struct peers *ps = &port->peers;
+	char addr[INET6_ADDRSTRLEN];
+	uint64_t now = clock_now_ns();
+	struct fdb_entry e;
+	unsigned int i, cur;
+
+	for (i = 0; i < port->n_tun; i++) {
+		const struct tunnel *t = port->tun[i];
+
+		cur = 0;
+		while (fdb_next(&t->fwd.fdb, &cur, now, &e)) {
+			report_addr(&ps->v[e.peer].addr, addr, sizeof(addr));
+			fprintf(out, "%02x:%02x:%02x:%02x:%02x:%02x", e.mac[0],
+				e.mac[1], e.mac[2], e.mac[3], e.mac[4],
+				e.mac[5]);
+			if (e.vlan)
+				fprintf(out, " vlan %u", e.vlan);
+			fprintf(out, " dst %s dev %s", addr, t->ifname);
+			if (e.is_static)
+				fputs(" static\n", out);
+			else
+				fprintf(out, " age %.1f s\n",
+					(double)e.age_ns / 1e9);
+		}
+	}
+}
