@@ -6,8 +6,10 @@ set -e
 
 build="build-essential autoconf automake libtool pkg-config
 	libev-dev liburing-dev libmnl-dev"
+# debhelper, lintian and systemd (its systemd.pc, a Build-Depends) for
+# tests/package-deb.sh, which builds the Debian package.
 tests="iproute2 procps iperf3 socat tcpdump tshark ethtool iputils-ping
-	python3 python3-scapy clang libclang-rt-dev"
+	python3 python3-scapy clang libclang-rt-dev debhelper lintian systemd"
 
 missing=
 for pkg in $build $tests; do

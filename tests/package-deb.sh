@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Builds the Debian package (debian/) as a user would, with
+# `dpkg-buildpackage -us -uc -b`, in a copy of the source tree that
+# `make distdir` makes (so it works from git and from make distcheck's
+# read-only tree alike), then checks the .deb: its file list, the unit's
+# ExecStart, the installed programs' --version against the package version
+# in a throwaway root, and no lintian error. Skips without debhelper.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+set -u
+
+tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
+top_srcdir=${top_srcdir:-$tests_dir/..}
+top_builddir=${top_builddir:-.}
+
+for tool in dpkg-buildpackage dpkg-deb dh; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "1..0 # SKIP $tool not found (apt-get install debhelper)"
+		exit 0
+	fi
+done
+
+# What the package must hold, whatever else it has. The programs and units
+# that are not in every source tree are added below when it has them.
+expected="usr/sbin/gsotun
+	usr/share/man/man8/gsotun.8.gz
+	usr/share/doc/gsotun/copyright
+	usr/share/doc/gsotun/changelog.gz"
+programs="gsotun"
+unit=
+if [ -f "$top_srcdir/man/gsotunctl.8" ]; then
+	expected="$expected usr/sbin/gsotunctl
+		usr/share/man/man8/gsotunctl.8.gz"
+	programs="$programs gsotunctl"
+fi
+if [ -f "$top_srcdir/contrib/gsotun@.service.in" ]; then
+	unit=lib/systemd/system/gsotun@.service
+	expected="$expected $unit"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-deb.XXXXXX") || {
+	echo "Bail out! cannot create a temporary directory"
+	exit 1
+}
+trap 'rm -rf "$tmp"' EXIT
+src=$tmp/build/gsotun
+root=$tmp/root
+log=$tmp/build.log
+
+tap_n=0
+failed=0
+
+# ok STATUS DESCRIPTION: one TAP line, a pass when STATUS is 0.
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		failed=1
+	fi
+}
+
+diag() {
+	sed -e 's/^/# /' "$1" | tail -n "${2:-40}"
+}
+
+# The outer make's flags (jobserver, TESTS=... of `make check TESTS=`) and
+# the test environment are no business of the package build's make.
+clean_env() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		-u GSOTUN -u TESTS_DIR -u top_srcdir -u top_builddir "$@"
+}
+
+finish() {
+	echo "1..$tap_n"
+	echo "# took ${SECONDS}s"
+	exit "$failed"
+}
+
+# The source as `make dist` ships it: no build output, debian/ included
+# only as far as EXTRA_DIST lists it. From distcheck's read-only tree the
+# copies are read-only: autoreconf must be able to rewrite them.
+mkdir -p "$tmp/build"
+if ! clean_env make -C "$top_builddir" distdir distdir="$src" \
+	>"$log" 2>&1; then
+	ok 1 "make distdir copies the source tree"
+	diag "$log"
+	finish
+fi
+chmod -R u+w "$src"
+
+# Niced: under make -j2 check it shares the machine with timing tests.
+(cd "$src" && clean_env nice -n 19 dpkg-buildpackage -us -uc -b) \
+	>"$log" 2>&1
+rc=$?
+version=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
+arch=$(dpkg --print-architecture)
+deb=$tmp/build/gsotun_${version}_$arch.deb
+if [ "$rc" -ne 0 ] || [ ! -f "$deb" ]; then
+	ok 1 "dpkg-buildpackage -us -uc -b builds gsotun_${version}_$arch.deb"
+	diag "$log"
+	finish
+fi
+ok 0 "dpkg-buildpackage -us -uc -b builds gsotun_${version}_$arch.deb"
+grep -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" | sed 's/^/# unit tests: /'
+
+# Paths of the .deb, without dpkg-deb's leading "./".
+dpkg-deb -c "$deb" | awk '{ sub(/^\.\//, "", $6); print $6 }' \
+	>"$tmp/files"
+for f in $expected; do
+	grep -qxF "$f" "$tmp/files"
+	ok $? "the package holds /$f"
+done
+
+mkdir "$root"
+dpkg-deb -x "$deb" "$root"
+if [ -n "$unit" ]; then
+	grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
+	ok $? "/$unit runs /usr/sbin/gsotun"
+	# A template names no tunnel: nothing to enable, start or stop.
+	dpkg-deb -e "$deb" "$tmp/control"
+	! cat "$tmp"/control/* |
+		grep -qE 'deb-systemd-(helper enable|invoke) .*gsotun@\.service'
+	ok $? "no maintainer script enables, starts or stops gsotun@.service"
+fi
+
+for p in $programs; do
+	out=$("$root/usr/sbin/$p" --version 2>&1)
+	rc=$?
+	got=$(printf '%s\n' "$out" | awk '{ print $NF; exit }')
+	[ "$rc" -eq 0 ] && [ "$got" = "$version" ]
+	ok $? "installed $p --version says $version (exit $rc: ${out%%
+*})"
+done
+
+if command -v lintian >/dev/null 2>&1; then
+	lintian "$deb" >"$tmp/lintian" 2>&1
+	grep -E '^[EW]:' "$tmp/lintian" | sed 's/^/# lintian: /'
+	! grep -q '^E:' "$tmp/lintian"
+	ok $? "lintian reports no error"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP lintian not installed"
+fi
+finish
