@@ -263,10 +263,11 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 		e->reach_said = false;
 		return;
 	}
-	e->reach_said = log_limit_take(&e->reach_warn, clock_now_ns(),
-				       PATH_WARN_NS, &held);
-	if (!e->reach_said)
+	/* A loss said since it was last reachable: its return is said. */
+	if (!log_limit_take(&e->reach_warn, clock_now_ns(), PATH_WARN_NS,
+			    &held))
 		return;
+	e->reach_said = true;
 	if (held)
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
 	if (reach == PEER_REACH_LINK_DOWN)
