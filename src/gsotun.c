@@ -88,7 +88,28 @@ static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	report_dump(stderr, t->port);
 }
 
-/* The tap, its MTU (path.c), addresses, up; and the receive batch. */
+/*
+ * The tap's MAC: --mac, else the stable one of its name and the local
+ * address (--local, else the source of the route to the first peer).
+ */
+static int setup_mac(struct tunnel *t)
+{
+	const uint8_t *mac = options_tap_mac(t->cfg, t->idx);
+	struct ipaddr local = t->cfg->local;
+	struct link_route r;
+
+	if (mac) {
+		memcpy(t->mac, mac, MAC_LEN);
+	} else {
+		if (!local.family &&
+		    !link_route_get(t->link, &t->cfg->remotes[0], true, &r))
+			local = r.src;
+		tap_stable_mac(t->ifname, &local, t->mac);
+	}
+	return link_set_mac(t->link, t->ifindex, t->mac);
+}
+
+/* The tap, its MTU (path.c), MAC, addresses, up; the receive batch. */
 static int setup_tap(struct tunnel *t)
 {
 	unsigned int i;
@@ -108,6 +129,8 @@ static int setup_tap(struct tunnel *t)
 	err = path_open(t);
 	if (!err)
 		err = rx_init(t, path_tap_mtu(&t->path));
+	if (!err)
+		err = setup_mac(t);
 	if (err)
 		return err;
 	tap_set_sysctls(t->ifname);
@@ -245,6 +268,7 @@ static void log_tunnel(const struct tunnel *t)
 	const struct ipaddr *local = &t->cfg->local;
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
+	char mac[MAC_TEXT_LEN];
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
@@ -264,10 +288,11 @@ static void log_tunnel(const struct tunnel *t)
 		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
 	else if (t->encap.has_key)
 		snprintf(id, sizeof(id), " key %u", t->encap.key);
-	log_info("%s: %s%s tunnel%s to %s%s, MTU %u, tap offloads 0x%x, %u "
-		 "source port(s)", t->ifname, encap_name(t->encap.type), id,
-		 where, remote, more, path_tap_mtu(&t->path), tap_offloads(),
-		 underlay_n_src(t->ul));
+	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
+		 "0x%x, %u source port(s)", t->ifname,
+		 encap_name(t->encap.type), id, where, remote, more,
+		 mac_ntoa(t->mac, mac), path_tap_mtu(&t->path),
+		 tap_offloads(), underlay_n_src(t->ul));
 }
 
 /* --daemon or not, the pidfile; then --user. 0 or -errno (logged). */

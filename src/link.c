@@ -19,6 +19,7 @@
 #include <libmnl/libmnl.h>
 #include "link.h"
 #include "log.h"
+#include "mac.h"
 
 /*
  * Large enough for a whole RTM_NEWLINK reply with its statistics: the
@@ -38,6 +39,9 @@ struct link {
 struct link_reply {
 	uint32_t oif; /* RTA_OIF of a route */
 	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
+	unsigned int flags; /* ifi_flags of a link */
+	int family; /* rtm_family of a route */
+	struct ipaddr src; /* RTA_PREFSRC of a route */
 	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
 };
 
@@ -288,6 +292,24 @@ int link_set_up(struct link *l, unsigned int ifindex)
 	return ret;
 }
 
+int link_set_mac(struct link *l, unsigned int ifindex,
+		 const uint8_t mac[MAC_LEN])
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_NEWLINK, 0);
+	struct link_reply r = { 0 };
+	char name[32], text[MAC_TEXT_LEN];
+	int ret;
+
+	link_put_ifinfo(nlh, ifindex);
+	mnl_attr_put(nlh, IFLA_ADDRESS, MAC_LEN, mac);
+	ret = link_talk(l, NULL, &r);
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot set MAC %s on %s",
+			 mac_ntoa(mac, text),
+			 link_name(ifindex, name, sizeof(name)));
+	return ret;
+}
+
 static size_t link_addr_len(int family)
 {
 	return family == AF_INET ? sizeof(struct in_addr) :
@@ -341,6 +363,13 @@ static int link_metric_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* An address of family (AF_INET, AF_INET6) in attr. */
+static bool link_attr_is_addr(const struct nlattr *attr, int family)
+{
+	return (family == AF_INET || family == AF_INET6) &&
+	       mnl_attr_get_payload_len(attr) == link_addr_len(family);
+}
+
 static int link_route_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct link_reply *r = data;
@@ -354,15 +383,27 @@ static int link_route_attr_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0)
 			mnl_attr_parse_nested(attr, link_metric_cb, r);
 		break;
+	case RTA_PREFSRC:
+		if (link_attr_is_addr(attr, r->family)) {
+			r->src.family = r->family;
+			memcpy(&r->src.addr, mnl_attr_get_payload(attr),
+			       link_addr_len(r->family));
+		}
+		break;
 	}
 	return MNL_CB_OK;
 }
 
 static int link_route_cb(const struct nlmsghdr *nlh, void *data)
 {
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct link_reply *r = data;
+
 	if (nlh->nlmsg_type != RTM_NEWROUTE ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct rtmsg))
 		return MNL_CB_OK;
+	/* The family says how long RTA_PREFSRC is. */
+	r->family = rtm->rtm_family;
 	return mnl_attr_parse(nlh, sizeof(struct rtmsg), link_route_attr_cb,
 			      data);
 }
@@ -379,9 +420,13 @@ static int link_mtu_attr_cb(const struct nlattr *attr, void *data)
 
 static int link_mtu_cb(const struct nlmsghdr *nlh, void *data)
 {
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct link_reply *r = data;
+
 	if (nlh->nlmsg_type != RTM_NEWLINK ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct ifinfomsg))
 		return MNL_CB_OK;
+	r->flags = ifi->ifi_flags;
 	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_mtu_attr_cb,
 			      data);
 }
@@ -400,6 +445,15 @@ static int link_get_route(struct link *l, const struct ipaddr *dst,
 	return link_talk(l, link_route_cb, r);
 }
 
+/*
+ * Up, and running: IFF_RUNNING is the operational state (netif_oper_up()),
+ * which a veth loses when its peer goes down, a NIC with its carrier.
+ */
+static bool link_flags_up(unsigned int flags)
+{
+	return (flags & IFF_UP) && (flags & IFF_RUNNING);
+}
+
 static int link_get_mtu(struct link *l, unsigned int ifindex,
 			struct link_reply *r)
 {
@@ -414,13 +468,15 @@ static int link_get_mtu(struct link *l, unsigned int ifindex,
  * PMTU the kernel has learnt for dst (a cached exception). Failures are
  * warnings: the caller may fall back to a default MTU.
  */
-int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet)
+int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
+		   struct link_route *out)
 {
 	struct link_reply route = { 0 }, dev = { 0 };
 	char addr[INET6_ADDRSTRLEN], name[32];
 	int level = quiet ? LOG_LVL_DEBUG : LOG_LVL_WARN;
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	link_ntop(dst->family, &dst->addr, addr, sizeof(addr));
 	if (dst->family != AF_INET && dst->family != AF_INET6) {
 		link_log(level, -EAFNOSUPPORT, &route,
@@ -433,15 +489,20 @@ int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet)
 			 "cannot look up route to %s", addr);
 		return ret;
 	}
-	if (route.mtu)
-		return route.mtu > INT_MAX ? INT_MAX : (int)route.mtu;
+	out->src = route.src;
+	out->oif = route.oif;
+	if (!route.oif && route.mtu) {
+		out->mtu = route.mtu;
+		out->oif_up = true;
+		return 0;
+	}
 	if (!route.oif) {
 		link_log(level, -ENODEV, &route,
 			 "route to %s has no output interface", addr);
 		return -ENODEV;
 	}
 	ret = link_get_mtu(l, route.oif, &dev);
-	if (ret == 0 && !dev.mtu)
+	if (ret == 0 && !dev.mtu && !route.mtu)
 		ret = -ENODATA;
 	if (ret < 0) {
 		link_log(level, ret, &dev,
@@ -449,7 +510,18 @@ int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet)
 			 link_name(route.oif, name, sizeof(name)), addr);
 		return ret;
 	}
-	return dev.mtu > INT_MAX ? INT_MAX : (int)dev.mtu;
+	out->mtu = route.mtu ? route.mtu : dev.mtu;
+	out->oif_up = link_flags_up(dev.flags);
+	return 0;
+}
+
+int link_is_up(struct link *l, unsigned int ifindex, bool *up)
+{
+	struct link_reply r = { 0 };
+	int ret = link_get_mtu(l, ifindex, &r);
+
+	*up = ret == 0 && link_flags_up(r.flags);
+	return ret;
 }
 
 /*

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "mac.h"
 #include "options.h"
 
 struct link;
@@ -27,12 +28,28 @@ int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a);
 int link_set_gso_max_size(struct link *l, unsigned int ifindex, uint32_t size);
 int link_set_gso_max_segs(struct link *l, unsigned int ifindex, uint32_t segs);
 
+/* Set the link's Ethernet address (IFLA_ADDRESS). */
+int link_set_mac(struct link *l, unsigned int ifindex,
+		 const uint8_t mac[MAC_LEN]);
+
+/* The route the kernel takes to a destination now (`ip route get`). */
+struct link_route {
+	uint32_t mtu;		/* of the path (> 0) */
+	unsigned int oif;	/* its output interface */
+	bool oif_up;		/* that is up and running (carrier) */
+	struct ipaddr src;	/* the source it picks; family 0: none said */
+};
+
 /*
- * MTU of the path to dst: the route's RTAX_MTU metric if set (a learnt
- * PMTU included), else the MTU of the route's output interface. Returns
- * the MTU (> 0) or -errno, logged as a warning unless quiet.
+ * The route to dst into *out. mtu: the route's RTAX_MTU metric if set (a
+ * learnt PMTU included), else the MTU of the route's output interface.
+ * 0 or -errno (-ENETUNREACH: no route), logged as a warning unless quiet.
  */
-int link_route_mtu(struct link *l, const struct ipaddr *dst, bool quiet);
+int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
+		   struct link_route *out);
+
+/* Whether interface ifindex is up and running. 0 or -errno (-ENODEV). */
+int link_is_up(struct link *l, unsigned int ifindex, bool *up);
 
 /* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
 struct link_watch;

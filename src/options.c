@@ -52,6 +52,7 @@ enum {
 	OPT_MAX_ADDRESS,
 	OPT_PEERS,
 	OPT_CONTROL,
+	OPT_MAC,
 };
 
 #define VNI_MAX 0xffffffu
@@ -134,6 +135,10 @@ static const struct argp_option options_table[] = {
 	{ .name = "address", .key = OPT_ADDRESS, .arg = "[DEV=]CIDR",
 	  .doc = "Address/prefix for the tap (or tap DEV), IPv4 or IPv6; "
 		 "repeatable, up to 16" },
+	{ .name = "mac", .key = OPT_MAC, .arg = "[DEV=]MAC",
+	  .doc = "Ethernet address of the tap (or tap DEV), unicast, not "
+		 "zero (default: a stable one derived from the machine id, "
+		 "the tap's name and the local address)" },
 	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
 	  .doc = "The classic userspace tunnel, as a baseline: no TSO or "
 		 "checksum offload on the tap, no UDP GSO or GRO, no TCP "
@@ -539,6 +544,43 @@ static int options_address(struct argp_state *state, struct config *cfg,
 		return EINVAL;
 	}
 	cfg->n_addrs++;
+	return 0;
+}
+
+/* A tap's unicast MAC; returns why it is not one, or NULL. */
+static const char *options_tap_mac_invalid(const char *s, uint8_t *mac)
+{
+	static const uint8_t zero[6];
+
+	if (!options_mac_parse(s, strlen(s), mac))
+		return "not a MAC address (xx:xx:xx:xx:xx:xx)";
+	if (mac[0] & 1)
+		return "a multicast MAC (a tap's address is unicast)";
+	if (!memcmp(mac, zero, sizeof(zero)))
+		return "the all-zero MAC";
+	return NULL;
+}
+
+/* --mac [DEV=]MAC; which tap DEV is, options_check_macs() finds. */
+static int options_mac(struct argp_state *state, struct config *cfg,
+		       const char *arg)
+{
+	struct config_mac *m = &cfg->macs[cfg->n_macs];
+	const char *why, *mac;
+
+	if (cfg->n_macs == CONFIG_MAX_TUNNELS) {
+		argp_error(state, "too many --mac: at most %d",
+			   CONFIG_MAX_TUNNELS);
+		return E2BIG;
+	}
+	why = options_address_dev(arg, m->dev, &mac);
+	if (!why)
+		why = options_tap_mac_invalid(mac, m->mac);
+	if (why) {
+		argp_error(state, "invalid --mac '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_macs++;
 	return 0;
 }
 
@@ -1168,6 +1210,45 @@ static int options_check_taps(struct argp_state *state,
 	return 0;
 }
 
+/* Each --mac DEV=MAC names a tap, and a tap has one --mac at most. */
+static int options_check_macs(struct argp_state *state, struct config *cfg)
+{
+	unsigned int i, j;
+	int tap;
+
+	for (i = 0; i < cfg->n_macs; i++) {
+		struct config_mac *m = &cfg->macs[i];
+
+		tap = m->dev[0] ? options_tap_index(cfg, m->dev) : 0;
+		if (tap < 0) {
+			argp_error(state, "--mac %s=MAC: no tap is named %s "
+				   "(--dev, --vni N=DEV, --key N=DEV)", m->dev,
+				   m->dev);
+			return EINVAL;
+		}
+		m->tap = tap;
+		for (j = 0; j < i; j++) {
+			if (cfg->macs[j].tap == tap) {
+				argp_error(state, "two --mac for tap %s",
+					   tap ? cfg->taps[tap - 1].dev
+					       : cfg->dev);
+				return EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+const uint8_t *options_tap_mac(const struct config *cfg, unsigned int tap)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_macs; i++)
+		if (cfg->macs[i].tap == tap)
+			return cfg->macs[i].mac;
+	return NULL;
+}
+
 /* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
 static int options_check_df(struct argp_state *state,
 			    const struct config *cfg)
@@ -1240,6 +1321,8 @@ static int options_finish(struct argp_state *state)
 		err = options_check_process(state, st->cfg);
 	if (!err)
 		err = options_check_taps(state, st);
+	if (!err)
+		err = options_check_macs(state, st->cfg);
 	if (!err)
 		err = options_check_df(state, st->cfg);
 	if (!err)
@@ -1355,6 +1438,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_mtu(state, cfg, arg);
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
+	case OPT_MAC:
+		return options_mac(state, cfg, arg);
 	case OPT_PIDFILE:
 		return options_path(state, "--pidfile", arg, &cfg->pidfile);
 	case OPT_PEERS:

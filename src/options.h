@@ -63,6 +63,13 @@ struct config_tap {
 	uint32_t id;
 };
 
+/* --mac [DEV=]MAC: the Ethernet address of a tap. */
+struct config_mac {
+	uint8_t mac[6];
+	char dev[IFNAMSIZ];		/* as given, or "" for --dev */
+	unsigned char tap;		/* 0: --dev, i: taps[i - 1] */
+};
+
 /* --fdb MAC[@VID]=ADDR: frames to mac on vlan go to the peer at ADDR. */
 struct config_fdb {
 	uint8_t mac[6];
@@ -113,6 +120,8 @@ struct config {
 	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
 	struct config_tap taps[CONFIG_MAX_TUNNELS - 1];	/* more taps */
 	unsigned int n_taps;
+	struct config_mac macs[CONFIG_MAX_TUNNELS];	/* --mac */
+	unsigned int n_macs;
 	int ttl;			/* --ttl 1..255; 0 = kernel default */
 	enum tos_mode tos_mode;		/* --tos N|inherit */
 	uint8_t tos;
@@ -143,6 +152,10 @@ int options_parse(int argc, char **argv, struct config *cfg);
  * says what is wrong. 0 or -EINVAL.
  */
 int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len);
+
+/* The --mac of tap (0: --dev, i: taps[i - 1]), or NULL: none given. */
+const uint8_t *options_tap_mac(const struct config *cfg,
+			       unsigned int tap);
 
 /* Free what options_parse() allocated. */
 void options_free(struct config *cfg);

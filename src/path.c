@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/if_ether.h>
+#include "clock.h"
 #include "link.h"
 #include "log.h"
 #include "path.h"
@@ -213,9 +214,76 @@ static void path_lower(struct tunnel *t, int peer, uint32_t reported)
 	path_peer_set(t, e, pmtu_lower(cur, reported, path_ipv6(t)));
 }
 
+/* Seconds between two warnings that peers are unreachable. */
+#define PATH_WARN_INTERVAL 10
+#define PATH_WARN_NS (PATH_WARN_INTERVAL * 1000000000ull)
+
 /*
- * The routes to the peers; a peer without one is warned of (unless
- * quiet) and keeps what it had (unknown at first). Whether any had one.
+ * What the route to peer e says: its path MTU into *mtu (0: no route),
+ * and whether the underlay reaches the peer. No route through a link
+ * that went down (the kernel removes the routes of a link it takes down)
+ * is said as the link's fault; *err is why there is no route.
+ */
+static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
+				       bool quiet, uint32_t *mtu, int *err)
+{
+	struct link_route r;
+	bool up;
+
+	*err = -link_route_get(t->link, &e->addr, quiet, &r);
+	*mtu = *err ? 0 : r.mtu;
+	if (!*err) {
+		e->oif = r.oif;
+		return r.oif_up ? PEER_REACH_OK : PEER_REACH_LINK_DOWN;
+	}
+	if (e->oif && !link_is_up(t->link, e->oif, &up) && !up)
+		return PEER_REACH_LINK_DOWN;
+	return PEER_REACH_NO_ROUTE;
+}
+
+/*
+ * Peer e's reachability is now reach. Its loss is said once, and at most
+ * once an interval for a peer whose route flaps (the others counted); its
+ * return is said when its loss was.
+ */
+static void path_peer_reach(struct tunnel *t, struct peer *e,
+			    enum peer_reach reach, int err)
+{
+	char addr[INET6_ADDRSTRLEN], dev[IF_NAMESIZE], more[40] = "";
+	unsigned long held;
+
+	if (reach == e->reach)
+		return;
+	e->reach = reach;
+	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+	if (reach == PEER_REACH_OK) {
+		if (e->reach_said)
+			log_info("%s: the peer %s is reachable again",
+				 t->ifname, addr);
+		e->reach_said = false;
+		return;
+	}
+	/* A loss said since it was last reachable: its return is said. */
+	if (!log_limit_take(&e->reach_warn, clock_now_ns(), PATH_WARN_NS,
+			    &held))
+		return;
+	e->reach_said = true;
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	if (reach == PEER_REACH_LINK_DOWN)
+		log_warn("%s: underlay link %s down: nothing reaches %s%s",
+			 t->ifname,
+			 if_indextoname(e->oif, dev) ? dev : "(gone)", addr,
+			 more);
+	else
+		log_warn("%s: no route to the peer %s (%s)%s", t->ifname, addr,
+			 strerror(err), more);
+}
+
+/*
+ * The routes to the peers; a peer without one is warned of (as a failed
+ * lookup unless quiet, and as unreachable once) and keeps the path MTU it
+ * had (unknown at first). Whether any had one.
  */
 static bool path_routes(struct tunnel *t, bool quiet)
 {
@@ -225,14 +293,44 @@ static bool path_routes(struct tunnel *t, bool quiet)
 
 	for (i = 0; i < ps->n; i++) {
 		struct peer *e = &ps->v[ps->live[i]];
-		int path = link_route_mtu(t->link, &e->addr, quiet);
+		enum peer_reach reach;
+		uint32_t mtu;
+		int err;
 
-		if (path > 0)
-			path_peer_set(t, e, path);
-		any |= path > 0;
+		reach = path_peer_route(t, e, quiet, &mtu, &err);
+		if (mtu)
+			path_peer_set(t, e, mtu);
+		any |= mtu > 0;
+		path_peer_reach(t, e, reach, err);
 	}
 	path_update(t);
 	return any;
+}
+
+void path_send_failed(struct tunnel *t, struct peer *e, int err)
+{
+	char addr[INET6_ADDRSTRLEN], more[40] = "";
+	enum peer_reach reach;
+	unsigned long held;
+	uint32_t mtu;
+	int why;
+
+	/* Said already, or held; and a look at the route a while at most. */
+	if (e->reach != PEER_REACH_OK ||
+	    !log_limit_take(&t->path.send_warn, clock_now_ns(), PATH_WARN_NS,
+			    &held))
+		return;
+	reach = path_peer_route(t, e, true, &mtu, &why);
+	if (reach != PEER_REACH_OK) {
+		path_peer_reach(t, e, reach, why);
+		return;
+	}
+	/* The route is back already, or the kernel found no neighbour. */
+	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	log_warn("%s: no route to the peer %s (%s)%s", t->ifname, addr,
+		 strerror(err), more);
 }
 
 /*
@@ -317,9 +415,6 @@ uint32_t path_budget(const struct path *p)
 	return p->budget;
 }
 
-/* Seconds between two warnings that a peer is unreachable. */
-#define PATH_WARN_INTERVAL 10
-
 /*
  * ICMP says packets to a peer do not arrive (port or host unreachable):
  * said once in a while, as traffic otherwise just stops.
@@ -329,9 +424,8 @@ static void path_warn_unreach(struct tunnel *t, const struct peer *e)
 	char addr[INET6_ADDRSTRLEN], port[24] = "";
 	unsigned long held;
 
-	if (!log_limit_take(&t->path.unreach_warn,
-			    (uint64_t)(ev_now(t->loop) * 1e9),
-			    PATH_WARN_INTERVAL * 1000000000ull, &held))
+	if (!log_limit_take(&t->path.unreach_warn, clock_now_ns(),
+			    PATH_WARN_NS, &held))
 		return;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
 	if (encap_is_udp(t->encap.type))

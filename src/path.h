@@ -14,6 +14,7 @@
 #include "log.h"
 #include "xmit.h"
 #include "options.h"
+#include "peer.h"
 #include "pmtu.h"
 #include "vnet.h"
 
@@ -37,6 +38,7 @@ struct path {
 	ev_tstamp udp_bulk_at;	/* the raise, or the last such frame */
 	ev_tstamp udp_backoff;	/* no raise for a row of datagrams before */
 	struct log_limit unreach_warn;	/* "peer unreachable" said */
+	struct log_limit send_warn;	/* sends failed for want of a route */
 };
 
 /*
@@ -63,6 +65,13 @@ uint32_t path_udp_bulk_fit(const struct path *p);
  * whole, until no UDP super-frame has come for PATH_UDP_HOLD seconds.
  */
 void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
+
+/*
+ * A send to peer e failed for want of a route (err: ENETUNREACH,
+ * EHOSTUNREACH, ENETDOWN): the route is looked at, and the cause said,
+ * once and at most once an interval.
+ */
+void path_send_failed(struct tunnel *t, struct peer *e, int err);
 
 /* Ask the routes to the peers again (a change, or the peers changed). */
 void path_check(struct tunnel *t);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include "log.h"
 #include "options.h"
 #include "sendq.h"
 
@@ -23,6 +24,13 @@ struct peer_stats {
 	uint64_t tx_flood;	/* of tx_packets, copies of flooded frames */
 };
 
+/* Whether the underlay reaches a peer, as its route says (path.c). */
+enum peer_reach {
+	PEER_REACH_OK = 0,
+	PEER_REACH_NO_ROUTE,	/* no route to it */
+	PEER_REACH_LINK_DOWN,	/* the route's interface is down */
+};
+
 struct peer {
 	struct sockaddr_storage sa;	/* msg_name of sends to it */
 	struct sendq_dst dst;		/* sa, as sendq_add() takes it */
@@ -31,6 +39,10 @@ struct peer {
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
 	uint32_t budget;		/* largest inner frame; UINT32_MAX */
 	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
+	enum peer_reach reach;
+	bool reach_said;		/* its loss was logged */
+	struct log_limit reach_warn;	/* and how often it may be */
+	unsigned int oif;		/* the last route's interface; 0 */
 	struct peer_stats st;
 };
 

@@ -14,6 +14,7 @@
 #include <net/if.h>
 #include "compat.h"
 #include "log.h"
+#include "mac.h"
 #include "tap.h"
 #include "vnet.h"
 
@@ -80,6 +81,21 @@ static const char *tap_why(int err)
 	return "";
 }
 
+/*
+ * TUNSETIFF attaches to a persistent tap of the name (ip tuntap add) as
+ * if it were new: say so, as it outlives gsotun, with its addresses.
+ */
+static void tap_warn_persistent(int fd, const char *name)
+{
+	struct ifreq ifr = { 0 };
+
+	if (ioctl(fd, TUNGETIFF, &ifr) < 0 || !(ifr.ifr_flags & IFF_PERSIST))
+		return;
+	log_warn("tap %s exists already and is persistent (ip tuntap add?): "
+		 "gsotun uses it, and it stays, with its addresses, when "
+		 "gsotun exits ('ip link del %s' removes it)", name, name);
+}
+
 int tap_open(const char *name, bool offload, char *ifname)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR };
@@ -120,12 +136,45 @@ int tap_open(const char *name, bool offload, char *ifname)
 	ret = tap_set_offload(fd, ifr.ifr_name, offload);
 	if (ret < 0)
 		goto err;
+	tap_warn_persistent(fd, ifr.ifr_name);
 	if (ifname)
 		memcpy(ifname, ifr.ifr_name, IFNAMSIZ);
 	return fd;
 err:
 	close(fd);
 	return ret;
+}
+
+/*
+ * What names this host in the stable MACs: /etc/machine-id, as
+ * systemd-networkd's, else the host name (a container without one).
+ */
+static void tap_host_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/etc/machine-id", "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = '\0';
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+	if (buf[0])
+		return;
+	if (gethostname(buf, len) < 0)
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+	log_debug("no /etc/machine-id: stable MACs from host name '%s'", buf);
+}
+
+void tap_stable_mac(const char *ifname, const struct ipaddr *local,
+		    uint8_t mac[MAC_LEN])
+{
+	char host[256];
+
+	tap_host_id(host, sizeof(host));
+	mac_stable(host, ifname, local, mac);
 }
 
 static void tap_sysctl(const char *family, const char *ifname,

@@ -7,23 +7,37 @@
 #define GSOTUN_TAP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <net/if.h>
+#include "mac.h"
+#include "options.h"
 
 /*
  * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR, vnet header
  * size VNET_HDR_LEN, non-blocking. With offload, TUNSETOFFLOAD gets
  * CSUM|TSO4|TSO6|TSO_ECN, plus USO4|USO6 when the kernel takes them;
- * without, 0. The kernel's name is copied to ifname (IFNAMSIZ).
+ * without, 0. The kernel's name is copied to ifname (IFNAMSIZ). A tap of
+ * that name that is persistent is used, with a warning.
  * Returns the fd or -errno (logged).
  */
 int tap_open(const char *name, bool offload, char *ifname);
 
 /*
- * Before the tap gets its addresses and goes up: announce its (random)
- * MAC address when it comes up (arp_notify, ndisc_notify), so that a peer
- * that knew the tap of a gsotun before a restart learns the new one at
- * once, and keep its IPv6 addresses when an administrator takes it down
- * (keep_addr_on_down), as IPv4 keeps them. Best effort: a sysctl that is
+ * The stable MAC of tap ifname (mac_stable()): the same across restarts,
+ * so that bridges and peers keep the tap in their tables, from this host's
+ * machine id (or host name), ifname and local (the tunnel's local
+ * underlay address; NULL or family 0 when unknown).
+ */
+void tap_stable_mac(const char *ifname, const struct ipaddr *local,
+		    uint8_t mac[MAC_LEN]);
+
+/*
+ * Before the tap gets its addresses and goes up: announce its MAC
+ * address when it comes up (arp_notify, ndisc_notify), so that a peer
+ * that knew the tap of a gsotun before a restart learns a new one (--mac
+ * changed, or another local address) at once; and keep its IPv6
+ * addresses when an administrator takes it down (keep_addr_on_down), as
+ * IPv4 keeps them. Best effort: a sysctl that is
  * missing (IPv6 disabled) is skipped.
  */
 void tap_set_sysctls(const char *ifname);

@@ -13,6 +13,7 @@
 #include <net/if.h>
 #include <ev.h>
 #include "fwd.h"
+#include "mac.h"
 #include "options.h"
 #include "path.h"
 #include "peer.h"
@@ -68,6 +69,7 @@ struct tunnel {
 	int tap_fd;
 	unsigned int ifindex;
 	char ifname[IFNAMSIZ];
+	uint8_t mac[MAC_LEN];	/* the tap's */
 	struct fwd fwd;		/* which peers a frame goes to */
 	struct path path;
 	struct tx tx;

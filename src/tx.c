@@ -315,14 +315,23 @@ static struct peer *tx_msg_peer(struct tunnel *t, const struct sendq *q,
 	return name ? peer_of_name(name) : &t->peers->v[t->peers->live[0]];
 }
 
+/* The errors of a send that say the underlay does not reach the peer. */
+static bool tx_err_unreachable(int err)
+{
+	return err == ENETUNREACH || err == EHOSTUNREACH || err == ENETDOWN;
+}
+
 /* The completion of one send: counted, a set freed with its last. */
 static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
 			 int res)
 {
-	struct peer_stats *ps = &tx_msg_peer(t, s->q, m)->st;
+	struct peer *e = tx_msg_peer(t, s->q, m);
+	struct peer_stats *ps = &e->st;
 	struct underlay_sent out;
 
 	underlay_complete(t->ul, s->q, m, res, &out);
+	if (out.dropped && tx_err_unreachable(out.err))
+		path_send_failed(t, e, out.err);
 	ps->tx_packets += out.segments;
 	ps->tx_bytes += out.bytes;
 	ps->tx_drops += out.dropped;

@@ -671,6 +671,7 @@ static void tx_send_split(struct underlay *u, const struct sendq *q,
 			continue;
 		if (r < 0) {
 			out->dropped++;
+			out->err = errno;
 			sent++;
 			continue;
 		}
@@ -768,6 +769,7 @@ void underlay_complete(struct underlay *u, const struct sendq *q,
 	}
 	log_debug_ret(res, "underlay send");
 	out->dropped += segs;
+	out->err = -res;
 }
 
 /*

@@ -78,6 +78,7 @@ struct underlay_sent {
 	uint32_t bytes;		/* their bytes */
 	uint32_t sends;		/* tx_sends: system calls beyond the ring's */
 	uint32_t dropped;	/* DROP_TX_SEND: datagrams not sent */
+	int err;		/* why (errno) they were not */
 	bool gso_fallback;	/* tx_gso_fallback */
 	bool gso_oversize;	/* tx_gso_oversize */
 };

@@ -49,7 +49,7 @@ struct row {
 	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 "         \
 	"src_ports=8 vni=1 "                                                   \
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
-	"offload=1 verbosity=0 daemon=0 pidfile=-"
+	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=-"
 
 /* 120 bytes: more than a socket's name holds. */
 #define LONG_NAME                                                             \
@@ -134,6 +134,35 @@ static const struct row rows[] = {
 	    "12=a12", "--vni", "13=a13", "--vni", "14=a14", "--vni", "15=a15",
 	    "--vni", "16=a16", "--vni", "17=a17"), 64,
 	  "too many taps: at most 16" },
+	/* --mac [DEV=]MAC */
+	{ A(R, "--mac", "02:00:00:00:00:01"), 0, "mac0=02:00:00:00:00:01" },
+	{ A(R, "--mac", "52:54:00:AB:cd:01"), 0, "mac0=52:54:00:ab:cd:01" },
+	{ A(R, "--mac", "ov2=02:00:00:00:00:02", "--vni", "2=ov2"), 0,
+	  "mac0=- mac1=02:00:00:00:00:02" },
+	{ A(R, "--vni", "2=ov2", "--vni", "3=ov3", "--mac",
+	    "gsotun0=02:00:00:00:00:03", "--mac", "ov3=02:00:00:00:00:04"), 0,
+	  "mac0=02:00:00:00:00:03 mac1=- mac2=02:00:00:00:00:04" },
+	{ A(R, "--mac", "01:00:5e:00:00:01"), 64,
+	  "invalid --mac '01:00:5e:00:00:01': a multicast MAC" },
+	{ A(R, "--mac", "ff:ff:ff:ff:ff:ff"), 64, "a multicast MAC" },
+	{ A(R, "--mac", "03:00:00:00:00:01"), 64, "a multicast MAC" },
+	{ A(R, "--mac", "00:00:00:00:00:00"), 64,
+	  "invalid --mac '00:00:00:00:00:00': the all-zero MAC" },
+	{ A(R, "--mac", "02:00:00:00:00"), 64,
+	  "invalid --mac '02:00:00:00:00': not a MAC address" },
+	{ A(R, "--mac", "02-00-00-00-00-01"), 64, "not a MAC address" },
+	{ A(R, "--mac", "02:00:00:00:00:0g"), 64, "not a MAC address" },
+	{ A(R, "--mac", "02:00:00:00:00:011"), 64, "not a MAC address" },
+	{ A(R, "--mac", ""), 64, "invalid --mac '': not a MAC address" },
+	{ A(R, "--mac", "nope=02:00:00:00:00:01"), 64,
+	  "--mac nope=MAC: no tap is named nope" },
+	{ A(R, "--mac", "=02:00:00:00:00:01"), 64,
+	  "invalid --mac '=02:00:00:00:00:01': not a device name" },
+	{ A(R, "--mac", "a/b=02:00:00:00:00:01"), 64, "invalid --mac" },
+	{ A(R, "--mac", "02:00:00:00:00:01", "--mac",
+	    "gsotun0=02:00:00:00:00:02"), 64, "two --mac for tap gsotun0" },
+	{ A(R, "--vni", "2=ov2", "--mac", "ov2=02:00:00:00:00:01", "--mac",
+	    "ov2=02:00:00:00:00:02"), 64, "two --mac for tap ov2" },
 	/* --peers */
 	{ A(R, "--peers", "/dev/null"), 0, "nremotes=1 remote=192.0.2.2" },
 	{ A("--peers", "/dev/null"), 64,
@@ -571,6 +600,15 @@ static char *test_render(const struct config *c)
 	fprintf(f, " ntaps=%u", c->n_taps);
 	for (i = 0; i < c->n_taps; i++)
 		fprintf(f, " tap%u=%u=%s", i, c->taps[i].id, c->taps[i].dev);
+	for (i = 0; i <= c->n_taps && i < CONFIG_MAX_TUNNELS; i++) {
+		const uint8_t *m = options_tap_mac(c, i);
+
+		if (m)
+			fprintf(f, " mac%u=%02x:%02x:%02x:%02x:%02x:%02x", i,
+				m[0], m[1], m[2], m[3], m[4], m[5]);
+		else
+			fprintf(f, " mac%u=-", i);
+	}
 	for (i = 0; i < c->n_addrs && i < CONFIG_MAX_ADDRS; i++)
 		fprintf(f, " addrtap%u=%u", i, c->addr_tap[i]);
 	fprintf(f, " port=%u src_ports=%u vni=%u", c->port, c->src_ports,

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runtime warnings of an underlay that stops reaching the peer: the route
+# to it deleted, the underlay link taken down. While traffic is offered
+# (100 pings a second), each end says it once, naming the peer and the
+# cause, within seconds; and says when the peer is back, and traffic flows
+# again.
+#
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+lib_init 120 ping
+net_setup 4 24
+
+# said NS TEXT N: gsotun in NS has logged TEXT N times.
+said()
+{
+	local n
+
+	n=$(grep -cF -- "$2" "${GT_ERR[$1]}")
+	[ "$n" -eq "$3" ] || { diag "'$2' said $n times, want $3"; return 1; }
+}
+
+# wait_said NS TEXT N: gsotun in NS logs TEXT the Nth time (5 s at most).
+wait_said()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		[ "$(grep -cF -- "$2" "${GT_ERR[$1]}")" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	said "$@"
+}
+
+check "both ends start" ends_start
+check "ping over the tunnel" ping_ok "$NS_A" "$OV4_B"
+
+# Traffic offered all along: the warnings must not follow the packets.
+ip netns exec "$NS_A" ping -q -i 0.01 -w 100 "$OV4_B" >/dev/null 2>&1 &
+track_pid $!
+
+NOROUTE="$TAP_A: no route to the peer $UL_B (Network is unreachable)"
+ip -n "$NS_A" route del 198.18.24.0/24 dev "$VETH_A" ||
+	bail "cannot delete the route"
+t0=$SECONDS
+check "A says there is no route to the peer" wait_log "$NS_A" "$NOROUTE"
+sleep 3
+check "once, not per packet" said "$NS_A" "$NOROUTE" 1
+ip -n "$NS_A" route add 198.18.24.0/24 dev "$VETH_A" src "$UL_A" ||
+	bail "cannot add the route back"
+check "A says the peer is back" wait_log "$NS_A" \
+	"$TAP_A: the peer $UL_B is reachable again"
+check "ping over the tunnel again" ping_ok "$NS_A" "$OV4_B"
+
+# A says a peer's loss at most once in 10 s: wait for that before A's
+# link loses its carrier.
+sleep $((t0 + 11 - SECONDS))
+ip -n "$NS_B" link set "$VETH_B" down || bail "cannot take $VETH_B down"
+# B's routes go with its link; A's link stays up, without a carrier.
+check "B says its underlay link is down" wait_log "$NS_B" \
+	"$TAP_B: underlay link $VETH_B down: nothing reaches $UL_A"
+check "A says its underlay link is down" wait_log "$NS_A" \
+	"$TAP_A: underlay link $VETH_A down: nothing reaches $UL_B"
+sleep 3
+check "B says it once" said "$NS_B" "underlay link $VETH_B down" 1
+check "A says it once" said "$NS_A" "underlay link $VETH_A down" 1
+ip -n "$NS_B" link set "$VETH_B" up || bail "cannot take $VETH_B up"
+check "B says the peer is back" wait_log "$NS_B" \
+	"$TAP_B: the peer $UL_A is reachable again"
+check "A says the peer is back" wait_said "$NS_A" \
+	"$TAP_A: the peer $UL_B is reachable again" 2
+check "ping over the tunnel again" ping_ok "$NS_B" "$OV4_A"
+check "both ends stop cleanly" ends_stop
+done_testing
