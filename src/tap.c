@@ -152,8 +152,8 @@ static void tap_sysctl(const char *family, const char *ifname,
 
 	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/%s", family,
 		 ifname, key);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
 	errno = 0;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "1", 1) != 1)
 		err = errno ? errno : EIO;
 	if (fd >= 0)
