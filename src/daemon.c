@@ -117,6 +117,7 @@ void pidfile_close(struct pidfile *pf, bool remove)
 int daemon_start(struct pidfile *pf, const char *pidfile)
 {
 	int pipefd[2], null, err;
+	bool to_syslog;
 	char ok = 0;
 	pid_t pid;
 
@@ -142,10 +143,17 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 	err = pidfile ? pidfile_write(pf, pidfile) : 0;
 	if (err)
 		return err;
+	/*
+	 * The caller's stderr too, unless it is the journal's: a caller
+	 * that reads it would otherwise wait for as long as we run.
+	 */
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	to_syslog = log_detach();
 	if (null >= 0) {
 		dup2(null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
+		if (to_syslog)
+			dup2(null, STDERR_FILENO);
 		close(null);
 	}
 	ok = 1;

@@ -33,8 +33,10 @@ void pidfile_close(struct pidfile *pf, bool remove);
 
 /*
  * --daemon: fork; the parent exits 0 once the child has written its
- * pidfile (when pidfile is not NULL) and detached, 1 if it failed. In the
- * child, 0 or -errno (logged).
+ * pidfile (when pidfile is not NULL) and detached, 1 if it failed. The
+ * child logs to syslog from then on and leaves the caller's stdin, stdout
+ * and stderr for /dev/null (stderr stays when it is the journal's). In
+ * the child, 0 or -errno (logged).
  */
 int daemon_start(struct pidfile *pf, const char *pidfile);
 

@@ -19,6 +19,7 @@
 #include "encap.h"
 #include "link.h"
 #include "log.h"
+#include "notify.h"
 #include "priv.h"
 #include "report.h"
 #include "tap.h"
@@ -68,6 +69,44 @@ static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/* The counters dump (SIGUSR1, exit) where the messages go. */
+static void print_counters(const struct port *port)
+{
+	struct log_stream ls;
+
+	report_dump(log_stream_open(&ls), port);
+	log_stream_close(&ls);
+}
+
+/*
+ * For the service manager (STATUS=) the main tunnel in a few words:
+ * "VXLAN VNI 1 to 198.18.0.2, MTU 1450".
+ */
+static void notify_port_ready(const struct port *port)
+{
+	const struct tunnel *t = port->tun[0];
+	const struct config *cfg = t->cfg;
+	char peer[INET6_ADDRSTRLEN] = "no peer", id[24] = "", more[32] = "";
+	char taps[24] = "", status[192];
+
+	if (cfg->n_remotes)
+		inet_ntop(cfg->remotes[0].family, &cfg->remotes[0].addr, peer,
+			  sizeof(peer));
+	if (cfg->n_remotes > 1)
+		snprintf(more, sizeof(more), " and %u more",
+			 cfg->n_remotes - 1);
+	if (t->encap.type == ENCAP_VXLAN)
+		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
+	else if (t->encap.has_key)
+		snprintf(id, sizeof(id), " key %u", t->encap.key);
+	if (port->n_tun > 1)
+		snprintf(taps, sizeof(taps), ", %u taps", port->n_tun);
+	snprintf(status, sizeof(status), "%s%s to %s%s, MTU %u%s",
+		 encap_name(t->encap.type), id, peer, more,
+		 path_tap_mtu(&t->path), taps);
+	notify_ready(status);
+}
+
 /* SIGHUP: the peers file read again (--peers), else stop. */
 static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
@@ -78,14 +117,16 @@ static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		return;
 	}
 	log_info("signal %d: reading %s again", w->signum, t->cfg->peers_file);
+	notify_reloading();
 	fwd_reload(t);
+	notify_port_ready(t->port);
 }
 
 static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	report_dump(stderr, t->port);
+	print_counters(t->port);
 }
 
 /*
@@ -334,6 +375,8 @@ int main(int argc, char **argv)
 	g.port.start_ns = clock_now_ns();
 	options_parse(argc, argv, &g.cfg);
 	set_log_level(g.cfg.verbosity);
+	log_open(g.cfg.log_time);
+	notify_open();
 	signal(SIGPIPE, SIG_IGN);
 	if (setup(&g) || become_service(&g))
 		goto out;
@@ -345,16 +388,19 @@ int main(int argc, char **argv)
 	watch(&g, loop);
 	for (i = 0; i < g.port.n_tun; i++)
 		log_tunnel(g.port.tun[i]);
+	notify_port_ready(&g.port);
 	ev_run(loop, 0);
+	notify_stopping();
 	ret = EXIT_SUCCESS;
 	/* Sends still waiting for room are cancelled and counted as drops. */
 	ring_drain(&g.port.ring, tunnel_done, g.port.tun[0]);
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
-	report_dump(stderr, &g.port);
+	print_counters(&g.port);
 out:
 	/* After --user the file is root's: the service manager removes it. */
 	pidfile_close(&g.pidfile, !g.cfg.user);
 	teardown(&g);
+	notify_close();
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Logging to stderr in fastd's manner; and BUG_ON for invariants.
+ * Logging in fastd's manner, to the sink chosen at start (stderr, the
+ * journal's stream, syslog); and BUG_ON for invariants.
  */
 #ifndef GSOTUN_LOG_H
 #define GSOTUN_LOG_H
@@ -8,11 +9,27 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum log_level { LOG_LVL_ERR = 0, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
 
 /* Messages above this level are not printed (default LOG_LVL_INFO). */
 extern int log_level;
+
+/*
+ * Choose the sink: systemd's journal when stderr is its stream
+ * (JOURNAL_STREAM, see systemd.exec(5)), each line then prefixed with its
+ * priority ("<3>", sd-daemon(3)); else stderr, each line prefixed with the
+ * local time when timestamps (--log-time).
+ */
+void log_open(bool timestamps);
+
+/*
+ * --daemon, once detached: syslog(3) from now on, unless stderr is the
+ * journal's. True when stderr is no longer written (to be pointed at
+ * /dev/null by the caller).
+ */
+bool log_detach(void);
 
 void log_msg(int level, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -27,6 +44,21 @@ void log_msg(int level, int err, const char *fmt, ...)
 /* The _ret variants, ": strerror(-ret)" of a returned -errno. */
 #define log_err_ret(ret, ...) log_msg(LOG_LVL_ERR, -(ret), __VA_ARGS__)
 #define log_debug_ret(ret, ...) log_msg(LOG_LVL_DEBUG, -(ret), __VA_ARGS__)
+
+/*
+ * Text of several lines (the counters) written to a stream, then said a
+ * line at a time to the sink at info, whatever the level: as a daemon,
+ * one syslog message each. log_stream_open() returns the stream to
+ * write to (stderr if memory is short), log_stream_close() says it.
+ */
+struct log_stream {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+FILE *log_stream_open(struct log_stream *ls);
+void log_stream_close(struct log_stream *ls);
 
 /*
  * A warning about what the network sends, at most once an interval for

@@ -53,6 +53,7 @@ enum {
 	OPT_PEERS,
 	OPT_CONTROL,
 	OPT_MAC,
+	OPT_LOG_TIME,
 };
 
 #define VNI_MAX 0xffffffu
@@ -156,8 +157,10 @@ static const struct argp_option options_table[] = {
 	  .doc = "More messages (repeatable)" },
 	{ .name = "quiet", .key = 'q',
 	  .doc = "Fewer messages (repeatable)" },
+	{ .name = "log-time", .key = OPT_LOG_TIME,
+	  .doc = "Start each message on stderr with the local time" },
 	{ .name = "daemon", .key = OPT_DAEMON,
-	  .doc = "Run in the background" },
+	  .doc = "Run in the background, logging to syslog" },
 	{ .name = "pidfile", .key = OPT_PIDFILE, .arg = "FILE",
 	  .doc = "Write the process id to FILE" },
 	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH|none",
@@ -1360,6 +1363,9 @@ static bool options_flag(int key, struct options_state *st)
 		return true;
 	case OPT_DAEMON:
 		cfg->daemon = true;
+		return true;
+	case OPT_LOG_TIME:
+		cfg->log_time = true;
 		return true;
 	case OPT_LEARNING:
 		cfg->learning = true;

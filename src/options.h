@@ -133,6 +133,7 @@ struct config {
 	enum udp_gro udp_gro;		/* --udp-gro auto|on|off */
 	int verbosity;			/* 0 normal, -v raises, -q lowers */
 	bool daemon;			/* --daemon */
+	bool log_time;			/* --log-time */
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */
 	char *control;			/* --control; NULL: default (owned) */
 	char *user;			/* --user NAME (owned) */

@@ -177,19 +177,42 @@ void tap_stable_mac(const char *ifname, const struct ipaddr *local,
 	mac_stable(host, ifname, local, mac);
 }
 
+/* Why a write to /proc/sys failed, as what to change. */
+static const char *tap_sysctl_hint(int err)
+{
+	switch (err) {
+	case EROFS:
+		return " (/proc/sys is read-only here: a container, or "
+		       "systemd's ProtectKernelTunables=yes without "
+		       "ReadWritePaths= for /proc/sys/net/ipv4/conf and "
+		       "/proc/sys/net/ipv6/conf)";
+	case EACCES:
+	case EPERM:
+		return " (needs root, with CAP_NET_ADMIN)";
+	}
+	return "";
+}
+
 static void tap_sysctl(const char *family, const char *ifname,
 		       const char *key)
 {
 	char path[128];
-	int fd;
+	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/%s", family,
 		 ifname, key);
+	errno = 0;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "1", 1) != 1)
-		log_debug("cannot set %s: %s", path, strerror(errno));
+		err = errno ? errno : EIO;
 	if (fd >= 0)
 		close(fd);
+	/* No IPv6 conf/ when IPv6 is disabled: nothing to set there. */
+	if (err == ENOENT)
+		log_debug("cannot set %s: %s", path, strerror(err));
+	else if (err)
+		log_warn("cannot set %s: %s%s", path, strerror(err),
+			 tap_sysctl_hint(err));
 }
 
 void tap_set_sysctls(const char *ifname)

@@ -37,8 +37,9 @@ void tap_stable_mac(const char *ifname, const struct ipaddr *local,
  * that knew the tap of a gsotun before a restart learns a new one (--mac
  * changed, or another local address) at once; and keep its IPv6
  * addresses when an administrator takes it down (keep_addr_on_down), as
- * IPv4 keeps them. Best effort: a sysctl that is
- * missing (IPv6 disabled) is skipped.
+ * IPv4 keeps them. Best effort: a sysctl that is missing (IPv6 disabled)
+ * is skipped, one that cannot be written (a read-only /proc/sys) is a
+ * warning that names it.
  */
 void tap_set_sysctls(const char *ifname);
 

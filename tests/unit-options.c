@@ -495,6 +495,9 @@ static const struct row rows[] = {
 	{ A(R, "--control", "/" LONG_NAME), 64,
 	  "longer than a socket name can be" },
 	{ A(R, "--daemon=yes"), 64, NULL },
+	{ A(R), 0, "log_time=0" },
+	{ A(R, "--log-time", "--daemon"), 0, "log_time=1 daemon=1" },
+	{ A(R, "--log-time=yes"), 64, NULL },
 
 	/* Everything at once */
 	{ A("--dev", "gt1", "--encap", "gre", "--local", "2001:db8::1", R6,
@@ -522,7 +525,7 @@ static const struct row rows[] = {
 	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
 	  "--mtu=N|auto "
 	  "--address=[DEV=]CIDR --no-offload --no-gro --udp-gro=auto|on|off "
-	  "--verbose --quiet --daemon "
+	  "--verbose --quiet --log-time --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
 	{ A("--usage"), 0, NULL, "--remote=ADDR" },
@@ -648,8 +651,8 @@ static char *test_render(const struct config *c)
 	fprintf(f, " df=%s pmtud=%d",
 		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
 		"unset", c->pmtud);
-	fprintf(f, " offload=%d verbosity=%d daemon=%d", c->offload,
-		c->verbosity, c->daemon);
+	fprintf(f, " offload=%d verbosity=%d daemon=%d log_time=%d",
+		c->offload, c->verbosity, c->daemon, c->log_time);
 	if (!c->pidfile)
 		fprintf(f, " pidfile=-");
 	else if (cwd_len && !strncmp(c->pidfile, test_cwd, cwd_len) &&
