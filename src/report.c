@@ -34,6 +34,18 @@ static const unsigned int offload_bits[] = {
 	TUN_F_USO4, TUN_F_USO6,
 };
 
+static const char *report_reach(const struct peer *e)
+{
+	switch (e->reach) {
+	case PEER_REACH_NO_ROUTE:
+		return "no route";
+	case PEER_REACH_LINK_DOWN:
+		return "link down";
+	default:
+		return "ok";
+	}
+}
+
 static double report_uptime(const struct port *port)
 {
 	return (double)(clock_now_ns() - port->start_ns) / 1e9;
@@ -160,7 +172,7 @@ static void report_show_peer(FILE *out, const struct peer *e, uint64_t now)
 		snprintf(last, sizeof(last), "%.1f s ago",
 			 (double)(now - e->rx_last_ns) / 1e9);
 	fprintf(out, "peer %s\n", addr);
-	fprintf(out, "  path mtu: %s\n", mtu);
+	fprintf(out, "  route: %s, path mtu: %s\n", report_reach(e), mtu);
 	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
 		" refused\n", s->tx_packets, tx, s->tx_drops);
 	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
@@ -239,8 +251,8 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 	const char *sep = "";
 
 	report_addr(&e->addr, addr, sizeof(addr));
-	fprintf(out, "{\"address\":\"%s\",\"path_mtu\":%u,", addr,
-		e->path_mtu);
+	fprintf(out, "{\"address\":\"%s\",\"route\":\"%s\",\"path_mtu\":%u,",
+		addr, report_reach(e), e->path_mtu);
 	if (e->rx_last_ns)
 		fprintf(out, "\"rx_last_seconds\":%.3f,",
 			(double)(now - e->rx_last_ns) / 1e9);
@@ -336,6 +348,14 @@ static void report_metrics_peers(FILE *out, const struct port *port)
 
 		metric_peer(out, "peer_path_mtu", port, e);
 		fprintf(out, "%u\n", e->path_mtu);
+	}
+	metric_head(out, "peer_reachable", "gauge",
+		    "1 when the underlay has a route to the peer on a link up");
+	for (i = 0; i < ps->n; i++) {
+		const struct peer *e = &ps->v[ps->live[i]];
+
+		metric_peer(out, "peer_reachable", port, e);
+		fprintf(out, "%d\n", e->reach == PEER_REACH_OK);
 	}
 #define PEER_METRIC(name, help)                                               \
 	metric_head(out, "peer_" #name "_total", "counter", help);            \

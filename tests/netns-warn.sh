@@ -35,6 +35,20 @@ wait_said()
 	said "$@"
 }
 
+# route_shown NS WANT: gsotunctl show in NS gives the peer's route as WANT.
+route_shown()
+{
+	local out
+
+	out=$(ip netns exec "$1" "$CTL" show 2>&1)
+	[[ $out == *"route: $2,"* ]] && return 0
+	diag "gsotunctl show in $1, not 'route: $2':" "$out"
+	return 1
+}
+
+CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
+[ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
+
 check "both ends start" ends_start
 check "ping over the tunnel" ping_ok "$NS_A" "$OV4_B"
 
@@ -49,6 +63,7 @@ t0=$SECONDS
 check "A says there is no route to the peer" wait_log "$NS_A" "$NOROUTE"
 sleep 3
 check "once, not per packet" said "$NS_A" "$NOROUTE" 1
+check "gsotunctl show says so" route_shown "$NS_A" "no route"
 ip -n "$NS_A" route add 198.18.24.0/24 dev "$VETH_A" src "$UL_A" ||
 	bail "cannot add the route back"
 check "A says the peer is back" wait_log "$NS_A" \
@@ -67,11 +82,13 @@ check "A says its underlay link is down" wait_log "$NS_A" \
 sleep 3
 check "B says it once" said "$NS_B" "underlay link $VETH_B down" 1
 check "A says it once" said "$NS_A" "underlay link $VETH_A down" 1
+check "gsotunctl show says so" route_shown "$NS_A" "link down"
 ip -n "$NS_B" link set "$VETH_B" up || bail "cannot take $VETH_B up"
 check "B says the peer is back" wait_log "$NS_B" \
 	"$TAP_B: the peer $UL_A is reachable again"
 check "A says the peer is back" wait_said "$NS_A" \
 	"$TAP_A: the peer $UL_B is reachable again" 2
 check "ping over the tunnel again" ping_ok "$NS_B" "$OV4_A"
+check "gsotunctl show says the route is back" route_shown "$NS_A" ok
 check "both ends stop cleanly" ends_stop
 done_testing
