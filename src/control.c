@@ -50,49 +50,79 @@ static void control_fail(struct control_reply *r, int status,
 	va_end(ap);
 }
 
-/* A file left by a gsotun that is gone: nobody answers on it. */
+/*
+ * A socket file left by a gsotun that is gone: nobody answers on it. Only
+ * a socket (a file that is something else is never ours to remove), and
+ * not one that is bound but not yet listening (ECONNREFUSED too): one
+ * whose owner is gone refuses twice, a second apart.
+ */
 static bool control_stale(const struct control *c)
 {
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool stale;
+	struct stat st;
+	int tries, fd;
 
-	if (fd < 0)
+	if (lstat(c->sa.sun_path, &st) || !S_ISSOCK(st.st_mode))
 		return false;
-	stale = connect(fd, (const struct sockaddr *)&c->sa, c->sa_len) &&
-		errno == ECONNREFUSED;
-	close(fd);
-	return stale;
+	for (tries = 0; tries < 2; tries++) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return false;
+		if (!connect(fd, (const struct sockaddr *)&c->sa, c->sa_len) ||
+		    errno != ECONNREFUSED) {
+			close(fd);
+			return false;
+		}
+		close(fd);
+		if (!tries)
+			sleep(1);
+	}
+	return true;
 }
 
-/* A file socket: mode 0660, group user's (--user), root's otherwise. */
+/*
+ * A socket file: made mode 0660 by the umask at bind(), then of the
+ * group of --user (root's otherwise); lchown(): never through a link.
+ */
 static int control_own(const struct control *c, const char *user)
 {
 	struct passwd *pw = user ? getpwnam(user) : NULL;
+	int err;
 
-	if (chmod(c->sa.sun_path, 0660) ||
-	    (pw && chown(c->sa.sun_path, 0, pw->pw_gid))) {
-		log_err_errno("cannot set the mode of %s", c->sa.sun_path);
-		return -errno;
-	}
-	return 0;
+	if (!pw || !lchown(c->sa.sun_path, 0, pw->pw_gid))
+		return 0;
+	err = -errno;
+	log_err_ret(err, "cannot give %s to the group of %s", c->sa.sun_path,
+		    user);
+	return err;
+}
+
+static int control_try_bind(struct control *c)
+{
+	mode_t old = c->is_path ? umask(0117) : 0;
+	int err = bind(c->fd, (const struct sockaddr *)&c->sa, c->sa_len);
+
+	err = err ? -errno : 0;
+	if (c->is_path)
+		umask(old);
+	c->bound = !err;
+	return err;
 }
 
 static int control_bind(struct control *c, const char *name)
 {
-	if (!bind(c->fd, (const struct sockaddr *)&c->sa, c->sa_len))
-		return 0;
-	if (errno == EADDRINUSE && c->is_path && control_stale(c)) {
+	int err = control_try_bind(c);
+
+	if (err == -EADDRINUSE && c->is_path && control_stale(c)) {
 		unlink(c->sa.sun_path);
-		if (!bind(c->fd, (const struct sockaddr *)&c->sa, c->sa_len))
-			return 0;
+		err = control_try_bind(c);
 	}
-	if (errno == EADDRINUSE)
+	if (err == -EADDRINUSE)
 		log_err("control socket %s is in use: another gsotun serves "
 			"it in this network namespace (give --control NAME)",
 			name);
-	else
-		log_err_errno("cannot bind the control socket %s", name);
-	return -errno;
+	else if (err)
+		log_err_ret(err, "cannot bind the control socket %s", name);
+	return err;
 }
 
 int control_open(struct control *c, const char *opt, const char *dev,
@@ -117,8 +147,9 @@ int control_open(struct control *c, const char *opt, const char *dev,
 		 c->sa.sun_path + !c->is_path);
 	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0) {
-		log_err_errno("cannot open the control socket");
-		return -errno;
+		err = -errno;
+		log_err_ret(err, "cannot open the control socket");
+		return err;
 	}
 	err = control_bind(c, name);
 	if (!err && c->is_path)
@@ -143,13 +174,30 @@ static void control_client_close(struct control_client *cl)
 	ev_timer_stop(loop, &cl->timer);
 	close(cl->fd);
 	cl->fd = -1;
-	free(cl->reply);
-	cl->reply = NULL;
+	free(cl->body);
+	cl->body = NULL;
+	cl->answered = false;
+}
+
+/* Is gid among the groups of the client on fd (SO_PEERGROUPS)? */
+static bool control_in_group(int fd, gid_t gid)
+{
+	gid_t groups[256];
+	socklen_t len = sizeof(groups);
+	size_t i;
+
+	/* ERANGE: a client in more groups is judged by the others. */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return false;
+	for (i = 0; i < len / sizeof(*groups); i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
 }
 
 /*
- * Who may ask: root, the user gsotun runs as, or its group (--user's):
- * the abstract name has no file mode to say it.
+ * Who may ask: root, the user gsotun runs as, or a member of its group
+ * (--user's): the abstract name has no file mode to say it.
  */
 static bool control_allowed(int fd)
 {
@@ -158,7 +206,8 @@ static bool control_allowed(int fd)
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
 		return false;
-	return cr.uid == 0 || cr.uid == geteuid() || cr.gid == getegid();
+	return cr.uid == 0 || cr.uid == geteuid() || cr.gid == getegid() ||
+	       control_in_group(fd, getegid());
 }
 
 /* The tap named dev (NULL: the main one); NULL when none is. */
@@ -325,17 +374,19 @@ static bool control_words(char *line, char **argv, int *argc)
 }
 
 /*
- * The reply to the request line (NUL-terminated, no newline; NULL: too
- * long), into cl->reply: the status line, then what was asked for.
+ * The answer to the request line (NUL-terminated, no newline; NULL: too
+ * long): the status line ("ok LEN" or "error CODE WHY") in cl->head,
+ * what was asked for, LEN bytes, in cl->body.
  */
 static void control_answer(struct control_client *cl, char *line)
 {
 	struct control_reply r = { .status = CONTROL_OK };
-	char *argv[CONTROL_MAX_ARGS], *body = NULL, *out = NULL;
-	size_t body_len = 0;
+	char *argv[CONTROL_MAX_ARGS];
 	int argc, n;
 
-	r.out = open_memstream(&body, &body_len);
+	cl->body = NULL;
+	cl->body_len = 0;
+	r.out = open_memstream(&cl->body, &cl->body_len);
 	if (!r.out)
 		control_fail(&r, CONTROL_EFAIL, "out of memory");
 	else if (!line)
@@ -345,35 +396,58 @@ static void control_answer(struct control_client *cl, char *line)
 		control_fail(&r, CONTROL_EUSAGE, "malformed request");
 	else
 		control_run(cl->ctl->port, argv, argc, &r);
-	if (r.out)
-		fclose(r.out);
-	if (r.status)
-		n = asprintf(&out, "error %d %s\n", r.status, r.why);
-	else
-		n = asprintf(&out, "ok\n%s", body ? body : "");
-	free(body);
-	cl->reply = n < 0 ? NULL : out;
-	cl->reply_len = n < 0 ? 0 : (size_t)n;
-	cl->reply_off = 0;
+	/* A reply cut short by a lack of memory is no reply. */
+	if (r.out && (ferror(r.out) | fclose(r.out)) && !r.status)
+		control_fail(&r, CONTROL_EFAIL, "out of memory");
+	if (r.status) {
+		free(cl->body);
+		cl->body = NULL;
+		cl->body_len = 0;
+		n = snprintf(cl->head, sizeof(cl->head), "error %d %s\n",
+			     r.status, r.why);
+	} else {
+		n = snprintf(cl->head, sizeof(cl->head), "ok %zu\n",
+			     cl->body_len);
+	}
+	cl->head_len = (size_t)n < sizeof(cl->head) ? (size_t)n
+						    : sizeof(cl->head) - 1;
+	cl->off = 0;
+	cl->answered = true;
 }
 
-/* Write what the socket takes; false once all is written or it failed. */
+/*
+ * Write what the socket takes of the head and body; false once all is
+ * written or the client is gone. Each step forward gives the client
+ * CONTROL_TIMEOUT more, up to CONTROL_MAX_TIME in all.
+ */
 static bool control_write(struct control_client *cl)
 {
-	while (cl->reply_off < cl->reply_len) {
-		ssize_t n = send(cl->fd, cl->reply + cl->reply_off,
-				 cl->reply_len - cl->reply_off,
-				 MSG_DONTWAIT | MSG_NOSIGNAL);
+	size_t total = cl->head_len + cl->body_len;
+	bool moved = false;
 
+	while (cl->off < total) {
+		bool in_head = cl->off < cl->head_len;
+		const char *p = in_head ? cl->head + cl->off
+					: cl->body + (cl->off - cl->head_len);
+		size_t len = in_head ? cl->head_len - cl->off : total - cl->off;
+		ssize_t n = send(cl->fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
-			return errno == EAGAIN || errno == EINTR;
-		cl->reply_off += (size_t)n;
+			break;
+		cl->off += (size_t)n;
+		moved = true;
 	}
-	return false;
+	if (cl->off == total || (errno != EAGAIN && errno != EWOULDBLOCK))
+		return false;
+	if (moved && ev_now(cl->ctl->loop) - cl->started < CONTROL_MAX_TIME)
+		ev_timer_again(cl->ctl->loop, &cl->timer);
+	return true;
 }
 
 /* A request line is in (NULL: too long): answer, and start writing. */
-static void control_reply(struct control_client *cl, char *line)
+static void control_respond(struct control_client *cl, char *line)
 {
 	struct ev_loop *loop = cl->ctl->loop;
 
@@ -401,7 +475,7 @@ static void control_read(struct control_client *cl)
 		/* The client is done: a last line without a newline too. */
 		if (n == 0 && cl->req_len && cl->req_len < sizeof(cl->req)) {
 			cl->req[cl->req_len] = '\0';
-			control_reply(cl, cl->req);
+			control_respond(cl, cl->req);
 		} else {
 			control_client_close(cl);
 		}
@@ -410,10 +484,13 @@ static void control_read(struct control_client *cl)
 	cl->req_len += (size_t)n;
 	nl = memchr(cl->req, '\n', cl->req_len);
 	if (nl) {
+		/* A line ended by CR LF too (nc -C, socat crlf). */
+		if (nl > cl->req && nl[-1] == '\r')
+			nl--;
 		*nl = '\0';
-		control_reply(cl, cl->req);
+		control_respond(cl, cl->req);
 	} else if (cl->req_len == sizeof(cl->req)) {
-		control_reply(cl, NULL);
+		control_respond(cl, NULL);
 	}
 }
 
@@ -421,7 +498,7 @@ static void control_client_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct control_client *cl = w->data;
 
-	if (!cl->reply) {
+	if (!cl->answered) {
 		control_read(cl);
 		return;
 	}
@@ -429,6 +506,7 @@ static void control_client_cb(struct ev_loop *loop, ev_io *w, int revents)
 		control_client_close(cl);
 }
 
+/* No step forward for CONTROL_TIMEOUT: the client is given up. */
 static void control_timeout_cb(struct ev_loop *loop, ev_timer *w,
 			       int revents)
 {
@@ -452,9 +530,12 @@ static void control_client_start(struct control *c,
 	cl->ctl = c;
 	cl->fd = fd;
 	cl->req_len = 0;
-	cl->reply = NULL;
+	cl->body = NULL;
+	cl->answered = false;
+	cl->started = ev_now(c->loop);
 	ev_io_init(&cl->io, control_client_cb, fd, EV_READ);
-	ev_timer_init(&cl->timer, control_timeout_cb, CONTROL_TIMEOUT, 0);
+	ev_timer_init(&cl->timer, control_timeout_cb, CONTROL_TIMEOUT,
+		      CONTROL_TIMEOUT);
 	cl->io.data = cl->timer.data = cl;
 	ev_io_start(c->loop, &cl->io);
 	ev_timer_start(c->loop, &cl->timer);
@@ -472,6 +553,26 @@ static void control_refuse(int fd, const char *why)
 	close(fd);
 }
 
+static void control_resume_cb(struct ev_loop *loop, ev_timer *w,
+			      int revents)
+{
+	struct control *c = w->data;
+
+	ev_io_start(loop, &c->io);
+}
+
+/*
+ * Out of descriptors (EMFILE) or memory: the pending connection stays,
+ * and a level-triggered watcher would spin on it; look again in a second.
+ */
+static void control_pause(struct control *c)
+{
+	log_warn_errno("control socket: cannot accept a client");
+	ev_io_stop(c->loop, &c->io);
+	ev_timer_set(&c->resume_w, 1.0, 0);
+	ev_timer_start(c->loop, &c->resume_w);
+}
+
 static void control_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct control *c = w->data;
@@ -482,6 +583,10 @@ static void control_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	/* A few a wake-up: a flood of connections cannot hold the loop. */
 	for (i = 0; i < CONTROL_CLIENTS; i++) {
 		fd = accept4(c->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == ECONNABORTED || errno == EINTR))
+			continue;
+		if (fd < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			control_pause(c);
 		if (fd < 0)
 			return;
 		if (!control_allowed(fd)) {
@@ -505,7 +610,8 @@ void control_watch(struct control *c, struct ev_loop *loop,
 	if (c->fd < 0)
 		return;
 	ev_io_init(&c->io, control_accept_cb, c->fd, EV_READ);
-	c->io.data = c;
+	ev_timer_init(&c->resume_w, control_resume_cb, 1.0, 0);
+	c->io.data = c->resume_w.data = c;
 	ev_io_start(loop, &c->io);
 }
 
@@ -518,11 +624,14 @@ void control_close(struct control *c)
 	for (i = 0; i < CONTROL_CLIENTS; i++)
 		if (c->clients[i].fd >= 0)
 			control_client_close(&c->clients[i]);
-	if (c->loop)
+	if (c->loop) {
 		ev_io_stop(c->loop, &c->io);
+		ev_timer_stop(c->loop, &c->resume_w);
+	}
 	close(c->fd);
 	c->fd = -1;
-	/* After --user the directory may not be ours: then it stays. */
-	if (c->is_path)
+	/* Ours only; after --user the directory may not let us. */
+	if (c->is_path && c->bound)
 		unlink(c->sa.sun_path);
+	c->bound = false;
 }

@@ -15,7 +15,8 @@
 #include "ctlproto.h"
 
 #define CONTROL_CLIENTS 16	/* served at once; more are turned away */
-#define CONTROL_TIMEOUT 5.0	/* seconds a client has for all of it */
+#define CONTROL_TIMEOUT 5.0	/* seconds a client may not move */
+#define CONTROL_MAX_TIME 60.0	/* seconds a client has for all of it */
 
 struct port;
 
@@ -24,10 +25,15 @@ struct control_client {
 	ev_timer timer;
 	struct control *ctl;
 	int fd;			/* -1: a free slot */
+	ev_tstamp started;
 	char req[CONTROL_REQ_MAX];
 	size_t req_len;
-	char *reply;		/* status line and reply */
-	size_t reply_len, reply_off;
+	bool answered;		/* head and body are the answer */
+	char head[CONTROL_REQ_MAX];	/* the status line */
+	size_t head_len;
+	char *body;		/* what was asked for */
+	size_t body_len;
+	size_t off;		/* written, of head and body */
 };
 
 struct control {
@@ -35,7 +41,9 @@ struct control {
 	struct sockaddr_un sa;
 	socklen_t sa_len;
 	bool is_path;		/* a file, not an abstract name */
+	bool bound;		/* by this process: its file to remove */
 	ev_io io;
+	ev_timer resume_w;	/* accepting again after EMFILE */
 	struct ev_loop *loop;
 	struct port *port;
 	struct control_client clients[CONTROL_CLIENTS];

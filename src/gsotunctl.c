@@ -185,20 +185,20 @@ static void ctl_request(const struct ctl_args *a, char *buf, size_t len)
 	size_t n = 0;
 	int i;
 
+	if (a->json && (!a->n_words || strcmp(a->words[0], "stats")))
+		ctl_die(EX_USAGE, "--json goes with stats only");
 	if (!a->n_words) {
 		snprintf(buf, len, "show\n");
 		return;
 	}
-	if (a->json && strcmp(a->words[0], "stats"))
-		ctl_die(EX_USAGE, "--json goes with stats only");
-	for (i = 0; i < a->n_words; i++) {
+	for (i = 0; i < a->n_words && n < len; i++) {
 		if (strpbrk(a->words[i], "\n\r"))
 			ctl_die(EX_USAGE, "an argument with a line break");
-		n += snprintf(buf + n, len > n ? len - n : 0, "%s%s",
-			      i ? " " : "", a->words[i]);
+		n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
+			      a->words[i]);
 	}
-	if (a->json)
-		n += snprintf(buf + n, len > n ? len - n : 0, " json");
+	if (a->json && n < len)
+		n += snprintf(buf + n, len - n, " json");
 	if (n + 1 >= len)
 		ctl_die(EX_USAGE, "request too long (at most %d bytes)",
 			CONTROL_REQ_MAX);
@@ -226,7 +226,8 @@ static int ctl_connect(const struct ctl_args *a, const char *dev)
 		ctl_die(EXIT_FAILURE, "no gsotun listens at %s", name);
 	if (errno == ENOENT || errno == ECONNREFUSED)
 		ctl_die(EXIT_FAILURE, "no gsotun with tap %s in this network "
-			"namespace", dev);
+			"namespace (commands: show, stats, metrics, peer, "
+			"fdb)", dev);
 	if (errno == EACCES || errno == EPERM)
 		ctl_die(EXIT_FAILURE, "%s: permission denied (root, or the "
 			"user or group gsotun runs as)", name);
@@ -258,53 +259,91 @@ static void __attribute__((noreturn)) ctl_status(const char *line)
 {
 	int code, off;
 
-	if (sscanf(line, "error %d %n", &code, &off) == 1 && code > 0)
+	if (sscanf(line, "error %d %n", &code, &off) == 1 && code > 0 &&
+	    code < 256)
 		ctl_die(code, "%s", line + off);
 	ctl_die(EXIT_FAILURE, "a malformed reply");
 }
 
-/*
- * The reply: its status line decides the exit status; what follows an
- * "ok" goes to stdout as it comes.
- */
-static int ctl_reply(int fd)
+/* Read until len bytes are in buf, or the end; how many came. */
+static size_t ctl_read(int fd, char *buf, size_t len)
 {
-	char buf[65536];
 	size_t have = 0;
-	bool head = true;
 	ssize_t n;
-	char *nl;
 
-	while ((n = recv(fd, buf + have, sizeof(buf) - have, 0)) != 0) {
+	while (have < len) {
+		n = recv(fd, buf + have, len - have, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == ECONNRESET && !head)
-			break;
-		if (n < 0)
+		if (n < 0 && errno != ECONNRESET)
 			ctl_die(EXIT_FAILURE, "no reply from gsotun: %s",
 				errno == EAGAIN ? "timed out"
 						: strerror(errno));
+		if (n <= 0)
+			break;
 		have += (size_t)n;
-		if (head) {
-			nl = memchr(buf, '\n', have);
-			if (!nl && have < CONTROL_REQ_MAX)
-				continue;
-			if (!nl)
-				ctl_die(EXIT_FAILURE, "a malformed reply");
-			*nl = '\0';
-			if (strcmp(buf, "ok"))
-				ctl_status(buf);
-			head = false;
-			have -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, have);
-		}
-		if (fwrite(buf, 1, have, stdout) != have)
-			ctl_die(EXIT_FAILURE, "cannot write the reply");
-		have = 0;
 	}
-	if (head)
+	return have;
+}
+
+/*
+ * The reply: "ok LEN" and LEN bytes, which go to stdout only once all of
+ * them came (a metrics file is never cut short), or "error CODE WHY".
+ */
+static int ctl_reply(int fd)
+{
+	char head[CONTROL_REQ_MAX + 1], *nl, *body;
+	size_t have = 0, len, got;
+	char extra;
+	int off;
+
+	/* The status line, a byte at a time: the body is read whole. */
+	while (have < CONTROL_REQ_MAX && ctl_read(fd, head + have, 1)) {
+		if (head[have++] == '\n')
+			break;
+	}
+	head[have] = '\0';
+	nl = strchr(head, '\n');
+	if (!have)
 		ctl_die(EXIT_FAILURE, "gsotun closed without a reply");
-	return fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (!nl)
+		ctl_die(EXIT_FAILURE, "a malformed reply");
+	*nl = '\0';
+	if (sscanf(head, "ok %zu%n", &len, &off) != 1 || head[off])
+		ctl_status(head);
+	body = malloc(len ? len : 1);
+	if (!body)
+		ctl_die(EXIT_FAILURE, "out of memory for a %zu-byte reply",
+			len);
+	got = ctl_read(fd, body, len);
+	if (got < len)
+		ctl_die(EXIT_FAILURE, "the reply was cut short after %zu of "
+			"%zu bytes", got, len);
+	if (ctl_read(fd, &extra, 1))
+		ctl_die(EXIT_FAILURE, "a malformed reply: more than said");
+	if (fwrite(body, 1, len, stdout) != len || fflush(stdout))
+		ctl_die(EXIT_FAILURE, "cannot write the reply");
+	free(body);
+	return EXIT_SUCCESS;
+}
+
+/*
+ * Abstract names have no owner: anyone could bind one first. A gsotun
+ * listens before it drops privileges, so its socket is root's (or, run
+ * by hand without root, ours); another is not trusted with the answer.
+ */
+static void ctl_check_server(int fd, const char *name)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
+		ctl_die(EXIT_FAILURE, "cannot tell who serves %s: %s", name,
+			strerror(errno));
+	if (cr.uid != 0 && cr.uid != getuid())
+		ctl_die(EXIT_FAILURE, "%s is served by uid %u, not by a gsotun "
+			"started by root: not trusted", name,
+			(unsigned int)cr.uid);
 }
 
 int main(int argc, char **argv)
@@ -322,6 +361,7 @@ int main(int argc, char **argv)
 			dev, IFNAMSIZ - 1);
 	ctl_request(&a, req, sizeof(req));
 	fd = ctl_connect(&a, dev);
+	ctl_check_server(fd, a.control ? a.control : dev);
 	ctl_send(fd, req);
 	shutdown(fd, SHUT_WR);
 	return ctl_reply(fd);

@@ -125,8 +125,8 @@ static void report_show_drops(FILE *out, const struct tunnel *t)
 		if (!d->drop || !v)
 			continue;
 		/* "Packets dropped: wrong VNI" says "wrong VNI" here. */
-		if (strchr(why, ':'))
-			why = strchr(why, ':') + 2;
+		if (strstr(why, ": "))
+			why = strstr(why, ": ") + 2;
 		fprintf(out, "%-11s %" PRIu64 " %s (%s)\n", lead, v, why,
 			d->name);
 		lead = "";
@@ -260,8 +260,10 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 		fputs("\"rx_last_seconds\":null,", out);
 	fputs("\"counters\":{", out);
 #define PEER_JSON(name, help)                                                 \
-	fprintf(out, "%s\"%s\":%" PRIu64, sep, #name, s->name);               \
-	sep = ",";
+	do {                                                                  \
+		fprintf(out, "%s\"%s\":%" PRIu64, sep, #name, s->name);       \
+		sep = ",";                                                    \
+	} while (0);
 	PEER_STATS_LIST(PEER_JSON)
 #undef PEER_JSON
 	fputs("}}", out);
@@ -315,8 +317,17 @@ static void metric_label(FILE *out, const char *s)
 static void metric_head(FILE *out, const char *name, const char *type,
 			const char *help)
 {
-	fprintf(out, "# HELP gsotun_%s %s\n# TYPE gsotun_%s %s\n", name, help,
-		name, type);
+	fprintf(out, "# HELP gsotun_%s ", name);
+	/* HELP escapes backslash and newline (not the quote). */
+	for (; *help; help++) {
+		if (*help == '\\')
+			fputs("\\\\", out);
+		else if (*help == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*help, out);
+	}
+	fprintf(out, "\n# TYPE gsotun_%s %s\n", name, type);
 }
 
 static void metric_dev(FILE *out, const char *name, const struct tunnel *t)
@@ -358,13 +369,15 @@ static void report_metrics_peers(FILE *out, const struct port *port)
 		fprintf(out, "%d\n", e->reach == PEER_REACH_OK);
 	}
 #define PEER_METRIC(name, help)                                               \
-	metric_head(out, "peer_" #name "_total", "counter", help);            \
-	for (i = 0; i < ps->n; i++) {                                         \
-		const struct peer *e = &ps->v[ps->live[i]];                   \
+	do {                                                                  \
+		metric_head(out, "peer_" #name "_total", "counter", help);    \
+		for (i = 0; i < ps->n; i++) {                                 \
+			const struct peer *e = &ps->v[ps->live[i]];           \
                                                                               \
-		metric_peer(out, "peer_" #name "_total", port, e);            \
-		fprintf(out, "%" PRIu64 "\n", e->st.name);                    \
-	}
+			metric_peer(out, "peer_" #name "_total", port, e);    \
+			fprintf(out, "%" PRIu64 "\n", e->st.name);            \
+		}                                                             \
+	} while (0);
 	PEER_STATS_LIST(PEER_METRIC)
 #undef PEER_METRIC
 }

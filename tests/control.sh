@@ -146,21 +146,61 @@ errors()
 			"$NS_C" show
 }
 
-# Only root, or gsotun's own user or group, may ask.
+# Only root, or gsotun's own user or a member of its group, may ask.
 permissions()
 {
 	OUT=$(ip netns exec "$NS_A" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups "$CTL" "$TAP_A" show 2>&1)
+		--clear-groups "$PUB/gsotunctl" "$TAP_A" show 2>&1)
 	ST=$?
-	[ "$ST" -eq 1 ] && [[ $OUT == *"permission denied"* ]] && return 0
-	diag "as nobody: status $ST: $OUT"
+	if [ "$ST" -ne 1 ] || [[ $OUT != *"permission denied"* ]]; then
+		diag "as nobody: status $ST: $OUT"
+		return 1
+	fi
+	# In gsotun's group (root's) as a supplementary group: let in.
+	OUT=$(ip netns exec "$NS_A" setpriv --reuid=65534 --regid=65534 \
+		--groups=0 "$PUB/gsotunctl" "$TAP_A" show 2>&1)
+	ST=$?
+	[ "$ST" -eq 0 ] && [[ $OUT == *"tunnel $TAP_A"* ]] && return 0
+	diag "as nobody in group 0: status $ST: $OUT"
 	return 1
 }
 
-# --control FILE: the socket is that file, mode 0660, gone at exit.
+# Anyone may bind an abstract name first: gsotunctl trusts no answer
+# from a socket that root did not open.
+squatter()
+{
+	local sp
+
+	# The system's python (one under root's home is not nobody's), the
+	# script on its stdin (the tree may not be readable by nobody).
+	ip netns exec "$NS_A" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups /usr/bin/python3 - squat "gsotun/sq$$" 20 \
+		<"$PY" &
+	sp=$!
+	track_pid "$sp"
+	sleep 0.5
+	ctl_fails 1 "not trusted" "$NS_A" "sq$$" show
+	ST=$?
+	kill "$sp" 2>/dev/null
+	wait "$sp"
+	forget_pid "$sp"
+	return "$ST"
+}
+
+# The framing: "ok LEN" and LEN bytes; a CR LF line is taken too.
+framing()
+{
+	ip netns exec "$NS_A" python3 "$PY" ask "gsotun/$TAP_A" metrics \
+		>"$LIB_TMP/asked" && grep -q '^gsotun_tx_frames_total' \
+		"$LIB_TMP/asked"
+}
+
+# --control FILE: the socket is that file, mode 0660, gone at exit; a
+# second gsotun given it is refused and leaves the first's alone; a file
+# that is not a socket is never replaced.
 control_file()
 {
-	local sock=$LIB_TMP/ctl.sock mode
+	local sock=$LIB_TMP/ctl.sock mode st
 
 	gt_start "$NS_C" f$$ --local 198.18.23.1 --remote 198.18.23.2 \
 		--control "$sock" || return 1
@@ -168,7 +208,24 @@ control_file()
 	[ "$mode" = srw-rw---- ] || { diag "mode $mode"; return 1; }
 	ctl_ok "$NS_C" --control "$sock" show && has "tunnel f$$" || return 1
 	ctl_fails 1 "no gsotun runs" "$NS_C" show || return 1
-	gt_stop "$NS_C" && [ ! -e "$sock" ]
+	ip netns exec "$NS_C" "$GSOTUN" --dev h$$ --local 198.18.23.1 \
+		--remote 198.18.23.3 --port 4790 --control "$sock" \
+		>"$LIB_TMP/second.err" 2>&1
+	st=$?
+	if [ "$st" -ne 1 ] || ! grep -q "is in use" "$LIB_TMP/second.err"; then
+		diag "second gsotun: $st" "$(cat "$LIB_TMP/second.err")"
+		return 1
+	fi
+	ctl_ok "$NS_C" --control "$sock" show || return 1
+	gt_stop "$NS_C" && [ ! -e "$sock" ] || return 1
+	echo keep >"$LIB_TMP/plain"
+	ip netns exec "$NS_C" "$GSOTUN" --dev h$$ --local 198.18.23.1 \
+		--remote 198.18.23.3 --control "$LIB_TMP/plain" \
+		>"$LIB_TMP/third.err" 2>&1
+	st=$?
+	[ "$st" -eq 1 ] && [ "$(cat "$LIB_TMP/plain")" = keep ] && return 0
+	diag "over a plain file: $st" "$(cat "$LIB_TMP/third.err")"
+	return 1
 }
 
 # 64 MiB while clients misbehave: intact, and not held up by them (a
@@ -201,6 +258,10 @@ hostile()
 	pid_alive "${GT_PID[$NS_B]}" && ctl_ok "$NS_B" show
 }
 
+# gsotunctl where nobody may run it (the build tree may be root's only).
+PUB=$LIB_TMP/pub
+{ chmod 711 "$LIB_TMP" && mkdir -m 755 "$PUB" && cp "$CTL" "$PUB/"; } ||
+	bail "cannot copy gsotunctl to $PUB"
 NS_C=gtC$$
 ns_add "$NS_C"
 # No dummy module here: a veth pair within NS_C gives it an address.
@@ -217,7 +278,9 @@ check "metrics parse, with the device's and the peer's" metrics_parse
 check "peer add and del" peer_changes
 check "fdb add, show and del" fdb_changes
 check "errors and exit codes" errors
-check "nobody is refused" permissions
+check "nobody is refused, a member of the group let in" permissions
+check "a socket another user bound is not trusted" squatter
+check "replies are framed by their length" framing
 check "--control FILE" control_file
 check "hostile clients do not hold the tunnel up" hostile
 ends_stop || diag "ends did not stop cleanly"

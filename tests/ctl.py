@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers of tests/control.sh, each a subcommand:
 
-  ctl.py ask NAME REQUEST          a raw request to the abstract socket NAME;
-                                   prints the reply as it came
+  ctl.py ask NAME REQUEST          a raw request (CR LF ended) to the
+                                   abstract socket NAME; checks that the
+                                   reply is "ok LEN" and LEN bytes, prints
+                                   them
+  ctl.py squat NAME SECONDS        bind and serve NAME as gsotun would not
   ctl.py hostile NAME SECONDS      clients that misbehave for SECONDS:
                                    garbage, a 1 MB request, a request sent
                                    and the reply never read, connections
@@ -46,8 +49,30 @@ def read_all(s):
 
 def ask(name, request):
     s = connect(name)
-    s.sendall(request.encode() + b"\n")
-    sys.stdout.write(read_all(s).decode(errors="replace"))
+    s.sendall(request.encode() + b"\r\n")
+    reply = read_all(s)
+    head, _, body = reply.partition(b"\n")
+    m = re.match(rb"^ok (\d+)$", head)
+    if not m or int(m.group(1)) != len(body):
+        print("# reply %r, %d bytes after it" % (head[:60], len(body)))
+        return False
+    sys.stdout.write(body.decode(errors="replace"))
+    return True
+
+
+def squat(name, seconds):
+    """A listener on gsotun's name that answers "ok" to anything."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind("\0" + name)
+    s.listen(4)
+    s.settimeout(seconds)
+    try:
+        while True:
+            c, _ = s.accept()
+            c.sendall(b"ok 5\nfine\n")
+            c.close()
+    except socket.timeout:
+        pass
 
 
 def expect_error(name, payload, what):
@@ -213,7 +238,9 @@ def metrics(path, dev, peer):
 def main():
     cmd = sys.argv[1]
     if cmd == "ask":
-        ask(sys.argv[2], sys.argv[3])
+        return 0 if ask(sys.argv[2], sys.argv[3]) else 1
+    if cmd == "squat":
+        squat(sys.argv[2], float(sys.argv[3]))
         return 0
     if cmd == "hostile":
         return 0 if hostile(sys.argv[2], float(sys.argv[3])) else 1
