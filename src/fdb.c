@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fdb.h"
+#include "siphash.h"
 
 #define FDB_SLOT_USED 0x01
 #define FDB_SLOT_STATIC 0x02
@@ -36,29 +37,6 @@ struct fdb_slot {
 
 _Static_assert(sizeof(struct fdb_slot) <= 32, "an fdb slot grew");
 
-static inline uint64_t fdb_rotl(uint64_t x, unsigned int b)
-{
-	return x << b | x >> (64 - b);
-}
-
-static void fdb_sipround(uint64_t *v)
-{
-	v[0] += v[1];
-	v[1] = fdb_rotl(v[1], 13);
-	v[1] ^= v[0];
-	v[0] = fdb_rotl(v[0], 32);
-	v[2] += v[3];
-	v[3] = fdb_rotl(v[3], 16);
-	v[3] ^= v[2];
-	v[0] += v[3];
-	v[3] = fdb_rotl(v[3], 21);
-	v[3] ^= v[0];
-	v[2] += v[1];
-	v[1] = fdb_rotl(v[1], 17);
-	v[1] ^= v[2];
-	v[2] = fdb_rotl(v[2], 32);
-}
-
 /*
  * SipHash-2-4 (Aumasson and Bernstein, 2012) of the 8 bytes mac, vlan
  * (little-endian) under the table's key. A keyed hash: the MACs of frames
@@ -67,30 +45,12 @@ static void fdb_sipround(uint64_t *v)
  */
 static uint64_t fdb_hash(const struct fdb *f, const uint8_t *mac, uint16_t vlan)
 {
-	const uint64_t len = 8ull << 56;	/* 8 bytes, none left over */
-	uint64_t v[4] = {
-		f->k0 ^ 0x736f6d6570736575ull,
-		f->k1 ^ 0x646f72616e646f6dull,
-		f->k0 ^ 0x6c7967656e657261ull,
-		f->k1 ^ 0x7465646279746573ull,
-	};
-	uint64_t m = (uint64_t)vlan << 48;
-	unsigned int i;
+	uint8_t key[8];
 
-	for (i = 0; i < ETH_ALEN; i++)
-		m |= (uint64_t)mac[i] << (8 * i);
-	v[3] ^= m;
-	fdb_sipround(v);
-	fdb_sipround(v);
-	v[0] ^= m;
-	v[3] ^= len;
-	fdb_sipround(v);
-	fdb_sipround(v);
-	v[0] ^= len;
-	v[2] ^= 0xff;
-	for (i = 0; i < 4; i++)
-		fdb_sipround(v);
-	return v[0] ^ v[1] ^ v[2] ^ v[3];
+	memcpy(key, mac, ETH_ALEN);
+	key[6] = (uint8_t)vlan;
+	key[7] = (uint8_t)(vlan >> 8);
+	return siphash24(f->k0, f->k1, key, sizeof(key));
 }
 
 /*

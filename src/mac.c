@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The tap's Ethernet address: SipHash-2-4 and the stable default MAC that
- * keeps a restarted gsotun's tap in bridges' and peers' tables.
+ * The tap's Ethernet address: the stable default MAC that keeps a
+ * restarted gsotun's tap in bridges' and peers' tables.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 #include "mac.h"
+#include "siphash.h"
 
 /*
  * The key of the stable MACs: any fixed value will do, as long as it never
@@ -21,74 +22,6 @@ static const uint8_t mac_key[16] = {
 
 #define MAC_U_L 0x02	/* locally administered (IEEE 802 U/L bit) */
 #define MAC_I_G 0x01	/* group (multicast) address (I/G bit) */
-
-static uint64_t mac_rotl(uint64_t x, int b)
-{
-	return (x << b) | (x >> (64 - b));
-}
-
-static uint64_t mac_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void mac_sipround(uint64_t v[4])
-{
-	v[0] += v[1];
-	v[1] = mac_rotl(v[1], 13);
-	v[1] ^= v[0];
-	v[0] = mac_rotl(v[0], 32);
-	v[2] += v[3];
-	v[3] = mac_rotl(v[3], 16);
-	v[3] ^= v[2];
-	v[0] += v[3];
-	v[3] = mac_rotl(v[3], 21);
-	v[3] ^= v[0];
-	v[2] += v[1];
-	v[1] = mac_rotl(v[1], 17);
-	v[1] ^= v[2];
-	v[2] = mac_rotl(v[2], 32);
-}
-
-/* Two compression rounds per 8-byte word. */
-static void mac_sipword(uint64_t v[4], uint64_t m)
-{
-	v[3] ^= m;
-	mac_sipround(v);
-	mac_sipround(v);
-	v[0] ^= m;
-}
-
-uint64_t mac_siphash24(const uint8_t key[16], const void *data, size_t len)
-{
-	const uint8_t *p = data;
-	uint64_t k0 = mac_le64(key), k1 = mac_le64(key + 8);
-	uint64_t v[4] = {
-		k0 ^ 0x736f6d6570736575ull, k1 ^ 0x646f72616e646f6dull,
-		k0 ^ 0x6c7967656e657261ull, k1 ^ 0x7465646279746573ull,
-	};
-	uint8_t last[8] = { 0 };
-	size_t n;
-
-	for (n = len; n >= 8; n -= 8, p += 8)
-		mac_sipword(v, mac_le64(p));
-	/* The last word: the bytes left, and the length in its top byte. */
-	memcpy(last, p, n);
-	last[7] = (uint8_t)len;
-	mac_sipword(v, mac_le64(last));
-	/* Four finalisation rounds. */
-	v[2] ^= 0xff;
-	mac_sipround(v);
-	mac_sipround(v);
-	mac_sipround(v);
-	mac_sipround(v);
-	return v[0] ^ v[1] ^ v[2] ^ v[3];
-}
 
 /* Append a length-prefixed field to buf at *off; false if it is full. */
 static bool mac_put(uint8_t *buf, size_t size, size_t *off, const void *p,
@@ -120,7 +53,8 @@ void mac_stable(const char *host, const char *ifname,
 	buf[off++] = fam;
 	if (alen)
 		mac_put(buf, sizeof(buf), &off, &local->addr, alen);
-	h = mac_siphash24(mac_key, buf, off);
+	h = siphash24(siphash_le64(mac_key), siphash_le64(mac_key + 8), buf,
+		      off);
 	for (i = 0; i < MAC_LEN; i++)
 		mac[i] = (uint8_t)(h >> (8 * i));
 	mac[0] = (mac[0] | MAC_U_L) & ~MAC_I_G;

@@ -16,9 +16,6 @@
 /* "xx:xx:xx:xx:xx:xx" and its NUL. */
 #define MAC_TEXT_LEN 18
 
-/* SipHash-2-4 (Aumasson and Bernstein, 2012) of len bytes at data. */
-uint64_t mac_siphash24(const uint8_t key[16], const void *data, size_t len);
-
 /*
  * The stable MAC of a tap: a keyed hash of host (the machine id, or the
  * host name where there is none), ifname and local (the tunnel's local
