@@ -110,14 +110,17 @@ void pidfile_close(struct pidfile *pf, bool remove)
 	pf->fd = -1;
 }
 
+/* The child's end of the pipe its parent waits on; -1: not a daemon. */
+static int daemon_ok_fd = -1;
+
 /*
- * Everything that can fail has been set up and reported on the terminal
- * before this; the parent exits 0 once the child has written its pidfile.
+ * The parent waits for the child's word (daemon_detach()): its exit
+ * status is the child's set-up, whose errors are said on the terminal
+ * until then. A child that exits first closes the pipe: status 1.
  */
 int daemon_start(struct pidfile *pf, const char *pidfile)
 {
-	int pipefd[2], null, err;
-	bool to_syslog;
+	int pipefd[2], err;
 	char ok = 0;
 	pid_t pid;
 
@@ -130,6 +133,8 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 	if (pid < 0) {
 		err = -errno;
 		log_err_ret(err, "cannot fork");
+		close(pipefd[0]);
+		close(pipefd[1]);
 		return err;
 	}
 	if (pid > 0) {
@@ -139,27 +144,44 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 		_exit(ok ? 0 : 1);
 	}
 	close(pipefd[0]);
+	daemon_ok_fd = pipefd[1];
 	setsid();
-	err = pidfile ? pidfile_write(pf, pidfile) : 0;
-	if (err)
-		return err;
-	/*
-	 * The caller's stderr too, unless it is the journal's: a caller
-	 * that reads it would otherwise wait for as long as we run.
-	 */
-	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	to_syslog = log_detach();
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		if (to_syslog)
-			dup2(null, STDERR_FILENO);
-		close(null);
-	}
-	ok = 1;
+	/* The sink changes at daemon_detach(), after a --chroot. */
+	log_syslog_open();
+	return pidfile ? pidfile_write(pf, pidfile) : 0;
+}
+
+/*
+ * The caller's stderr too, unless it is the journal's: a caller that
+ * reads it would otherwise wait for as long as we run.
+ */
+static void daemon_null_stdio(bool to_syslog)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (null < 0)
+		return;
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	if (to_syslog)
+		dup2(null, STDERR_FILENO);
+	close(null);
+}
+
+int daemon_detach(void)
+{
+	char ok = 1;
+	int err = 0;
+
+	if (daemon_ok_fd < 0)
+		return 0;
+	daemon_null_stdio(log_detach());
 	/* The parent gone: no one to tell, nothing to run for. */
-	if (write(pipefd[1], &ok, 1) != 1)
-		return -EPIPE;
-	close(pipefd[1]);
-	return 0;
+	if (write(daemon_ok_fd, &ok, 1) != 1) {
+		err = -EPIPE;
+		log_err("--daemon: the parent process is gone");
+	}
+	close(daemon_ok_fd);
+	daemon_ok_fd = -1;
+	return err;
 }

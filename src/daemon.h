@@ -32,12 +32,21 @@ int pidfile_write(struct pidfile *pf, const char *path);
 void pidfile_close(struct pidfile *pf, bool remove);
 
 /*
- * --daemon: fork; the parent exits 0 once the child has written its
- * pidfile (when pidfile is not NULL) and detached, 1 if it failed. The
- * child logs to syslog from then on and leaves the caller's stdin, stdout
- * and stderr for /dev/null (stderr stays when it is the journal's). In
- * the child, 0 or -errno (logged).
+ * --daemon: fork; the parent waits for the child's daemon_detach() and
+ * exits 0 then, or 1 if the child exits before (its set-up failed, said
+ * on standard error). The child starts a session, connects to syslog
+ * (before a --chroot hides it) and writes its pidfile (when pidfile is
+ * not NULL). In the child, 0 or -errno (logged).
  */
 int daemon_start(struct pidfile *pf, const char *pidfile);
+
+/*
+ * --daemon, once set-up is over and the service manager was told: the
+ * child logs to syslog from now on, leaves the caller's stdin, stdout
+ * and stderr for /dev/null (stderr stays when it is the journal's), and
+ * lets the parent exit 0. Nothing without --daemon. 0 or -EPIPE (the
+ * parent is gone).
+ */
+int daemon_detach(void);
 
 #endif

@@ -107,18 +107,28 @@ static void notify_port_ready(const struct port *port)
 	notify_ready(status);
 }
 
-/* SIGHUP: the peers file read again (--peers), else stop. */
+/*
+ * SIGHUP: the peers file read again (--peers). Without, it stops a
+ * gsotun on a terminal, but not one a service manager runs: there it is
+ * "systemctl reload", which must not end the tunnel (nor leave it to
+ * Restart=on-failure after an exit status of 0).
+ */
 static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	if (!t->cfg->peers_file) {
+	if (!t->cfg->peers_file && !notify_active()) {
 		stop_cb(loop, w, revents);
 		return;
 	}
-	log_info("signal %d: reading %s again", w->signum, t->cfg->peers_file);
 	notify_reloading();
-	fwd_reload(t);
+	if (t->cfg->peers_file) {
+		log_info("signal %d: reading %s again", w->signum,
+			 t->cfg->peers_file);
+		fwd_reload(t);
+	} else {
+		log_info("SIGHUP: nothing to read again (no --peers)");
+	}
 	notify_port_ready(t->port);
 }
 
@@ -336,7 +346,10 @@ static void log_tunnel(const struct tunnel *t)
 		 tap_offloads(), underlay_n_src(t->ul));
 }
 
-/* --daemon or not, the pidfile; then --user. 0 or -errno (logged). */
+/*
+ * --daemon or not, the pidfile; then --user. 0 or -errno (logged, on
+ * standard error still: a --daemon detaches at the end of set-up).
+ */
 static int become_service(struct gsotun *g)
 {
 	struct config *cfg = &g->cfg;
@@ -386,17 +399,21 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	watch(&g, loop);
+	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
+	notify_port_ready(&g.port);
+	if (daemon_detach())
+		goto out_loop;
 	for (i = 0; i < g.port.n_tun; i++)
 		log_tunnel(g.port.tun[i]);
-	notify_port_ready(&g.port);
 	ev_run(loop, 0);
 	notify_stopping();
 	ret = EXIT_SUCCESS;
 	/* Sends still waiting for room are cancelled and counted as drops. */
 	ring_drain(&g.port.ring, tunnel_done, g.port.tun[0]);
+	print_counters(&g.port);
+out_loop:
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
-	print_counters(&g.port);
 out:
 	/* After --user the file is root's: the service manager removes it. */
 	pidfile_close(&g.pidfile, !g.cfg.user);

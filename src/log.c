@@ -21,6 +21,7 @@ enum log_sink { LOG_SINK_STDERR = 0, LOG_SINK_JOURNAL, LOG_SINK_SYSLOG };
 
 static enum log_sink log_sink;
 static bool log_timestamps;
+static bool log_syslog_ready;	/* openlog() done, for log_detach() */
 
 static const struct {
 	const char *name;	/* on stderr */
@@ -58,12 +59,19 @@ void log_open(bool timestamps)
 	log_sink = log_stderr_is_journal() ? LOG_SINK_JOURNAL : LOG_SINK_STDERR;
 }
 
-bool log_detach(void)
+void log_syslog_open(void)
 {
-	if (log_sink == LOG_SINK_JOURNAL)
-		return false;
+	if (log_sink == LOG_SINK_JOURNAL || log_syslog_ready)
+		return;
 	/* Connected now, while /dev/log is still there (--chroot). */
 	openlog("gsotun", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	log_syslog_ready = true;
+}
+
+bool log_detach(void)
+{
+	if (!log_syslog_ready)
+		return false;
 	log_sink = LOG_SINK_SYSLOG;
 	return true;
 }
@@ -166,4 +174,9 @@ bool log_limit_take(struct log_limit *l, uint64_t now_ns,
 	l->held = 0;
 	l->next_ns = now_ns + interval_ns;
 	return true;
+}
+
+bool log_limit_due(const struct log_limit *l, uint64_t now_ns)
+{
+	return now_ns >= l->next_ns;
 }

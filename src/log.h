@@ -25,9 +25,15 @@ extern int log_level;
 void log_open(bool timestamps);
 
 /*
- * --daemon, once detached: syslog(3) from now on, unless stderr is the
- * journal's. True when stderr is no longer written (to be pointed at
- * /dev/null by the caller).
+ * --daemon: connect to syslog(3) now, before --chroot hides /dev/log,
+ * for log_detach() later; nothing when stderr is the journal's.
+ */
+void log_syslog_open(void);
+
+/*
+ * --daemon, once detached: syslog(3) from now on, when log_syslog_open()
+ * connected to it. True when stderr is no longer written (to be pointed
+ * at /dev/null by the caller).
  */
 bool log_detach(void);
 
@@ -76,6 +82,9 @@ struct log_limit {
  */
 bool log_limit_take(struct log_limit *l, uint64_t now_ns,
 		    uint64_t interval_ns, unsigned long *held);
+
+/* Whether one may be said now, without taking it or counting it held. */
+bool log_limit_due(const struct log_limit *l, uint64_t now_ns);
 
 void bug(const char *file, int line, const char *cond)
 	__attribute__((noreturn));

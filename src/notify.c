@@ -73,11 +73,19 @@ void notify_close(void)
 	notify_fd = -1;
 }
 
+bool notify_active(void)
+{
+	return notify_fd >= 0;
+}
+
 static void notify_send(const char *msg)
 {
+	/* From the event loop: a manager too slow to read loses one. */
+	int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+
 	if (notify_fd < 0)
 		return;
-	if (send(notify_fd, msg, strlen(msg), MSG_NOSIGNAL) < 0)
+	if (send(notify_fd, msg, strlen(msg), flags) < 0)
 		log_debug("cannot notify the service manager: %s",
 			  strerror(errno));
 }

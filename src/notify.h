@@ -6,6 +6,8 @@
 #ifndef GSOTUN_NOTIFY_H
 #define GSOTUN_NOTIFY_H
 
+#include <stdbool.h>
+
 /*
  * Connect to $NOTIFY_SOCKET (a path, or "@name" in the abstract
  * namespace) now, before a --chroot hides it. Nothing, and every later
@@ -13,6 +15,9 @@
  */
 void notify_open(void);
 void notify_close(void);
+
+/* Whether a service manager listens: NOTIFY_SOCKET set and connected. */
+bool notify_active(void);
 
 /*
  * READY=1 with STATUS=status; from a process forked since notify_open()

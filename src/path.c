@@ -244,15 +244,22 @@ static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
 /*
  * Peer e's reachability is now reach. Its loss is said once, and at most
  * once an interval for a peer whose route flaps (the others counted); its
- * return is said when its loss was.
+ * return is said when its loss was. A loss the interval held back is
+ * tried again with each look at the route (path_check(), at least every
+ * PATH_RECHECK seconds) until it is said: after a flap, a lasting outage
+ * is said too.
  */
 static void path_peer_reach(struct tunnel *t, struct peer *e,
 			    enum peer_reach reach, int err)
 {
 	char addr[INET6_ADDRSTRLEN], dev[IF_NAMESIZE], more[40] = "";
+	uint64_t now = clock_now_ns();
 	unsigned long held;
 
-	if (reach == e->reach)
+	if (reach == e->reach && (reach == PEER_REACH_OK || e->reach_said))
+		return;
+	/* The same loss again, still held: not one more to count. */
+	if (reach == e->reach && !log_limit_due(&e->reach_warn, now))
 		return;
 	e->reach = reach;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
@@ -264,8 +271,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 		return;
 	}
 	/* A loss said since it was last reachable: its return is said. */
-	if (!log_limit_take(&e->reach_warn, clock_now_ns(), PATH_WARN_NS,
-			    &held))
+	if (!log_limit_take(&e->reach_warn, now, PATH_WARN_NS, &held))
 		return;
 	e->reach_said = true;
 	if (held)
@@ -309,28 +315,29 @@ static bool path_routes(struct tunnel *t, bool quiet)
 
 void path_send_failed(struct tunnel *t, struct peer *e, int err)
 {
-	char addr[INET6_ADDRSTRLEN], more[40] = "";
+	char addr[INET6_ADDRSTRLEN];
 	enum peer_reach reach;
 	unsigned long held;
 	uint32_t mtu;
 	int why;
 
 	/* Said already, or held; and a look at the route a while at most. */
-	if (e->reach != PEER_REACH_OK ||
+	if ((e->reach != PEER_REACH_OK && e->reach_said) ||
 	    !log_limit_take(&t->path.send_warn, clock_now_ns(), PATH_WARN_NS,
 			    &held))
 		return;
 	reach = path_peer_route(t, e, true, &mtu, &why);
-	if (reach != PEER_REACH_OK) {
-		path_peer_reach(t, e, reach, why);
+	path_peer_reach(t, e, reach, why);
+	if (reach != PEER_REACH_OK)
 		return;
-	}
-	/* The route is back already, or the kernel found no neighbour. */
+	/*
+	 * The route is there: the route was back already, the kernel found
+	 * no neighbour, or the error was an ICMP error that another peer's
+	 * traffic queued on the shared socket. Not a loss of this peer.
+	 */
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
-	if (held)
-		snprintf(more, sizeof(more), " (and %lu more since)", held);
-	log_warn("%s: no route to the peer %s (%s)%s", t->ifname, addr,
-		 strerror(err), more);
+	log_debug("%s: a send to the peer %s failed (%s), its route is up",
+		  t->ifname, addr, strerror(err));
 }
 
 /*

@@ -38,7 +38,7 @@ struct path {
 	ev_tstamp udp_bulk_at;	/* the raise, or the last such frame */
 	ev_tstamp udp_backoff;	/* no raise for a row of datagrams before */
 	struct log_limit unreach_warn;	/* "peer unreachable" said */
-	struct log_limit send_warn;	/* sends failed for want of a route */
+	struct log_limit send_warn;	/* route looked at, a send failed */
 };
 
 /*

@@ -6,8 +6,10 @@ receives to a log, one line per datagram:
 
     PID <TAB> MONOTONIC_USEC <TAB> TEXT
 
-PID is the sender's (SCM_CREDENTIALS), MONOTONIC_USEC when it arrived,
-TEXT the datagram with its newlines written as "|".
+PID is the sender's (SCM_CREDENTIALS), MONOTONIC_USEC when it was sent
+(the kernel's SO_TIMESTAMPNS stamp on the clock of CLOCK_MONOTONIC, so
+that it can be compared with the times of other processes), TEXT the
+datagram with its newlines written as "|".
 
 With NS and DEV, a datagram that says READY=1 freezes its sender
 (SIGSTOP) while the device's state is recorded, then lets it go on:
@@ -29,11 +31,25 @@ import subprocess
 import sys
 import time
 
+# socket has no name for it; SO_TIMESTAMPNS_OLD, a struct timespec.
+SO_TIMESTAMPNS = getattr(socket, 'SO_TIMESTAMPNS', 35)
 
 def ip_show(ns, what, dev):
     out = subprocess.run(['ip', '-n', ns, '-o', what, 'show', 'dev', dev],
                          capture_output=True, text=True, check=False)
     return ' '.join((out.stdout + out.stderr).split())
+
+
+def sent_usec(anc):
+    """The kernel's stamp (CLOCK_REALTIME) as CLOCK_MONOTONIC, or now."""
+    # Real first: the offset errs towards a later send, never earlier.
+    real = time.clock_gettime_ns(time.CLOCK_REALTIME)
+    mono = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+    for level, kind, value in anc:
+        if (level, kind) == (socket.SOL_SOCKET, SO_TIMESTAMPNS):
+            sec, nsec = struct.unpack('qq', value[:16])
+            return (sec * 10**9 + nsec - (real - mono)) // 1000
+    return mono // 1000
 
 
 def main():
@@ -44,13 +60,15 @@ def main():
                                                                    None)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     sock.bind('\0' + name[1:] if name.startswith('@') else name)
-    creds = socket.CMSG_SPACE(struct.calcsize('3i'))
+    creds = (socket.CMSG_SPACE(struct.calcsize('3i')) +
+             socket.CMSG_SPACE(struct.calcsize('qq')))
     with open(log, 'a', buffering=1, encoding='utf-8') as out:
         out.write('listening\n')
         while True:
             data, anc, _, _ = sock.recvmsg(65536, creds)
-            usec = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+            usec = sent_usec(anc)
             pid = 0
             for level, kind, value in anc:
                 if (level, kind) == (socket.SOL_SOCKET,

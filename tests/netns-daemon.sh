@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # gsotun as a process: --daemon with --pidfile, signals (SIGTERM, SIGUSR1,
-# SIGINT), removal of the tap at exit, and exit status 64 on bad usage.
+# SIGINT; SIGHUP without --peers nor a service manager), removal of the
+# tap at exit, and exit status 64 on bad usage. A --daemon whose set-up
+# fails after the fork (--user) says so on stderr, exit status 1.
 # The pidfile (issue 12): a symlink planted at its name in a directory of
 # the service user is replaced, never followed; a pidfile a running
 # gsotun holds is refused.
@@ -104,6 +106,33 @@ check "the pidfile has mode 0644" pidfile_mode
 check "ping both ways through the daemon's tunnel" daemon_works
 check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
 
+# A set-up error after the fork (--user of no one): said on the terminal
+# and exit status 1, the parent waiting for the child's word; no pidfile
+# left naming a live process, no tap.
+bad_user()
+{
+	local st out pid user=nosuchuser$$ i
+
+	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev "$TAP_A" \
+		"${a_args[@]}" --daemon --pidfile "$pidfile" --user "$user" \
+		2>&1 </dev/null)
+	st=$?
+	diag "--daemon --user $user -> $st: $out"
+	pid=$(head -n 1 "$pidfile" 2>/dev/null | tr -dc 0-9)
+	if [ -n "$pid" ] && pid_alive "$pid"; then
+		diag "PID $pid of $pidfile runs"
+		return 1
+	fi
+	for ((i = 0; i < 20; i++)); do
+		dev_gone "$NS_A" "$TAP_A" && break
+		sleep 0.1
+	done
+	[ "$st" -eq 1 ] && grep -q "find user $user" <<<"$out" &&
+		dev_gone "$NS_A" "$TAP_A"
+}
+
+check "--daemon --user of no one: exit status 1, said on stderr" bad_user
+
 # The planted symlink: a directory of nobody's, and at the pidfile's
 # name a link to a root-owned file of mode 0600.
 RUN=$LIB_TMP/run
@@ -174,6 +203,12 @@ usr1_line()
 check "SIGUSR1 prints a counters line with tx_frames= on stderr" usr1_line
 check "SIGINT: exit status 0, counters printed, tap removed" \
 	gt_stop "$NS_B" INT
+
+# On a terminal (no NOTIFY_SOCKET) SIGHUP without --peers stops.
+unset NOTIFY_SOCKET
+check "gsotun starts again in B" gt_start "$NS_B" "$TAP_B" "${b_args[@]}"
+check "SIGHUP without --peers nor a service manager: stops, status 0" \
+	gt_stop "$NS_B" HUP
 
 # bad_usage ARG...: exit status 64, a message, no device left behind.
 bad_usage()

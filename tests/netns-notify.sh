@@ -4,9 +4,11 @@
 # notification socket (dgram-listen.py) freezes gsotun when READY=1 comes
 # and records the tap then: it must be up, with its address and its MTU.
 # STATUS= names the tunnel, SIGHUP with --peers gives RELOADING=1 (with
-# MONOTONIC_USEC=) then READY=1, SIGTERM STOPPING=1; with --daemon the
-# child says MAINPID=, its PID as the pidfile has it. The socket is a
-# path in the foreground, an abstract name (in the namespace) as daemon.
+# MONOTONIC_USEC=) then READY=1, and without --peers the same (the
+# tunnel goes on: "systemctl reload"); SIGTERM STOPPING=1; with --daemon
+# the child says MAINPID=, its PID as the pidfile has it, before the
+# parent exits. The socket is a path in the foreground, an abstract name
+# (in the namespace) as daemon.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -132,6 +134,11 @@ ready_after_reload()
 	status_is "vxlan VNI 1 to $UL_B and 1 more, MTU $MTU"
 }
 
+ready_after_reload_same()
+{
+	nth_msg 2 READY=1 && status_is "vxlan VNI 1 to $UL_B, MTU $MTU"
+}
+
 listen "$LIB_TMP/notify.sock" || bail "no notification socket"
 export NOTIFY_SOCKET=$LIB_TMP/notify.sock
 check "gsotun starts with NOTIFY_SOCKET set" \
@@ -153,16 +160,68 @@ check "SIGTERM: gsotun stops cleanly" gt_stop "$NS_A"
 check "  having sent STOPPING=1" nth_msg 1 STOPPING=1
 listen_stop
 
-# --daemon: the child is the service; the socket an abstract name.
+# Without --peers, SIGHUP is "systemctl reload" under a service manager:
+# the tunnel goes on, and the reload completes.
+hup_goes_on()
+{
+	local pid=${GT_PID[$NS_A]}
+
+	kill -HUP "$pid"
+	nth_msg 1 RELOADING=1 && nth_msg 2 READY=1 || return 1
+	sleep 0.5
+	pid_alive "$pid" || { diag "gsotun $pid is gone"; return 1; }
+	grep -qF "SIGHUP: nothing to read again (no --peers)" \
+		"${GT_ERR[$NS_A]}" || { gt_log "$NS_A"; return 1; }
+}
+
+listen "$LIB_TMP/notify2.sock" || bail "no notification socket"
+export NOTIFY_SOCKET=$LIB_TMP/notify2.sock
+check "without --peers, NOTIFY_SOCKET set: gsotun starts" \
+	gt_start "$NS_A" "$TAP_A" --remote "$UL_B" --address "$OV4_A/24"
+unset NOTIFY_SOCKET
+check "  READY=1" ready_state 1
+check "  SIGHUP: RELOADING=1, READY=1, it says so and goes on" hup_goes_on
+check "  then READY=1 again, with the same STATUS=" ready_after_reload_same
+check "  SIGTERM: gsotun stops cleanly" gt_stop "$NS_A"
+listen_stop
+
+# --daemon: the child is the service; the socket an abstract name. The
+# parent runs under a wrapper that notes when it exited: when its stdout
+# (a pipe the child no longer holds) closed, the first thing an exit
+# does (CLOCK_MONOTONIC, in microseconds, into EXITED). The wrapper
+# stops the child for 0.3 s once it has written its pidfile: a parent
+# that does not wait for the child's READY=1 exits meanwhile.
 PIDFILE=$LIB_TMP/gsotun.pid
+EXITED=$LIB_TMP/exited
+WAITED=("$PYTHON" -c '
+import os, signal, subprocess, sys, time
+p = subprocess.Popen(sys.argv[3:], stdout=subprocess.PIPE)
+end = time.monotonic() + 5
+while time.monotonic() < end:
+    try:
+        with open(sys.argv[2], encoding="utf-8") as f:
+            pid = int(f.read())
+    except (OSError, ValueError):
+        continue
+    os.kill(pid, signal.SIGSTOP)
+    time.sleep(0.3)
+    os.kill(pid, signal.SIGCONT)
+    break
+p.stdout.read()
+t = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write(f"{t}\n")
+sys.exit(p.wait())' "$EXITED" "$PIDFILE")
+
 daemon_ready()
 {
 	local st dpid
 
 	ip netns exec "$NS_A" env NOTIFY_SOCKET="@gsotun-test-$$" \
-		timeout 10 "$GSOTUN" --dev "$TAP_A" --remote "$UL_B" \
-		--address "$OV4_A/24" --daemon --pidfile "$PIDFILE" \
-		</dev/null >/dev/null 2>"$LIB_TMP/daemon.err"
+		timeout 10 "${WAITED[@]}" "$GSOTUN" --dev "$TAP_A" \
+		--remote "$UL_B" --address "$OV4_A/24" --daemon \
+		--pidfile "$PIDFILE" </dev/null >/dev/null \
+		2>"$LIB_TMP/daemon.err"
 	st=$?
 	dpid=$(tr -dc 0-9 <"$PIDFILE" 2>/dev/null)
 	[ -n "$dpid" ] && pid_alive "$dpid" && track_pid "$dpid"
@@ -182,6 +241,18 @@ mainpid_is_pidfile()
 		[ "$MSG_PID" = "$DPID" ]
 }
 
+# The manager follows MAINPID= only if it comes before the PID it
+# started (the parent) exits.
+ready_before_exit()
+{
+	local exited
+
+	nth_msg 1 READY=1 || return 1
+	exited=$(tr -dc 0-9 <"$EXITED" 2>/dev/null)
+	diag "READY=1 sent at $MSG_USEC us, the parent exited by ${exited:-?}"
+	[ -n "$exited" ] && [ "$MSG_USEC" -lt "$exited" ]
+}
+
 daemon_stopping()
 {
 	[ -n "$DPID" ] || return 1
@@ -195,6 +266,8 @@ listen "@gsotun-test-$$" "$NS_A" || bail "no abstract notification socket"
 check "--daemon, NOTIFY_SOCKET=@name: READY=1 once the tap is set up" \
 	daemon_ready
 check "  MAINPID= is the daemon's PID, as in the pidfile" mainpid_is_pidfile
+check "  READY=1 and MAINPID= were sent before the parent exited" \
+	ready_before_exit
 check "  STATUS= as in the foreground" \
 	status_is "vxlan VNI 1 to $UL_B, MTU $MTU"
 check "  SIGTERM: STOPPING=1 from the daemon" daemon_stopping

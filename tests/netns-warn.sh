@@ -4,14 +4,14 @@
 # to it deleted, the underlay link taken down. While traffic is offered
 # (100 pings a second), each end says it once, naming the peer and the
 # cause, within seconds; and says when the peer is back, and traffic flows
-# again.
+# again. A loss held back after a flap is said when the interval is over.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
-lib_init 120 ping
+lib_init 180 ping
 net_setup 4 24
 
 # said NS TEXT N: gsotun in NS has logged TEXT N times.
@@ -74,6 +74,7 @@ check "ping over the tunnel again" ping_ok "$NS_A" "$OV4_B"
 # link loses its carrier.
 sleep $((t0 + 11 - SECONDS))
 ip -n "$NS_B" link set "$VETH_B" down || bail "cannot take $VETH_B down"
+t_link=$SECONDS
 # B's routes go with its link; A's link stays up, without a carrier.
 check "B says its underlay link is down" wait_log "$NS_B" \
 	"$TAP_B: underlay link $VETH_B down: nothing reaches $UL_A"
@@ -90,5 +91,44 @@ check "A says the peer is back" wait_said "$NS_A" \
 	"$TAP_A: the peer $UL_B is reachable again" 2
 check "ping over the tunnel again" ping_ok "$NS_B" "$OV4_A"
 check "gsotunctl show says the route is back" route_shown "$NS_A" ok
+
+# A flap, then a lasting loss: the route deleted, added, deleted again
+# within the interval. The second loss is held; it is said once the
+# interval is over (a look at the route at least every 10 s), not never.
+# The last warning of A's peer was the link's: 10 s after it first.
+sleep $((t_link + 11 - SECONDS))
+t1=$SECONDS
+ip -n "$NS_A" route del 198.18.24.0/24 dev "$VETH_A" ||
+	bail "cannot delete the route"
+check "a flap: A says there is no route" wait_said "$NS_A" "$NOROUTE" 2
+ip -n "$NS_A" route add 198.18.24.0/24 dev "$VETH_A" src "$UL_A" ||
+	bail "cannot add the route back"
+check "  and that the peer is back" wait_said "$NS_A" \
+	"$TAP_A: the peer $UL_B is reachable again" 3
+ip -n "$NS_A" route del 198.18.24.0/24 dev "$VETH_A" ||
+	bail "cannot delete the route"
+sleep 1
+check "  the loss again, within the interval: held" said "$NS_A" "$NOROUTE" 2
+
+# wait_said_for SECONDS NS TEXT N: as wait_said, for longer.
+wait_said_for()
+{
+	local i
+
+	for ((i = 0; i < $1 * 10; i++)); do
+		[ "$(grep -cF -- "$3" "${GT_ERR[$2]}")" -ge "$4" ] && break
+		sleep 0.1
+	done
+	diag "after $((SECONDS - t1)) s"
+	said "$2" "$3" "$4"
+}
+
+check "  a lasting loss is said when the interval is over (21 s at most)" \
+	wait_said_for 21 "$NS_A" "$NOROUTE (and 1 more since)" 1
+ip -n "$NS_A" route add 198.18.24.0/24 dev "$VETH_A" src "$UL_A" ||
+	bail "cannot add the route back"
+check "  and its end too" wait_said "$NS_A" \
+	"$TAP_A: the peer $UL_B is reachable again" 4
+check "ping over the tunnel again" ping_ok "$NS_A" "$OV4_B"
 check "both ends stop cleanly" ends_stop
 done_testing

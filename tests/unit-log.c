@@ -37,6 +37,10 @@ static void test_limit(void)
 	   "much later: said, with the 1 held");
 	ok(log_limit_take(&l, 200 * S, 10 * S, &held) && held == 0,
 	   "and the next, with none held");
+	ok(!log_limit_due(&l, 209 * S) && log_limit_due(&l, 210 * S),
+	   "due once the interval is over, not before");
+	ok(log_limit_take(&l, 210 * S, 10 * S, &held) && held == 0,
+	   "asking whether it is due holds nothing back");
 }
 
 /* What the messages of one sink leave on stderr (a temporary file). */

@@ -48,6 +48,25 @@ static const char *next(int fd)
 	return buf;
 }
 
+/*
+ * A manager that reads nothing: its queue fills (net.unix.max_dgram_qlen,
+ * 512 by default), and a send from the event loop must not wait for it.
+ * SIGALRM ends the test if one does.
+ */
+static void test_full(int fd, const char *what)
+{
+	int i;
+
+	alarm(10);
+	for (i = 0; i < 5000; i++)
+		notify_stopping();
+	alarm(0);
+	ok(1, "%s: 5000 datagrams to a listener that reads none: "
+	      "none waited", what);
+	while (*next(fd))
+		;
+}
+
 static void test_messages(const char *name, const char *what)
 {
 	char want[64];
@@ -59,6 +78,7 @@ static void test_messages(const char *name, const char *what)
 		return;
 	setenv("NOTIFY_SOCKET", name, 1);
 	notify_open();
+	ok(notify_active(), "%s: active once connected", what);
 	notify_ready("VXLAN VNI 1 to 198.18.0.2, MTU 1450");
 	got = next(fd);
 	ok(!strcmp(got, "READY=1\nSTATUS=VXLAN VNI 1 to 198.18.0.2, "
@@ -86,7 +106,9 @@ static void test_messages(const char *name, const char *what)
 	got = next(fd);
 	ok(!strcmp(got, want), "%s: a forked child adds MAINPID=%ld", what,
 	   (long)pid);
+	test_full(fd, what);
 	notify_close();
+	ok(!notify_active(), "%s: not active after notify_close()", what);
 	notify_ready("after close");
 	ok(!*next(fd), "%s: nothing after notify_close()", what);
 	close(fd);
@@ -98,6 +120,7 @@ static void test_unset(void)
 	notify_open();
 	notify_ready("nobody listens");
 	notify_stopping();
+	ok(!notify_active(), "no NOTIFY_SOCKET: not active");
 	ok(1, "no NOTIFY_SOCKET: nothing sent, nothing broken");
 	log_level = LOG_LVL_ERR;	/* the warning is expected */
 	setenv("NOTIFY_SOCKET", "relative/path", 1);
@@ -106,6 +129,8 @@ static void test_unset(void)
 	setenv("NOTIFY_SOCKET", "/nonexistent/gsotun-notify", 1);
 	notify_open();
 	notify_ready("nowhere");
+	ok(!notify_active(), "a NOTIFY_SOCKET that does not connect: "
+			     "not active");
 	ok(1, "a bad NOTIFY_SOCKET: a warning, nothing broken");
 	log_level = LOG_LVL_INFO;
 }
