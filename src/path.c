@@ -242,15 +242,37 @@ static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
 }
 
 /*
+ * The peers said lost or back in one look at the routes: the first few
+ * by name, the others as a number, so that a link of a thousand peers
+ * going down is a few lines, not a thousand.
+ */
+#define PATH_SAY_NAMED 3
+
+struct path_say {
+	unsigned int lost, back;
+};
+
+static void path_say_rest(const struct tunnel *t, const struct path_say *say)
+{
+	if (say->lost > PATH_SAY_NAMED)
+		log_warn("%s: and %u more peers unreachable", t->ifname,
+			 say->lost - PATH_SAY_NAMED);
+	if (say->back > PATH_SAY_NAMED)
+		log_info("%s: and %u more peers reachable again", t->ifname,
+			 say->back - PATH_SAY_NAMED);
+}
+
+/*
  * Peer e's reachability is now reach. Its loss is said once, and at most
  * once an interval for a peer whose route flaps (the others counted); its
  * return is said when its loss was. A loss the interval held back is
  * tried again with each look at the route (path_check(), at least every
  * PATH_RECHECK seconds) until it is said: after a flap, a lasting outage
- * is said too.
+ * is said too. Past PATH_SAY_NAMED in one look, say only counts them.
  */
 static void path_peer_reach(struct tunnel *t, struct peer *e,
-			    enum peer_reach reach, int err)
+			    enum peer_reach reach, int err,
+			    struct path_say *say)
 {
 	char addr[INET6_ADDRSTRLEN], dev[IF_NAMESIZE], more[40] = "";
 	uint64_t now = clock_now_ns();
@@ -264,7 +286,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 	e->reach = reach;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
 	if (reach == PEER_REACH_OK) {
-		if (e->reach_said)
+		if (e->reach_said && say->back++ < PATH_SAY_NAMED)
 			log_info("%s: the peer %s is reachable again",
 				 t->ifname, addr);
 		e->reach_said = false;
@@ -274,6 +296,8 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 	if (!log_limit_take(&e->reach_warn, now, PATH_WARN_NS, &held))
 		return;
 	e->reach_said = true;
+	if (say->lost++ >= PATH_SAY_NAMED)
+		return;
 	if (held)
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
 	if (reach == PEER_REACH_LINK_DOWN)
@@ -294,6 +318,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 static bool path_routes(struct tunnel *t, bool quiet)
 {
 	struct peers *ps = t->peers;
+	struct path_say say = { 0 };
 	bool any = false;
 	unsigned int i;
 
@@ -307,8 +332,9 @@ static bool path_routes(struct tunnel *t, bool quiet)
 		if (mtu)
 			path_peer_set(t, e, mtu);
 		any |= mtu > 0;
-		path_peer_reach(t, e, reach, err);
+		path_peer_reach(t, e, reach, err, &say);
 	}
+	path_say_rest(t, &say);
 	path_update(t);
 	return any;
 }
@@ -316,6 +342,7 @@ static bool path_routes(struct tunnel *t, bool quiet)
 void path_send_failed(struct tunnel *t, struct peer *e, int err)
 {
 	char addr[INET6_ADDRSTRLEN];
+	struct path_say say = { 0 };
 	enum peer_reach reach;
 	unsigned long held;
 	uint32_t mtu;
@@ -327,7 +354,7 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 			    &held))
 		return;
 	reach = path_peer_route(t, e, true, &mtu, &why);
-	path_peer_reach(t, e, reach, why);
+	path_peer_reach(t, e, reach, why, &say);
 	if (reach != PEER_REACH_OK)
 		return;
 	/*

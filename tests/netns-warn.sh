@@ -131,4 +131,24 @@ check "  and its end too" wait_said "$NS_A" \
 	"$TAP_A: the peer $UL_B is reachable again" 4
 check "ping over the tunnel again" ping_ok "$NS_A" "$OV4_B"
 check "both ends stop cleanly" ends_stop
+
+# Many peers behind one link: a few named, the others counted. A with B
+# and five peers that do not exist, on the one link, taken down.
+more=()
+for i in 10 11 12 13 14; do
+	more+=(--remote "198.18.24.$i")
+done
+check "A starts with six peers" gt_start "$NS_A" "$TAP_A" --local "$UL_A" \
+	--remote "$UL_B" "${more[@]}" --address "$OV4_A/24"
+ip -n "$NS_A" link set "$VETH_A" down || bail "cannot take $VETH_A down"
+check "three peers named" wait_said "$NS_A" "down: nothing reaches" 3
+check "three more counted in one line" wait_log "$NS_A" \
+	"$TAP_A: and 3 more peers unreachable"
+sleep 1
+check "  and not named" said "$NS_A" "down: nothing reaches" 3
+ip -n "$NS_A" link set "$VETH_A" up || bail "cannot take $VETH_A up"
+check "three named back" wait_said "$NS_A" "is reachable again" 3
+check "three more counted back" wait_log "$NS_A" \
+	"$TAP_A: and 3 more peers reachable again"
+check "A stops cleanly" gt_stop "$NS_A"
 done_testing
