@@ -279,7 +279,7 @@ static void control_fdb_change(struct port *port, char **argv, int argc,
 
 	if (argc < 3 || argc > 4) {
 		control_fail(r, CONTROL_EUSAGE, "usage: fdb add MAC[@VID]=ADDR "
-			     "[DEV], fdb del MAC[@VID] [DEV]");
+			     "[TAP], fdb del MAC[@VID] [TAP]");
 		return;
 	}
 	if (add)
@@ -325,7 +325,7 @@ static void control_help(FILE *out)
 {
 	fputs("show\nstats\nstats json\nmetrics\nversion\n"
 	      "peer add ADDR\npeer del ADDR\nfdb show\n"
-	      "fdb add MAC[@VID]=ADDR [DEV]\nfdb del MAC[@VID] [DEV]\n", out);
+	      "fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n", out);
 }
 
 /* The request's words run, its reply in r. */
