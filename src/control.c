@@ -63,8 +63,10 @@ static bool control_stale(const struct control *c)
 
 	if (lstat(c->sa.sun_path, &st) || !S_ISSOCK(st.st_mode))
 		return false;
+	/* Non-blocking: a live one with a full backlog says EAGAIN. */
 	for (tries = 0; tries < 2; tries++) {
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    0);
 		if (fd < 0)
 			return false;
 		if (!connect(fd, (const struct sockaddr *)&c->sa, c->sa_len) ||
