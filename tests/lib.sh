@@ -612,24 +612,38 @@ ctr_moved()
 	done | sort | tr '\n' ' '
 }
 
+# link_attr NS DEV KEY: the word after KEY (mtu, link/ether) in the
+# device's `ip -o link show` line.
+link_attr()
+{
+	ip -n "$1" -o link show dev "$2" 2>/dev/null |
+		sed -n "s|.* $3 \([^ ]*\) .*|\1|p"
+}
+
+# wait_link_attr NS DEV KEY VALUE: KEY of the device becomes VALUE within
+# a second.
+wait_link_attr()
+{
+	local i
+
+	for ((i = 0; i < 10; i++)); do
+		[ "$(link_attr "$1" "$2" "$3")" = "$4" ] && return 0
+		sleep 0.1
+	done
+	diag "$2 in $1: $3 $(link_attr "$1" "$2" "$3") after 1 s, want $4"
+	return 1
+}
+
 # tap_mtu NS DEV: the device's MTU.
 tap_mtu()
 {
-	ip -n "$1" -o link show dev "$2" 2>/dev/null |
-		sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
+	link_attr "$1" "$2" mtu
 }
 
 # wait_tap_mtu NS DEV MTU: the device's MTU becomes MTU within a second.
 wait_tap_mtu()
 {
-	local i
-
-	for ((i = 0; i < 10; i++)); do
-		[ "$(tap_mtu "$1" "$2")" = "$3" ] && return 0
-		sleep 0.1
-	done
-	diag "$2 in $1: MTU $(tap_mtu "$1" "$2") after 1 s, want $3"
-	return 1
+	wait_link_attr "$1" "$2" mtu "$3"
 }
 
 # ---------------------------------------------------------------- capture

@@ -19,21 +19,13 @@ TAP=tM$$
 # mac_of NS DEV: the device's MAC.
 mac_of()
 {
-	ip -n "$1" -o link show dev "$2" 2>/dev/null |
-		sed -n 's|.* link/ether \([0-9a-f:]*\) .*|\1|p'
+	link_attr "$1" "$2" link/ether
 }
 
 # mac_is NS DEV MAC: DEV has MAC within a second.
 mac_is()
 {
-	local i
-
-	for ((i = 0; i < 10; i++)); do
-		[ "$(mac_of "$1" "$2")" = "$3" ] && return 0
-		sleep 0.1
-	done
-	diag "$2 in $1: MAC $(mac_of "$1" "$2"), want $3"
-	return 1
+	wait_link_attr "$1" "$2" link/ether "$3"
 }
 
 # local_unicast MAC: the U/L bit set, the I/G bit clear.
