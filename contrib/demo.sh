@@ -111,3 +111,9 @@ gbits=$(awk '/receiver/ {
 echo
 echo "    gsotun VXLAN tunnel, one TCP stream: $gbits Gbit/s"
 echo
+# What the tunnel says of itself, as an operator would ask it.
+gsotunctl=${GSOTUNCTL:-$(dirname "$gsotun")/gsotunctl}
+if [ -x "$gsotunctl" ]; then
+	echo "demo.sh: gsotunctl show, in namespace $ns_a:"
+	ip netns exec "$ns_a" "$gsotunctl" show | sed 's/^/    /'
+fi

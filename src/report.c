@@ -136,7 +136,7 @@ static void report_show_drops(FILE *out, const struct tunnel *t)
 static void report_show_tunnel(FILE *out, const struct tunnel *t)
 {
 	const struct stats *s = &t->st;
-	char id[24], tx[24], rx[24], offl[80];
+	char id[24], tx[24], rx[24], offl[80], mac[MAC_TEXT_LEN];
 	const struct fdb *f = &t->fwd.fdb;
 
 	report_id(t, id, sizeof(id));
@@ -145,8 +145,9 @@ static void report_show_tunnel(FILE *out, const struct tunnel *t)
 	report_bytes(s->rx_frame_bytes, rx, sizeof(rx));
 	fprintf(out, "tunnel %s: %s%s\n", t->ifname, encap_name(t->encap.type),
 		id);
-	fprintf(out, "  tap: mtu %u, offloads %s\n", path_tap_mtu(&t->path),
-		offl);
+	mac_ntoa(t->mac, mac);
+	fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
+		path_tap_mtu(&t->path), offl);
 	fprintf(out, "  forwarding: %u learnt%s, %u static\n",
 		fdb_count_learnt(f), t->fwd.learning ? "" : " (no learning)",
 		fdb_count_static(f));
@@ -223,12 +224,14 @@ static void json_str(FILE *out, const char *s)
 
 static void report_json_tunnel(FILE *out, const struct tunnel *t)
 {
+	char mac[MAC_TEXT_LEN];
 	size_t i;
 
+	mac_ntoa(t->mac, mac);
 	fputs("{\"dev\":", out);
 	json_str(out, t->ifname);
-	fprintf(out, ",\"ifindex\":%u,\"mtu\":%u", t->ifindex,
-		path_tap_mtu(&t->path));
+	fprintf(out, ",\"ifindex\":%u,\"mac\":\"%s\",\"mtu\":%u",
+		t->ifindex, mac, path_tap_mtu(&t->path));
 	if (t->encap.type == ENCAP_VXLAN)
 		fprintf(out, ",\"vni\":%u", t->encap.vni);
 	else if (t->encap.has_key)

@@ -58,7 +58,8 @@ lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
 show_both()
 {
 	ctl_ok "$NS_A" "$TAP_A" show && has "tunnel $TAP_A: vxlan VNI 1" &&
-		has "local $UL_A" && has "peer $UL_B" || return 1
+		has "local $UL_A" && has "peer $UL_B" &&
+		has "mac $(link_attr "$NS_A" "$TAP_A" link/ether)," || return 1
 	# Without the tap's name: the one gsotun of the namespace.
 	ctl_ok "$NS_B" && has "local $UL_B" && has "peer $UL_A"
 }

@@ -129,6 +129,8 @@ def json_tunnel(path, dev):
             raise SystemExit("# no %s in the JSON" % key)
     for t in doc["tunnels"]:
         if t["dev"] == dev:
+            if not re.match(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$", t["mac"]):
+                raise SystemExit("# mac %r" % t["mac"])
             return t["counters"]
     raise SystemExit("# no tunnel %s in the JSON" % dev)
 
