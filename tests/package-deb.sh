@@ -20,23 +20,18 @@ for tool in dpkg-buildpackage dpkg-deb dh; do
 	fi
 done
 
-# What the package must hold, whatever else it has. The programs and units
-# that are not in every source tree are added below when it has them.
+# What the package must hold, whatever else it has: the programs, their
+# pages, the unit, and /etc/gsotun for the unit's NAME.conf files.
 expected="usr/sbin/gsotun
+	usr/sbin/gsotunctl
 	usr/share/man/man8/gsotun.8.gz
+	usr/share/man/man8/gsotunctl.8.gz
 	usr/share/doc/gsotun/copyright
-	usr/share/doc/gsotun/changelog.gz"
-programs="gsotun"
-unit=
-if [ -f "$top_srcdir/man/gsotunctl.8" ]; then
-	expected="$expected usr/sbin/gsotunctl
-		usr/share/man/man8/gsotunctl.8.gz"
-	programs="$programs gsotunctl"
-fi
-if [ -f "$top_srcdir/contrib/gsotun@.service.in" ]; then
-	unit=lib/systemd/system/gsotun@.service
-	expected="$expected $unit"
-fi
+	usr/share/doc/gsotun/changelog.gz
+	etc/gsotun/
+	lib/systemd/system/gsotun@.service"
+programs="gsotun gsotunctl"
+unit=lib/systemd/system/gsotun@.service
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-deb.XXXXXX") || {
 	echo "Bail out! cannot create a temporary directory"
@@ -115,15 +110,13 @@ done
 
 mkdir "$root"
 dpkg-deb -x "$deb" "$root"
-if [ -n "$unit" ]; then
-	grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
-	ok $? "/$unit runs /usr/sbin/gsotun"
-	# A template names no tunnel: nothing to enable, start or stop.
-	dpkg-deb -e "$deb" "$tmp/control"
-	! cat "$tmp"/control/* |
-		grep -qE 'deb-systemd-(helper enable|invoke) .*gsotun@\.service'
-	ok $? "no maintainer script enables, starts or stops gsotun@.service"
-fi
+grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
+ok $? "/$unit runs /usr/sbin/gsotun"
+# A template names no tunnel: nothing to enable, start or stop.
+dpkg-deb -e "$deb" "$tmp/control"
+! cat "$tmp"/control/* |
+	grep -qE 'deb-systemd-(helper enable|invoke) .*gsotun@\.service'
+ok $? "no maintainer script enables, starts or stops gsotun@.service"
 
 for p in $programs; do
 	out=$("$root/usr/sbin/$p" --version 2>&1)
