@@ -133,12 +133,36 @@ static bool fwd_configured(const struct config *c, const struct ipaddr *a)
 	return false;
 }
 
+/* Messages in flight name peers by their slots' addresses: done first. */
+static void fwd_quiesce(struct port *port)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_tun; i++)
+		tx_quiesce(port->tun[i]);
+}
+
+/*
+ * The peer in slot idx gone, with every tunnel's entries to it and the
+ * source learnt last (which may name it); after fwd_quiesce().
+ */
+static void fwd_forget_peer(struct port *port, unsigned int idx)
+{
+	unsigned int j;
+
+	for (j = 0; j < port->n_tun; j++) {
+		fdb_del_peer(&port->tun[j]->fwd.fdb, idx);
+		port->tun[j]->fwd.last_peer = -1;
+	}
+	peers_del(&port->peers, idx);
+}
+
 /* The live peers cfg no longer has: gone, with every tunnel's entries. */
 static unsigned int fwd_remove_peers(struct port *port,
 				     const struct config *c)
 {
 	struct peers *ps = &port->peers;
-	unsigned int i = 0, j, n = 0;
+	unsigned int i = 0, n = 0;
 
 	while (i < ps->n) {
 		unsigned int idx = ps->live[i];
@@ -147,12 +171,19 @@ static unsigned int fwd_remove_peers(struct port *port,
 			i++;
 			continue;
 		}
-		for (j = 0; j < port->n_tun; j++)
-			fdb_del_peer(&port->tun[j]->fwd.fdb, idx);
-		peers_del(ps, idx);
+		fwd_forget_peer(port, idx);
 		n++;
 	}
 	return n;
+}
+
+/* Each tunnel's tap MTU and budgets again, for the peers as they are. */
+static void fwd_paths_check(struct port *port)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_tun; i++)
+		path_check(port->tun[i]);
 }
 
 /* The peers cfg has that are not live yet. */
@@ -220,9 +251,7 @@ void fwd_reload(struct tunnel *t)
 		free(old);
 		return;
 	}
-	/* Messages in flight name peers by their slots' addresses. */
-	for (i = 0; i < port->n_tun; i++)
-		tx_quiesce(port->tun[i]);
+	fwd_quiesce(port);
 	gone = fwd_remove_peers(port, t->cfg);
 	added = fwd_new_peers(t);
 	for (i = 0; i < port->n_tun; i++) {
@@ -247,7 +276,6 @@ void fwd_reload(struct tunnel *t)
  */
 int fwd_peer_add(struct port *port, const struct ipaddr *a)
 {
-	unsigned int i;
 	int r;
 
 	if (port->ul.connected)
@@ -255,8 +283,7 @@ int fwd_peer_add(struct port *port, const struct ipaddr *a)
 	r = peers_add(&port->peers, a);
 	if (r < 0)
 		return r;
-	for (i = 0; i < port->n_tun; i++)
-		path_check(port->tun[i]);
+	fwd_paths_check(port);
 	return 0;
 }
 
@@ -264,23 +291,17 @@ int fwd_peer_add(struct port *port, const struct ipaddr *a)
 int fwd_peer_del(struct port *port, const struct ipaddr *a)
 {
 	struct peers *ps = &port->peers;
-	int idx = peers_find(ps, (const uint8_t *)&a->addr);
-	unsigned int i;
+	int idx = -ENOENT;
 
-	if (a->family != ps->family || idx < 0)
+	if (a->family == ps->family)
+		idx = peers_find(ps, (const uint8_t *)&a->addr);
+	if (idx < 0)
 		return -ENOENT;
 	if (ps->n == 1)
 		return -EBUSY;
-	/* Messages in flight name peers by their slots' addresses. */
-	for (i = 0; i < port->n_tun; i++)
-		tx_quiesce(port->tun[i]);
-	for (i = 0; i < port->n_tun; i++) {
-		fdb_del_peer(&port->tun[i]->fwd.fdb, (unsigned int)idx);
-		port->tun[i]->fwd.last_peer = -1;
-	}
-	peers_del(ps, (unsigned int)idx);
-	for (i = 0; i < port->n_tun; i++)
-		path_check(port->tun[i]);
+	fwd_quiesce(port);
+	fwd_forget_peer(port, (unsigned int)idx);
+	fwd_paths_check(port);
 	return 0;
 }
 
