@@ -95,10 +95,7 @@ static void notify_port_ready(const struct port *port)
 	if (cfg->n_remotes > 1)
 		snprintf(more, sizeof(more), " and %u more",
 			 cfg->n_remotes - 1);
-	if (t->encap.type == ENCAP_VXLAN)
-		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
-	else if (t->encap.has_key)
-		snprintf(id, sizeof(id), " key %u", t->encap.key);
+	report_id(t, id, sizeof(id));
 	if (port->n_tun > 1)
 		snprintf(taps, sizeof(taps), ", %u taps", port->n_tun);
 	snprintf(status, sizeof(status), "%s%s to %s%s, MTU %u%s",
@@ -335,10 +332,7 @@ static void log_tunnel(const struct tunnel *t)
 		snprintf(more, sizeof(more), " and %u more peers%s%s",
 			 t->peers->n - 1, t->fwd.learning ? ", learning" : "",
 			 t->cfg->n_fdb ? ", static fdb entries" : "");
-	if (t->encap.type == ENCAP_VXLAN)
-		snprintf(id, sizeof(id), " VNI %u", t->encap.vni);
-	else if (t->encap.has_key)
-		snprintf(id, sizeof(id), " key %u", t->encap.key);
+	report_id(t, id, sizeof(id));
 	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
 		 "0x%x, %u source port(s)", t->ifname,
 		 encap_name(t->encap.type), id, where, remote, more,

@@ -89,8 +89,7 @@ static void report_offloads(char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-/* " VNI 1", " key 7" or "". */
-static void report_id(const struct tunnel *t, char *buf, size_t len)
+void report_id(const struct tunnel *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (t->encap.type == ENCAP_VXLAN)

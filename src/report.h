@@ -10,6 +10,10 @@
 #include <stdio.h>
 
 struct port;
+struct tunnel;
+
+/* The tunnel's id as its messages say it: " VNI 1", " key 7" or "". */
+void report_id(const struct tunnel *t, char *buf, size_t len);
 
 /* The counters dump: a line per peer, then per tunnel (the main last). */
 void report_dump(FILE *out, const struct port *port);
