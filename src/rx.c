@@ -216,7 +216,8 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 }
 
 /* What the socket said of one receive, counted; false if dropped. */
-static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
+static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p,
+			 uint64_t now)
 {
 	/* Datagrams, not receive calls (UDP GRO sums them). */
 	uint64_t segs = p->gso_size ? (p->len + p->gso_size - 1) / p->gso_size
@@ -231,7 +232,7 @@ static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p)
 
 		ps->rx_packets += segs;
 		ps->rx_bytes += p->wire_len;
-		t->peers->v[p->peer].rx_last_ns = clock_now_ns();
+		t->peers->v[p->peer].rx_last_ns = now;
 	}
 	if (p->data)
 		return true;
@@ -279,6 +280,7 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data, *u;
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	uint64_t now;
 	uint32_t got = 0;
 	unsigned int j;
 	int i, n;
@@ -289,10 +291,12 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 		path_errors(t, w->fd);
 		return;
 	}
+	/* A batch's packets came at one time, as far as "last heard" goes. */
+	now = clock_now_ns();
 	for (i = 0; i < n; i++) {
 		u = rx_tunnel(t, &p[i]);
 		got |= 1u << u->idx;
-		if (rx_count_pkt(u, &p[i]))
+		if (rx_count_pkt(u, &p[i], now))
 			rx_datagrams(u, &p[i]);
 	}
 	for (j = 0; j < t->port->n_tun; j++)
