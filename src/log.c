@@ -24,13 +24,13 @@ static bool log_timestamps;
 static bool log_syslog_ready;	/* openlog() done, for log_detach() */
 
 static const struct {
-	const char *name;	/* on stderr */
+	const char *word;	/* on stderr */
 	int prio;		/* syslog(3)'s, also the journal's prefix */
 } levels[] = {
-	[LOG_LVL_ERR] = { "error", LOG_ERR },
-	[LOG_LVL_WARN] = { "warning", LOG_WARNING },
-	[LOG_LVL_INFO] = { "info", LOG_INFO },
-	[LOG_LVL_DEBUG] = { "debug", LOG_DEBUG },
+	[LOG_LVL_ERR] = { .word = "error", .prio = LOG_ERR },
+	[LOG_LVL_WARN] = { .word = "warning", .prio = LOG_WARNING },
+	[LOG_LVL_INFO] = { .word = "info", .prio = LOG_INFO },
+	[LOG_LVL_DEBUG] = { .word = "debug", .prio = LOG_DEBUG },
 };
 
 /*
@@ -126,7 +126,7 @@ void log_msg(int level, int err, const char *fmt, ...)
 	va_end(ap);
 	if (err && n >= 0 && (size_t)n < sizeof(text))
 		snprintf(text + n, sizeof(text) - n, ": %s", strerror(err));
-	snprintf(prefix, sizeof(prefix), "gsotun: %s: ", levels[level].name);
+	snprintf(prefix, sizeof(prefix), "gsotun: %s: ", levels[level].word);
 	log_emit(level, prefix, text);
 }
 
