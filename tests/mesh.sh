@@ -159,8 +159,11 @@ caps_start()
 
 	for h in "${HOSTS[@]}"; do
 		CAPF[$h]=$LIB_TMP/port$h.$((++cap_seq)).pcap
+		# Immediate mode, as cap_start(): a lone early frame (the
+		# ARP broadcast) must not wait in a ring block.
 		ip netns exec "$NS_U" tcpdump -Z root -n -B 65536 -s 128 -U \
-			-Q out -i "${PORT[$h]}" -w "${CAPF[$h]}" udp port 4789 \
+			--immediate-mode -Q out -i "${PORT[$h]}" \
+			-w "${CAPF[$h]}" udp port 4789 \
 			</dev/null >/dev/null 2>"${CAPF[$h]}.err" &
 		CAPP[$h]=$!
 		track_pid "${CAPP[$h]}"
