@@ -275,21 +275,26 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
 	return t;
 }
 
-/* The port's sockets (t is the main tunnel): packets to their tunnel. */
-static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+/*
+ * One receive batch of the port's socket fd (t is the main tunnel): its
+ * packets to their tunnels, each tunnel's frames written out. The
+ * number of packets, 0 when none came; *asked, how many it asked for.
+ */
+static int rx_batch(struct tunnel *t, int fd, unsigned int *asked)
 {
-	struct tunnel *t = w->data, *u;
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	struct tunnel *u;
 	uint64_t now;
 	uint32_t got = 0;
 	unsigned int j;
 	int i, n;
 
-	n = underlay_recv(t->ul, w->fd, p);
+	*asked = t->ul->rx_batch;
+	n = underlay_recv(t->ul, fd, p);
 	/* Nothing, or an error: ICMP about our packets may be queued. */
 	if (n <= 0) {
-		path_errors(t, w->fd);
-		return;
+		path_errors(t, fd);
+		return 0;
 	}
 	/* A batch's packets came at one time, as far as "last heard" goes. */
 	now = clock_now_ns();
@@ -302,6 +307,26 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 	for (j = 0; j < t->port->n_tun; j++)
 		if (got & 1u << j)
 			rx_flush(t->port->tun[j]);
+	return n;
+}
+
+/*
+ * A socket is readable: up to UNDERLAY_RX_BATCH packets a wake-up, in
+ * batches no bigger than the cache holds (underlay_rx_next()), each
+ * written to the tap before the next is read; another batch only when
+ * the last one found all it asked for.
+ */
+static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct tunnel *t = w->data;
+	unsigned int took = 0, asked;
+	int n;
+
+	do {
+		n = rx_batch(t, w->fd, &asked);
+		took += (unsigned int)n;
+	} while (n > 0 && (unsigned int)n == asked &&
+		 took < t->ul->rx_batch_max);
 }
 
 /*

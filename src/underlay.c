@@ -453,7 +453,8 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 	 */
 	u->sq.gso = u->udp && cfg->offload;
 	u->sq.family = u->family;
-	u->rx_batch = cfg->offload ? UNDERLAY_RX_BATCH : 1;
+	u->rx_batch_max = cfg->offload ? UNDERLAY_RX_BATCH : 1;
+	u->rx_batch = u->rx_batch_max;
 	u->allow = cfg->allow;
 	u->n_allow = cfg->n_allow;
 	/*
@@ -874,6 +875,7 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 
 int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p)
 {
+	size_t bytes = 0;
 	int n, i;
 
 	underlay_rx_arm(u->rx);
@@ -884,8 +886,11 @@ int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p)
 			log_debug("underlay receive: %s", strerror(errno));
 		return 0;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		underlay_rx_one(u, fd, i, &p[i]);
+		bytes += p[i].wire_len;
+	}
+	u->rx_batch = underlay_rx_next(n, bytes, u->rx_batch_max);
 	return n;
 }
 

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit test of the receive batch size (underlay_rx_next()): as many
+ * datagrams of the last batch's mean size as fit in UNDERLAY_RX_BYTES,
+ * never fewer than one nor more than the maximum.
+ */
+#include "config.h"
+
+#include "tap.h"
+#include "underlay.h"
+
+struct row {
+	unsigned int n;		/* datagrams the last batch brought */
+	size_t bytes;		/* and their bytes */
+	unsigned int max;
+	unsigned int want;
+	const char *what;
+};
+
+static const struct row rows[] = {
+	{ 32, 32 * 64, UNDERLAY_RX_BATCH, UNDERLAY_RX_BATCH,
+	  "64-byte datagrams: the whole batch" },
+	{ 32, 32 * 1450, UNDERLAY_RX_BATCH, UNDERLAY_RX_BATCH,
+	  "1450-byte datagrams: the whole batch" },
+	{ 4, 4 * 65000, UNDERLAY_RX_BATCH, UNDERLAY_RX_BYTES / 65000,
+	  "64 KB GRO datagrams: what fits in UNDERLAY_RX_BYTES" },
+	{ 6, 6 * 40600, UNDERLAY_RX_BATCH, UNDERLAY_RX_BYTES / 40600,
+	  "40 KB GRO datagrams (veth's GRO)" },
+	{ 3, 2 * 65000 + 100, UNDERLAY_RX_BATCH,
+	  UNDERLAY_RX_BYTES * 3 / (2 * 65000 + 100),
+	  "a mix: by the mean size" },
+	{ 1, UNDERLAY_RX_BYTES * 2, UNDERLAY_RX_BATCH, 1,
+	  "one datagram over the aim: still one" },
+	{ 0, 0, UNDERLAY_RX_BATCH, UNDERLAY_RX_BATCH,
+	  "nothing came: the maximum again" },
+	{ 2, 0, UNDERLAY_RX_BATCH, UNDERLAY_RX_BATCH,
+	  "empty datagrams: the maximum" },
+	{ 32, 32 * 64, 1, 1, "--no-offload: one, whatever the size" },
+	{ 4, 4 * 65000, 1, 1, "--no-offload, big datagrams: one" },
+};
+
+int main(void)
+{
+	unsigned int i, n = sizeof(rows) / sizeof(rows[0]);
+
+	plan((int)n + 1);
+	ok(UNDERLAY_RX_BYTES / 65536 >= 2 &&
+		   UNDERLAY_RX_BYTES / 65536 < UNDERLAY_RX_BATCH,
+	   "the aim holds a few 64 KB datagrams, fewer than the maximum");
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		is_int(underlay_rx_next(r->n, r->bytes, r->max), r->want,
+		       "%s", r->what);
+	}
+	return done_testing();
+}
