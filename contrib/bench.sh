@@ -6,10 +6,13 @@
 # Usage (as root): contrib/bench.sh
 #
 # Rows, each in fresh namespaces built the same way: the kernel's vxlan at
-# both ends, gsotun vxlan, gsotun vxlan with 100 peers (the 99 others are
-# addresses of B whose datagrams a socket there leaves unread; B's tap is
-# a --fdb entry, so traffic goes to its one peer), gsotun gre-udp, gsotun
-# gre, gsotun vxlan --no-offload. Measures for every row:
+# both ends; contrib/copy-only, a forwarder that makes the four copies
+# between a tap and a UDP socket and not one check more (bulk and plain
+# only: what no userspace tunnel can go beyond here); gsotun vxlan; gsotun
+# vxlan with 100 peers (the 99 others are addresses of B whose datagrams a
+# socket there leaves unread; B's tap is a --fdb entry, so traffic goes to
+# its one peer); gsotun gre-udp; gsotun gre; gsotun vxlan --no-offload.
+# Measures for every row:
 #   tcp1    one TCP stream (iperf3), median of 3 runs, Gbit/s
 #   tcp4    four TCP streams (iperf3 -P 4), one run, Gbit/s
 #   cpu     busy CPU microseconds per KB (1024 bytes) moved, all CPUs,
@@ -40,8 +43,10 @@
 #   BENCH_OUT     output directory (default ./bench-out)
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
-#   BENCH_ROWS    rows to run (default "kernel vxlan peers100 gre-udp gre
-#                 no-offload")
+#   BENCH_ROWS    rows to run (default "kernel copy-only vxlan peers100
+#                 gre-udp gre no-offload")
+#   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
+#                 of this source tree, made with make when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
 #   BENCH_ETHTOOL      features for `ethtool -K` on both veth ends, every
 #                 row (e.g. "tx-udp_tnl-segmentation off" to make the
@@ -64,10 +69,11 @@ PY=/usr/bin/python3
 T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
-ROWS=${BENCH_ROWS:-kernel vxlan peers100 gre-udp gre no-offload}
+ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre no-offload}
 read -r -a GT_EXTRA <<<"${BENCH_GSOTUN_ARGS:-}"
 read -r -a VETH_FEAT <<<"${BENCH_ETHTOOL:-}"
 GSOTUN=${GSOTUN:-$top/src/gsotun}
+COPY_ONLY=${BENCH_COPY_ONLY:-$top/contrib/copy-only}
 NET=8
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
@@ -80,6 +86,7 @@ setup_failed=0
 
 declare -A LABEL=(
 	[kernel]="kernel vxlan"
+	[copy-only]="copy-only forwarder"
 	[vxlan]="gsotun vxlan"
 	[peers100]="gsotun vxlan, 100 peers"
 	[gre-udp]="gsotun gre-udp"
@@ -88,6 +95,7 @@ declare -A LABEL=(
 )
 declare -A SHORT=(
 	[kernel]="kernel vxlan"
+	[copy-only]="copy only"
 	[vxlan]="vxlan"
 	[peers100]="vxlan 100 peers"
 	[gre-udp]="gre-udp"
@@ -470,6 +478,55 @@ time.sleep(1e9)
 	return 1
 }
 
+# copy_up NS DEV LOCAL REMOTE CIDR: contrib/copy-only in NS, its tap up
+# and addressed; sets CO_PID.
+copy_up()
+{
+	local i
+
+	ip netns exec "$1" "$COPY_ONLY" "$2" "$3" "$4" </dev/null \
+		>>"$RAW/copy-only-$1.log" 2>&1 &
+	CO_PID=$!
+	track "$CO_PID"
+	for ((i = 0; i < 50; i++)); do
+		ip -n "$1" link show dev "$2" >/dev/null 2>&1 && break
+		alive "$CO_PID" || break
+		sleep 0.1
+	done
+	ip -n "$1" link set "$2" mtu 1450 &&
+		ip -n "$1" addr add "$5" dev "$2" &&
+		ip -n "$1" link set "$2" up && return 0
+	log "copy-only in $1 did not come up ($RAW/copy-only-$1.log)"
+	return 1
+}
+
+# copy_only_up: the copy-only forwarder at both ends (GT_A, GT_B), made
+# first if it is missing.
+copy_only_up()
+{
+	local st i
+
+	if [ ! -x "$COPY_ONLY" ] && ! make -C "$top" contrib/copy-only \
+		>"$RAW/copy-only-make.log" 2>&1; then
+		log "cannot make $COPY_ONLY ($RAW/copy-only-make.log)"
+		return 1
+	fi
+	copy_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$OV_A/24"
+	st=$?
+	GT_A=$CO_PID
+	[ "$st" -eq 0 ] || return 1
+	copy_up "$NS_B" "$DEV_B" "$UL_B" "$UL_A" "$OV_B/24"
+	st=$?
+	GT_B=$CO_PID
+	[ "$st" -eq 0 ] || return 1
+	for ((i = 0; i < 50; i++)); do
+		dev_ready "$NS_A" "$DEV_A" "$OV_A/24" &&
+			dev_ready "$NS_B" "$DEV_B" "$OV_B/24" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # tunnel_up ROW: the row's tunnel between A and B; GT_A and GT_B are the
 # gsotun PIDs (empty for the kernel's vxlan).
 tunnel_up()
@@ -489,6 +546,9 @@ tunnel_up()
 			sleep 0.1
 		done
 		;;
+	copy-only)
+		copy_only_up || return 1
+		;;
 	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
@@ -501,7 +561,7 @@ tunnel_up()
 	else
 		args_a=("${args[@]}")
 	fi
-	if [ "$1" != kernel ]; then
+	if [ "$1" != kernel ] && [ "$1" != copy-only ]; then
 		# The PIDs are kept even on failure: run_row stops them.
 		gt_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$OV_A/24" \
 			"${args_a[@]}"
@@ -1024,11 +1084,16 @@ run_row()
 	else
 		ip netns exec "$NS_A" ethtool -k "$VETH_A" \
 			>"$RAW/$row-veth-features.txt" 2>&1
-		m_tcp1
-		m_tcp4
-		m_udp64
-		m_syscalls
-		m_rr
+		# The copy-only forwarder carries bulk UDP alone (no TSO).
+		if [ "$row" = copy-only ]; then
+			R_NOTE[$row]="bulk and plain UDP only"
+		else
+			m_tcp1
+			m_tcp4
+			m_udp64
+			m_syscalls
+			m_rr
+		fi
 		# Last: bulk UDP raises gsotun's tap to 64 KB for a while,
 		# which the TCP connections of the measures above would keep.
 		m_bulk bulk 45
@@ -1038,7 +1103,7 @@ run_row()
 		[ "$row" = peers100 ] && m_flood
 		for pid in $GT_A $GT_B; do
 			alive "$pid" ||
-				R_NOTE[$row]="gsotun exited during the row"
+				R_NOTE[$row]="${LABEL[$row]} exited during the row"
 		done
 	fi
 	for pid in $GT_A $GT_B $SINK_PID; do
@@ -1072,6 +1137,11 @@ targets()
 		"$(ratio "${R_BULK[$v]}" "${R_BULK[$k]}")" ">=" 0.6
 	target "gre-udp-bulk" "gsotun gre-udp bulk UDP (GSO) / kernel" \
 		"$(ratio "${R_BULK[gre-udp]}" "${R_BULK[$k]}")" ">=" 0.6
+	# What a process between a tap and a UDP socket can carry at most.
+	target "copy-only-bulk" "copy-only forwarder bulk UDP / kernel" \
+		"$(ratio "${R_BULK[copy-only]}" "${R_BULK[$k]}")" ">=" 0.6
+	target "vxlan-bulk-bound" "gsotun vxlan bulk UDP / copy-only" \
+		"$(ratio "${R_BULK[$v]}" "${R_BULK[copy-only]}")" ">=" 0.7
 	target "vxlan-plain" "gsotun vxlan UDP 1400 B sends / kernel" \
 		"$(ratio "${R_PLAIN[$v]}" "${R_PLAIN[$k]}")" ">=" 1
 	target "vxlan-udp64" "gsotun vxlan 64-byte UDP pps / kernel" \
