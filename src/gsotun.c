@@ -38,6 +38,7 @@ struct gsotun {
 	struct port port;
 	struct tunnel tun[CONFIG_MAX_TUNNELS];
 	struct pidfile pidfile;
+	bool dropped;		/* --user took effect */
 	struct control ctl;
 	ev_io ring_w;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
@@ -353,9 +354,11 @@ static int become_service(struct gsotun *g)
 		err = daemon_start(&g->pidfile, cfg->pidfile);
 	else if (cfg->pidfile)
 		err = pidfile_write(&g->pidfile, cfg->pidfile);
-	if (!err && cfg->user)
+	if (!err && cfg->user) {
 		err = priv_drop(cfg->user, cfg->chroot,
 				path_needs_net_admin(g->port.tun[0]));
+		g->dropped = !err;
+	}
 	return err;
 }
 
@@ -409,8 +412,11 @@ out_loop:
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
 out:
-	/* After --user the file is root's: the service manager removes it. */
-	pidfile_close(&g.pidfile, !g.cfg.user);
+	/*
+	 * After --user the file is root's: the service manager removes it.
+	 * A drop that failed left us root, and the file ours to remove.
+	 */
+	pidfile_close(&g.pidfile, !g.dropped);
 	teardown(&g);
 	notify_close();
 	return ret;

@@ -108,7 +108,7 @@ check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
 
 # A set-up error after the fork (--user of no one): said on the terminal
 # and exit status 1, the parent waiting for the child's word; no pidfile
-# left naming a live process, no tap.
+# left (the drop failed: gsotun is root still and removes it), no tap.
 bad_user()
 {
 	local st out pid user=nosuchuser$$ i
@@ -121,6 +121,10 @@ bad_user()
 	pid=$(head -n 1 "$pidfile" 2>/dev/null | tr -dc 0-9)
 	if [ -n "$pid" ] && pid_alive "$pid"; then
 		diag "PID $pid of $pidfile runs"
+		return 1
+	fi
+	if [ -e "$pidfile" ]; then
+		diag "$pidfile left behind (PID ${pid:-none})"
 		return 1
 	fi
 	for ((i = 0; i < 20; i++)); do
