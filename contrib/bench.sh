@@ -398,6 +398,19 @@ dev_ready()
 	[[ $addrs == *" $3 "* ]] && [[ $addrs != *tentative* ]]
 }
 
+# both_ready: A's and B's devices up and addressed, within 5 s.
+both_ready()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		dev_ready "$NS_A" "$DEV_A" "$OV_A/24" &&
+			dev_ready "$NS_B" "$DEV_B" "$OV_B/24" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # kvx_up NS DEV LOCAL REMOTE VETH CIDR: the kernel's vxlan, VNI 1.
 kvx_up()
 {
@@ -504,7 +517,7 @@ copy_up()
 # first if it is missing.
 copy_only_up()
 {
-	local st i
+	local st
 
 	if [ ! -x "$COPY_ONLY" ] && ! make -C "$top" contrib/copy-only \
 		>"$RAW/copy-only-make.log" 2>&1; then
@@ -518,20 +531,14 @@ copy_only_up()
 	copy_up "$NS_B" "$DEV_B" "$UL_B" "$UL_A" "$OV_B/24"
 	st=$?
 	GT_B=$CO_PID
-	[ "$st" -eq 0 ] || return 1
-	for ((i = 0; i < 50; i++)); do
-		dev_ready "$NS_A" "$DEV_A" "$OV_A/24" &&
-			dev_ready "$NS_B" "$DEV_B" "$OV_B/24" && return 0
-		sleep 0.1
-	done
-	return 1
+	[ "$st" -eq 0 ] && both_ready
 }
 
 # tunnel_up ROW: the row's tunnel between A and B; GT_A and GT_B are the
 # gsotun PIDs (empty for the kernel's vxlan).
 tunnel_up()
 {
-	local args=() args_a=() i st
+	local args=() args_a=() st
 
 	GT_A='' GT_B=''
 	case $1 in
@@ -540,11 +547,7 @@ tunnel_up()
 			"$OV_A/24" &&
 			kvx_up "$NS_B" "$DEV_B" "$UL_B" "$UL_A" "$VETH_B" \
 				"$OV_B/24" || return 1
-		for ((i = 0; i < 50; i++)); do
-			dev_ready "$NS_A" "$DEV_A" "$OV_A/24" &&
-				dev_ready "$NS_B" "$DEV_B" "$OV_B/24" && break
-			sleep 0.1
-		done
+		both_ready
 		;;
 	copy-only)
 		copy_only_up || return 1

@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "bytes.h"
 #include "compat.h"
 #include "csum.h"
 
@@ -53,34 +54,20 @@ static uint8_t seg_hdr[SEGS_MAX][VX + HL];
 static struct iovec iov[2 + 2 * SEGS_MAX];
 static const uint8_t vxlan_hdr[VX] = { 0x08, 0, 0, 0, 0, 0, 1, 0 };
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return p[0] << 8 | p[1];
-}
-
 /* An Ethernet frame of IPv4 without options carrying UDP. */
 static int is_ip4_udp(const uint8_t *f, size_t len)
 {
-	return len >= HL && get16(f + 12) == 0x0800 && f[ETH] == 0x45 &&
+	return len >= HL && get_be16(f + 12) == 0x0800 && f[ETH] == 0x45 &&
 	       f[ETH + 9] == IPPROTO_UDP;
 }
 
 /* Inner IPv4 total length, ID and header checksum. */
 static void ip4_set(uint8_t *ip, size_t len, uint16_t id)
 {
-	uint16_t check;
-
-	put16(ip + 2, len);
-	put16(ip + 4, id);
-	put16(ip + 10, 0);
-	check = csum_ip4_header(ip, IP4);
-	memcpy(ip + 10, &check, 2);
+	put_be16(ip + 2, len);
+	put_be16(ip + 4, id);
+	put_sum16(ip + 10, 0);
+	put_sum16(ip + 10, csum_ip4_header(ip, IP4));
 }
 
 static int tap_open(const char *name)
@@ -137,7 +124,7 @@ static void send_cut(int sock, uint8_t *f, size_t len, size_t gso_size)
 	struct msghdr m = { .msg_iov = iov, .msg_control = ctl.buf,
 			    .msg_controllen = sizeof(ctl.buf) };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-	uint16_t size = VX + HL + gso_size, id = get16(f + ETH + 4);
+	uint16_t size = VX + HL + gso_size, id = get_be16(f + ETH + 4);
 	size_t off, n;
 	int i = 0;
 
@@ -152,8 +139,8 @@ static void send_cut(int sock, uint8_t *f, size_t len, size_t gso_size)
 		memcpy(h, vxlan_hdr, VX);
 		memcpy(h + VX, f, HL);
 		ip4_set(h + VX + ETH, IP4 + UDP + n, id + i);
-		put16(h + VX + ETH + IP4 + 4, UDP + n);
-		put16(h + VX + ETH + IP4 + 6, 0);
+		put_be16(h + VX + ETH + IP4 + 4, UDP + n);
+		put_be16(h + VX + ETH + IP4 + 6, 0);
 		iov[2 * i] = (struct iovec){ h, VX + HL };
 		iov[2 * i + 1] = (struct iovec){ f + off, n };
 	}
@@ -171,7 +158,6 @@ static void tap_to_sock(int tap, int sock)
 		ssize_t got = read(tap, tap_buf, sizeof(tap_buf));
 		size_t len, start, at;
 		uint32_t sum;
-		uint16_t check;
 
 		if (got <= VH + ETH)
 			return;
@@ -189,8 +175,7 @@ static void tap_to_sock(int tap, int sock)
 			if (at + 2 > len)
 				continue;
 			sum = csum_partial(f + start, len - start, 0);
-			check = csum_fold(sum);
-			memcpy(f + at, &check, 2);
+			put_sum16(f + at, csum_fold(sum));
 		}
 		send_frame(sock, f, len);
 	}
@@ -228,7 +213,6 @@ static void write_merged(int tap, uint8_t *d, size_t len, size_t seg)
 	uint8_t *f = d + VX;
 	size_t off, pay = 0, n;
 	struct in_addr src, dst;
-	uint16_t check;
 	int i = 2;
 
 	for (off = 0; off < len; off += seg, i++) {
@@ -236,13 +220,13 @@ static void write_merged(int tap, uint8_t *d, size_t len, size_t seg)
 		iov[i] = (struct iovec){ d + off + VX + HL, n - VX - HL };
 		pay += n - VX - HL;
 	}
-	ip4_set(f + ETH, IP4 + UDP + pay, get16(f + ETH + 4));
-	put16(f + ETH + IP4 + 4, UDP + pay);
+	ip4_set(f + ETH, IP4 + UDP + pay, get_be16(f + ETH + 4));
+	put_be16(f + ETH + IP4 + 4, UDP + pay);
 	memcpy(&src, f + ETH + 12, 4);
 	memcpy(&dst, f + ETH + 16, 4);
 	/* NEEDS_CSUM: the pseudo-header sum, as udp4_hwcsum() leaves it. */
-	check = csum_fold16(csum_pseudo4(&src, &dst, IPPROTO_UDP, UDP + pay));
-	memcpy(f + ETH + IP4 + 6, &check, 2);
+	put_sum16(f + ETH + IP4 + 6,
+		  csum_fold16(csum_pseudo4(&src, &dst, IPPROTO_UDP, UDP + pay)));
 	iov[0] = (struct iovec){ &vh, VH };
 	iov[1] = (struct iovec){ f, HL };
 	writev(tap, iov, i);
