@@ -278,9 +278,9 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
 /*
  * One receive batch of the port's socket fd (t is the main tunnel): its
  * packets to their tunnels, each tunnel's frames written out. The
- * number of packets, 0 when none came; *asked, how many it asked for.
+ * number of packets, 0 when none came.
  */
-static int rx_batch(struct tunnel *t, int fd, unsigned int *asked)
+static int rx_batch(struct tunnel *t, int fd)
 {
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
 	struct tunnel *u;
@@ -289,7 +289,6 @@ static int rx_batch(struct tunnel *t, int fd, unsigned int *asked)
 	unsigned int j;
 	int i, n;
 
-	*asked = t->ul->rx_batch;
 	n = underlay_recv(t->ul, fd, p);
 	/* Nothing, or an error: ICMP about our packets may be queued. */
 	if (n <= 0) {
@@ -323,7 +322,8 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int n;
 
 	do {
-		n = rx_batch(t, w->fd, &asked);
+		asked = t->ul->rx_batch;
+		n = rx_batch(t, w->fd);
 		took += (unsigned int)n;
 	} while (n > 0 && (unsigned int)n == asked &&
 		 took < t->ul->rx_batch_max);
