@@ -278,7 +278,7 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
 /*
  * One receive batch of the port's socket fd (t is the main tunnel): its
  * packets to their tunnels, each tunnel's frames written out. The
- * number of packets, 0 when none came.
+ * number of packets, 0 when none came or on an error.
  */
 static int rx_batch(struct tunnel *t, int fd)
 {
@@ -290,11 +290,8 @@ static int rx_batch(struct tunnel *t, int fd)
 	int i, n;
 
 	n = underlay_recv(t->ul, fd, p);
-	/* Nothing, or an error: ICMP about our packets may be queued. */
-	if (n <= 0) {
-		path_errors(t, fd);
+	if (n <= 0)
 		return 0;
-	}
 	/* A batch's packets came at one time, as far as "last heard" goes. */
 	now = clock_now_ns();
 	for (i = 0; i < n; i++) {
@@ -327,6 +324,12 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 		took += (unsigned int)n;
 	} while (n > 0 && (unsigned int)n == asked &&
 		 took < t->ul->rx_batch_max);
+	/*
+	 * Readable with nothing to read, or an error: ICMP about our packets
+	 * may be queued. (An empty read after a full batch is not that.)
+	 */
+	if (!took)
+		path_errors(t, w->fd);
 }
 
 /*
