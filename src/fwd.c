@@ -413,23 +413,3 @@ bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len)
 	return true;
 }
 
-void fwd_print(FILE *out, const struct tunnel *t)
-{
-	const struct peers *ps = t->peers;
-	char addr[INET6_ADDRSTRLEN];
-	unsigned int i;
-
-	for (i = 0; i < ps->n; i++) {
-		const struct peer *e = &ps->v[ps->live[i]];
-		const struct peer_stats *s = &e->st;
-
-		inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
-		fprintf(out,
-			"peer %s path_mtu=%u peer_tx_packets=%" PRIu64
-			" peer_tx_bytes=%" PRIu64 " peer_tx_flood=%" PRIu64
-			" peer_tx_drops=%" PRIu64 " peer_rx_packets=%" PRIu64
-			" peer_rx_bytes=%" PRIu64 "\n",
-			addr, e->path_mtu, s->tx_packets, s->tx_bytes,
-			s->tx_flood, s->tx_drops, s->rx_packets, s->rx_bytes);
-	}
-}

@@ -90,7 +90,5 @@ int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len);
  */
 bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len);
 
-/* A line per peer with its counters, for the counters dump. */
-void fwd_print(FILE *out, const struct tunnel *t);
 
 #endif

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,28 +13,22 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include "ctlproto.h"
 #include "log.h"
 #include "notify.h"
 
 static int notify_fd = -1;
 static pid_t notify_pid;	/* the process that connected */
 
-/* $NOTIFY_SOCKET as an address: a path, or '@' for the abstract name. */
+/*
+ * $NOTIFY_SOCKET as an address: a path, or '@' for the abstract name,
+ * as a --control name is spelt.
+ */
 static socklen_t notify_addr(const char *name, struct sockaddr_un *sun)
 {
-	size_t len = strlen(name);
-
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if ((name[0] != '/' && name[0] != '@') || len < 2 ||
-	    len > sizeof(sun->sun_path) - (name[0] == '/'))
+	if (name[0] != '/' && name[0] != '@')
 		return 0;
-	memcpy(sun->sun_path, name, len);
-	if (name[0] == '@')
-		sun->sun_path[0] = '\0';
-	/* A path counts its NUL; an abstract name is exactly its bytes. */
-	return offsetof(struct sockaddr_un, sun_path) + len +
-	       (name[0] == '/');
+	return control_name(name, NULL, sun);
 }
 
 void notify_open(void)

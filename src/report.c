@@ -26,12 +26,14 @@
 	X(rx_packets, "Encapsulated packets received from the peer")          \
 	X(rx_bytes, "Bytes received from the peer")
 
-static const char *const offload_names[] = {
-	"csum", "tso4", "tso6", "tso_ecn", "ufo", "uso4", "uso6",
-};
-static const unsigned int offload_bits[] = {
-	TUN_F_CSUM, TUN_F_TSO4, TUN_F_TSO6, TUN_F_TSO_ECN, TUN_F_UFO,
-	TUN_F_USO4, TUN_F_USO6,
+static const struct {
+	unsigned int bit;
+	const char *name;
+} offloads[] = {
+	{ TUN_F_CSUM, "csum" }, { TUN_F_TSO4, "tso4" },
+	{ TUN_F_TSO6, "tso6" }, { TUN_F_TSO_ECN, "tso_ecn" },
+	{ TUN_F_UFO, "ufo" }, { TUN_F_USO4, "uso4" },
+	{ TUN_F_USO6, "uso6" },
 };
 
 static const char *report_reach(const struct peer *e)
@@ -81,10 +83,10 @@ static void report_offloads(char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(offload_bits) / sizeof(*offload_bits); i++)
-		if ((bits & offload_bits[i]) && n < len)
+	for (i = 0; i < sizeof(offloads) / sizeof(*offloads); i++)
+		if ((bits & offloads[i].bit) && n < len)
 			n += snprintf(buf + n, len - n, "%s%s", n ? " " : "",
-				      offload_names[i]);
+				      offloads[i].name);
 	if (!n)
 		snprintf(buf, len, "none");
 }
@@ -98,11 +100,31 @@ void report_id(const struct tunnel *t, char *buf, size_t len)
 		snprintf(buf, len, " key %u", t->encap.key);
 }
 
+/* A line per peer with its counters, for the counters dump. */
+static void report_dump_peers(FILE *out, const struct port *port)
+{
+	const struct peers *ps = &port->peers;
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	for (i = 0; i < ps->n; i++) {
+		const struct peer *e = &ps->v[ps->live[i]];
+
+		report_addr(&e->addr, addr, sizeof(addr));
+		fprintf(out, "peer %s path_mtu=%u", addr, e->path_mtu);
+#define PEER_DUMP(name, help)                                                 \
+	fprintf(out, " peer_%s=%" PRIu64, #name, e->st.name);
+		PEER_STATS_LIST(PEER_DUMP)
+#undef PEER_DUMP
+		fputc('\n', out);
+	}
+}
+
 void report_dump(FILE *out, const struct port *port)
 {
 	unsigned int i;
 
-	fwd_print(out, port->tun[0]);
+	report_dump_peers(out, port);
 	for (i = port->n_tun; i-- > 0;) {
 		if (port->n_tun > 1)
 			fprintf(out, "tunnel %s ", port->tun[i]->ifname);
@@ -119,13 +141,12 @@ static void report_show_drops(FILE *out, const struct tunnel *t)
 	for (i = 0; i < stats_n; i++) {
 		const struct stats_desc *d = &stats_desc[i];
 		uint64_t v = stats_value(&t->st, d);
-		const char *why = d->help;
+		/* "Packets dropped: wrong VNI" says "wrong VNI" here. */
+		const char *colon = strstr(d->help, ": ");
+		const char *why = colon ? colon + 2 : d->help;
 
 		if (!d->drop || !v)
 			continue;
-		/* "Packets dropped: wrong VNI" says "wrong VNI" here. */
-		if (strstr(why, ": "))
-			why = strstr(why, ": ") + 2;
 		fprintf(out, "%-11s %" PRIu64 " %s (%s)\n", lead, v, why,
 			d->name);
 		lead = "";
@@ -426,7 +447,7 @@ void report_metrics(FILE *out, const struct port *port)
 void report_fdb(FILE *out, const struct port *port)
 {
 	const struct peers *ps = &port->peers;
-	char addr[INET6_ADDRSTRLEN];
+	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
 	uint64_t now = clock_now_ns();
 	struct fdb_entry e;
 	unsigned int i, cur;
@@ -437,9 +458,7 @@ void report_fdb(FILE *out, const struct port *port)
 		cur = 0;
 		while (fdb_next(&t->fwd.fdb, &cur, now, &e)) {
 			report_addr(&ps->v[e.peer].addr, addr, sizeof(addr));
-			fprintf(out, "%02x:%02x:%02x:%02x:%02x:%02x", e.mac[0],
-				e.mac[1], e.mac[2], e.mac[3], e.mac[4],
-				e.mac[5]);
+			fputs(mac_ntoa(e.mac, mac), out);
 			if (e.vlan)
 				fprintf(out, " vlan %u", e.vlan);
 			fprintf(out, " dst %s dev %s", addr, t->ifname);
