@@ -157,12 +157,17 @@ static const char *ctl_dev(struct ctl_args *a)
 	size_t len = 0;
 	int n, i;
 
+	/* --control names the socket: the first word is the command. */
+	if (a->control) {
+		if (a->n_words && !ctl_is_command(a->words[0]))
+			ctl_die(EX_USAGE, "'%s' is not a command (with "
+				"--control, no DEV)", a->words[0]);
+		return "";
+	}
 	if (a->n_words && !ctl_is_command(a->words[0])) {
 		a->n_words--;
 		return *a->words++;
 	}
-	if (a->control)
-		return "";
 	n = ctl_find(found, CTL_MAX_FOUND);
 	if (n < 0)
 		ctl_die(EXIT_FAILURE, "cannot read /proc/net/unix: %s",

@@ -143,6 +143,8 @@ errors()
 		ctl_fails 64 "unknown request" "$NS_A" "$TAP_A" stats bogus &&
 		ctl_fails 64 "unrecognized option" "$NS_A" --bogus &&
 		ctl_fails 64 "--json goes with stats" "$NS_A" show --json &&
+		ctl_fails 64 "'shwo' is not a command" "$NS_A" \
+			--control "@gsotun/$TAP_A" shwo &&
 		ctl_fails 1 "no gsotun runs in this network namespace" \
 			"$NS_C" show
 }
