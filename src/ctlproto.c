@@ -12,7 +12,7 @@
 socklen_t control_name(const char *opt, const char *dev,
 		       struct sockaddr_un *sa)
 {
-	size_t room = sizeof(sa->sun_path), len;
+	size_t room = sizeof(sa->sun_path);
 	int n;
 
 	memset(sa, 0, sizeof(*sa));
@@ -27,9 +27,9 @@ socklen_t control_name(const char *opt, const char *dev,
 		n = snprintf(sa->sun_path, room, "%s", opt);
 	if (n <= 0 || (size_t)n >= room - 1)
 		return 0;
-	len = (size_t)n + (!opt || opt[0] == '@');
-	/* A path's length counts its NUL, as sun_path's users expect. */
-	if (opt && opt[0] != '@')
-		len++;
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+	/*
+	 * One byte more either way: an abstract name's leading NUL, or the
+	 * NUL a path's length counts, as sun_path's users expect.
+	 */
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
