@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include "clock.h"
 #include "control.h"
 #include "log.h"
 #include "report.h"
@@ -27,6 +28,8 @@
 
 /* Tokens a request has at most: "fdb add MAC@VID=ADDR DEV". */
 #define CONTROL_MAX_ARGS 6
+/* "cannot accept a client" once a minute at most (EMFILE). */
+#define CONTROL_PAUSE_WARN_NS (60 * 1000000000ull)
 
 /* What a request is answered with: its status, and its reply. */
 struct control_reply {
@@ -569,7 +572,18 @@ static void control_resume_cb(struct ev_loop *loop, ev_timer *w,
  */
 static void control_pause(struct control *c)
 {
-	log_warn_errno("control socket: cannot accept a client");
+	char more[40] = "";
+	unsigned long held;
+	int err = errno;
+
+	if (log_limit_take(&c->pause_warn, clock_now_ns(),
+			   CONTROL_PAUSE_WARN_NS, &held)) {
+		if (held)
+			snprintf(more, sizeof(more), " (and %lu more since)",
+				 held);
+		log_warn("control socket: cannot accept a client: %s%s",
+			 strerror(err), more);
+	}
 	ev_io_stop(c->loop, &c->io);
 	ev_timer_set(&c->resume_w, 1.0, 0);
 	ev_timer_start(c->loop, &c->resume_w);

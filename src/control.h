@@ -13,6 +13,7 @@
 #include <ev.h>
 
 #include "ctlproto.h"
+#include "log.h"
 
 #define CONTROL_CLIENTS 16	/* served at once; more are turned away */
 #define CONTROL_TIMEOUT 5.0	/* seconds a client may not move */
@@ -44,6 +45,7 @@ struct control {
 	bool bound;		/* by this process: its file to remove */
 	ev_io io;
 	ev_timer resume_w;	/* accepting again after EMFILE */
+	struct log_limit pause_warn;	/* said once a minute at most */
 	struct ev_loop *loop;
 	struct port *port;
 	struct control_client clients[CONTROL_CLIENTS];
