@@ -107,15 +107,17 @@ static void notify_port_ready(const struct port *port)
 
 /*
  * SIGHUP: the peers file read again (--peers). Without, it stops a
- * gsotun on a terminal, but not one a service manager runs: there it is
- * "systemctl reload", which must not end the tunnel (nor leave it to
- * Restart=on-failure after an exit status of 0).
+ * gsotun on a terminal (a hang-up), but not a --daemon, which has no
+ * terminal to hang up, nor one a service manager runs: to those it is a
+ * reload ("systemctl reload", or a Type=forking unit's kill -HUP), which
+ * must not end the tunnel (nor leave it to Restart=on-failure after an
+ * exit status of 0).
  */
 static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct tunnel *t = w->data;
 
-	if (!t->cfg->peers_file && !notify_active()) {
+	if (!t->cfg->peers_file && !t->cfg->daemon && !notify_active()) {
 		stop_cb(loop, w, revents);
 		return;
 	}

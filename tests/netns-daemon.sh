@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # gsotun as a process: --daemon with --pidfile, signals (SIGTERM, SIGUSR1,
-# SIGINT; SIGHUP without --peers nor a service manager), removal of the
-# tap at exit, and exit status 64 on bad usage. A --daemon whose set-up
-# fails after the fork (--user) says so on stderr, exit status 1.
+# SIGINT; SIGHUP without --peers: a --daemon goes on, one on a terminal
+# without a service manager stops), removal of the tap at exit, and exit
+# status 64 on bad usage. A --daemon whose set-up fails after the fork
+# (--user) says so on stderr, exit status 1.
 # The pidfile (issue 12): a symlink planted at its name in a directory of
 # the service user is replaced, never followed; a pidfile a running
 # gsotun holds is refused.
@@ -104,6 +105,18 @@ check "gsotun --daemon --pidfile returns at once with status 0" daemon_start
 check "the pidfile names a live process called gsotun" pidfile_live
 check "the pidfile has mode 0644" pidfile_mode
 check "ping both ways through the daemon's tunnel" daemon_works
+
+# A --daemon has no terminal to hang up: SIGHUP without --peers is a
+# reload (a Type=forking unit's kill -HUP), and the tunnel stays.
+daemon_hup()
+{
+	[ -n "$dpid" ] && pid_alive "$dpid" || return 1
+	kill -HUP "$dpid"
+	sleep 0.5
+	pidfile_live && ping_ok "$NS_A" "$OV4_B"
+}
+
+check "SIGHUP without --peers: the daemon and its tunnel stay" daemon_hup
 check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
 
 # A set-up error after the fork (--user of no one): said on the terminal
