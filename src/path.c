@@ -201,7 +201,15 @@ static void path_peer_set(struct tunnel *t, struct peer *e, uint32_t path)
 	log_info("%s: path MTU to %s %u (was %u)", t->ifname, addr, path,
 		 e->path_mtu);
 	e->path_mtu = path;
-	e->budget = path_frame_budget(t, path);
+}
+
+/*
+ * Per tunnel, not per peer: the taps of --key N=DEV carry a GRE key that
+ * a main tunnel without --key does not.
+ */
+uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e)
+{
+	return path_frame_budget(t, e->path_mtu);
 }
 
 

@@ -76,6 +76,9 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err);
 /* Ask the routes to the peers again (a change, or the peers changed). */
 void path_check(struct tunnel *t);
 
+/* The largest inner frame t may send to peer e (UINT32_MAX: no limit). */
+uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e);
+
 /* The tap's MTU, and the largest inner frame every peer's path takes. */
 uint32_t path_tap_mtu(const struct path *p);
 uint32_t path_budget(const struct path *p);

@@ -137,7 +137,6 @@ int peers_add(struct peers *p, const struct ipaddr *a)
 	e->addr = *a;
 	e->dst.addr = (const struct sockaddr *)&e->sa;
 	e->dst.len = peer_sockaddr(a, p->port, &e->sa);
-	e->budget = UINT32_MAX;
 	e->live = true;
 	k = peers_lower_bound(p, addr);
 	memmove(&p->keys[k + 1], &p->keys[k], (p->n - k) * sizeof(*p->keys));

@@ -37,7 +37,6 @@ struct peer {
 	struct ipaddr addr;
 	bool live;			/* a peer; else a free slot */
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
-	uint32_t budget;		/* largest inner frame; UINT32_MAX */
 	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
 	enum peer_reach reach;
 	bool reach_said;		/* its loss was logged */

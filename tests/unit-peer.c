@@ -72,7 +72,7 @@ static void test_ipv4(void)
 	   "a peer's socket address, as sends name it");
 	ok(peer_of_name(p.v[ic].dst.addr) == &p.v[ic],
 	   "peer_of_name() of its msg_name is the peer");
-	ok(p.v[ia].budget == UINT32_MAX && !p.v[ia].path_mtu,
+	ok(!p.v[ia].path_mtu && p.v[ia].reach == PEER_REACH_OK && !p.v[ia].oif,
 	   "a new peer's path is unknown");
 
 	peer_sockaddr(&b, 1234, &ss);

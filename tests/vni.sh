@@ -4,7 +4,9 @@
 # per VNI (--vni N=DEV) against two kernel vxlan devices on dstport 4789,
 # then gsotun at both ends with a tap per GRE key (gre-udp, --key N=DEV).
 # Pings on both, 64 MiB SHA-256-checked transfers on both at once, each
-# overlay's traffic kept from the other's tap, a third VNI dropped.
+# overlay's traffic kept from the other's tap, a third VNI dropped. Then
+# a keyless main tap beside a keyed one: each answers "too big" with the
+# MTU its own header leaves.
 #
 # Usage: vni.sh 4|6   (the underlay family)
 #
@@ -171,6 +173,80 @@ phase_greudp()
 	check "$label: A stops cleanly" gt_stop "$NS_A"
 }
 
+# too_big_mtu ADDR SIZE: the MTU of the "too big" that a DF ping of SIZE
+# bytes from A to ADDR gets back (from gsotun's tap), or nothing.
+too_big_mtu()
+{
+	ip netns exec "$NS_A" ping -n -c 1 -W 2 -M "do" -s "$2" "$1" 2>&1 |
+		sed -n 's/.*[Ff]rag needed.*mtu = \([0-9]*\).*/\1/p' |
+		head -n 1
+}
+
+# df_ping ADDR SIZE: DF pings of SIZE bytes from A to ADDR get answers.
+df_ping()
+{
+	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.2 -W 2 -M "do" -s "$2" \
+		"$1" >/dev/null 2>&1
+}
+
+# drops_too_big_only DEV...: in A's last dump, each tap DEV dropped one
+# frame as too big for the path, and nothing else.
+drops_too_big_only()
+{
+	local dev line
+
+	for dev in "$@"; do
+		line=$(grep "^tunnel $dev " "${GT_ERR[$NS_A]}" | tail -n 1)
+		[ "$(ctr "$line" tx_drop_too_big)" = 1 ] ||
+			{ diag "$dev: $(ctr "$line" tx_drop_too_big) too big"; return 1; }
+		ctr_drops_zero "${line//tx_drop_too_big=1/}" || return 1
+	done
+}
+
+# A main tap without a key beside a keyed one, at --mtu 1500 over a path
+# of 1500: to the same peer, the keyed tap's frames carry the 4-byte key
+# and must be 4 bytes smaller; the "too big" each tap answers says so.
+phase_keyless()
+{
+	local label="vni/$fam gre-udp, no --key" df=() over i mtu want
+
+	# IP, UDP, GRE and the key; a DF outer header on IPv4, so that an
+	# oversize send fails rather than being fragmented.
+	over=$((fam == 4 ? 20 + 8 + 8 : 40 + 8 + 8))
+	[ "$fam" = 4 ] && df=(--df set)
+	for i in A B; do
+		local ns=NS_$i tap=TAP_$i t2=T2_$i ul=UL_$i ov=OV4_$i o2=O2_$i
+		local peer=UL_B
+
+		[ "$i" = B ] && peer=UL_A
+		check "$label: gsotun on $i, a tap for key 8, --mtu 1500" \
+			gt_start "${!ns}" "${!tap}" --encap gre-udp \
+			--local "${!ul}" --remote "${!peer}" --key 8="${!t2}" \
+			--mtu 1500 "${df[@]}" --address "${!ov}/24" \
+			--address "${!t2}=${!o2}/24"
+	done
+	check "$label: B's second tap has its address" \
+		dev_ready "$NS_B" "$T2_B" "$O2_B/24"
+	want=$((1500 - over - 14))
+	mtu=$(too_big_mtu "$O2_B" 1472)
+	check "$label: key 8's tap answers 'too big': MTU $want (${mtu:-none})" \
+		test "${mtu:-0}" -eq "$want"
+	check "$label: DF pings of that MTU cross key 8" \
+		df_ping "$O2_B" $((want - 28))
+	want=$((want + 4))
+	mtu=$(too_big_mtu "$OV4_B" 1472)
+	check "$label: the keyless tap's, 4 more: $want (${mtu:-none})" \
+		test "${mtu:-0}" -eq "$want"
+	check "$label: DF pings of that MTU cross it" \
+		df_ping "$OV4_B" $((want - 28))
+	gt_counters "$NS_A"
+	check "$label: A's drop counters: none but one too big per tap" \
+		drops_too_big_only "$TAP_A" "$T2_A"
+	check "$label: A stops cleanly" gt_stop "$NS_A"
+	check "$label: B stops cleanly" gt_stop "$NS_B"
+}
+
 phase_kernel
 phase_greudp
+phase_keyless
 done_testing
