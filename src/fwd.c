@@ -177,15 +177,6 @@ static unsigned int fwd_remove_peers(struct port *port,
 	return n;
 }
 
-/* Each tunnel's tap MTU and budgets again, for the peers as they are. */
-static void fwd_paths_check(struct port *port)
-{
-	unsigned int i;
-
-	for (i = 0; i < port->n_tun; i++)
-		path_check(port->tun[i]);
-}
-
 /* The peers cfg has that are not live yet. */
 static unsigned int fwd_new_peers(struct tunnel *t)
 {
@@ -259,8 +250,8 @@ void fwd_reload(struct tunnel *t)
 
 		partial |= fwd_replace_static(u, old, n_old) != 0;
 		u->fwd.last_peer = -1;
-		path_check(u);
 	}
+	path_peers_changed(t);
 	if (partial)
 		log_warn("%s: not every fdb entry was taken",
 			 t->cfg->peers_file);
@@ -283,7 +274,7 @@ int fwd_peer_add(struct port *port, const struct ipaddr *a)
 	r = peers_add(&port->peers, a);
 	if (r < 0)
 		return r;
-	fwd_paths_check(port);
+	path_peers_changed(port->tun[0]);
 	return 0;
 }
 
@@ -301,7 +292,7 @@ int fwd_peer_del(struct port *port, const struct ipaddr *a)
 		return -EBUSY;
 	fwd_quiesce(port);
 	fwd_forget_peer(port, (unsigned int)idx);
-	fwd_paths_check(port);
+	path_peers_changed(port->tun[0]);
 	return 0;
 }
 

@@ -6,8 +6,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -570,41 +570,114 @@ int link_watch_fd(const struct link_watch *w)
 	return mnl_socket_get_fd(w->nl);
 }
 
+static void link_changes_route(struct link_changes *c,
+			       const struct nlmsghdr *nlh)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *a;
+	struct cidr *r;
+	size_t len;
+
+	/* What cannot be read may be any change. */
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*rtm) ||
+	    c->n_routes == LINK_CHANGES_MAX) {
+		c->all = true;
+		return;
+	}
+	if (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6)
+		return;
+	/* No RTA_DST (a default route) or none that reads: every address. */
+	r = &c->routes[c->n_routes++];
+	memset(r, 0, sizeof(*r));
+	r->family = rtm->rtm_family;
+	len = rtm->rtm_family == AF_INET ? 4 : 16;
+	mnl_attr_for_each(a, nlh, sizeof(*rtm)) {
+		if (mnl_attr_get_type(a) == RTA_DST &&
+		    mnl_attr_get_payload_len(a) == len &&
+		    rtm->rtm_dst_len <= 8 * len) {
+			memcpy(&r->addr, mnl_attr_get_payload(a), len);
+			r->prefix = rtm->rtm_dst_len;
+		}
+	}
+}
+
+static void link_changes_link(struct link_changes *c,
+			      const struct nlmsghdr *nlh)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*ifi) ||
+	    c->n_links == LINK_CHANGES_MAX)
+		c->all = true;
+	else
+		c->links[c->n_links++] = (unsigned int)ifi->ifi_index;
+}
+
 static int link_watch_cb(const struct nlmsghdr *nlh, void *data)
 {
-	unsigned int *n = data;
+	struct link_changes *c = data;
 
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
+		c->any = true;
+		link_changes_link(c, nlh);
+		break;
 	case RTM_NEWROUTE:
 	case RTM_DELROUTE:
-		(*n)++;
+		c->any = true;
+		link_changes_route(c, nlh);
 		break;
 	}
 	return MNL_CB_OK;
 }
 
+void link_changes_parse(struct link_changes *c, const void *buf, size_t len)
+{
+	mnl_cb_run(buf, len, 0, 0, link_watch_cb, c);
+}
+
 /*
  * Everything the kernel queued. A full socket buffer (ENOBUFS) lost some
- * notifications: count that as a change, so the caller looks again.
+ * notifications: then everything may have changed.
  */
-int link_watch_read(struct link_watch *w)
+void link_watch_read(struct link_watch *w, struct link_changes *c)
 {
-	unsigned int changes = 0;
 	ssize_t n;
 
+	memset(c, 0, offsetof(struct link_changes, routes));
 	for (;;) {
 		n = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ENOBUFS) {
-			changes++;
+			c->any = c->all = true;
 			continue;
 		}
 		if (n < 0)
 			break;
-		mnl_cb_run(w->buf, (size_t)n, 0, 0, link_watch_cb, &changes);
+		link_changes_parse(c, w->buf, (size_t)n);
 	}
-	return changes > INT_MAX ? INT_MAX : (int)changes;
+}
+
+/*
+ * A route lookup takes the longest prefix that holds the address, so
+ * only a route of such a prefix, added or removed, can change it.
+ */
+bool link_changes_touch(const struct link_changes *c,
+			const struct ipaddr *dst, unsigned int oif)
+{
+	unsigned int i;
+
+	if (!c || c->all)
+		return true;
+	for (i = 0; i < c->n_links; i++)
+		if (c->links[i] == oif)
+			return true;
+	for (i = 0; i < c->n_routes; i++)
+		if (c->routes[i].family == dst->family &&
+		    options_cidr_contains(&c->routes[i],
+					  (const uint8_t *)&dst->addr))
+			return true;
+	return false;
 }

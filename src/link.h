@@ -59,7 +59,30 @@ struct link_watch *link_watch_open(void);
 void link_watch_close(struct link_watch *w);
 /* A non-blocking descriptor, readable when notifications wait. */
 int link_watch_fd(const struct link_watch *w);
-/* Read all waiting notifications; how many were link or route changes. */
-int link_watch_read(struct link_watch *w);
+
+/* The routes and links one read of the watch saw change. */
+#define LINK_CHANGES_MAX 32
+
+struct link_changes {
+	bool any;			/* something changed */
+	bool all;			/* more than fit, or some were lost */
+	unsigned int n_routes, n_links;
+	struct cidr routes[LINK_CHANGES_MAX];	/* added or removed */
+	unsigned int links[LINK_CHANGES_MAX];	/* ifindex */
+};
+
+/* Read all waiting notifications into c. */
+void link_watch_read(struct link_watch *w, struct link_changes *c);
+
+/* Add what the rtnetlink notifications in buf say changed to c. */
+void link_changes_parse(struct link_changes *c, const void *buf, size_t len);
+
+/*
+ * Whether the changes c may have changed the route to dst, whose last
+ * lookup went out through oif (0: none): a route of a prefix that holds
+ * dst, or a change of oif (its MTU, its state). NULL: look at everything.
+ */
+bool link_changes_touch(const struct link_changes *c,
+			const struct ipaddr *dst, unsigned int oif);
 
 #endif

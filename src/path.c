@@ -319,15 +319,28 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 }
 
 /*
- * The routes to the peers; a peer without one is warned of (as a failed
- * lookup unless quiet, and as unreachable once) and keeps the path MTU it
- * had (unknown at first). Whether any had one.
+ * Whether the route to peer e needs a look after the changes c (NULL:
+ * every route may have changed): one they may have changed, and one not
+ * known or not reaching it, which a held warning may be waiting on.
  */
-static bool path_routes(struct tunnel *t, bool quiet)
+static bool path_peer_stale(const struct peer *e, const struct link_changes *c)
+{
+	return !e->path_mtu || e->reach != PEER_REACH_OK ||
+	       link_changes_touch(c, &e->addr, e->oif);
+}
+
+/*
+ * The routes to the port's peers that the changes c may have changed
+ * (NULL: all of them), looked up by t, the main tunnel, once for every
+ * tunnel. A peer without one is warned of (as a failed lookup unless
+ * quiet, and as unreachable once) and keeps the path MTU it had (unknown
+ * at first).
+ */
+static void path_look(struct tunnel *t, bool quiet,
+		      const struct link_changes *c)
 {
 	struct peers *ps = t->peers;
 	struct path_say say = { 0 };
-	bool any = false;
 	unsigned int i;
 
 	for (i = 0; i < ps->n; i++) {
@@ -336,15 +349,37 @@ static bool path_routes(struct tunnel *t, bool quiet)
 		uint32_t mtu;
 		int err;
 
+		if (!path_peer_stale(e, c))
+			continue;
 		reach = path_peer_route(t, e, quiet, &mtu, &err);
 		if (mtu)
 			path_peer_set(t, e, mtu);
-		any |= mtu > 0;
 		path_peer_reach(t, e, reach, err, &say);
 	}
 	path_say_rest(t, &say);
+}
+
+/* After the changes c (NULL: any), every tunnel of t's port follows. */
+static void path_check_changed(struct tunnel *t, const struct link_changes *c)
+{
+	struct port *port = t->port;
+	unsigned int i;
+
+	path_look(port->tun[0], true, c);
+	for (i = 0; i < port->n_tun; i++)
+		path_update(port->tun[i]);
+}
+
+/*
+ * At start: the main tunnel looks at the routes, the others of the port
+ * take what it found. Whether any peer has one.
+ */
+static bool path_routes(struct tunnel *t, bool quiet)
+{
+	if (!t->idx)
+		path_look(t, quiet, NULL);
 	path_update(t);
-	return any;
+	return t->path.path_mtu != 0;
 }
 
 void path_send_failed(struct tunnel *t, struct peer *e, int err)
@@ -376,12 +411,20 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 }
 
 /*
- * Ask the routes again (a change, or a learnt PMTU that may have
- * expired). No route now (the underlay is down): keep what we had.
+ * Ask the routes again (a learnt PMTU may have expired). No route now
+ * (the underlay is down): keep what we had.
  */
 void path_check(struct tunnel *t)
 {
-	path_routes(t, true);
+	path_check_changed(t, NULL);
+}
+
+/* Nothing changed but the peers: the new ones are not known yet. */
+void path_peers_changed(struct tunnel *t)
+{
+	const struct link_changes none = { 0 };
+
+	path_check_changed(t, &none);
 }
 
 /* The tap's MTU: --mtu, or the smallest path MTU less the tunnel's. */
@@ -414,8 +457,9 @@ int path_open(struct tunnel *t)
 
 	p->budget = UINT32_MAX;
 	pmtu_limit_init(&p->icmp_limit, ICMP_PER_SEC, ICMP_BURST);
-	p->watch = link_watch_open();
-	if (!p->watch)
+	/* The routes are to the port's peers: the main tunnel watches. */
+	p->watch = t->idx ? NULL : link_watch_open();
+	if (!t->idx && !p->watch)
 		return -EIO;
 	mtu = path_first_mtu(t);
 	if (mtu < 0)
@@ -533,9 +577,11 @@ static void path_err_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct tunnel *t = w->data;
+	struct link_changes c;
 
-	if (link_watch_read(t->path.watch) > 0)
-		path_check(t);
+	link_watch_read(t->path.watch, &c);
+	if (c.any)
+		path_check_changed(t, &c);
 }
 
 /*
@@ -548,7 +594,8 @@ static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct tunnel *t = w->data;
 
 	underlay_errors_resume(t->ul);
-	path_check(t);
+	if (!t->idx)
+		path_check(t);
 	path_udp_bulk_over(t);
 }
 
@@ -558,12 +605,15 @@ void path_watch(struct tunnel *t)
 	int fds[2 * CONFIG_MAX_SRC_PORTS];
 	unsigned int i;
 
-	ev_io_init(&p->watch_w, path_watch_cb, link_watch_fd(p->watch),
-		   EV_READ);
 	ev_timer_init(&p->timer_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
-	p->watch_w.data = p->timer_w.data = t;
-	ev_io_start(t->loop, &p->watch_w);
+	p->timer_w.data = t;
 	ev_timer_start(t->loop, &p->timer_w);
+	if (p->watch) {
+		ev_io_init(&p->watch_w, path_watch_cb,
+			   link_watch_fd(p->watch), EV_READ);
+		p->watch_w.data = t;
+		ev_io_start(t->loop, &p->watch_w);
+	}
 	/* The port's sockets: the main tunnel reads their errors. */
 	p->n_err_w = t->idx ? 0 : underlay_send_only_fds(t->ul, fds);
 	for (i = 0; i < p->n_err_w; i++) {

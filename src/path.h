@@ -21,7 +21,7 @@
 struct tunnel;
 
 struct path {
-	struct link_watch *watch;	/* link and route changes */
+	struct link_watch *watch;	/* link and route changes; main's */
 	uint32_t mtu;		/* the tap's */
 	uint32_t path_mtu;	/* the peers' smallest; 0: unknown */
 	uint32_t budget;	/* largest inner frame that fits every peer */
@@ -73,8 +73,17 @@ void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
  */
 void path_send_failed(struct tunnel *t, struct peer *e, int err);
 
-/* Ask the routes to the peers again (a change, or the peers changed). */
+/*
+ * Ask every route to the peers again, for every tunnel of t's port: a
+ * learnt PMTU may have expired.
+ */
 void path_check(struct tunnel *t);
+
+/*
+ * Peers of t's port came or went: the routes to the new ones, and every
+ * tunnel's tap MTU and budget for the peers as they are now.
+ */
+void path_peers_changed(struct tunnel *t);
 
 /* The largest inner frame t may send to peer e (UINT32_MAX: no limit). */
 uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e);

@@ -104,6 +104,28 @@ second_fails()
 	! ip -n "$NS_A" link show dev x5$$ >/dev/null 2>&1
 }
 
+# both_mtu MTU: both of A's taps have MTU.
+both_mtu()
+{
+	wait_tap_mtu "$NS_A" "$TAP_A" "$1" && wait_tap_mtu "$NS_A" "$T2_A" "$1"
+}
+
+# routes_followed LABEL: a route to B of a smaller MTU, which the main tap
+# watches for the port, changes both taps' MTU; an unrelated one neither.
+routes_followed()
+{
+	local over=$((fam == 4 ? 50 : 70)) host=$((fam == 4 ? 32 : 128))
+
+	ip -n "$NS_A" route add 10.99.0.0/24 dev "$VETH_A" mtu 1300
+	ip -n "$NS_A" route add "$UL_B/$host" dev "$VETH_A" mtu 1400
+	check "$1: a 1400-byte route to B: both taps at $((1400 - over))" \
+		both_mtu $((1400 - over))
+	ip -n "$NS_A" route del "$UL_B/$host" dev "$VETH_A"
+	check "$1: the route gone: both taps back at $((1500 - over))" \
+		both_mtu $((1500 - over))
+	ip -n "$NS_A" route del 10.99.0.0/24 dev "$VETH_A"
+}
+
 phase_kernel()
 {
 	local label="vni/$fam kernel" r0 n0
@@ -118,6 +140,7 @@ phase_kernel()
 		dev_ready "$NS_A" "$T2_A" "$O2_A/24"
 	check "$label: a second gsotun on the port fails and says what to do" \
 		second_fails
+	routes_followed "$label"
 	two_overlays "$label" "VNI 1" "VNI 2" "vx2$$"
 	gt_counters "$NS_A"
 	r0=$(tun_ctr "$NS_A" "$T2_A" rx_frames)
