@@ -632,14 +632,17 @@ static int link_watch_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* A buffer that does not read to its end may have held any change. */
 void link_changes_parse(struct link_changes *c, const void *buf, size_t len)
 {
-	mnl_cb_run(buf, len, 0, 0, link_watch_cb, c);
+	if (mnl_cb_run(buf, len, 0, 0, link_watch_cb, c) < 0)
+		c->any = c->all = true;
 }
 
 /*
  * Everything the kernel queued. A full socket buffer (ENOBUFS) lost some
- * notifications: then everything may have changed.
+ * notifications, one too big for the buffer (ENOSPC: MSG_TRUNC) lost its
+ * end: then everything may have changed.
  */
 void link_watch_read(struct link_watch *w, struct link_changes *c)
 {
@@ -650,7 +653,7 @@ void link_watch_read(struct link_watch *w, struct link_changes *c)
 		n = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == ENOBUFS) {
+		if (n < 0 && (errno == ENOBUFS || errno == ENOSPC)) {
 			c->any = c->all = true;
 			continue;
 		}

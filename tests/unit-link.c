@@ -161,6 +161,12 @@ static void test_limits(void)
 	ok(c.any && !c.n_routes && c.all,
 	   "a route notification too short to read: everything");
 
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	used = nlh->nlmsg_len;
+	parse(&c);
+	ok(c.any && c.all, "a buffer that does not read: everything");
+
 	put_link(RTM_NEWADDR, 3);
 	parse(&c);
 	ok(!c.any, "an address notification is no change of route or link");
@@ -173,7 +179,7 @@ static void test_limits(void)
 
 int main(void)
 {
-	plan(20);
+	plan(21);
 	test_routes();
 	test_links();
 	test_limits();
