@@ -86,6 +86,15 @@ static int fwd_open_peers_dir(struct fwd *f, const char *path)
 	return f->peers_dir < 0 ? -errno : 0;
 }
 
+/*
+ * The source learnt last (fwd_learnt_just_now()) may name what changed:
+ * the next frame from it is learnt again.
+ */
+static void fwd_forget_last(struct fwd *f)
+{
+	f->last_peer = -1;
+}
+
 int fwd_open(struct tunnel *t)
 {
 	struct fwd *f = &t->fwd;
@@ -93,7 +102,7 @@ int fwd_open(struct tunnel *t)
 	int err;
 
 	f->learning = t->cfg->learning;
-	f->last_peer = -1;
+	fwd_forget_last(f);
 	f->peers_dir = -1;
 	/* The main tunnel reads the file again for all (fwd_reload()). */
 	if (t->cfg->peers_file && !t->idx) {
@@ -152,7 +161,7 @@ static void fwd_forget_peer(struct port *port, unsigned int idx)
 
 	for (j = 0; j < port->n_tun; j++) {
 		fdb_del_peer(&port->tun[j]->fwd.fdb, idx);
-		port->tun[j]->fwd.last_peer = -1;
+		fwd_forget_last(&port->tun[j]->fwd);
 	}
 	peers_del(&port->peers, idx);
 }
@@ -249,7 +258,7 @@ void fwd_reload(struct tunnel *t)
 		struct tunnel *u = port->tun[i];
 
 		partial |= fwd_replace_static(u, old, n_old) != 0;
-		u->fwd.last_peer = -1;
+		fwd_forget_last(&u->fwd);
 	}
 	path_peers_changed(t);
 	if (partial)
@@ -304,14 +313,14 @@ int fwd_fdb_add(struct tunnel *t, const struct config_fdb *e)
 		peer = peers_find(t->peers, (const uint8_t *)&e->peer.addr);
 	if (peer < 0)
 		return peer;
-	t->fwd.last_peer = -1;
+	fwd_forget_last(&t->fwd);
 	return fdb_add_static(&t->fwd.fdb, e->mac, e->vlan,
 			      (unsigned int)peer);
 }
 
 int fwd_fdb_del(struct tunnel *t, const uint8_t *mac, uint16_t vlan)
 {
-	t->fwd.last_peer = -1;
+	fwd_forget_last(&t->fwd);
 	return fdb_del(&t->fwd.fdb, mac, vlan);
 }
 
