@@ -382,23 +382,36 @@ static bool path_routes(struct tunnel *t, bool quiet)
 	return t->path.path_mtu != 0;
 }
 
+/*
+ * A send to peer e failed for want of a route. A route is seldom gone
+ * for one peer alone: every route is looked at, so that the peers lost
+ * are said together, whether this or the watch sees it first; from the
+ * loop (path_look_cb()), as path_update() is not for a completion.
+ */
 void path_send_failed(struct tunnel *t, struct peer *e, int err)
 {
-	char addr[INET6_ADDRSTRLEN];
-	struct path_say say = { 0 };
-	enum peer_reach reach;
+	struct path *p = &t->port->tun[0]->path;
 	unsigned long held;
-	uint32_t mtu;
-	int why;
 
-	/* Said already, or held; and a look at the route a while at most. */
+	/* Said already, or held; and a look at the routes a while at most. */
 	if ((e->reach != PEER_REACH_OK && e->reach_said) ||
-	    !log_limit_take(&t->path.send_warn, clock_now_ns(), PATH_WARN_NS,
+	    ev_is_active(&p->look_w) ||
+	    !log_limit_take(&p->send_warn, clock_now_ns(), PATH_WARN_NS,
 			    &held))
 		return;
-	reach = path_peer_route(t, e, true, &mtu, &why);
-	path_peer_reach(t, e, reach, why, &say);
-	if (reach != PEER_REACH_OK)
+	p->look_peer = (unsigned int)(e - t->peers->v);
+	p->look_err = err;
+	ev_timer_start(t->loop, &p->look_w);
+}
+
+static void path_look_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct tunnel *t = w->data;
+	const struct peer *e = &t->peers->v[t->path.look_peer];
+	char addr[INET6_ADDRSTRLEN];
+
+	path_check(t);
+	if (!e->live || e->reach != PEER_REACH_OK)
 		return;
 	/*
 	 * The route is there: the route was back already, the kernel found
@@ -407,7 +420,7 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 	 */
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
 	log_debug("%s: a send to the peer %s failed (%s), its route is up",
-		  t->ifname, addr, strerror(err));
+		  t->ifname, addr, strerror(t->path.look_err));
 }
 
 /*
@@ -614,6 +627,9 @@ void path_watch(struct tunnel *t)
 		p->watch_w.data = t;
 		ev_io_start(t->loop, &p->watch_w);
 	}
+	/* Started by path_send_failed(), on the main tunnel's path. */
+	ev_timer_init(&p->look_w, path_look_cb, 0., 0.);
+	p->look_w.data = t;
 	/* The port's sockets: the main tunnel reads their errors. */
 	p->n_err_w = t->idx ? 0 : underlay_send_only_fds(t->ul, fds);
 	for (i = 0; i < p->n_err_w; i++) {

@@ -38,7 +38,10 @@ struct path {
 	ev_tstamp udp_bulk_at;	/* the raise, or the last such frame */
 	ev_tstamp udp_backoff;	/* no raise for a row of datagrams before */
 	struct log_limit unreach_warn;	/* "peer unreachable" said */
-	struct log_limit send_warn;	/* route looked at, a send failed */
+	struct log_limit send_warn;	/* routes looked at, a send failed */
+	ev_timer look_w;	/* that look, from the loop */
+	unsigned int look_peer;	/* the peer of that send */
+	int look_err;		/* and its error */
 };
 
 /*
@@ -68,8 +71,8 @@ void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
 
 /*
  * A send to peer e failed for want of a route (err: ENETUNREACH,
- * EHOSTUNREACH, ENETDOWN): the route is looked at, and the cause said,
- * once and at most once an interval.
+ * EHOSTUNREACH, ENETDOWN): every route is looked at soon, and the peers
+ * lost said, at most once an interval.
  */
 void path_send_failed(struct tunnel *t, struct peer *e, int err);
 
