@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -570,6 +571,40 @@ int link_watch_fd(const struct link_watch *w)
 	return mnl_socket_get_fd(w->nl);
 }
 
+/* Link ifindex changed, or a route through it: once in c->links. */
+static void link_changes_add_link(struct link_changes *c,
+				  unsigned int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_links; i++)
+		if (c->links[i] == ifindex)
+			return;
+	if (c->n_links == LINK_CHANGES_MAX)
+		c->all = true;
+	else
+		c->links[c->n_links++] = ifindex;
+}
+
+/* The interfaces of a multipath route's next hops. */
+static void link_changes_nexthops(struct link_changes *c,
+				  const struct nlattr *a)
+{
+	const struct rtnexthop *nh = mnl_attr_get_payload(a);
+	int left = (int)mnl_attr_get_payload_len(a);
+
+	while (RTNH_OK(nh, left)) {
+		link_changes_add_link(c, (unsigned int)nh->rtnh_ifindex);
+		left -= RTNH_ALIGN(nh->rtnh_len);
+		nh = RTNH_NEXT(nh);
+	}
+}
+
+/*
+ * A route's prefix, and its interfaces as links that changed: routes the
+ * kernel removes without a word (those of an address deleted, of a link
+ * gone down) leave only the routes of that address, or the link, said.
+ */
 static void link_changes_route(struct link_changes *c,
 			       const struct nlmsghdr *nlh)
 {
@@ -579,24 +614,37 @@ static void link_changes_route(struct link_changes *c,
 	size_t len;
 
 	/* What cannot be read may be any change. */
-	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*rtm) ||
-	    c->n_routes == LINK_CHANGES_MAX) {
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*rtm)) {
 		c->all = true;
 		return;
 	}
 	if (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6)
 		return;
+	if (c->n_routes == LINK_CHANGES_MAX) {
+		c->all = true;
+		return;
+	}
 	/* No RTA_DST (a default route) or none that reads: every address. */
 	r = &c->routes[c->n_routes++];
 	memset(r, 0, sizeof(*r));
 	r->family = rtm->rtm_family;
 	len = rtm->rtm_family == AF_INET ? 4 : 16;
 	mnl_attr_for_each(a, nlh, sizeof(*rtm)) {
-		if (mnl_attr_get_type(a) == RTA_DST &&
-		    mnl_attr_get_payload_len(a) == len &&
-		    rtm->rtm_dst_len <= 8 * len) {
+		switch (mnl_attr_get_type(a)) {
+		case RTA_DST:
+			if (mnl_attr_get_payload_len(a) != len ||
+			    rtm->rtm_dst_len > 8 * len)
+				break;
 			memcpy(&r->addr, mnl_attr_get_payload(a), len);
 			r->prefix = rtm->rtm_dst_len;
+			break;
+		case RTA_OIF:
+			if (mnl_attr_get_payload_len(a) == sizeof(uint32_t))
+				link_changes_add_link(c, mnl_attr_get_u32(a));
+			break;
+		case RTA_MULTIPATH:
+			link_changes_nexthops(c, a);
+			break;
 		}
 	}
 }
@@ -606,17 +654,15 @@ static void link_changes_link(struct link_changes *c,
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 
-	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*ifi) ||
-	    c->n_links == LINK_CHANGES_MAX)
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*ifi))
 		c->all = true;
 	else
-		c->links[c->n_links++] = (unsigned int)ifi->ifi_index;
+		link_changes_add_link(c, (unsigned int)ifi->ifi_index);
 }
 
-static int link_watch_cb(const struct nlmsghdr *nlh, void *data)
+static void link_changes_one(struct link_changes *c,
+			     const struct nlmsghdr *nlh)
 {
-	struct link_changes *c = data;
-
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
@@ -629,13 +675,17 @@ static int link_watch_cb(const struct nlmsghdr *nlh, void *data)
 		link_changes_route(c, nlh);
 		break;
 	}
-	return MNL_CB_OK;
 }
 
 /* A buffer that does not read to its end may have held any change. */
 void link_changes_parse(struct link_changes *c, const void *buf, size_t len)
 {
-	if (mnl_cb_run(buf, len, 0, 0, link_watch_cb, c) < 0)
+	const struct nlmsghdr *nlh = buf;
+	int left = len > INT_MAX ? INT_MAX : (int)len;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+		link_changes_one(c, nlh);
+	if (left)
 		c->any = c->all = true;
 }
 
@@ -664,8 +714,11 @@ void link_watch_read(struct link_watch *w, struct link_changes *c)
 }
 
 /*
- * A route lookup takes the longest prefix that holds the address, so
- * only a route of such a prefix, added or removed, can change it.
+ * A route lookup takes the longest prefix that holds the address: a
+ * route of such a prefix added or removed can change it, and a change of
+ * the link it went out of, or of a route through that link (which may be
+ * all that is said when the kernel removes routes of its own). Next-hop
+ * objects and rules are not watched; the ten-second look finds those.
  */
 bool link_changes_touch(const struct link_changes *c,
 			const struct ipaddr *dst, unsigned int oif)

@@ -68,7 +68,7 @@ struct link_changes {
 	bool all;			/* more than fit, or some were lost */
 	unsigned int n_routes, n_links;
 	struct cidr routes[LINK_CHANGES_MAX];	/* added or removed */
-	unsigned int links[LINK_CHANGES_MAX];	/* ifindex */
+	unsigned int links[LINK_CHANGES_MAX];	/* ifindex, of routes too */
 };
 
 /* Read all waiting notifications into c. */
@@ -80,7 +80,8 @@ void link_changes_parse(struct link_changes *c, const void *buf, size_t len);
 /*
  * Whether the changes c may have changed the route to dst, whose last
  * lookup went out through oif (0: none): a route of a prefix that holds
- * dst, or a change of oif (its MTU, its state). NULL: look at everything.
+ * dst, a change of oif (its MTU, its state) or of a route through it.
+ * NULL: look at everything.
  */
 bool link_changes_touch(const struct link_changes *c,
 			const struct ipaddr *dst, unsigned int oif);

@@ -212,7 +212,6 @@ uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e)
 	return path_frame_budget(t, e->path_mtu);
 }
 
-
 /* An ICMP error said our packets to peer are too big for reported bytes. */
 static void path_lower(struct tunnel *t, int peer, uint32_t reported)
 {
@@ -241,6 +240,8 @@ static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
 	*err = -link_route_get(t->link, &e->addr, quiet, &r);
 	*mtu = *err ? 0 : r.mtu;
 	if (!*err) {
+		if (r.oif != e->oif && e->oif)
+			e->oif_prev = e->oif;
 		e->oif = r.oif;
 		return r.oif_up ? PEER_REACH_OK : PEER_REACH_LINK_DOWN;
 	}
@@ -320,13 +321,16 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 
 /*
  * Whether the route to peer e needs a look after the changes c (NULL:
- * every route may have changed): one they may have changed, and one not
- * known or not reaching it, which a held warning may be waiting on.
+ * every route may have changed): one they may have changed, through its
+ * link or the one it left (which, back, may take it again: a route with
+ * linkdown, a multipath one), and one not known or not reaching it,
+ * which a held warning may be waiting on.
  */
 static bool path_peer_stale(const struct peer *e, const struct link_changes *c)
 {
 	return !e->path_mtu || e->reach != PEER_REACH_OK ||
-	       link_changes_touch(c, &e->addr, e->oif);
+	       link_changes_touch(c, &e->addr, e->oif) ||
+	       (e->oif_prev && link_changes_touch(c, &e->addr, e->oif_prev));
 }
 
 /*
@@ -399,7 +403,9 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 	    !log_limit_take(&p->send_warn, clock_now_ns(), PATH_WARN_NS,
 			    &held))
 		return;
-	p->look_peer = (unsigned int)(e - t->peers->v);
+	/* By address: the peer may be gone, its slot taken, by then. */
+	p->look_addr = e->addr;
+	p->look_tun = t->idx;
 	p->look_err = err;
 	ev_timer_start(t->loop, &p->look_w);
 }
@@ -407,20 +413,23 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 static void path_look_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct tunnel *t = w->data;
-	const struct peer *e = &t->peers->v[t->path.look_peer];
+	const struct path *p = &t->path;
 	char addr[INET6_ADDRSTRLEN];
+	int idx;
 
 	path_check(t);
-	if (!e->live || e->reach != PEER_REACH_OK)
+	idx = peers_find(t->peers, (const uint8_t *)&p->look_addr.addr);
+	if (idx < 0 || t->peers->v[idx].reach != PEER_REACH_OK)
 		return;
 	/*
 	 * The route is there: the route was back already, the kernel found
 	 * no neighbour, or the error was an ICMP error that another peer's
 	 * traffic queued on the shared socket. Not a loss of this peer.
 	 */
-	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
+	inet_ntop(p->look_addr.family, &p->look_addr.addr, addr, sizeof(addr));
 	log_debug("%s: a send to the peer %s failed (%s), its route is up",
-		  t->ifname, addr, strerror(t->path.look_err));
+		  t->port->tun[p->look_tun]->ifname, addr,
+		  strerror(p->look_err));
 }
 
 /*

@@ -40,7 +40,8 @@ struct path {
 	struct log_limit unreach_warn;	/* "peer unreachable" said */
 	struct log_limit send_warn;	/* routes looked at, a send failed */
 	ev_timer look_w;	/* that look, from the loop */
-	unsigned int look_peer;	/* the peer of that send */
+	struct ipaddr look_addr;	/* the peer of that send */
+	unsigned int look_tun;	/* the tunnel it was sent by */
 	int look_err;		/* and its error */
 };
 

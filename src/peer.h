@@ -42,6 +42,7 @@ struct peer {
 	bool reach_said;		/* its loss was logged */
 	struct log_limit reach_warn;	/* and how often it may be */
 	unsigned int oif;		/* the last route's interface; 0 */
+	unsigned int oif_prev;		/* the one before, if it moved */
 	struct peer_stats st;
 };
 

@@ -3,8 +3,9 @@
  * Unit test of what the route watch makes of rtnetlink notifications
  * (link_changes_parse()) and of which peers' routes they may have changed
  * (link_changes_touch()): a route of a prefix that holds the peer, a
- * default route, a change of the peer's last interface; not a route of
- * another prefix or family, nor another interface.
+ * default route, a change of the peer's last interface or of a route
+ * through it; not a route of another prefix or family, nor another
+ * interface.
  */
 #include "config.h"
 
@@ -15,7 +16,9 @@
 #include "link.h"
 #include "tap.h"
 
-static char buf[16384];
+/* Netlink headers are read in place: aligned as the kernel's. */
+static uint32_t words[4096];
+static char *const buf = (char *)words;
 static size_t used;
 
 /* A route notification; dst NULL: none (a default route). */
@@ -35,6 +38,32 @@ static void put_route(int type, int family, const char *dst, int plen)
 		mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, addr);
 	}
 	mnl_attr_put_u32(nlh, RTA_OIF, 7);
+	used += nlh->nlmsg_len;
+}
+
+/* An IPv4 multipath route through links a and b. */
+static void put_multipath(const char *dst, int plen, int a, int b)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + used);
+	struct rtnexthop *nh;
+	struct nlattr *mp;
+	struct rtmsg *rtm;
+	uint8_t addr[4];
+
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = plen;
+	inet_pton(AF_INET, dst, addr);
+	mnl_attr_put(nlh, RTA_DST, sizeof(addr), addr);
+	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
+	nh = mnl_nlmsg_get_payload_tail(nlh);
+	memset(nh, 0, 2 * sizeof(*nh));
+	nh[0].rtnh_len = nh[1].rtnh_len = sizeof(*nh);
+	nh[0].rtnh_ifindex = a;
+	nh[1].rtnh_ifindex = b;
+	nlh->nlmsg_len += 2 * sizeof(*nh);
+	mnl_attr_nest_end(nlh, mp);
 	used += nlh->nlmsg_len;
 }
 
@@ -107,6 +136,23 @@ static void test_routes(void)
 	parse(&c);
 	ok(!link_changes_touch(&c, &p6, 3), "another /64 does not");
 
+	/* An IPv6 destination in an IPv4 route: taken as everything. */
+	{
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct rtmsg *rtm;
+		uint8_t a6[16] = { 10, 99 };
+
+		nlh->nlmsg_type = RTM_NEWROUTE;
+		rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+		rtm->rtm_family = AF_INET;
+		rtm->rtm_dst_len = 16;
+		mnl_attr_put(nlh, RTA_DST, sizeof(a6), a6);
+		used = nlh->nlmsg_len;
+	}
+	parse(&c);
+	ok(link_changes_touch(&c, &p4, 3),
+	   "a route whose RTA_DST is not of its family's length: everything");
+
 	/* A prefix length the address cannot have: taken as everything. */
 	put_route(RTM_NEWROUTE, AF_INET, "10.99.1.0", 40);
 	parse(&c);
@@ -132,8 +178,23 @@ static void test_links(void)
 	put_route(RTM_NEWROUTE, AF_INET, "10.99.2.0", 24);
 	put_link(RTM_NEWLINK, 4);
 	parse(&c);
-	ok(c.n_links == 2 && c.n_routes == 1 && link_changes_touch(&c, &p4, 3),
-	   "several in one read: each counts");
+	ok(c.n_links == 3 && c.n_routes == 1 && link_changes_touch(&c, &p4, 3),
+	   "several in one read: each counts, a route's link too");
+	ok(link_changes_touch(&c, &p4, 7),
+	   "a route through the peer's link, of another prefix: look again");
+
+	put_link(RTM_NEWLINK, 5);
+	put_link(RTM_NEWLINK, 5);
+	put_route(RTM_DELROUTE, AF_INET6, "fe80::", 64);
+	put_route(RTM_DELROUTE, AF_INET6, "ff00::", 8);
+	parse(&c);
+	ok(c.n_links == 2 && c.n_routes == 2 && !c.all,
+	   "a link said twice, two routes through one: each link once");
+
+	put_multipath("10.99.5.0", 24, 11, 12);
+	parse(&c);
+	ok(link_changes_touch(&c, &p4, 12) && !link_changes_touch(&c, &p4, 3),
+	   "a multipath route: the links of its next hops");
 }
 
 static void test_limits(void)
@@ -161,11 +222,24 @@ static void test_limits(void)
 	ok(c.any && !c.n_routes && c.all,
 	   "a route notification too short to read: everything");
 
+	put_route(RTM_NEWROUTE, AF_INET, "10.99.4.0", 24);
+	nlh = mnl_nlmsg_put_header(buf + used);
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	nlh->nlmsg_len = 44;	/* more than the buffer holds */
+	used += 20;
+	parse(&c);
+	ok(c.any && c.all, "a buffer cut in a message: everything");
+
+	for (i = 0; i <= LINK_CHANGES_MAX; i++)
+		put_link(RTM_NEWLINK, 100 + i);
+	parse(&c);
+	ok(c.all, "one link more than fit: everything");
+
 	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_type = RTM_NEWLINK;
 	used = nlh->nlmsg_len;
 	parse(&c);
-	ok(c.any && c.all, "a buffer that does not read: everything");
+	ok(c.any && c.all, "a link notification too short to read: everything");
 
 	put_link(RTM_NEWADDR, 3);
 	parse(&c);
@@ -173,13 +247,12 @@ static void test_limits(void)
 
 	ok(link_changes_touch(NULL, &p4, 0), "no changes given: everything");
 	memset(&c, 0, sizeof(c));
-	ok(!link_changes_touch(&c, &p4, 3),
-	   "none (only the peers changed): nothing but the unknown peers");
+	ok(!link_changes_touch(&c, &p4, 3), "none (peers changed): no peer");
 }
 
 int main(void)
 {
-	plan(21);
+	plan(27);
 	test_routes();
 	test_links();
 	test_limits();
