@@ -20,6 +20,8 @@ net_setup 4 5
 
 pidfile=$LIB_TMP/gsotun.pid
 dpid=
+# No service manager here: SIGHUP's outcome is the process's own.
+unset NOTIFY_SOCKET
 
 # Both ends VXLAN over IPv4.
 b_args=(--encap vxlan --local "$UL_B" --remote "$UL_A" --address "$OV4_B/24")
@@ -113,7 +115,7 @@ daemon_hup()
 	[ -n "$dpid" ] && pid_alive "$dpid" || return 1
 	kill -HUP "$dpid"
 	sleep 0.5
-	pidfile_live && ping_ok "$NS_A" "$OV4_B"
+	pidfile_live && ping_ok "$NS_A" "$OV4_B" && pidfile_live
 }
 
 check "SIGHUP without --peers: the daemon and its tunnel stay" daemon_hup
@@ -222,7 +224,6 @@ check "SIGINT: exit status 0, counters printed, tap removed" \
 	gt_stop "$NS_B" INT
 
 # On a terminal (no NOTIFY_SOCKET) SIGHUP without --peers stops.
-unset NOTIFY_SOCKET
 check "gsotun starts again in B" gt_start "$NS_B" "$TAP_B" "${b_args[@]}"
 check "SIGHUP without --peers nor a service manager: stops, status 0" \
 	gt_stop "$NS_B" HUP
