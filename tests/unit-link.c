@@ -21,18 +21,26 @@ static uint32_t words[4096];
 static char *const buf = (char *)words;
 static size_t used;
 
-/* A route notification; dst NULL: none (a default route). */
-static void put_route(int type, int family, const char *dst, int plen)
+/* A route notification's header, at the end of buf. */
+static struct nlmsghdr *put_route_head(int type, int family, int plen)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + used);
 	struct rtmsg *rtm;
-	uint8_t addr[16];
 
 	nlh->nlmsg_type = type;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = family;
 	rtm->rtm_dst_len = plen;
 	rtm->rtm_table = RT_TABLE_MAIN;
+	return nlh;
+}
+
+/* A route notification through link 7; dst NULL: a default route. */
+static void put_route(int type, int family, const char *dst, int plen)
+{
+	struct nlmsghdr *nlh = put_route_head(type, family, plen);
+	uint8_t addr[16];
+
 	if (dst) {
 		inet_pton(family, dst, addr);
 		mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, addr);
@@ -44,16 +52,11 @@ static void put_route(int type, int family, const char *dst, int plen)
 /* An IPv4 multipath route through links a and b. */
 static void put_multipath(const char *dst, int plen, int a, int b)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + used);
+	struct nlmsghdr *nlh = put_route_head(RTM_NEWROUTE, AF_INET, plen);
 	struct rtnexthop *nh;
 	struct nlattr *mp;
-	struct rtmsg *rtm;
 	uint8_t addr[4];
 
-	nlh->nlmsg_type = RTM_NEWROUTE;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	rtm->rtm_dst_len = plen;
 	inet_pton(AF_INET, dst, addr);
 	mnl_attr_put(nlh, RTA_DST, sizeof(addr), addr);
 	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
@@ -138,16 +141,12 @@ static void test_routes(void)
 
 	/* An IPv6 destination in an IPv4 route: taken as everything. */
 	{
-		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-		struct rtmsg *rtm;
+		struct nlmsghdr *nlh;
 		uint8_t a6[16] = { 10, 99 };
 
-		nlh->nlmsg_type = RTM_NEWROUTE;
-		rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-		rtm->rtm_family = AF_INET;
-		rtm->rtm_dst_len = 16;
+		nlh = put_route_head(RTM_NEWROUTE, AF_INET, 16);
 		mnl_attr_put(nlh, RTA_DST, sizeof(a6), a6);
-		used = nlh->nlmsg_len;
+		used += nlh->nlmsg_len;
 	}
 	parse(&c);
 	ok(link_changes_touch(&c, &p4, 3),
