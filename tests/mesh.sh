@@ -245,18 +245,23 @@ two_xfers()
 # A alone is not enough: B's entry for A, used by pings_all's replies,
 # goes from DELAY to PROBE 5 s later, and its unicast ARP request gives A
 # a STALE entry for B, and then no broadcast. Such a request sent before
-# its host forgot may still arrive: A forgets again until none has.
+# its host forgot may still arrive: A forgets again until it has held
+# none for two looks 0.2 s apart.
 forget_all()
 {
-	local h i
+	local h i empty=0
 
 	for h in "${HOSTS[@]}"; do
 		ip -n "${NS[$h]}" neigh flush dev "${DEV[$h]}"
 	done
-	for ((i = 0; i < 10; i++)); do
+	for ((i = 0; i < 15; i++)); do
 		sleep 0.2
-		[ -z "$(ip -4 -n "${NS[A]}" neigh show dev "${DEV[A]}")" ] &&
-			return 0
+		if [ -z "$(ip -4 -n "${NS[A]}" neigh show dev "${DEV[A]}")" ]
+		then
+			((++empty < 2)) || return 0
+			continue
+		fi
+		empty=0
 		ip -n "${NS[A]}" neigh flush dev "${DEV[A]}"
 	done
 	diag "A keeps learning: $(ip -4 -n "${NS[A]}" neigh show \
