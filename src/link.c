@@ -572,8 +572,7 @@ int link_watch_fd(const struct link_watch *w)
 }
 
 /* Link ifindex changed, or a route through it: once in c->links. */
-static void link_changes_add_link(struct link_changes *c,
-				  unsigned int ifindex)
+static void link_changes_add_link(struct link_changes *c, unsigned int ifindex)
 {
 	unsigned int i;
 
@@ -660,8 +659,7 @@ static void link_changes_link(struct link_changes *c,
 		link_changes_add_link(c, (unsigned int)ifi->ifi_index);
 }
 
-static void link_changes_one(struct link_changes *c,
-			     const struct nlmsghdr *nlh)
+static void link_changes_one(struct link_changes *c, const struct nlmsghdr *nlh)
 {
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
@@ -720,8 +718,8 @@ void link_watch_read(struct link_watch *w, struct link_changes *c)
  * all that is said when the kernel removes routes of its own). Next-hop
  * objects and rules are not watched; the ten-second look finds those.
  */
-bool link_changes_touch(const struct link_changes *c,
-			const struct ipaddr *dst, unsigned int oif)
+bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
+			unsigned int oif)
 {
 	unsigned int i;
 

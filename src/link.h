@@ -83,7 +83,7 @@ void link_changes_parse(struct link_changes *c, const void *buf, size_t len);
  * dst, a change of oif (its MTU, its state) or of a route through it.
  * NULL: look at everything.
  */
-bool link_changes_touch(const struct link_changes *c,
-			const struct ipaddr *dst, unsigned int oif);
+bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
+			unsigned int oif);
 
 #endif

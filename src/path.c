@@ -400,8 +400,7 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 	/* Said already, or held; and a look at the routes a while at most. */
 	if ((e->reach != PEER_REACH_OK && e->reach_said) ||
 	    ev_is_active(&p->look_w) ||
-	    !log_limit_take(&p->send_warn, clock_now_ns(), PATH_WARN_NS,
-			    &held))
+	    !log_limit_take(&p->send_warn, clock_now_ns(), PATH_WARN_NS, &held))
 		return;
 	/* By address: the peer may be gone, its slot taken, by then. */
 	p->look_addr = e->addr;
@@ -631,8 +630,8 @@ void path_watch(struct tunnel *t)
 	p->timer_w.data = t;
 	ev_timer_start(t->loop, &p->timer_w);
 	if (p->watch) {
-		ev_io_init(&p->watch_w, path_watch_cb,
-			   link_watch_fd(p->watch), EV_READ);
+		ev_io_init(&p->watch_w, path_watch_cb, link_watch_fd(p->watch),
+			   EV_READ);
 		p->watch_w.data = t;
 		ev_io_start(t->loop, &p->watch_w);
 	}

@@ -160,9 +160,9 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 	int dest = tx_dest(t, buf, len);
 	struct xmit_cfg c = {
 		.encap = &t->encap,
-		.budget = dest == FWD_FLOOD
-				  ? path_budget(&t->path)
-				  : path_peer_budget(t, &t->peers->v[dest]),
+		.budget = dest == FWD_FLOOD ?
+				  path_budget(&t->path) :
+				  path_peer_budget(t, &t->peers->v[dest]),
 		.pmtud = t->cfg->pmtud,
 		.tos_inherit = t->cfg->tos_mode == TOS_INHERIT,
 		.df_inherit = t->cfg->df == DF_INHERIT,
