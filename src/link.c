@@ -711,6 +711,18 @@ void link_watch_read(struct link_watch *w, struct link_changes *c)
 	}
 }
 
+bool link_changes_touch_link(const struct link_changes *c, unsigned int oif)
+{
+	unsigned int i;
+
+	if (!c || c->all)
+		return true;
+	for (i = 0; oif && i < c->n_links; i++)
+		if (c->links[i] == oif)
+			return true;
+	return false;
+}
+
 /*
  * A route lookup takes the longest prefix that holds the address: a
  * route of such a prefix added or removed can change it, and a change of
@@ -723,11 +735,8 @@ bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
 {
 	unsigned int i;
 
-	if (!c || c->all)
+	if (link_changes_touch_link(c, oif))
 		return true;
-	for (i = 0; i < c->n_links; i++)
-		if (c->links[i] == oif)
-			return true;
 	for (i = 0; i < c->n_routes; i++)
 		if (c->routes[i].family == dst->family &&
 		    options_cidr_contains(&c->routes[i],

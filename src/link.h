@@ -86,4 +86,7 @@ void link_changes_parse(struct link_changes *c, const void *buf, size_t len);
 bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
 			unsigned int oif);
 
+/* Whether c holds a change of link oif (0: none) or of everything. */
+bool link_changes_touch_link(const struct link_changes *c, unsigned int oif);
+
 #endif

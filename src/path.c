@@ -330,7 +330,7 @@ static bool path_peer_stale(const struct peer *e, const struct link_changes *c)
 {
 	return !e->path_mtu || e->reach != PEER_REACH_OK ||
 	       link_changes_touch(c, &e->addr, e->oif) ||
-	       (e->oif_prev && link_changes_touch(c, &e->addr, e->oif_prev));
+	       (e->oif_prev && link_changes_touch_link(c, e->oif_prev));
 }
 
 /*
@@ -443,7 +443,7 @@ void path_check(struct tunnel *t)
 /* Nothing changed but the peers: the new ones are not known yet. */
 void path_peers_changed(struct tunnel *t)
 {
-	const struct link_changes none = { 0 };
+	static const struct link_changes none;
 
 	path_check_changed(t, &none);
 }

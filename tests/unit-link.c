@@ -172,6 +172,9 @@ static void test_links(void)
 	   "another link (a tap's MTU, a pod's veth) leaves the peer alone");
 	ok(link_changes_touch(&c, &p4, 9),
 	   "the link the peer's route went through: look again");
+	ok(link_changes_touch_link(&c, 9) && !link_changes_touch_link(&c, 3) &&
+	   !link_changes_touch_link(&c, 0),
+	   "the link alone: that one, not another, not none");
 
 	put_link(RTM_DELLINK, 3);
 	put_route(RTM_NEWROUTE, AF_INET, "10.99.2.0", 24);
@@ -251,7 +254,7 @@ static void test_limits(void)
 
 int main(void)
 {
-	plan(27);
+	plan(28);
 	test_routes();
 	test_links();
 	test_limits();
