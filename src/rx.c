@@ -215,56 +215,66 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 		t->st.drop[out.drop]++;
 }
 
-/* What the socket said of one receive, counted; false if dropped. */
-static bool rx_count_pkt(struct tunnel *t, const struct rx_pkt *p,
-			 uint64_t now)
+/*
+ * A receive the underlay dropped before its datagrams were looked at
+ * (p->data is NULL): the main tunnel t counts it as one datagram.
+ */
+static void rx_dropped(struct tunnel *t, const struct rx_pkt *p)
 {
-	/* Datagrams, not receive calls (UDP GRO sums them). */
-	uint64_t segs = p->gso_size ? (p->len + p->gso_size - 1) / p->gso_size
-				    : 1;
-
 	t->st.rx_packets++;
-	t->st.rx_segments += segs;
+	t->st.rx_segments++;
 	t->st.rx_bytes += p->wire_len;
-	t->st.rx_udp_csum_zero += p->csum_zero;
-	if (p->data && p->peer >= 0) {
-		struct peer_stats *ps = &t->peers->v[p->peer].st;
-
-		ps->rx_packets += segs;
-		ps->rx_bytes += p->wire_len;
-		t->peers->v[p->peer].rx_last_ns = now;
-	}
-	if (p->data)
-		return true;
 	t->st.drop[p->drop]++;
 	rx_warn(t, p, NULL, 0, p->drop);
-	return false;
 }
 
-/* UDP GRO: the receive's datagrams one by one (gro_split_next()). */
-static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p)
-{
-	struct gro_split s;
-	size_t off, len;
+/* Back-to-back datagrams of one receive for one tunnel (rx_datagrams()). */
+struct rx_run {
+	struct tunnel *t;	/* NULL: none yet */
+	uint32_t segs;
+	size_t bytes;
+};
 
-	gro_split_init(&s, p->len, p->gso_size);
-	while (gro_split_next(&s, &off, &len))
-		rx_packet(t, p, p->data + off, len);
+/*
+ * A run of receive p, into its tunnel's counters and its peer's: a
+ * receive counts once in each tunnel's rx_packets (*seen: the tunnels
+ * that counted it already), its datagrams in rx_segments.
+ */
+static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
+			 uint64_t now, uint32_t *seen)
+{
+	struct tunnel *t = r->t;
+
+	if (!t)
+		return;
+	if (!(*seen & 1u << t->idx))
+		t->st.rx_packets++;
+	*seen |= 1u << t->idx;
+	t->st.rx_segments += r->segs;
+	t->st.rx_bytes += r->bytes;
+	t->st.rx_udp_csum_zero += p->csum_zero ? r->segs : 0;
+	if (p->peer >= 0) {
+		struct peer *pe = &t->peers->v[p->peer];
+
+		pe->st.rx_packets += r->segs;
+		pe->st.rx_bytes += r->bytes;
+		pe->rx_last_ns = now;
+	}
 }
 
 /*
- * The tunnel a received packet is for, by the VNI or key it carries: the
- * main one (t) when no other has it, which then drops it if it is not its
+ * The tunnel a datagram is for, by the VNI or key it carries: the main
+ * one (t) when no other has it, which then drops it if it is not its
  * own either, counted.
  */
-static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
+static struct tunnel *rx_tunnel(struct tunnel *t, const uint8_t *pkt,
+				size_t len)
 {
 	const struct port *port = t->port;
 	unsigned int i;
 	uint32_t id;
 
-	if (port->n_tun == 1 || !p->data ||
-	    !encap_peek_id(t->encap.type, p->data, p->len, &id))
+	if (!encap_peek_id(t->encap.type, pkt, len, &id))
 		return t;
 	for (i = 1; i < port->n_tun; i++) {
 		const struct encap_cfg *e = &port->tun[i]->encap;
@@ -276,6 +286,43 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
 }
 
 /*
+ * The datagrams of receive p (gro_split_next()), each to the tunnel of
+ * its VNI or key, counted in runs of one tunnel; *got gains the tunnels
+ * that got some. One receive may hold several VNIs: the socket's UDP
+ * GRO joins datagrams by their UDP flow alone
+ * (udp_gro_receive_segment()), while the kernel's vxlan would never
+ * merge two VNIs (vxlan_gro_receive() holds packets of another VNI or
+ * other flags apart). With one tunnel a receive is one run.
+ */
+static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p, uint64_t now,
+			 uint32_t *got)
+{
+	struct rx_run run = { .t = NULL };
+	/* The bytes of the outer headers underlay_recv() stripped. */
+	size_t outer = p->wire_len - p->len, off, len;
+	bool many = t->port->n_tun > 1;
+	struct gro_split s;
+	struct tunnel *u = t;
+	uint32_t seen = 0;
+
+	gro_split_init(&s, p->len, p->gso_size);
+	while (gro_split_next(&s, &off, &len)) {
+		if (many)
+			u = rx_tunnel(t, p->data + off, len);
+		if (u != run.t) {
+			rx_count_run(p, &run, now, &seen);
+			run = (struct rx_run){ .t = u, .bytes = outer };
+			outer = 0;
+		}
+		run.segs++;
+		run.bytes += len;
+		rx_packet(u, p, p->data + off, len);
+	}
+	rx_count_run(p, &run, now, &seen);
+	*got |= seen;
+}
+
+/*
  * One receive batch of the port's socket fd (t is the main tunnel): its
  * packets to their tunnels, each tunnel's frames written out. The
  * number of packets, 0 when none came or on an error.
@@ -283,7 +330,6 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const struct rx_pkt *p)
 static int rx_batch(struct tunnel *t, int fd)
 {
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
-	struct tunnel *u;
 	uint64_t now;
 	uint32_t got = 0;
 	unsigned int j;
@@ -295,10 +341,10 @@ static int rx_batch(struct tunnel *t, int fd)
 	/* A batch's packets came at one time, as far as "last heard" goes. */
 	now = clock_now_ns();
 	for (i = 0; i < n; i++) {
-		u = rx_tunnel(t, &p[i]);
-		got |= 1u << u->idx;
-		if (rx_count_pkt(u, &p[i], now))
-			rx_datagrams(u, &p[i]);
+		if (p[i].data)
+			rx_datagrams(t, &p[i], now, &got);
+		else
+			rx_dropped(t, &p[i]);
 	}
 	for (j = 0; j < t->port->n_tun; j++)
 		if (got & 1u << j)

@@ -6,7 +6,8 @@
 # Pings on both, 64 MiB SHA-256-checked transfers on both at once, each
 # overlay's traffic kept from the other's tap, a third VNI dropped. Then
 # a keyless main tap beside a keyed one: each answers "too big" with the
-# MTU its own header leaves.
+# MTU its own header leaves. Last, one UDP GRO receive holding datagrams
+# of two VNIs (then two keys): each reaches its own tap.
 #
 # Usage: vni.sh 4|6   (the underlay family)
 #
@@ -272,7 +273,95 @@ phase_keyless()
 	check "$label: B stops cleanly" gt_stop "$NS_B"
 }
 
+# mac_count PCAP ID: frames of vni-mix.py's datagrams of ID in a capture.
+mac_count()
+{
+	# One line a frame, then a hex dump (an ethertype tcpdump does not
+	# know) on lines that start with a tab.
+	tcpdump -r "$1" -n "ether src 02:00:5e:10:00:$(printf %02x "$2")" \
+		2>/dev/null | grep -c '^[0-9]'
+}
+
+# tap_got PCAP N ID OTHER: N frames of ID in a tap's capture, none of
+# OTHER.
+tap_got()
+{
+	local mine other
+
+	mine=$(mac_count "$1" "$3") other=$(mac_count "$1" "$4")
+	[ "$mine" -eq "$2" ] && [ "$other" -eq 0 ] ||
+		{ diag "$mine of $3 (want $2), $other of $4 (want 0)"; return 1; }
+}
+
+# one_receive BEFORE AFTER N: the counters of one tap moved as one receive
+# of N datagrams would move them.
+one_receive()
+{
+	local moved
+
+	moved=$(ctr_moved "$1" "$2" 'rx_(packets|segments|frames)')
+	[ "$moved" = "rx_frames=+$3 rx_packets=+1 rx_segments=+$3 " ] ||
+		{ diag "moved: $moved (want $3 datagrams in one receive)"
+		  return 1; }
+}
+
+# phase_mixed ENCAP ID1 ID2 ARGS...: a UDP GRO receive that holds
+# datagrams of both IDs, in runs: each goes to the tap of its own VNI or
+# key (the kernel's vxlan never merges two VNIs: vxlan_gro_receive()
+# holds packets of another VNI apart), none is dropped, nothing is said
+# about another VNI; then one of a third ID in the middle of a receive is
+# dropped, and named. ARGS are gsotun's for ID1 on the main tap and ID2
+# on the second.
+phase_mixed()
+{
+	local encap=$1 id1=$2 id2=$3 label="vni/$fam $1, one receive of two"
+	local port=4789 pa=$LIB_TMP/mix-a.pcap pb=$LIB_TMP/mix-b.pcap
+	local ids=$2,$2,$2,$3,$3,$2,$3,$3,$3,$3,$2,$2,$3,$3 cap_a a0 b0 a1 b1
+
+	local drop=rx_drop_vni what=VNI
+
+	shift 3
+	[ "$encap" = gre-udp ] && port=4754 drop=rx_drop_key what=key
+	check "$label: gsotun on A, ID $id1 on one tap and $id2 on another" \
+		gt_start "$NS_A" "$TAP_A" --encap "$encap" --local "$UL_A" \
+		--remote "$UL_B" "$@"
+	gt_counters "$NS_A"
+	a0=$GT_CTR b0=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	cap_start "$NS_A" "$TAP_A" "$pa" ether proto 0x88b5
+	cap_a=$CAP_PID
+	cap_start "$NS_A" "$T2_A" "$pb" ether proto 0x88b5
+	check "$label: 14 datagrams in one UDP_SEGMENT send from B" \
+		eval "ip netns exec $NS_B $PYTHON $LIB_DIR/vni-mix.py \
+			$UL_A $port $encap $ids >/dev/null"
+	sleep 0.3
+	cap_stop
+	CAP_PID=$cap_a
+	cap_stop
+	gt_counters "$NS_A"
+	a1=$GT_CTR b1=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	check "$label: the main tap got the 6 of $id1, none of $id2" \
+		tap_got "$pa" 6 "$id1" "$id2"
+	check "$label: the second tap got the 8 of $id2, none of $id1" \
+		tap_got "$pb" 8 "$id2" "$id1"
+	check "$label: the main tap: one receive of 6" one_receive "$a0" "$a1" 6
+	check "$label: the second tap: one receive of 8" \
+		one_receive "$b0" "$b1" 8
+	check "$label: drop counters stay zero" ctr_drops_zero "$a1"
+	check "$label: no warning about another VNI or key" \
+		eval "! grep -q dropping ${GT_ERR[$NS_A]}"
+	ip netns exec "$NS_B" "$PYTHON" "$LIB_DIR/vni-mix.py" "$UL_A" "$port" \
+		"$encap" "$id1,$id2,99,$id2" >/dev/null
+	gt_counters "$NS_A"
+	check "$label: of one with ID 99 too, that one dropped ($drop)" \
+		test "$(ctr_moved "$a1" "$GT_CTR" 'rx_drop_[a-z]+')" = "$drop=+1 "
+	check "$label: and said: ID 99 from B" wait_log "$NS_A" \
+		"packets with $what 99 from $UL_B, expecting $id1"
+	check "$label: gsotun stops cleanly" gt_stop "$NS_A"
+}
+
 phase_kernel
 phase_greudp
 phase_keyless
+phase_mixed vxlan 1 2 --vni 1 --vni 2="$T2_A"
+phase_mixed gre-udp 7 8 --key 7 --key 8="$T2_A"
 done_testing
