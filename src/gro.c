@@ -20,12 +20,17 @@
 
 /*
  * tcp_gro_receive(): a segment with one of these ends its run (it is
- * merged first if it can be), and so one never starts a run; FIN, PSH
- * and CWR may differ from the first segment's flags, the others not.
+ * merged first if it can be), and so one never starts a run; FIN and
+ * PSH may differ from the first segment's flags, the others not, CWR
+ * included: since Linux 6.15 (commit 4e4f7cefb130, "gro: prevent ACE
+ * field corruption & better AccECN handling"; so in 6.18) CWR is a bit
+ * of AccECN's ACE counter, whose changes must reach TCP. A segment with
+ * CWR is never merged into a run ("flush = flags & TCP_FLAG_CWR"), and
+ * as a run's flags are its first segment's, none is merged into it.
  */
 #define GRO_TCP_FLUSH (TCP_F_URG | TCP_F_PSH | TCP_F_RST | \
 		       TCP_F_SYN | TCP_F_FIN)
-#define GRO_TCP_FREE (TCP_F_CWR | TCP_F_FIN | TCP_F_PSH)
+#define GRO_TCP_FREE (TCP_F_FIN | TCP_F_PSH)
 
 /* What the TCP or UDP checksum of a segment says (gro_csum_check()). */
 enum gro_csum {
@@ -218,9 +223,9 @@ static bool gro_flow_match(const struct gro_flow *o, const struct gro_seg *s)
  * first segment's: the tap's GSO counts up from it, as inet_gso_segment()
  * does; virtio_net_hdr has no SKB_GSO_TCP_FIXEDID, so the ids of a run
  * merged with a fixed id count up when the frame is cut again behind
- * the tap), check field seeded for NEEDS_CSUM. A run that began with CWR
- * keeps it on its first segment only (tcp_gro_complete():
- * SKB_GSO_TCP_ECN). A UDP run gets the UDP length of the whole, as
+ * the tap), check field seeded for NEEDS_CSUM. No run holds CWR
+ * (gro_seg_starts(), gro_seg_joins()), so none is SKB_GSO_TCP_ECN
+ * (tcp_gro_complete()). A UDP run gets the UDP length of the whole, as
  * udp_gro_complete() gives it, and GSO_UDP_L4: __udp_gso_segment() cuts
  * it again into datagrams of mss bytes, the last one shorter. One TCP
  * segment goes without GSO; its headers are as they came, so only the
@@ -252,8 +257,6 @@ static void gro_finish(const struct gro_flow *o)
 	} else {
 		vnet_hdr_build_tcp(&fr->vnet, o->ipv6, o->l4_off, fr->hdr_len,
 				   o->mss);
-		if (th[TCP_FLAGS_OFF] & TCP_F_CWR)
-			fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	}
 	if (fr->n_slices > 1 && o->ipv6) {
 		put_be16(ip + 4, fr->len - o->l3_off - 40);
@@ -326,10 +329,14 @@ static bool gro_ip_clean(const struct gro_seg *s)
 	       gro_ip4_hdr_ok(s);
 }
 
-/* tcp_gro_receive() holds a segment with data and no flag that flushes. */
+/*
+ * tcp_gro_receive() holds a segment with data and no flag that flushes;
+ * one with CWR it holds too, but nothing ever joins it: it goes alone.
+ */
 static bool gro_seg_starts(const struct gro_seg *s)
 {
-	return s->plen && !(s->flags & GRO_TCP_FLUSH) && gro_ip_clean(s);
+	return s->plen && !(s->flags & (GRO_TCP_FLUSH | TCP_F_CWR)) &&
+	       gro_ip_clean(s);
 }
 
 /* It merges data into a held run, never a segment with CWR. */
@@ -376,9 +383,10 @@ static bool gro_l3_match(const struct gro_flow *o, const struct gro_seg *s)
 }
 
 /*
- * tcp_gro_receive(): ACK number, data offset, window and every option
- * byte (timestamps too) equal, and the flags but CWR, FIN and PSH (so a
- * segment that carries ECE joins a run that does, and only such a run).
+ * tcp_gro_receive(): ACK number, data offset, reserved bits and AE,
+ * window and every option byte (timestamps too) equal, and the flags
+ * but FIN and PSH (GRO_TCP_FREE: so a segment that carries ECE joins a
+ * run that does, and only such a run).
  * The urgent pointer is not compared: URG never merges.
  */
 static bool gro_l4_match(const struct gro_flow *o, const struct gro_seg *s)

@@ -57,9 +57,12 @@
 /* Bits 1-12 but K and S: RFC 2784 section 2.1 (RFC 1701's routing too). */
 #define RX_GRE_FLAGS 0x4ff8
 
-/* tcp_gro_receive(): flags that end a run, flags a segment may differ in. */
+/*
+ * tcp_gro_receive(): flags that end a run, flags a segment may differ in
+ * (CWR not since AccECN, Linux 6.15: and a segment with CWR joins none).
+ */
 #define RX_TCP_FLUSH (PKT_URG | PKT_PSH | PKT_RST | PKT_SYN | PKT_FIN)
-#define RX_TCP_FREE (PKT_CWR | PKT_FIN | PKT_PSH)
+#define RX_TCP_FREE (PKT_FIN | PKT_PSH)
 
 /* One packet of the input, in a buffer of exactly its size. */
 struct rx_pkt {
@@ -726,10 +729,10 @@ static void rx_rule_ip6(const struct rx_tcp *t, unsigned int k)
 
 /*
  * tcp_gro_receive(): ports, ACK number, data offset, window and options
- * as the first's; flags too but CWR, FIN and PSH; CWR only on the first,
- * a flag that flushes only on the last; in order, with data, none longer
- * than the first (the mss) and only the last shorter. The urgent pointer
- * is not compared.
+ * as the first's; flags too but FIN and PSH; CWR on none (the first's
+ * flags are the run's), a flag that flushes only on the last; in order,
+ * with data, none longer than the first (the mss) and only the last
+ * shorter. The urgent pointer is not compared.
  */
 static void rx_rule_tcp(const struct rx_tcp *t, unsigned int k,
 			unsigned int n, uint32_t seq)
@@ -740,7 +743,7 @@ static void rx_rule_tcp(const struct rx_tcp *t, unsigned int k,
 	FUZZ_CHECK(!memcmp(th + 14, th0 + 14, 2));
 	FUZZ_CHECK(!memcmp(th + 20, th0 + 20, t[0].hl - t[0].l.l4 - 20));
 	FUZZ_CHECK(!((t[k].flags ^ t[0].flags) & ~RX_TCP_FREE));
-	FUZZ_CHECK(k == 0 || !(t[k].flags & PKT_CWR));
+	FUZZ_CHECK(!(t[k].flags & PKT_CWR));
 	FUZZ_CHECK(k == n - 1 || !(t[k].flags & RX_TCP_FLUSH));
 	FUZZ_CHECK(t[k].plen > 0 && t[k].plen <= t[0].plen);
 	FUZZ_CHECK(k == n - 1 || t[k].plen == t[0].plen);
@@ -792,7 +795,7 @@ static void rx_rule_seg(const struct rx_tcp *t, unsigned int k,
  * tcp_gro_complete() and inet_gro_complete(): the first segment's headers
  * with the lengths of the whole, FIN and PSH of any segment, the check
  * field seeded; a GSO header that cuts it at the first payload's length,
- * with ECN when the first segment has CWR. One segment: its headers as
+ * never with ECN (no run holds CWR). One segment: its headers as
  * they came but the check field, without GSO. udp_gro_complete(): the
  * UDP length of the whole, and GSO_UDP_L4.
  */
@@ -834,8 +837,6 @@ static void rx_check_head(const struct gro_frame *fr, const struct rx_tcp *t,
 	gso = v4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6;
 	if (udp)
 		gso = VIRTIO_NET_HDR_GSO_UDP_L4;
-	if (t[0].flags & PKT_CWR)
-		gso |= VIRTIO_NET_HDR_GSO_ECN;
 	FUZZ_CHECK(fr->vnet.gso_type == gso && fr->vnet.gso_size == t[0].plen &&
 		   fr->vnet.hdr_len == t[0].hl);
 }

@@ -344,16 +344,16 @@ static void rx_flag_seg(struct tun *t, uint32_t i, uint8_t flags,
 }
 
 /*
- * tcp_gro_receive()'s flags: CWR on the first segment (GSO ECN), ECE on
- * all, FIN on the last merge; ECE on some only, CWR after the first and
- * the reserved IPv4 bit do not.
+ * tcp_gro_receive()'s flags: ECE on all, FIN on the last merge; ECE on
+ * some only, CWR anywhere (AccECN: a segment with CWR joins no run and
+ * none joins it) and the reserved IPv4 bit do not.
  */
 static void rx_flags(void)
 {
-	static const uint8_t merge[] = { PKT_CWR | PKT_ECE, PKT_ECE, PKT_ECE,
+	static const uint8_t merge[] = { PKT_ECE, PKT_ECE, PKT_ECE,
 					 PKT_ECE | PKT_FIN };
-	static const uint8_t apart[] = { PKT_ECE, 0, PKT_ECE,
-					 PKT_ECE | PKT_CWR };
+	static const uint8_t apart[] = { PKT_ECE, PKT_ECE | PKT_CWR, PKT_ECE,
+					 PKT_CWR };
 	struct tun vx = { .vni = 42 };
 	uint32_t i;
 

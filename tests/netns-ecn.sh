@@ -62,6 +62,25 @@ encap_ecn()
 }
 check "--tos inherit, inner ECT(0): outer ECT(0)" encap_ecn 0xb6 0xb6
 check "--tos inherit, inner CE: outer ECT(0)" encap_ecn 0xb7 0xb6
+# Five TCP segments in one receive at B, CWR on the third: the tap gets
+# the two before it merged, it alone, the two after it merged (Linux
+# 6.15's tcp_gro_receive(): CWR joins no run, a run's flags are equal
+# but FIN and PSH), with inner IPv4 and IPv6.
+cwr_apart()
+{
+	local pcap=$LIB_TMP/ecn-cwr.pcap got want
+
+	cap_start "$NS_B" "$TAP_B" "$pcap" tcp port 9100 || return 1
+	ip netns exec "$NS_A" "$PYTHON" "$ECN_PY" cwr "$UL_B" 42 ||
+		{ cap_stop; return 1; }
+	sleep 0.5
+	cap_stop
+	got=$("$PYTHON" "$ECN_PY" runs "$pcap" | tr '\n' ' ')
+	want="v4 2000 - v4 1000 cwr v4 2000 - v6 2000 - v6 1000 cwr v6 2000 - "
+	[ "$got" = "$want" ] ||
+		{ diag "on the tap: $got" "want:       $want"; return 1; }
+}
+check "CWR mid-run: alone on the tap, the runs beside it merged" cwr_apart
 check "both ends stop cleanly" ends_stop
 
 done_testing

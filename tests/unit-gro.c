@@ -92,6 +92,7 @@ enum mod_kind {
 	M_VLAN,		/* VLAN id 100 + arg: another flow */
 	M_MAC,		/* source MAC ^ arg: another flow */
 	M_RAWFLAGS,	/* TCP flags byte = arg, as it is (0: no ACK) */
+	M_AE,		/* TCP AE bit (AccECN; RFC 3540's NS before) */
 	M_PAD,		/* arg bytes of Ethernet padding */
 	M_EXTBYTE,	/* an IPv6 extension header's option data ^ arg */
 	M_SEGLEFT,	/* routing header: segments left = arg */
@@ -208,13 +209,28 @@ static const struct row rows[] = {
 	  .mods = { { 0, M_FLAGS, PKT_ECE | PKT_ACK },
 		    { 1, M_FLAGS, PKT_ECE | PKT_ACK } },
 	  .expect = "0,1|2" },
-	/* CWR may start a run (SKB_GSO_TCP_ECN), never join one */
-	{ "tcp4 CWR on the first: a run with ECN", .n = 3,
-	  .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0-2" },
-	{ "tcp4 CWR ECE on the first, ECE after", .n = 3,
+	/*
+	 * tcp_gro_receive() since AccECN (Linux 6.15): a segment with CWR
+	 * joins no run, and a run's flags are all equal but FIN and PSH,
+	 * CWR and AE included, so nothing joins one with CWR either
+	 */
+	{ "tcp4 CWR on the first: alone, a run after it", .n = 3,
+	  .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1,2" },
+	{ "tcp4 CWR ECE on the first, ECE after: alone", .n = 3,
 	  .mods = { { -1, M_FLAGS, PKT_ECE | PKT_ACK },
 		    { 0, M_FLAGS, PKT_CWR | PKT_ECE | PKT_ACK } },
-	  .expect = "0-2" },
+	  .expect = "0|1,2" },
+	{ "tcp4 CWR in the middle: a run on each side, not across", .n = 5,
+	  .mods = { { 2, M_FLAGS, PKT_CWR | PKT_ACK } },
+	  .expect = "0,1|2|3,4" },
+	{ "tcp4 CWR on the last: the run ends before it", .n = 3,
+	  .mods = { { 2, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0,1|2" },
+	{ "tcp4 CWR on every segment (AccECN's ACE): none merges", .n = 3,
+	  .mods = { { -1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1|2" },
+	{ "tcp4 AE on every segment merges", .n = 3,
+	  .mods = { { -1, M_AE, 0 } }, .expect = "0-2" },
+	{ "tcp4 AE changes", .n = 3, .mods = { { 1, M_AE, 0 } },
+	  .expect = "0|1|2" },
 	{ "tcp4 no ACK on every segment (flags 0)", .n = 3,
 	  .mods = { { -1, M_RAWFLAGS, 0 } }, .expect = "0-2" },
 	{ "tcp4 two flows interleaved", .n = 6, .flows = 2,
@@ -249,8 +265,8 @@ static const struct row rows[] = {
 	  .expect = "0|1|2" },
 	{ "tcp4 URG on the first", .n = 3,
 	  .mods = { { 0, M_FLAGS, PKT_URG | PKT_ACK } }, .expect = "0|1,2" },
-	{ "tcp4 CWR joins no run", .n = 3,
-	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1,2" },
+	{ "tcp4 CWR joins no run, and none joins it", .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1|2" },
 	{ "tcp4 CWR twice", .n = 3,
 	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK },
 		    { 2, M_FLAGS, PKT_CWR | PKT_ACK } },
@@ -354,8 +370,16 @@ static const struct row rows[] = {
 	  .mods = { { 1, M_FLAGS, FINACK } }, .expect = "0,1|2" },
 	{ "tcp6 ECE on every segment", .ipv6 = true, .n = 3,
 	  .mods = { { -1, M_FLAGS, PKT_ECE | PKT_ACK } }, .expect = "0-2" },
-	{ "tcp6 CWR on the first: a run with ECN", .ipv6 = true, .n = 3,
-	  .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0-2" },
+	{ "tcp6 CWR on the first: alone, a run after it", .ipv6 = true,
+	  .n = 3, .mods = { { 0, M_FLAGS, PKT_CWR | PKT_ACK } },
+	  .expect = "0|1,2" },
+	{ "tcp6 CWR in the middle: a run on each side, not across",
+	  .ipv6 = true, .n = 5, .mods = { { 2, M_FLAGS, PKT_CWR | PKT_ACK } },
+	  .expect = "0,1|2|3,4" },
+	{ "tcp6 CWR on every segment: none merges", .ipv6 = true, .n = 3,
+	  .mods = { { -1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1|2" },
+	{ "tcp6 AE changes", .ipv6 = true, .n = 3, .mods = { { 1, M_AE, 0 } },
+	  .expect = "0|1|2" },
 	/* ipv6_gro_receive(): through identical extension headers */
 	{ "tcp6 hop-by-hop header on every segment", .ipv6 = true, .n = 3,
 	  .mtu = 9000,
@@ -404,8 +428,8 @@ static const struct row rows[] = {
 	  .mods = { { 1, M_HOPS, 63 } }, .expect = "0|1|2" },
 	{ "tcp6 different traffic class", .ipv6 = true, .n = 3,
 	  .mods = { { 1, M_TCLASS, 0x20 } }, .expect = "0|1|2" },
-	{ "tcp6 CWR joins no run", .ipv6 = true, .n = 3,
-	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1,2" },
+	{ "tcp6 CWR joins no run, and none joins it", .ipv6 = true, .n = 3,
+	  .mods = { { 1, M_FLAGS, PKT_CWR | PKT_ACK } }, .expect = "0|1|2" },
 	{ "tcp6 pure ACK", .ipv6 = true, .n = 3, .mods = { { 1, M_LEN, 0 } },
 	  .expect = "0|1|2" },
 	{ "tcp6 different source address", .ipv6 = true, .n = 3,
@@ -670,6 +694,9 @@ static void byte_mod(const struct mod *m, uint8_t *b, const struct tseg *t,
 	case M_RAWFLAGS:
 		th[13] = (uint8_t)m->arg;
 		break;
+	case M_AE:
+		th[12] |= 0x01;
+		break;
 	case M_SPORT:
 		pkt_put16(th, 40000 + m->arg);
 		break;
@@ -921,9 +948,7 @@ static bool check_vnet(const struct gro_frame *fr, const struct xframe *x,
 			       t->hdr_len, t->l4_off, 16);
 	if (x->n == 1)
 		return vnet_is(&fr->vnet, F, 0, 0, 0, t->l4_off, 16);
-	/* tcp_gro_complete(): a run that began with CWR is ECN. */
-	if (orig[x->idx[0]][t->l4_off + 13] & PKT_CWR)
-		type |= VIRTIO_NET_HDR_GSO_ECN;
+	/* No run holds CWR, so none is ECN (tcp_gro_complete()). */
 	return vnet_is(&fr->vnet, F, type, (uint16_t)t->plen, t->hdr_len,
 		       t->l4_off, 16);
 }
