@@ -849,7 +849,7 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 
 	p->data = NULL;
 	p->wire_len = n;
-	/* A drop counts as one datagram in rx_segments (rx_count_pkt()). */
+	/* A drop counts as one datagram in rx_segments (rx_dropped()). */
 	p->len = n;
 	p->gso_size = 0;
 	p->drop = DROP_NONE;

@@ -317,7 +317,6 @@ phase_mixed()
 	local encap=$1 id1=$2 id2=$3 label="vni/$fam $1, one receive of two"
 	local port=4789 pa=$LIB_TMP/mix-a.pcap pb=$LIB_TMP/mix-b.pcap
 	local ids=$2,$2,$2,$3,$3,$2,$3,$3,$3,$3,$2,$2,$3,$3 cap_a a0 b0 a1 b1
-
 	local drop=rx_drop_vni what=VNI
 
 	shift 3
