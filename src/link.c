@@ -41,6 +41,8 @@ struct link_reply {
 	uint32_t oif; /* RTA_OIF of a route */
 	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
 	unsigned int flags; /* ifi_flags of a link */
+	uint8_t mac[MAC_LEN]; /* IFLA_ADDRESS of a link */
+	bool has_mac;
 	int family; /* rtm_family of a route */
 	struct ipaddr src; /* RTA_PREFSRC of a route */
 	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
@@ -416,6 +418,11 @@ static int link_mtu_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == IFLA_MTU &&
 	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 		r->mtu = mnl_attr_get_u32(attr);
+	if (mnl_attr_get_type(attr) == IFLA_ADDRESS &&
+	    mnl_attr_get_payload_len(attr) == MAC_LEN) {
+		memcpy(r->mac, mnl_attr_get_payload(attr), MAC_LEN);
+		r->has_mac = true;
+	}
 	return MNL_CB_OK;
 }
 
@@ -514,6 +521,18 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 	out->mtu = route.mtu ? route.mtu : dev.mtu;
 	out->oif_up = link_flags_up(dev.flags);
 	return 0;
+}
+
+int link_get_mac(struct link *l, unsigned int ifindex, uint8_t mac[MAC_LEN])
+{
+	struct link_reply r = { 0 };
+	int ret = link_get_mtu(l, ifindex, &r);
+
+	if (!ret && !r.has_mac)
+		ret = -ENODATA;
+	if (!ret)
+		memcpy(mac, r.mac, MAC_LEN);
+	return ret;
 }
 
 int link_is_up(struct link *l, unsigned int ifindex, bool *up)

@@ -32,6 +32,9 @@ int link_set_gso_max_segs(struct link *l, unsigned int ifindex, uint32_t segs);
 int link_set_mac(struct link *l, unsigned int ifindex,
 		 const uint8_t mac[MAC_LEN]);
 
+/* Read it into mac. 0 or -errno (-ENODEV), not logged. */
+int link_get_mac(struct link *l, unsigned int ifindex, uint8_t mac[MAC_LEN]);
+
 /* The route the kernel takes to a destination now (`ip route get`). */
 struct link_route {
 	uint32_t mtu;		/* of the path (> 0) */
