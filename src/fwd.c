@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include "clock.h"
 #include "fwd.h"
 #include "log.h"
@@ -69,15 +70,71 @@ static int fwd_add_static(struct tunnel *t)
 	return 0;
 }
 
-/*
- * The directory of --peers, kept open: the file is read again through it
- * after a --chroot, and wherever the daemon's working directory is.
- */
-static int fwd_open_peers_dir(struct fwd *f, const char *path)
+/* Whom but root st lets write: its owner, its group, anyone; or NULL. */
+static const char *fwd_writer(const struct stat *st, char *buf, size_t len)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (st->st_uid != 0) {
+		snprintf(buf, len, "its owner, uid %u", (unsigned)st->st_uid);
+		return buf;
+	}
+	if (st->st_mode & S_IWOTH)
+		return "anyone";
+	if ((st->st_mode & S_IWGRP) && st->st_gid != 0) {
+		snprintf(buf, len, "group %u", (unsigned)st->st_gid);
+		return buf;
+	}
+	return NULL;
+}
 
+/*
+ * Whoever may write the peers file, or replace it in its directory (a
+ * sticky one only where they own it), chooses where the tunnel's traffic
+ * goes: said at start when that is someone but root.
+ */
+static void fwd_say_writable(const char *path)
+{
+	char *dir = strdup(path), buf[40];
+	struct stat st, dst;
+	const char *who;
+
+	if (!dir || stat(path, &st))
+		goto out;
+	who = fwd_writer(&st, buf, sizeof(buf));
+	if (who) {
+		log_warn("--peers %s may be written by %s, not only root: "
+			 "whoever writes it chooses the peers", path, who);
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
+	if (stat(dir[0] ? dir : "/", &dst))
+		goto out;
+	who = fwd_writer(&dst, buf, sizeof(buf));
+	if (who && !((dst.st_mode & S_ISVTX) && st.st_uid == 0))
+		log_warn("the directory of --peers %s may be written by %s, "
+			 "not only root: whoever replaces the file chooses the "
+			 "peers", path, who);
+out:
+	free(dir);
+}
+
+/*
+ * Where --peers is read again: through its directory, kept open, from
+ * wherever the daemon's working directory is; after a --chroot by its
+ * path inside it (a directory outside, kept open, would lead out).
+ */
+static int fwd_open_peers_dir(struct fwd *f, const struct config *c)
+{
+	const char *slash = strrchr(c->peers_file, '/');
+	char *dir;
+
+	if (c->peers_in_root) {
+		f->peers_dir = AT_FDCWD;
+		f->peers_name = c->peers_in_root;
+		return 0;
+	}
+	dir = strndup(c->peers_file,
+		      slash == c->peers_file ? 1
+					     : (size_t)(slash - c->peers_file));
 	f->peers_dir = -1;
 	f->peers_name = slash + 1;
 	if (!dir) {
@@ -111,7 +168,8 @@ int fwd_open(struct tunnel *t)
 	f->peers_dir = -1;
 	/* The main tunnel reads the file again for all (fwd_reload()). */
 	if (t->cfg->peers_file && !t->idx) {
-		err = fwd_open_peers_dir(f, t->cfg->peers_file);
+		fwd_say_writable(t->cfg->peers_file);
+		err = fwd_open_peers_dir(f, t->cfg);
 		if (err)
 			return err;
 	}
@@ -220,17 +278,14 @@ static int fwd_read_peers(struct tunnel *t)
 	struct fwd *f = &t->fwd;
 	char why[160];
 	FILE *file;
-	int fd, err;
+	int err;
 
-	fd = openat(f->peers_dir, f->peers_name, O_RDONLY | O_CLOEXEC);
-	file = fd < 0 ? NULL : fdopen(fd, "r");
+	file = options_peers_open(f->peers_dir, f->peers_name, why,
+				  sizeof(why));
 	if (!file) {
-		err = -errno;
-		log_warn_errno("cannot read %s: peers unchanged",
-			       t->cfg->peers_file);
-		if (fd >= 0)
-			close(fd);
-		return err;
+		log_warn("cannot read %s: %s: peers unchanged",
+			 t->cfg->peers_file, why);
+		return -EIO;
 	}
 	err = options_peers_load(t->cfg, file, why, sizeof(why));
 	fclose(file);

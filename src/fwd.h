@@ -55,7 +55,8 @@ void fwd_close(struct tunnel *t);
  * SIGHUP with --peers, to the main tunnel: read the file again; peers it
  * no longer has go (with their entries in every tunnel), new ones come,
  * its fdb entries replace the old ones; traffic to the others goes on. A
- * file that does not read or parse changes nothing (logged).
+ * file that does not read or parse, or would leave no peer, changes
+ * nothing (logged).
  */
 void fwd_reload(struct tunnel *t);
 
