@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Quick start: install what is missing, build, then join two network
-# namespaces with a gsotun VXLAN tunnel and time 10 s of iperf3 through it.
+# Quick start: install what is missing (the build and iperf3 only), build,
+# then join two network namespaces with the kernel's own vxlan and time
+# 10 s of iperf3 through it, then the same with a gsotun VXLAN tunnel, and
+# print both and their ratio: what gsotun is worth here is its share of
+# the kernel's speed on the same machine, in the same run.
 #
 # Usage (as root): contrib/demo.sh       GSOTUN=/path/to/gsotun to pick a build
+#                                        DEMO_TIME=10, seconds per stream
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 ns_a=gdA$$ ns_b=gdB$$
@@ -42,6 +46,44 @@ build()
 	make -j2 || die "make failed"
 }
 
+# kernel_endpoint NS LOCAL REMOTE ADDRESS: the kernel's vxlan in NS, as
+# the README's Usage makes it, up and addressed.
+kernel_endpoint()
+{
+	local ns=$1
+
+	ip -n "$ns" link add vx0 type vxlan id 1 local "$2" remote "$3" \
+		dstport 4789 dev veth0 || die "cannot create a vxlan device"
+	ip -n "$ns" addr add "$4" dev vx0 && ip -n "$ns" link set vx0 up ||
+		die "cannot bring up the vxlan device in $ns"
+}
+
+# stream ADDR: Gbit/s of one TCP stream from ns_a to ADDR in ns_b, for
+# DEMO_TIME seconds (iperf3).
+stream()
+{
+	local out gbits i
+
+	ip netns exec "$ns_a" ping -q -c 3 -i 0.2 -W 2 "$1" >/dev/null ||
+		die "no ping through the tunnel to $1"
+	ip netns exec "$ns_b" iperf3 -s -1 -B "$1" >/dev/null 2>&1 &
+	pids+=($!)
+	for ((i = 0; i < 50; i++)); do
+		[ -n "$(ip netns exec "$ns_b" ss -Htln 'sport = :5201')" ] &&
+			break
+		sleep 0.1
+	done
+	out=$(ip netns exec "$ns_a" timeout $((secs + 20)) iperf3 -c "$1" \
+		-t "$secs" -f g) || die "iperf3 failed: $out"
+	gbits=$(awk '/receiver/ {
+		for (i = 2; i <= NF; i++)
+			if ($i == "Gbits/sec")
+				print $(i - 1)
+	}' <<<"$out")
+	[ -n "$gbits" ] || die "no throughput in iperf3's output: $out"
+	echo "$gbits"
+}
+
 # endpoint NS LOCAL REMOTE ADDRESS: a gsotun in NS, up and addressed.
 endpoint()
 {
@@ -62,7 +104,9 @@ endpoint()
 }
 
 [ "$(id -u)" -eq 0 ] || die "run me as root: I create namespaces and taps"
-"$top/contrib/deps.sh" || die "installing dependencies failed"
+secs=${DEMO_TIME:-10}
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "DEMO_TIME must be a number of seconds"
+"$top/contrib/deps.sh" demo || die "installing dependencies failed"
 gsotun=${GSOTUN:-$top/src/gsotun}
 if [ ! -x "$gsotun" ]; then
 	echo "demo.sh: building gsotun in $top"
@@ -85,31 +129,27 @@ for ns in "$ns_a" "$ns_b"; do
 	ip -n "$ns" link set veth0 up
 done
 
-echo "demo.sh: gsotun VXLAN 10.42.0.1 <-> 10.42.0.2"
+echo "demo.sh: the kernel's vxlan 10.43.0.1 <-> 10.43.0.2," \
+	"one TCP stream for $secs s (iperf3)"
+kernel_endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.43.0.1/24
+kernel_endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.43.0.2/24
+kernel=$(stream 10.43.0.2)
+# Its port is gsotun's: gone before gsotun starts.
+ip -n "$ns_a" link del vx0
+ip -n "$ns_b" link del vx0
+
+echo "demo.sh: gsotun VXLAN 10.42.0.1 <-> 10.42.0.2," \
+	"one TCP stream for $secs s (iperf3)"
 endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.42.0.1/24
 endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.42.0.2/24
-ip netns exec "$ns_a" ping -q -c 3 -i 0.2 -W 2 10.42.0.2 >/dev/null ||
-	die "no ping through the tunnel"
-
-ip netns exec "$ns_b" iperf3 -s -1 -B 10.42.0.2 >/dev/null 2>&1 &
-pids+=($!)
-for ((i = 0; i < 50; i++)); do
-	[ -n "$(ip netns exec "$ns_b" ss -Htln 'sport = :5201')" ] && break
-	sleep 0.1
-done
-
-echo "demo.sh: one TCP stream through the tunnel for 10 s (iperf3)"
-out=$(ip netns exec "$ns_a" timeout 30 iperf3 -c 10.42.0.2 -t 10 -f g) ||
-	die "iperf3 failed: $out"
-gbits=$(awk '/receiver/ {
-	for (i = 2; i <= NF; i++)
-		if ($i == "Gbits/sec")
-			print $(i - 1)
-}' <<<"$out")
-[ -n "$gbits" ] || die "no throughput in iperf3's output: $out"
+gbits=$(stream 10.42.0.2)
 
 echo
-echo "    gsotun VXLAN tunnel, one TCP stream: $gbits Gbit/s"
+echo "    the kernel's vxlan, one TCP stream: $kernel Gbit/s"
+echo "    gsotun VXLAN tunnel, one TCP stream: $gbits Gbit/s" \
+	"($(awk -v g="$gbits" -v k="$kernel" \
+		'BEGIN { printf "%.0f", (k > 0) ? 100 * g / k : 0 }')% of the" \
+	"kernel's)"
 echo
 # What the tunnel says of itself, as an operator would ask it.
 gsotunctl=${GSOTUNCTL:-$(dirname "$gsotun")/gsotunctl}

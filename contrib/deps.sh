@@ -2,24 +2,37 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install with apt-get the Debian packages that building and testing gsotun
 # need and that are missing; does nothing when everything is installed.
+#
+# Usage: contrib/deps.sh [demo]
+#   demo  only what contrib/demo.sh uses: the build, iproute2 and iperf3
 set -e
 
 build="build-essential autoconf automake libtool pkg-config
 	libev-dev liburing-dev libmnl-dev"
+demo="iproute2 procps iperf3"
 # debhelper, lintian and systemd (its systemd.pc, a Build-Depends) for
 # tests/package-deb.sh, which builds the Debian package.
-tests="iproute2 procps iperf3 socat tcpdump tshark ethtool iputils-ping
-	python3 python3-scapy clang libclang-rt-dev debhelper lintian systemd"
+tests="$demo socat tcpdump tshark ethtool iputils-ping python3
+	python3-scapy clang libclang-rt-dev debhelper lintian systemd"
+
+case ${1:-} in
+"") want="$build $tests" what="build and test dependencies" ;;
+demo) want="$build $demo" what="demo's dependencies" ;;
+*)
+	echo "usage: $0 [demo]" >&2
+	exit 64
+	;;
+esac
 
 missing=
-for pkg in $build $tests; do
+for pkg in $want; do
 	if ! dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null |
 		grep -q 'install ok installed'; then
 		missing="$missing $pkg"
 	fi
 done
 if [ -z "$missing" ]; then
-	echo "deps.sh: all build and test dependencies are installed"
+	echo "deps.sh: all the $what are installed"
 	exit 0
 fi
 

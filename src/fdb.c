@@ -22,9 +22,10 @@
  * leaving a tombstone: however much learning and ageing churn there is, a
  * lookup never walks more than the cluster its key hashes into.
  *
- * Learnt entries are also on a list through prev and next, oldest updated
- * first (fdb_touch()): the next to age is at its head, so neither the
- * ageing timer nor a full table looks at entries that are still live.
+ * Learnt entries are also on their peer's list through prev and next,
+ * oldest updated first (fdb_touch()): the next of the peer's to age, or
+ * to give way when the peer holds its share, is at its head, so neither
+ * the ageing timer nor a full table looks at entries that are still live.
  */
 struct fdb_slot {
 	uint64_t updated;	/* learnt: when last learnt or refreshed */
@@ -125,71 +126,95 @@ static bool fdb_find(const struct fdb *f, const uint8_t *mac, uint16_t vlan,
 	}
 }
 
-/* Take learnt entry i off the list. */
+/* Take learnt entry i off its peer's list; the peer holds one less. */
 static void fdb_unlink(struct fdb *f, uint32_t i)
 {
 	const struct fdb_slot *s = &f->slots[i];
+	struct fdb_peer *p = &f->peers[s->peer];
 
 	if (s->prev == FDB_NIL)
-		f->oldest = s->next;
+		p->oldest = s->next;
 	else
 		f->slots[s->prev].next = s->next;
 	if (s->next == FDB_NIL)
-		f->newest = s->prev;
+		p->newest = s->prev;
 	else
 		f->slots[s->next].prev = s->prev;
+	if (!--p->n)
+		f->n_holders--;
 }
 
-/* Put learnt entry i at the young end of the list. */
+/* Put learnt entry i at the young end of its peer's list. */
 static void fdb_append(struct fdb *f, uint32_t i)
 {
 	struct fdb_slot *s = &f->slots[i];
+	struct fdb_peer *p = &f->peers[s->peer];
 
-	s->prev = f->newest;
+	s->prev = p->newest;
 	s->next = FDB_NIL;
-	if (f->newest == FDB_NIL)
-		f->oldest = i;
+	if (p->newest == FDB_NIL)
+		p->oldest = i;
 	else
-		f->slots[f->newest].next = i;
-	f->newest = i;
+		f->slots[p->newest].next = i;
+	p->newest = i;
+	if (!p->n++)
+		f->n_holders++;
 }
 
 /* A learnt entry moved into slot i: point its neighbours at it. */
 static void fdb_relink(struct fdb *f, uint32_t i)
 {
 	const struct fdb_slot *s = &f->slots[i];
+	struct fdb_peer *p = &f->peers[s->peer];
 
 	if (s->prev == FDB_NIL)
-		f->oldest = i;
+		p->oldest = i;
 	else
 		f->slots[s->prev].next = i;
 	if (s->next == FDB_NIL)
-		f->newest = i;
+		p->newest = i;
 	else
 		f->slots[s->next].prev = i;
 }
 
 /*
- * The time a learnt entry is learnt at: now_ns, or that of the newest entry
- * if the caller's clock went back, so that the list stays in order.
+ * The time an entry of peer is learnt at: now_ns, or that of the peer's
+ * newest if the caller's clock went back, so that its list stays in order.
  */
-static uint64_t fdb_stamp(const struct fdb *f, uint64_t now_ns)
+static uint64_t fdb_stamp(const struct fdb *f, unsigned int peer,
+			  uint64_t now_ns)
 {
-	if (f->newest != FDB_NIL && f->slots[f->newest].updated > now_ns)
-		return f->slots[f->newest].updated;
+	uint32_t newest = f->peers[peer].newest;
+
+	if (newest != FDB_NIL && f->slots[newest].updated > now_ns)
+		return f->slots[newest].updated;
 	return now_ns;
 }
 
-/* Learnt entry i was learnt again: it is now the youngest. */
-static void fdb_touch(struct fdb *f, uint32_t i, uint64_t now_ns)
+/* An entry learnt at t: fdb_age() looks again at t + ageing at the latest. */
+static void fdb_expires_at(struct fdb *f, uint64_t t)
 {
-	uint64_t t = fdb_stamp(f, now_ns);
+	if (f->ageing_ns && t + f->ageing_ns < f->next_expiry)
+		f->next_expiry = t + f->ageing_ns;
+}
 
-	if (f->newest != i) {
+/*
+ * Learnt entry i was learnt again, from peer: it is now the youngest of
+ * that peer's (which it moved to, if another's before).
+ */
+static void fdb_touch(struct fdb *f, uint32_t i, unsigned int peer,
+		      uint64_t now_ns)
+{
+	struct fdb_slot *s = &f->slots[i];
+	uint64_t t = fdb_stamp(f, peer, now_ns);
+
+	if (s->peer != peer || f->peers[peer].newest != i) {
 		fdb_unlink(f, i);
+		s->peer = peer;
 		fdb_append(f, i);
 	}
-	f->slots[i].updated = t;
+	s->updated = t;
+	fdb_expires_at(f, t);
 }
 
 static void fdb_insert(struct fdb *f, uint32_t i, const uint8_t *mac,
@@ -209,7 +234,8 @@ static void fdb_insert(struct fdb *f, uint32_t i, const uint8_t *mac,
 		f->n_static++;
 		return;
 	}
-	s->updated = fdb_stamp(f, now_ns);
+	s->updated = fdb_stamp(f, peer, now_ns);
+	fdb_expires_at(f, s->updated);
 	fdb_append(f, i);
 	f->n_learnt++;
 }
@@ -247,26 +273,33 @@ static void fdb_remove(struct fdb *f, uint32_t i)
 }
 
 int fdb_init(struct fdb *f, unsigned int max_learnt, unsigned int max_static,
-	     uint64_t ageing_ns, uint64_t seed)
+	     unsigned int max_peers, uint64_t ageing_ns, uint64_t seed)
 {
 	uint32_t n = 2;
+	unsigned int i;
 
 	memset(f, 0, sizeof(*f));
 	if (max_learnt > FDB_ENTRIES_MAX ||
 	    max_static > FDB_ENTRIES_MAX - max_learnt ||
-	    !(max_learnt + max_static))
+	    !(max_learnt + max_static) || !max_peers ||
+	    max_peers > FDB_PEERS_MAX)
 		return -EINVAL;
 	/* At most half full: see struct fdb_slot. */
 	while (n < 2 * (max_learnt + max_static))
 		n <<= 1;
 	f->slots = calloc(n, sizeof(*f->slots));
-	if (!f->slots)
+	f->peers = calloc(max_peers, sizeof(*f->peers));
+	if (!f->slots || !f->peers) {
+		fdb_free(f);
 		return -ENOMEM;
+	}
+	for (i = 0; i < max_peers; i++)
+		f->peers[i].oldest = f->peers[i].newest = FDB_NIL;
+	f->max_peers = max_peers;
 	f->mask = n - 1;
 	f->max_learnt = max_learnt;
 	f->max_static = max_static;
 	f->ageing_ns = ageing_ns;
-	f->oldest = f->newest = FDB_NIL;
 	f->k0 = seed;
 	f->k1 = fdb_mix(seed);
 	return 0;
@@ -275,6 +308,7 @@ int fdb_init(struct fdb *f, unsigned int max_learnt, unsigned int max_static,
 void fdb_free(struct fdb *f)
 {
 	free(f->slots);
+	free(f->peers);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -284,7 +318,7 @@ int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 	struct fdb_slot *s;
 	uint32_t i;
 
-	if (!fdb_key_ok(mac, vlan) || peer > FDB_PEER_MAX)
+	if (!fdb_key_ok(mac, vlan) || peer >= f->max_peers)
 		return -EINVAL;
 	if (!fdb_find(f, mac, vlan, &i)) {
 		if (f->n_static >= f->max_static)
@@ -297,6 +331,8 @@ int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		if (f->n_static >= f->max_static)
 			return -ENOSPC;
 		fdb_unlink(f, i);
+		s->prev = s->next = FDB_NIL;
+		s->updated = 0;
 		s->flags |= FDB_SLOT_STATIC;
 		f->n_learnt--;
 		f->n_static++;
@@ -355,51 +391,126 @@ int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
  * is; a learnt one follows the MAC to the peer it was last seen behind.
  */
 static enum fdb_learn fdb_relearn(struct fdb *f, uint32_t i, unsigned int peer,
-				  uint64_t now_ns)
+				  uint64_t now_ns, int *before)
 {
 	enum fdb_learn ret = FDB_LEARN_MOVED;
 	struct fdb_slot *s = &f->slots[i];
 
+	*before = (int)s->peer;
 	if (s->flags & FDB_SLOT_STATIC)
 		return FDB_LEARN_STATIC;
-	if (fdb_expired(f, s, now_ns))
+	if (fdb_expired(f, s, now_ns)) {
+		*before = -ENOENT;
 		ret = FDB_LEARN_NEW;
+	}
 	else if (s->peer == peer)
 		ret = FDB_LEARN_REFRESHED;
-	s->peer = peer;
-	fdb_touch(f, i, now_ns);
+	fdb_touch(f, i, peer, now_ns);
 	return ret;
 }
 
-enum fdb_learn fdb_learn(struct fdb *f, const uint8_t mac[ETH_ALEN],
-			 uint16_t vlan, unsigned int peer, uint64_t now_ns)
+/* The aged entries of peer p gone; how many. */
+static unsigned int fdb_age_peer(struct fdb *f, unsigned int p,
+				 uint64_t now_ns)
 {
+	unsigned int n = 0;
+
+	while (f->peers[p].oldest != FDB_NIL &&
+	       fdb_expired(f, &f->slots[f->peers[p].oldest], now_ns)) {
+		fdb_remove(f, f->peers[p].oldest);
+		n++;
+	}
+	return n;
+}
+
+/* The peer that holds the most learnt entries (the first of equals). */
+static unsigned int fdb_biggest(const struct fdb *f)
+{
+	unsigned int p, big = 0;
+
+	for (p = 1; p < f->max_peers; p++)
+		if (f->peers[p].n > f->peers[big].n)
+			big = p;
+	return big;
+}
+
+/*
+ * The table holds max_learnt learnt entries and peer brings a new key:
+ * make room by the rule of fdb_learn() and say how, or FDB_LEARN_FULL.
+ */
+static enum fdb_learn fdb_make_room(struct fdb *f, unsigned int peer,
+				    uint64_t now_ns)
+{
+	const struct fdb_peer *me = &f->peers[peer];
+	unsigned int share, big;
+
+	if (fdb_age(f, now_ns))
+		return FDB_LEARN_NEW;
+	share = fdb_share(f, peer);
+	if (!share)
+		return FDB_LEARN_FULL;
+	if (me->n >= share) {
+		fdb_remove(f, me->oldest);
+		return FDB_LEARN_REPLACED;
+	}
+	/*
+	 * Below its share in a full table: the others hold more than theirs
+	 * together, and the one that holds the most is over its own.
+	 */
+	big = fdb_biggest(f);
+	if (f->peers[big].n <= share)
+		return FDB_LEARN_FULL;
+	fdb_remove(f, f->peers[big].oldest);
+	return FDB_LEARN_EVICTED;
+}
+
+enum fdb_learn fdb_learn(struct fdb *f, const uint8_t mac[ETH_ALEN],
+			 uint16_t vlan, unsigned int peer, uint64_t now_ns,
+			 int *before)
+{
+	enum fdb_learn ret = FDB_LEARN_NEW;
 	uint32_t i;
 
-	if (!fdb_key_ok(mac, vlan) || peer > FDB_PEER_MAX)
+	*before = -ENOENT;
+	if (!fdb_key_ok(mac, vlan) || peer >= f->max_peers)
 		return FDB_LEARN_INVALID;
 	if (fdb_find(f, mac, vlan, &i))
-		return fdb_relearn(f, i, peer, now_ns);
-	/* Costs one look at the oldest when none has aged. */
+		return fdb_relearn(f, i, peer, now_ns, before);
 	if (f->n_learnt >= f->max_learnt) {
-		if (!fdb_age(f, now_ns))
-			return FDB_LEARN_FULL;
+		ret = fdb_make_room(f, peer, now_ns);
+		if (ret == FDB_LEARN_FULL)
+			return ret;
 		/* Removing moved entries about: find the key's place again. */
 		fdb_find(f, mac, vlan, &i);
 	}
 	fdb_insert(f, i, mac, vlan, peer, false, now_ns);
-	return FDB_LEARN_NEW;
+	return ret;
 }
 
+/*
+ * next_expiry is never later than the time the next entry ages, so that
+ * a full table under a flood of new MACs costs a comparison here, not a
+ * look at every peer.
+ */
 unsigned int fdb_age(struct fdb *f, uint64_t now_ns)
 {
-	unsigned int n = 0;
+	unsigned int p, seen = 0, n = 0;
+	uint64_t next = UINT64_MAX;
 
-	while (f->oldest != FDB_NIL &&
-	       fdb_expired(f, &f->slots[f->oldest], now_ns)) {
-		fdb_remove(f, f->oldest);
-		n++;
+	if (!f->ageing_ns || now_ns < f->next_expiry)
+		return 0;
+	for (p = 0; p < f->max_peers && seen < f->n_holders; p++) {
+		uint32_t oldest;
+
+		n += fdb_age_peer(f, p, now_ns);
+		oldest = f->peers[p].oldest;
+		if (oldest == FDB_NIL)
+			continue;
+		seen++;
+		if (f->slots[oldest].updated + f->ageing_ns < next)
+			next = f->slots[oldest].updated + f->ageing_ns;
 	}
+	f->next_expiry = next;
 	return n;
 }
 
@@ -411,6 +522,22 @@ unsigned int fdb_count_learnt(const struct fdb *f)
 unsigned int fdb_count_static(const struct fdb *f)
 {
 	return f->n_static;
+}
+
+unsigned int fdb_count_peer(const struct fdb *f, unsigned int peer)
+{
+	return peer < f->max_peers ? f->peers[peer].n : 0;
+}
+
+unsigned int fdb_share(const struct fdb *f, unsigned int peer)
+{
+	unsigned int holders = f->n_holders;
+
+	if (!f->max_learnt)
+		return 0;
+	if (peer >= f->max_peers || !f->peers[peer].n)
+		holders++;
+	return f->max_learnt / holders ? f->max_learnt / holders : 1;
 }
 
 bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,

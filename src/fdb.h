@@ -6,41 +6,51 @@
 #ifndef GSOTUN_FDB_H
 #define GSOTUN_FDB_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/if_ether.h>
 
 #define FDB_VLAN_MAX 4095		/* 802.1Q VID; 0 is untagged */
-#define FDB_PEER_MAX INT_MAX		/* so that fdb_lookup() can return it */
+#define FDB_PEERS_MAX (1u << 20)	/* peers are 0 to max_peers - 1 */
 #define FDB_ENTRIES_MAX (1u << 24)	/* max_learnt + max_static */
 
 struct fdb_slot;
 
+/* The learnt entries of one peer, oldest learnt or refreshed first. */
+struct fdb_peer {
+	uint32_t oldest, newest;	/* slots, or FDB_NIL (fdb.c) */
+	uint32_t n;
+};
+
 /*
  * A table of fixed size, allocated once by fdb_init(): a flood of new
- * source MACs fills it up to max_learnt and no further. Others go through
- * the functions below, never these fields.
+ * source MACs fills it up to max_learnt and no further, and then takes
+ * room from nobody but the peer that floods (fdb_learn()). Others go
+ * through the functions below, never these fields.
  */
 struct fdb {
 	struct fdb_slot *slots;
 	uint32_t mask;			/* number of slots - 1 */
 	unsigned int n_learnt, n_static;
 	unsigned int max_learnt, max_static;
+	struct fdb_peer *peers;		/* max_peers of them */
+	unsigned int max_peers;
+	unsigned int n_holders;		/* peers with a learnt entry */
 	uint64_t ageing_ns;
-	uint32_t oldest, newest;	/* ends of the list of learnt entries */
+	uint64_t next_expiry;		/* no entry ages before (fdb_age()) */
 	uint64_t k0, k1;		/* the hash key */
 };
 
 /*
  * Room for max_learnt learnt and max_static static entries (together 1 to
- * FDB_ENTRIES_MAX). A learnt entry not learnt again for ageing_ns is gone;
- * 0: learnt entries never age. seed keys the hash: random (getrandom()),
- * so that nobody can send MACs that collide in it. -EINVAL, -ENOMEM.
+ * FDB_ENTRIES_MAX), behind peers 0 to max_peers - 1 (1 to FDB_PEERS_MAX).
+ * A learnt entry not learnt again for ageing_ns is gone; 0: learnt
+ * entries never age. seed keys the hash: random (getrandom()), so that
+ * nobody can send MACs that collide in it. -EINVAL, -ENOMEM.
  */
 int fdb_init(struct fdb *f, unsigned int max_learnt, unsigned int max_static,
-	     uint64_t ageing_ns, uint64_t seed);
+	     unsigned int max_peers, uint64_t ageing_ns, uint64_t seed);
 
 /* Free the table; f may then be given to fdb_init() again. */
 void fdb_free(struct fdb *f);
@@ -48,7 +58,7 @@ void fdb_free(struct fdb *f);
 /*
  * mac on vlan is behind peer, until fdb_del(): replaces a learnt entry of
  * the key, or the peer of a static one. -EINVAL for a multicast, broadcast
- * or all-zero mac, a vlan above FDB_VLAN_MAX or a peer above FDB_PEER_MAX;
+ * or all-zero mac, a vlan above FDB_VLAN_MAX or a peer not below max_peers;
  * -ENOSPC when max_static static entries are held already.
  */
 int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
@@ -80,23 +90,40 @@ enum fdb_learn {
 	FDB_LEARN_REFRESHED,	/* same peer as before: its age restarts */
 	FDB_LEARN_MOVED,	/* another peer before: the MAC moved there */
 	FDB_LEARN_STATIC,	/* a static entry has the key: left as it is */
-	FDB_LEARN_FULL,		/* max_learnt live entries held: not learnt */
+	FDB_LEARN_FULL,		/* no room could be made: not learnt */
 	FDB_LEARN_INVALID,	/* multicast, broadcast, all-zero mac, vlan or
 				 * peer out of range: never learnt */
+	FDB_LEARN_REPLACED,	/* learnt in place of the peer's own oldest:
+				 * it holds its share of a full table */
+	FDB_LEARN_EVICTED,	/* learnt in place of the oldest entry of the
+				 * peer that holds the most, over its share */
 };
 
 /*
  * A frame from peer came with source mac on vlan: remember that mac is
- * there, as vxlan_snoop() does. At max_learnt, entries aged out are removed
- * first to make room. now_ns must not go back (CLOCK_MONOTONIC): an earlier
- * time is taken as that of the entry learnt last.
+ * there, as vxlan_snoop() does; *before is what fdb_lookup() would have
+ * said just before (a MAC that moved: where from). now_ns must not go
+ * back (CLOCK_MONOTONIC): an earlier time is taken as that of the peer's
+ * entry learnt last.
+ *
+ * A new key in a table of max_learnt entries makes room (the kernel's
+ * vxlan stops learning there, and from then on floods every frame to a
+ * MAC not yet learnt, to every peer): entries aged out go first; then a
+ * peer that holds its share (fdb_share()) gives up its own oldest entry,
+ * never another's, and one below its share the oldest of the peer that
+ * holds the most, which is over its share. So a peer that floods source
+ * MACs churns only its own entries, and every other peer keeps its
+ * share. FDB_LEARN_FULL only when there are more peers than entries.
  */
 enum fdb_learn fdb_learn(struct fdb *f, const uint8_t mac[ETH_ALEN],
-			 uint16_t vlan, unsigned int peer, uint64_t now_ns);
+			 uint16_t vlan, unsigned int peer, uint64_t now_ns,
+			 int *before);
 
 /*
  * Remove the learnt entries aged out by now_ns (from a timer, as
- * vxlan_cleanup() runs); returns how many. Costs only what it removes.
+ * vxlan_cleanup() runs); returns how many. Costs nothing before the
+ * first entry ages; then a look at the oldest entry of each peer, and
+ * what it removes.
  */
 unsigned int fdb_age(struct fdb *f, uint64_t now_ns);
 
@@ -105,6 +132,16 @@ unsigned int fdb_count_learnt(const struct fdb *f);
 
 /* Static entries held. */
 unsigned int fdb_count_static(const struct fdb *f);
+
+/* Learnt entries held behind peer, aged ones not yet swept included. */
+unsigned int fdb_count_peer(const struct fdb *f, unsigned int peer);
+
+/*
+ * The learnt entries peer may hold once the table is full: max_learnt
+ * shared by the peers that hold learnt entries, peer counted among them
+ * (at least 1; 0 when nothing is learnt).
+ */
+unsigned int fdb_share(const struct fdb *f, unsigned int peer);
 
 /*
  * The VLAN an Ethernet frame of len bytes is keyed by: the VID of its

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include "clock.h"
 #include "fwd.h"
 #include "log.h"
@@ -24,6 +25,11 @@
 
 /* A source learnt this recently is not looked up again (ns). */
 #define FWD_RELEARN_NS 1000000000ull
+
+/* A peer at its share of the table: said once a minute at most (ns). */
+#define FWD_SHARE_WARN_NS (60 * 1000000000ull)
+/* A MAC that moved: said once a second at most, as net_ratelimit() (ns). */
+#define FWD_MOVE_WARN_NS 1000000000ull
 
 int fwd_peers_open(struct port *port, const struct config *c)
 {
@@ -64,15 +70,71 @@ static int fwd_add_static(struct tunnel *t)
 	return 0;
 }
 
-/*
- * The directory of --peers, kept open: the file is read again through it
- * after a --chroot, and wherever the daemon's working directory is.
- */
-static int fwd_open_peers_dir(struct fwd *f, const char *path)
+/* Whom but root st lets write: its owner, its group, anyone; or NULL. */
+static const char *fwd_writer(const struct stat *st, char *buf, size_t len)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (st->st_uid != 0) {
+		snprintf(buf, len, "its owner, uid %u", (unsigned)st->st_uid);
+		return buf;
+	}
+	if (st->st_mode & S_IWOTH)
+		return "anyone";
+	if ((st->st_mode & S_IWGRP) && st->st_gid != 0) {
+		snprintf(buf, len, "group %u", (unsigned)st->st_gid);
+		return buf;
+	}
+	return NULL;
+}
 
+/*
+ * Whoever may write the peers file, or replace it in its directory (a
+ * sticky one only where they own it), chooses where the tunnel's traffic
+ * goes: said at start when that is someone but root.
+ */
+static void fwd_say_writable(const char *path)
+{
+	char *dir = strdup(path), buf[40];
+	struct stat st, dst;
+	const char *who;
+
+	if (!dir || stat(path, &st))
+		goto out;
+	who = fwd_writer(&st, buf, sizeof(buf));
+	if (who) {
+		log_warn("--peers %s may be written by %s, not only root: "
+			 "whoever writes it chooses the peers", path, who);
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
+	if (stat(dir[0] ? dir : "/", &dst))
+		goto out;
+	who = fwd_writer(&dst, buf, sizeof(buf));
+	if (who && !((dst.st_mode & S_ISVTX) && st.st_uid == 0))
+		log_warn("the directory of --peers %s may be written by %s, "
+			 "not only root: whoever replaces the file chooses the "
+			 "peers", path, who);
+out:
+	free(dir);
+}
+
+/*
+ * Where --peers is read again: through its directory, kept open, from
+ * wherever the daemon's working directory is; after a --chroot by its
+ * path inside it (a directory outside, kept open, would lead out).
+ */
+static int fwd_open_peers_dir(struct fwd *f, const struct config *c)
+{
+	const char *slash = strrchr(c->peers_file, '/');
+	char *dir;
+
+	if (c->peers_in_root) {
+		f->peers_dir = AT_FDCWD;
+		f->peers_name = c->peers_in_root;
+		return 0;
+	}
+	dir = strndup(c->peers_file,
+		      slash == c->peers_file ? 1
+					     : (size_t)(slash - c->peers_file));
 	f->peers_dir = -1;
 	f->peers_name = slash + 1;
 	if (!dir) {
@@ -106,7 +168,8 @@ int fwd_open(struct tunnel *t)
 	f->peers_dir = -1;
 	/* The main tunnel reads the file again for all (fwd_reload()). */
 	if (t->cfg->peers_file && !t->idx) {
-		err = fwd_open_peers_dir(f, t->cfg->peers_file);
+		fwd_say_writable(t->cfg->peers_file);
+		err = fwd_open_peers_dir(f, t->cfg);
 		if (err)
 			return err;
 	}
@@ -115,7 +178,8 @@ int fwd_open(struct tunnel *t)
 		return -EIO;
 	}
 	err = fdb_init(&f->fdb, t->cfg->max_address, CONFIG_MAX_FDB,
-		       (uint64_t)t->cfg->ageing * 1000000000u, seed);
+		       t->peers->cap, (uint64_t)t->cfg->ageing * 1000000000u,
+		       seed);
 	if (err) {
 		log_err_ret(err, "cannot set up the forwarding table");
 		return err;
@@ -214,17 +278,14 @@ static int fwd_read_peers(struct tunnel *t)
 	struct fwd *f = &t->fwd;
 	char why[160];
 	FILE *file;
-	int fd, err;
+	int err;
 
-	fd = openat(f->peers_dir, f->peers_name, O_RDONLY | O_CLOEXEC);
-	file = fd < 0 ? NULL : fdopen(fd, "r");
+	file = options_peers_open(f->peers_dir, f->peers_name, why,
+				  sizeof(why));
 	if (!file) {
-		err = -errno;
-		log_warn_errno("cannot read %s: peers unchanged",
-			       t->cfg->peers_file);
-		if (fd >= 0)
-			close(fd);
-		return err;
+		log_warn("cannot read %s: %s: peers unchanged",
+			 t->cfg->peers_file, why);
+		return -EIO;
 	}
 	err = options_peers_load(t->cfg, file, why, sizeof(why));
 	fclose(file);
@@ -246,7 +307,8 @@ void fwd_reload(struct tunnel *t)
 		log_warn("out of memory: peers unchanged");
 		return;
 	}
-	memcpy(old, t->cfg->fdb, n_old * sizeof(*old));
+	if (n_old)
+		memcpy(old, t->cfg->fdb, n_old * sizeof(*old));
 	if (fwd_read_peers(t)) {
 		free(old);
 		return;
@@ -331,10 +393,27 @@ static void fwd_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	fdb_age(&t->fwd.fdb, clock_now_ns());
 }
 
+/*
+ * Several peers and nothing to tell them apart: head-end replication of
+ * every frame, which the kernel's vxlan does silently. Said at start.
+ */
+static void fwd_say_flooding(const struct tunnel *t)
+{
+	const struct fwd *f = &t->fwd;
+
+	if (t->peers->n < 2 || f->learning || fdb_count_static(&f->fdb))
+		return;
+	log_warn("%s: %u peers, and no --learning nor --fdb entry: every "
+		 "frame is sent to every peer (give --learning, or --fdb "
+		 "entries for the MACs behind each peer)", t->ifname,
+		 t->peers->n);
+}
+
 void fwd_watch(struct tunnel *t)
 {
 	struct fwd *f = &t->fwd;
 
+	fwd_say_flooding(t);
 	if (!f->learning || !t->cfg->ageing)
 		return;
 	ev_timer_init(&f->age_w, fwd_age_cb, FWD_AGE_INTERVAL,
@@ -369,47 +448,139 @@ static bool fwd_learnt_just_now(const struct fwd *f, const uint8_t *mac,
 	       !memcmp(mac, f->last_mac, ETH_ALEN);
 }
 
-bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len)
+/* The address of the peer in slot idx, as text in buf. */
+static const char *fwd_peer_name(const struct tunnel *t, unsigned int idx,
+				 char *buf, size_t len)
 {
-	struct fwd *f = &t->fwd;
-	const uint8_t *mac = frame + ETH_ALEN;
-	uint16_t vlan;
-	uint64_t now;
+	const struct ipaddr *a = &t->peers->v[idx].addr;
 
-	if (!f->learning || len < ETH_HLEN)
-		return true;
-	if (peer < 0) {
-		t->st.rx_learn_not_peer++;
-		return true;
-	}
-	vlan = fdb_frame_vlan(frame, len);
-	now = clock_now_ns();
-	if (fwd_learnt_just_now(f, mac, vlan, peer, now))
-		return true;
-	switch (fdb_learn(&f->fdb, mac, vlan, (unsigned int)peer, now)) {
+	return inet_ntop(a->family, &a->addr, buf, len) ? buf : "?";
+}
+
+/* " (and N more since)" when N were held back, else "". */
+static const char *fwd_held(unsigned long held, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (held)
+		snprintf(buf, len, " (and %lu more since)", held);
+	return buf;
+}
+
+/*
+ * The peer in slot peer holds its share of a full table: its new MACs
+ * take the place of its oldest (fdb_learn()). Said, naming it.
+ */
+static void fwd_say_share(struct tunnel *t, unsigned int peer, uint64_t now)
+{
+	const struct fdb *fdb = &t->fwd.fdb;
+	char addr[INET6_ADDRSTRLEN], more[40];
+	unsigned long held;
+
+	if (!log_limit_take(&t->fwd.share_warn, now, FWD_SHARE_WARN_NS, &held))
+		return;
+	log_warn("%s: peer %s holds its share of the forwarding table (%u "
+		 "of %u learnt entries, --max-address): each new source MAC "
+		 "from it replaces its oldest%s", t->ifname,
+		 fwd_peer_name(t, peer, addr, sizeof(addr)),
+		 fdb_count_peer(fdb, peer), fdb->max_learnt,
+		 fwd_held(held, more, sizeof(more)));
+}
+
+/*
+ * mac on vlan, behind the peer in slot from, was seen behind peer: it
+ * moved, as the kernel's vxlan_snoop() says "migrated".
+ */
+static void fwd_say_moved(struct tunnel *t, const uint8_t *mac, uint16_t vlan,
+			  int from, unsigned int peer, uint64_t now)
+{
+	char old[INET6_ADDRSTRLEN] = "?", new[INET6_ADDRSTRLEN];
+	char text[MAC_TEXT_LEN], more[40];
+	unsigned long held;
+
+	if (!log_limit_take(&t->fwd.move_warn, now, FWD_MOVE_WARN_NS, &held))
+		return;
+	if (from >= 0)
+		fwd_peer_name(t, (unsigned int)from, old, sizeof(old));
+	log_info("%s: %s (VLAN %u) moved from peer %s to peer %s%s",
+		 t->ifname, mac_ntoa(mac, text), vlan, old,
+		 fwd_peer_name(t, peer, new, sizeof(new)),
+		 fwd_held(held, more, sizeof(more)));
+}
+
+/*
+ * The learning of mac on vlan from peer, counted and said. A source that
+ * could not be learnt is not tried again for a second either
+ * (fwd_learnt_just_now()).
+ */
+static enum drop fwd_learn_mac(struct tunnel *t, const uint8_t *mac,
+			       uint16_t vlan, unsigned int peer, uint64_t now)
+{
+	int before;
+
+	switch (fdb_learn(&t->fwd.fdb, mac, vlan, peer, now, &before)) {
 	case FDB_LEARN_NEW:
 		t->st.rx_learnt++;
 		break;
+	case FDB_LEARN_REPLACED:
+		t->st.rx_learnt++;
+		t->st.rx_learn_replaced++;
+		fwd_say_share(t, peer, now);
+		break;
+	case FDB_LEARN_EVICTED:
+		t->st.rx_learnt++;
+		t->st.rx_learn_evicted++;
+		break;
 	case FDB_LEARN_MOVED:
 		t->st.rx_learn_moved++;
+		fwd_say_moved(t, mac, vlan, before, peer, now);
 		break;
 	case FDB_LEARN_REFRESHED:
 		break;
 	case FDB_LEARN_STATIC:
 		/* Fixed to another peer: a frame that claims it is dropped. */
-		if (fdb_lookup(&f->fdb, mac, vlan, now) != peer)
-			return false;
+		if (before != (int)peer)
+			return DROP_RX_MAC_STATIC;
 		break;
 	case FDB_LEARN_FULL:
 		t->st.rx_learn_full++;
-		return true;
+		return DROP_NONE;
 	case FDB_LEARN_INVALID:
-		return true;
+		return DROP_NONE;
 	}
+	return DROP_NONE;
+}
+
+enum drop fwd_learn(struct tunnel *t, int peer, const uint8_t *frame,
+		    size_t len)
+{
+	struct fwd *f = &t->fwd;
+	const uint8_t *mac = frame + ETH_ALEN;
+	enum drop why;
+	uint16_t vlan;
+	uint64_t now;
+
+	if (len < ETH_HLEN)
+		return DROP_NONE;
+	/* As vxlan_set_mac(): a loop, or a peer that claims to be us. */
+	if (!memcmp(mac, t->mac, ETH_ALEN))
+		return DROP_RX_MAC_OWN;
+	if (!f->learning)
+		return DROP_NONE;
+	if (peer < 0) {
+		t->st.rx_learn_not_peer++;
+		return DROP_NONE;
+	}
+	vlan = fdb_frame_vlan(frame, len);
+	now = clock_now_ns();
+	if (fwd_learnt_just_now(f, mac, vlan, peer, now))
+		return DROP_NONE;
+	why = fwd_learn_mac(t, mac, vlan, (unsigned int)peer, now);
+	if (why)
+		return why;
 	memcpy(f->last_mac, mac, ETH_ALEN);
 	f->last_vlan = vlan;
 	f->last_peer = peer;
 	f->last_ns = now;
-	return true;
+	return DROP_NONE;
 }
 

@@ -15,7 +15,9 @@
 #include <linux/if_ether.h>
 #include <ev.h>
 #include "fdb.h"
+#include "log.h"
 #include "options.h"
+#include "stats.h"
 
 struct tunnel;
 
@@ -31,6 +33,8 @@ struct fwd {
 	uint16_t last_vlan;
 	int last_peer;
 	uint64_t last_ns;
+	struct log_limit share_warn;	/* a peer holds its share */
+	struct log_limit move_warn;	/* a MAC moved */
 	int peers_dir;		/* --peers: its directory; else -1 */
 	const char *peers_name;	/* and its name there */
 };
@@ -51,7 +55,8 @@ void fwd_close(struct tunnel *t);
  * SIGHUP with --peers, to the main tunnel: read the file again; peers it
  * no longer has go (with their entries in every tunnel), new ones come,
  * its fdb entries replace the old ones; traffic to the others goes on. A
- * file that does not read or parse changes nothing (logged).
+ * file that does not read or parse, or would leave no peer, changes
+ * nothing (logged).
  */
 void fwd_reload(struct tunnel *t);
 
@@ -73,7 +78,10 @@ int fwd_peer_del(struct port *port, const struct ipaddr *a);
 int fwd_fdb_add(struct tunnel *t, const struct config_fdb *e);
 int fwd_fdb_del(struct tunnel *t, const uint8_t *mac, uint16_t vlan);
 
-/* The ageing of learnt entries, every 10 s as vxlan_cleanup() runs. */
+/*
+ * The ageing of learnt entries, every 10 s as vxlan_cleanup() runs; and
+ * a warning at start when every frame would go to every peer.
+ */
 void fwd_watch(struct tunnel *t);
 
 /*
@@ -85,10 +93,12 @@ int fwd_dest(struct tunnel *t, const uint8_t *frame, size_t len);
 /*
  * The frame of len bytes came from the peer in slot peer (or
  * UNDERLAY_ALLOWED: a source --allow takes): learn its source MAC with
- * --learning. false when it must be dropped: its source MAC is fixed to
+ * --learning. Why it must be dropped, or DROP_NONE: its source MAC is
+ * the tap's own (a loop, as vxlan_set_mac() drops it), or fixed to
  * another peer by --fdb (vxlan_snoop() drops those too).
  */
-bool fwd_learn(struct tunnel *t, int peer, const uint8_t *frame, size_t len);
+enum drop fwd_learn(struct tunnel *t, int peer, const uint8_t *frame,
+		    size_t len);
 
 
 #endif

@@ -41,6 +41,8 @@ struct link_reply {
 	uint32_t oif; /* RTA_OIF of a route */
 	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
 	unsigned int flags; /* ifi_flags of a link */
+	uint8_t mac[MAC_LEN]; /* IFLA_ADDRESS of a link */
+	bool has_mac;
 	int family; /* rtm_family of a route */
 	struct ipaddr src; /* RTA_PREFSRC of a route */
 	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
@@ -181,13 +183,27 @@ static int link_ack_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* The end of a dump, which says in an int whether it went through. */
+static int link_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return MNL_CB_STOP;
+	errno = -err;
+	return MNL_CB_ERROR;
+}
+
 static mnl_cb_t link_ctl_cb[NLMSG_MIN_TYPE] = {
 	[NLMSG_ERROR] = link_ack_cb,
+	[NLMSG_DONE] = link_done_cb,
 };
 
 /*
- * Send the request in l->buf and read until its ACK; replies before the
- * ACK go to cb. Returns 0 or -errno (the netlink error's, if one came).
+ * Send the request in l->buf and read until its ACK (a dump: its end);
+ * replies before it go to cb. Returns 0 or -errno (the netlink error's, if one came).
  */
 static int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
 {
@@ -416,6 +432,11 @@ static int link_mtu_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == IFLA_MTU &&
 	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 		r->mtu = mnl_attr_get_u32(attr);
+	if (mnl_attr_get_type(attr) == IFLA_ADDRESS &&
+	    mnl_attr_get_payload_len(attr) == MAC_LEN) {
+		memcpy(r->mac, mnl_attr_get_payload(attr), MAC_LEN);
+		r->has_mac = true;
+	}
 	return MNL_CB_OK;
 }
 
@@ -514,6 +535,108 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 	out->mtu = route.mtu ? route.mtu : dev.mtu;
 	out->oif_up = link_flags_up(dev.flags);
 	return 0;
+}
+
+int link_get_mac(struct link *l, unsigned int ifindex, uint8_t mac[MAC_LEN])
+{
+	struct link_reply r = { 0 };
+	int ret = link_get_mtu(l, ifindex, &r);
+
+	if (!ret && !r.has_mac)
+		ret = -ENODATA;
+	if (!ret)
+		memcpy(mac, r.mac, MAC_LEN);
+	return ret;
+}
+
+/*
+ * What a dump of the links found of the kernel's vxlan devices on port;
+ * the reply first, as link_talk()'s ACK callback takes it.
+ */
+struct link_vxlan_scan {
+	struct link_reply r;
+	uint16_t port;		/* network order */
+	unsigned int n;
+	struct link_vxlan *first;
+};
+
+/* IFLA_INFO_DATA of a vxlan device: *port, and the VNI into v. */
+static void link_vxlan_data(const struct nlattr *data, uint16_t *port,
+			    struct link_vxlan *v)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, data) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		if (type == IFLA_VXLAN_PORT &&
+		    !mnl_attr_validate(a, MNL_TYPE_U16))
+			*port = mnl_attr_get_u16(a);
+		else if (type == IFLA_VXLAN_ID &&
+			 !mnl_attr_validate(a, MNL_TYPE_U32))
+			v->vni = mnl_attr_get_u32(a);
+		else if (type == IFLA_VXLAN_COLLECT_METADATA &&
+			 !mnl_attr_validate(a, MNL_TYPE_U8))
+			v->external = mnl_attr_get_u8(a);
+	}
+}
+
+/* IFLA_LINKINFO: a vxlan device's port, or false for another kind. */
+static bool link_vxlan_info(const struct nlattr *info, uint16_t *port,
+			    struct link_vxlan *v)
+{
+	const struct nlattr *a, *data = NULL;
+	bool vxlan = false;
+
+	mnl_attr_for_each_nested(a, info) {
+		if (mnl_attr_get_type(a) == IFLA_INFO_KIND &&
+		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			vxlan = !strcmp(mnl_attr_get_str(a), "vxlan");
+		else if (mnl_attr_get_type(a) == IFLA_INFO_DATA)
+			data = a;
+	}
+	if (vxlan && data)
+		link_vxlan_data(data, port, v);
+	return vxlan;
+}
+
+static int link_vxlan_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct link_vxlan_scan *s = data;
+	struct link_vxlan v = { .name = "" };
+	const struct nlattr *a;
+	uint16_t port = 0;
+	bool vxlan = false;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
+	    !(ifi->ifi_flags & IFF_UP))
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+		if (mnl_attr_get_type(a) == IFLA_IFNAME &&
+		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			snprintf(v.name, sizeof(v.name), "%s",
+				 mnl_attr_get_str(a));
+		else if (mnl_attr_get_type(a) == IFLA_LINKINFO)
+			vxlan = link_vxlan_info(a, &port, &v);
+	}
+	if (vxlan && port == s->port && !s->n++)
+		*s->first = v;
+	return MNL_CB_OK;
+}
+
+int link_vxlan_on_port(struct link *l, uint16_t port, struct link_vxlan *first)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETLINK, NLM_F_DUMP);
+	struct link_vxlan_scan s = { .port = htons(port), .first = first };
+	struct ifinfomsg *ifi;
+	int ret;
+
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ret = link_talk(l, link_vxlan_cb, &s.r);
+	return ret < 0 ? ret : (int)s.n;
 }
 
 int link_is_up(struct link *l, unsigned int ifindex, bool *up)

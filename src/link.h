@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <net/if.h>
 #include "mac.h"
 #include "options.h"
 
@@ -32,6 +33,9 @@ int link_set_gso_max_segs(struct link *l, unsigned int ifindex, uint32_t segs);
 int link_set_mac(struct link *l, unsigned int ifindex,
 		 const uint8_t mac[MAC_LEN]);
 
+/* Read it into mac. 0 or -errno (-ENODEV), not logged. */
+int link_get_mac(struct link *l, unsigned int ifindex, uint8_t mac[MAC_LEN]);
+
 /* The route the kernel takes to a destination now (`ip route get`). */
 struct link_route {
 	uint32_t mtu;		/* of the path (> 0) */
@@ -50,6 +54,21 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 
 /* Whether interface ifindex is up and running. 0 or -errno (-ENODEV). */
 int link_is_up(struct link *l, unsigned int ifindex, bool *up);
+
+/* A kernel vxlan device, as link_vxlan_on_port() finds it. */
+struct link_vxlan {
+	char name[IF_NAMESIZE];
+	uint32_t vni;		/* IFLA_VXLAN_ID */
+	bool external;		/* collect_metadata: every VNI */
+};
+
+/*
+ * The kernel's vxlan devices of this network namespace that are up with
+ * UDP port port (host order) as their dstport, which they then hold on
+ * every address (vxlan_sock_add() binds the wildcard): how many, the
+ * first in *first; or -errno (not logged).
+ */
+int link_vxlan_on_port(struct link *l, uint16_t port, struct link_vxlan *first);
 
 /* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
 struct link_watch;

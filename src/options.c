@@ -8,11 +8,14 @@
 #include <argp.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "ctlproto.h"
 #include "options.h"
 
@@ -1057,7 +1060,7 @@ int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len)
 	} else {
 		err = options_peers_read(&c, f, why, len);
 		if (!err)
-			err = options_peers_invalid(&c, false);
+			err = options_peers_invalid(&c, true);
 		if (!err)
 			err = options_fdb_invalid(&c, why, len);
 	}
@@ -1078,6 +1081,32 @@ int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len)
 	return 0;
 }
 
+FILE *options_peers_open(int dir, const char *name, char *why, size_t len)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
+
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+				       O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open it: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, len, "not a regular file");
+	else if (st.st_size > OPTIONS_PEERS_FILE_MAX)
+		snprintf(why, len, "larger than %u KiB",
+			 OPTIONS_PEERS_FILE_MAX >> 10);
+	else if (!(f = fdopen(fd, "r")))
+		snprintf(why, len, "%s", strerror(errno));
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* --peers: the file's entries after the command line's. */
 static int options_check_peers_file(struct argp_state *state,
 				    struct config *cfg)
@@ -1088,12 +1117,11 @@ static int options_check_peers_file(struct argp_state *state,
 
 	if (!cfg->peers_file)
 		return 0;
-	f = fopen(cfg->peers_file, "re");
+	f = options_peers_open(AT_FDCWD, cfg->peers_file, why, sizeof(why));
 	if (!f) {
-		err = errno;
 		argp_error(state, "cannot read --peers '%s': %s",
-			   cfg->peers_file, strerror(err));
-		return err;
+			   cfg->peers_file, why);
+		return EINVAL;
 	}
 	err = options_peers_load(cfg, f, why, sizeof(why));
 	fclose(f);
@@ -1264,9 +1292,46 @@ static int options_check_df(struct argp_state *state,
 	return 0;
 }
 
-static int options_check_process(struct argp_state *state,
-				 const struct config *cfg)
+/*
+ * The peers file as gsotun will see it inside the chroot, in *out: the
+ * file is read again there on SIGHUP, and a descriptor of a directory
+ * outside kept open would lead out of it (openat(fd, "../..")). Why it
+ * cannot be, or NULL.
+ */
+static const char *options_peers_root(const char *root, const char *file,
+				      char **out)
 {
+	char *r = realpath(root, NULL), *f = realpath(file, NULL);
+	const char *why = NULL;
+	size_t n;
+
+	if (!r || !f) {
+		why = !r ? "cannot resolve --chroot" : "cannot resolve --peers";
+		goto out;
+	}
+	n = strlen(r);
+	/* "/" as the root holds everything. */
+	if (n == 1)
+		n = 0;
+	if (strncmp(f, r, n) || f[n] != '/') {
+		why = "--peers must be a file inside --chroot, where gsotun "
+		      "reads it again on SIGHUP";
+		goto out;
+	}
+	*out = strdup(f + n);
+	if (!*out)
+		why = "out of memory";
+out:
+	free(r);
+	free(f);
+	return why;
+}
+
+static int options_check_process(struct argp_state *state,
+				 struct config *cfg)
+{
+	const char *why;
+
 	if (cfg->chroot && !cfg->user) {
 		argp_error(state, "--chroot needs --user (root can leave a "
 			   "chroot)");
@@ -1275,6 +1340,15 @@ static int options_check_process(struct argp_state *state,
 	if (cfg->chroot && cfg->chroot[0] != '/') {
 		argp_error(state, "invalid --chroot '%s': not an absolute "
 			   "path", cfg->chroot);
+		return EINVAL;
+	}
+	if (!cfg->chroot || !cfg->peers_file)
+		return 0;
+	why = options_peers_root(cfg->chroot, cfg->peers_file,
+				 &cfg->peers_in_root);
+	if (why) {
+		argp_error(state, "--peers '%s' with --chroot '%s': %s",
+			   cfg->peers_file, cfg->chroot, why);
 		return EINVAL;
 	}
 	return 0;
@@ -1505,8 +1579,10 @@ void options_free(struct config *cfg)
 	free(cfg->remotes);
 	free(cfg->fdb);
 	free(cfg->peers_file);
+	free(cfg->peers_in_root);
 	free(cfg->control);
 	cfg->peers_file = NULL;
+	cfg->peers_in_root = NULL;
 	cfg->control = NULL;
 	cfg->pidfile = NULL;
 	cfg->user = NULL;

@@ -105,6 +105,7 @@ struct config {
 	struct config_fdb *fdb;
 	unsigned int n_fdb, n_fdb_cmd;
 	char *peers_file;		/* --peers FILE, absolute (owned) */
+	char *peers_in_root;		/* as seen inside --chroot (owned) */
 	bool learning;			/* --learning */
 	uint32_t ageing;		/* --ageing seconds; 0: never */
 	unsigned int max_address;	/* --max-address: learnt entries */
@@ -150,9 +151,21 @@ int options_parse(int argc, char **argv, struct config *cfg);
 /*
  * Read the peers file f again: on success its entries replace the file's
  * in cfg (the command line's stay), else cfg is left as it was and why
- * says what is wrong. 0 or -EINVAL.
+ * says what is wrong; so is a file that would leave no peer (empty, or
+ * half written). 0 or -EINVAL.
  */
 int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len);
+
+/* The largest peers file read (bytes). */
+#define OPTIONS_PEERS_FILE_MAX (1u << 20)
+
+/*
+ * Open the peers file name in directory dir (AT_FDCWD, or an fd) as the
+ * pidfile is opened: without following a symlink at its name or blocking
+ * on a FIFO put there; a regular file of at most OPTIONS_PEERS_FILE_MAX
+ * bytes. NULL with why said in buf.
+ */
+FILE *options_peers_open(int dir, const char *name, char *why, size_t len);
 
 /* The --mac of tap (0: --dev, i: taps[i - 1]), or NULL: none given. */
 const uint8_t *options_tap_mac(const struct config *cfg,

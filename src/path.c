@@ -363,6 +363,18 @@ static void path_look(struct tunnel *t, bool quiet,
 	path_say_rest(t, &say);
 }
 
+/*
+ * The tap's own MAC, which frames from the peers may not carry as their
+ * source (fwd_learn()), after `ip link set DEV address` (c NULL: any).
+ */
+static void path_follow_mac(struct tunnel *t, const struct link_changes *c)
+{
+	if (!t->link || (c && !link_changes_touch_link(c, t->ifindex)))
+		return;
+	if (link_get_mac(t->link, t->ifindex, t->mac))
+		log_debug("%s: cannot read its MAC address", t->ifname);
+}
+
 /* After the changes c (NULL: any), every tunnel of t's port follows. */
 static void path_check_changed(struct tunnel *t, const struct link_changes *c)
 {
@@ -370,8 +382,10 @@ static void path_check_changed(struct tunnel *t, const struct link_changes *c)
 	unsigned int i;
 
 	path_look(port->tun[0], true, c);
-	for (i = 0; i < port->n_tun; i++)
+	for (i = 0; i < port->n_tun; i++) {
+		path_follow_mac(port->tun[i], c);
 		path_update(port->tun[i]);
+	}
 }
 
 /*

@@ -195,6 +195,7 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 {
 	struct decap_out out;
 	enum gro_result r;
+	enum drop why;
 
 	if (decap_strip(&t->encap, pkt, len, p->ecn, &out)) {
 		t->st.drop[out.drop]++;
@@ -202,8 +203,9 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 		return;
 	}
 	t->st.rx_ecn_ce += out.ce;
-	if (!fwd_learn(t, p->peer, out.inner, out.inner_len)) {
-		t->st.drop[DROP_RX_MAC_STATIC]++;
+	why = fwd_learn(t, p->peer, out.inner, out.inner_len);
+	if (why) {
+		t->st.drop[why]++;
 		return;
 	}
 	r = decap_again(t->rx.gro, &out);

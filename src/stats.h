@@ -114,12 +114,18 @@
 	  "Learnt MACs that moved to another peer")                           \
 	C(rx_learn_full,                                                      \
 	  "Source MACs not learnt: --max-address reached")                    \
+	C(rx_learn_replaced,                                                  \
+	  "Source MACs learnt in place of the same peer's oldest")            \
+	C(rx_learn_evicted,                                                   \
+	  "Source MACs learnt in place of an over-share peer's oldest")       \
 	C(rx_learn_not_peer,                                                  \
 	  "Source MACs not learnt: from an --allow source")                   \
 	D(rx_drop_source, RX_SOURCE,                                          \
 	  "Packets dropped: not from a peer or --allow source")               \
 	D(rx_drop_mac_static, RX_MAC_STATIC,                                  \
 	  "Frames dropped: source MAC fixed to another peer")                 \
+	D(rx_drop_mac_own, RX_MAC_OWN,                                        \
+	  "Frames dropped: source MAC is the tap's own (a loop)")             \
 	D(rx_drop_short, RX_SHORT,                                            \
 	  "Packets dropped: truncated encapsulation header")                  \
 	D(rx_drop_flags, RX_FLAGS,                                            \

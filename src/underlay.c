@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "encap.h"
+#include "link.h"
 #include "log.h"
 #include "pmtu.h"
 #include "ring.h"
@@ -470,6 +471,38 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 }
 
 /*
+ * UDP port port is taken: by the kernel's vxlan (which holds its dstport
+ * on every address of the namespace while a device is up), said with the
+ * device to remove or the other port to take; else by whom it may be.
+ */
+static void underlay_port_taken(uint16_t port)
+{
+	struct link *l = link_open();
+	char vni[32], more[32] = "";
+	struct link_vxlan v;
+	int n = l ? link_vxlan_on_port(l, port, &v) : 0;
+
+	link_close(l);
+	if (n <= 0) {
+		log_err("cannot bind the underlay socket to port %u: it is in "
+			"use (one gsotun serves several VNIs or keys: --vni "
+			"N=DEV, --key N=DEV; or give --port N)", port);
+		return;
+	}
+	if (v.external)
+		snprintf(vni, sizeof(vni), "external");
+	else
+		snprintf(vni, sizeof(vni), "VNI %u", v.vni);
+	if (n > 1)
+		snprintf(more, sizeof(more), " and %d more", n - 1);
+	log_err("cannot bind the underlay socket to port %u: the kernel's "
+		"vxlan device %s (%s)%s %s it on every address: give gsotun "
+		"another --port (its peers send there), or remove the device "
+		"(ip link del %s)", port, v.name, vni, more,
+		n > 1 ? "use" : "uses", v.name);
+}
+
+/*
  * Why the receiving socket could not be opened or bound (err), said so
  * that it points at what to change.
  */
@@ -482,9 +515,7 @@ static void underlay_bind_failed(const struct underlay *u,
 	if (!err)
 		return;
 	if (err == -EADDRINUSE && u->udp) {
-		log_err("cannot bind the underlay socket to port %u: it is in "
-			"use (one gsotun serves several VNIs or keys: --vni "
-			"N=DEV, --key N=DEV)", port);
+		underlay_port_taken(port);
 	} else if (err == -EADDRNOTAVAIL && cfg->local.family) {
 		inet_ntop(cfg->local.family, &cfg->local.addr, local,
 			  sizeof(local));

@@ -11,7 +11,9 @@
 #   its peer, an ARP broadcast reaches every one; with --learning, after
 #   the first exchange A's unicast to B no longer floods; a non-peer cannot
 #   get a MAC learnt; a peer's flood of source MACs stops at --max-address
-#   with gsotun's memory flat.
+#   with gsotun's memory flat, and churns that peer's entries only: the
+#   MACs of the others are still learnt, and a stream from A to B after
+#   the flood reaches the flooding peer with not one packet.
 #
 # Usage: mesh.sh 4|6   (the underlay family)
 #
@@ -31,6 +33,8 @@ case $fam in
 esac
 
 lib_init 600 socat tcpdump ping bridge
+CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
+[ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
 NS_U=gtU$$
 BR=br$$
 
@@ -350,19 +354,27 @@ rss()
 	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
 }
 
-# mac_flood: 20000 frames with random source MACs from peer B to A.
+# learnt_a: the learnt entries of A's table, as gsotunctl shows them.
+learnt_a()
+{
+	ip netns exec "${NS[A]}" "$CTL" "${DEV[A]}" show |
+		sed -n 's/^  forwarding: \([0-9]*\) learnt.*/\1/p'
+}
+
+# mac_flood H N: N frames with random source MACs from peer H to A.
 mac_flood()
 {
-	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
-		"${UL[A]}" "${MAC[A]}" 20000 >/dev/null
+	ip netns exec "${NS[$1]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
+		"${UL[A]}" "${MAC[A]}" "$2" >/dev/null
 	sleep 0.5
 	gt_counters "${NS[A]}"
-	local learnt full kib
+	local learnt replaced kib
 
-	learnt=$(ctr "$GT_CTR" rx_learnt) full=$(ctr "$GT_CTR" rx_learn_full)
+	learnt=$(ctr "$GT_CTR" rx_learnt)
+	replaced=$(ctr "$GT_CTR" rx_learn_replaced)
 	kib=$(rss "${GT_PID[${NS[A]}]}")
-	diag "after 20000 source MACs from B: rx_learnt $learnt," \
-		"rx_learn_full $full, RSS $kib KiB"
+	diag "after $2 source MACs from $1: rx_learnt $learnt," \
+		"rx_learn_replaced $replaced, table $(learnt_a), RSS $kib KiB"
 }
 
 pings_a()
@@ -448,14 +460,16 @@ phase_hostile()
 		--fdb "${MAC[C]}=${UL[C]}"
 	check "$label: A pings B" ping_ok "${NS[A]}" "${OV4[B]}"
 	r0=$(rss "${GT_PID[${NS[A]}]}")
-	mac_flood
+	mac_flood B 20000
 	r1=$(rss "${GT_PID[${NS[A]}]}")
-	n=$(ctr "$GT_CTR" rx_learnt)
-	check "$label: 20000 source MACs from B: learning stops at 1000" \
-		test "$n" -le 1000 -a "$n" -ge 900
-	check "$label: and the rest is counted (rx_learn_full)" \
-		test "$(ctr "$GT_CTR" rx_learn_full)" -gt 10000
-	mac_flood
+	n=$(learnt_a)
+	check "$label: 20000 source MACs from B: the table stops at 1000" \
+		test "${n:-0}" -le 1000 -a "${n:-0}" -ge 900
+	check "$label: the rest replaced B's own (rx_learn_replaced)" \
+		test "$(ctr "$GT_CTR" rx_learn_replaced)" -gt 10000
+	check "$label: A says so, naming B" wait_log "${NS[A]}" \
+		"peer ${UL[B]} holds its share of the forwarding table"
+	mac_flood B 20000
 	r2=$(rss "${GT_PID[${NS[A]}]}")
 	check "$label: A's memory is bounded and then flat" \
 		test $((r1 - r0)) -lt 2048 -a $((r2 - r1)) -lt 256
@@ -469,7 +483,82 @@ phase_hostile()
 	check "$label: B claiming C's static MAC: dropped (+$n)" \
 		test "$n" -eq 20
 	check "$label: C's MAC still goes to C" unicast_to C
+	before=$GT_CTR
+	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
+		"${UL[A]}" "${MAC[A]}" 20 "${MAC[A]}" >/dev/null
+	sleep 0.5
+	gt_counters "${NS[A]}"
+	n=$(($(ctr "$GT_CTR" rx_drop_mac_own) -
+		$(ctr "$before" rx_drop_mac_own)))
+	check "$label: B claiming A's own MAC, set after start: dropped (+$n)" \
+		test "$n" -eq 20
+	check "$label: and A's table has B's MAC, not A's own" not_own_mac
 	check "$label: A still pings B and D" pings_a
+	check "$label: A stops cleanly" gt_stop "${NS[A]}"
+}
+
+# not_own_mac: A's forwarding table holds B's MAC and not A's.
+not_own_mac()
+{
+	local t
+
+	t=$(ip netns exec "${NS[A]}" "$CTL" "${DEV[A]}" fdb show) || return 1
+	grep -qi "${MAC[B]}" <<<"$t" && ! grep -qi "${MAC[A]}" <<<"$t" ||
+		{ diag "A's table: $(head -n 3 <<<"$t")"; return 1; }
+}
+
+# learnt_once: A's counters show MACs learnt in place of an over-share
+# peer's (B's, after D's flood) and many of D's own replaced.
+learnt_once()
+{
+	local ev rep
+
+	gt_counters "${NS[A]}"
+	ev=$(ctr "$GT_CTR" rx_learn_evicted) rep=$(ctr "$GT_CTR" \
+		rx_learn_replaced)
+	diag "rx_learn_evicted $ev, rx_learn_replaced $rep, table $(learnt_a)"
+	[ "${ev:-0}" -ge 1 ] && [ "${rep:-0}" -ge 1000 ]
+}
+
+# Phase 4: the flood first, then A meets B. The kernel's vxlan (and
+# gsotun before per-peer shares) learns nothing more once the table is
+# full, and sends every frame to a MAC it has not learnt to every peer:
+# the flooding peer D would get all of A's stream to B.
+phase_share()
+{
+	local label="mesh/$fam share"
+
+	check "$label: A restarts with neither --learning nor --fdb" \
+		gsotun_start A
+	check "$label: A says every frame goes to every peer" wait_log \
+		"${NS[A]}" "3 peers, and no --learning nor --fdb entry: every"
+	check "$label: A stops cleanly" gt_stop "${NS[A]}"
+	check "$label: A restarts with --learning --max-address 1000" \
+		gsotun_start A --learning --max-address 1000
+	check "$label: A pings C: C's MAC learnt before the flood" \
+		ping_ok "${NS[A]}" "${OV4[C]}"
+	mac_flood D 3000
+	check "$label: D's 3000 source MACs filled the table" \
+		test "$(learnt_a)" -eq 1000
+	check "$label: A says D holds its share, naming D" wait_log \
+		"${NS[A]}" "peer ${UL[D]} holds its share of the forwarding"
+	check "$label: C's learnt MAC was not taken: it goes to C" \
+		unicast_to C
+	check "$label: captures on the four underlay ports" caps_start
+	check "$label: A pings B, whose MAC it has not learnt yet" \
+		ping_ok "${NS[A]}" "${OV4[B]}"
+	check "$label: 64 MiB A->B after the flood, SHA-256 match" \
+		xfer "${NS[A]}" "${NS[B]}" "${OV4[B]}" big
+	caps_stop
+	check "$label: A->B reached B's port and not one packet of it D's" \
+		unicast_only A B 100
+	check "$label: B's MAC took one of D's places, D replaced its own" \
+		learnt_once
+	check "$label: the table still holds 1000" test "$(learnt_a)" -eq 1000
+	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
+		"${UL[A]}" "${MAC[A]}" 3 "${MAC[C]}" >/dev/null
+	check "$label: C's MAC seen behind B: A says it moved" wait_log \
+		"${NS[A]}" "${MAC[C]} (VLAN 0) moved from peer ${UL[C]} to peer"
 	check "$label: A stops cleanly" gt_stop "${NS[A]}"
 }
 
@@ -501,7 +590,7 @@ peer_lines_are()
 	[ "$got" = "$want" ] || { diag "peer lines:$got, want$want"; return 1; }
 }
 
-# Phase 4: peers come and go with SIGHUP while traffic flows.
+# Phase 5: peers come and go with SIGHUP while traffic flows.
 phase_reload()
 {
 	local label="mesh/$fam reload" file=$LIB_TMP/peers.A i
@@ -569,7 +658,7 @@ df_ping()
 		-s $((mtu - 28)) "${OV4[$1]}" >/dev/null 2>&1
 }
 
-# Phase 5: a path MTU per peer.
+# Phase 6: a path MTU per peer.
 phase_pmtu()
 {
 	local label="mesh/$fam pmtu" small=$((mtu - 100)) flags
@@ -608,6 +697,7 @@ make_data huge 256
 phase_static
 phase_learning
 phase_hostile
+phase_share
 phase_reload
 phase_pmtu
 done_testing

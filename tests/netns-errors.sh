@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Set-up errors that point at what to change: a tap name taken by another
 # device or another gsotun, a --local that is no address here, a second
-# gsotun on the port, and no CAP_NET_ADMIN or CAP_NET_RAW. Each is exit
-# status 1 with a message that says what is wrong.
+# gsotun on the port, the kernel's vxlan on the port, and no CAP_NET_ADMIN
+# or CAP_NET_RAW. Each is exit status 1 with a message that says what is
+# wrong.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -53,4 +54,16 @@ check "GRE without CAP_NET_RAW" fails_with "$NS_A" \
 check "none of them left a tap behind" \
 	eval "! ip -n $NS_A link show dev x$$ >/dev/null 2>&1"
 check "A still stops cleanly" gt_stop "$NS_A"
+
+# The kernel's vxlan holds its dstport on every address while it is up.
+ip -n "$NS_A" link add "vx$$" type vxlan id 42 dstport 14791 dev "$VETH_A"
+ip -n "$NS_A" link set "vx$$" up
+check "a port the kernel's vxlan holds: names the device and the fix" \
+	fails_with "$NS_A" "port 14791: the kernel's vxlan device vx$$ (VNI \
+42) uses it on every address: give gsotun another --port" \
+	"$GSOTUN" --dev "x$$" --remote "$UL_B" --port 14791
+ip -n "$NS_A" link set "vx$$" down
+check "the same device down holds nothing: gsotun starts" \
+	gt_start "$NS_A" "$TAP_A" --remote "$UL_B" --port 14791
+check "A stops cleanly" gt_stop "$NS_A"
 done_testing

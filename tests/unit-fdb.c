@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,13 @@ static const uint8_t MCAST4[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0, 0, 0x01 };
 static const uint8_t MCAST6[ETH_ALEN] = { 0x33, 0x33, 0, 0, 0, 0x01 };
 static const uint8_t ZERO[ETH_ALEN];
 
-enum op { LEARN, LOOKUP, ADD, DEL, DEL_PEER, AGE, LEARNT, STATICS };
+enum op { LEARN, LEARN_FROM, LOOKUP, ADD, DEL, DEL_PEER, AGE, LEARNT,
+	  STATICS };
 
-/* One step of a script: op on (mac, vlan, peer) at time t gives want. */
+/*
+ * One step of a script: op on (mac, vlan, peer) at time t gives want.
+ * LEARN_FROM learns too, and gives where the MAC was before.
+ */
 struct step {
 	const char *name;
 	enum op op;
@@ -61,8 +66,16 @@ static const struct step main_steps[] = {
 	{ "A on vlan 0 still goes to peer 1", LOOKUP, A, 0, 0, S(0), 1 },
 	{ "A on vlan 0 from peer 1 again is a refresh", LEARN, A, 0, 1,
 	  S(100), FDB_LEARN_REFRESHED },
+	{ "A on vlan 0 from peer 3 moved from peer 1", LEARN_FROM, A, 0, 3,
+	  S(100), 1 },
+	{ "A on vlan 0 from peer 1 moves back", LEARN, A, 0, 1, S(100),
+	  FDB_LEARN_MOVED },
 	{ "A on vlan 0 from peer 3 moved", LEARN, A, 0, 3, S(100),
 	  FDB_LEARN_MOVED },
+	{ "a refresh says where it was: peer 3", LEARN_FROM, A, 0, 3, S(100),
+	  3 },
+	{ "a new key was nowhere", LEARN_FROM, E, 7, 3, S(100), -ENOENT },
+	{ "which goes", DEL, E, 7, 0, S(100), 0 },
 	{ "A on vlan 0 now goes to peer 3", LOOKUP, A, 0, 0, S(100), 3 },
 	{ "two learnt", LEARNT, NULL, 0, 0, 0, 2 },
 
@@ -74,7 +87,7 @@ static const struct step main_steps[] = {
 	  FDB_LEARN_INVALID },
 	{ "vlan 4096 is not learnt", LEARN, B, 4096, 1, S(100),
 	  FDB_LEARN_INVALID },
-	{ "a peer above INT_MAX is not learnt", LEARN, B, 0, 1u << 31,
+	{ "a peer past the table's 16 is not learnt", LEARN, B, 0, 16,
 	  S(100), FDB_LEARN_INVALID },
 	{ "still two learnt", LEARNT, NULL, 0, 0, 0, 2 },
 	{ "broadcast is never found", LOOKUP, BCAST, 0, 0, S(100), -ENOENT },
@@ -108,7 +121,7 @@ static const struct step main_steps[] = {
 	{ "a static all-zero MAC is refused", ADD, ZERO, 0, 1, S(100),
 	  -EINVAL },
 	{ "a static vlan 4096 is refused", ADD, B, 4096, 1, S(100), -EINVAL },
-	{ "a static peer above INT_MAX is refused", ADD, B, 0, 1u << 31,
+	{ "a static peer past the table's 16 is refused", ADD, B, 0, 16,
 	  S(100), -EINVAL },
 	{ "static A on vlan 10 is not learnt over", LEARN, A, 10, 1, S(100),
 	  FDB_LEARN_STATIC },
@@ -121,15 +134,15 @@ static const struct step main_steps[] = {
 	{ "B from peer 1 is new", LEARN, B, 0, 1, S(200), FDB_LEARN_NEW },
 	{ "C from peer 2 is new", LEARN, C, 0, 2, S(250), FDB_LEARN_NEW },
 	{ "three learnt, the limit", LEARNT, NULL, 0, 0, 0, 3 },
-	{ "D is not learnt at the limit", LEARN, D, 0, 2, S(260),
-	  FDB_LEARN_FULL },
+	{ "D from a fourth peer is not learnt: three hold one each, none "
+	  "over its share", LEARN, D, 0, 5, S(260), FDB_LEARN_FULL },
 	{ "D is not found", LOOKUP, D, 0, 0, S(260), -ENOENT },
 	{ "static entries did not count against the limit", STATICS, NULL, 0,
 	  0, 0, 2 },
-	{ "once A has aged D takes its place", LEARN, D, 0, 2, S(400),
+	{ "once A has aged D takes its place", LEARN, D, 0, 5, S(400),
 	  FDB_LEARN_NEW },
 	{ "still three learnt", LEARNT, NULL, 0, 0, 0, 3 },
-	{ "D goes to peer 2", LOOKUP, D, 0, 0, S(400), 2 },
+	{ "D goes to peer 5", LOOKUP, D, 0, 0, S(400), 5 },
 	{ "A was reclaimed", LOOKUP, A, 0, 0, S(400), -ENOENT },
 	{ "B refreshed", LEARN, B, 0, 1, S(450), FDB_LEARN_REFRESHED },
 	{ "the refresh keeps B past its first 300 s", LOOKUP, B, 0, 0,
@@ -169,10 +182,10 @@ static const struct step main_steps[] = {
 	{ "peer 4 has nothing left", DEL_PEER, NULL, 0, 4, S(800), 0 },
 	{ "B is learnt again, behind peer 6", LEARN, B, 0, 6, S(801),
 	  FDB_LEARN_NEW },
-	{ "C learnt with a clock gone back to 700 s", LEARN, C, 0, 2, S(700),
-	  FDB_LEARN_NEW },
-	{ "C counts as learnt at 801 s: found at 1101 s less 1 ns", LOOKUP, C,
-	  0, 0, S(1101) - 1, 2 },
+	{ "C from peer 6 with a clock gone back to 700 s", LEARN, C, 0, 6,
+	  S(700), FDB_LEARN_NEW },
+	{ "C counts as learnt at 801 s, with B: found at 1101 s less 1 ns",
+	  LOOKUP, C, 0, 0, S(1101) - 1, 6 },
 	{ "D, learnt at 800 s, ages first", AGE, NULL, 0, 0, S(1100), 1 },
 	{ "then B and C, at 1101 s", AGE, NULL, 0, 0, S(1101), 2 },
 };
@@ -182,8 +195,13 @@ static const struct step forever_steps[] = {
 	{ "A from peer 1", LEARN, A, 0, 1, S(0), FDB_LEARN_NEW },
 	{ "A is found a year later", LOOKUP, A, 0, 0, S(31536000), 1 },
 	{ "the sweep removes nothing", AGE, NULL, 0, 0, S(31536000), 0 },
-	{ "B is not learnt: the one place is A's", LEARN, B, 0, 1,
-	  S(31536000), FDB_LEARN_FULL },
+	{ "B from peer 2 is not learnt: the one place is peer 1's", LEARN, B,
+	  0, 2, S(31536000), FDB_LEARN_FULL },
+	{ "peer 1 at its share: its B takes A's place", LEARN, B, 0, 1,
+	  S(31536000), FDB_LEARN_REPLACED },
+	{ "A is gone", LOOKUP, A, 0, 0, S(31536000), -ENOENT },
+	{ "A again, in B's place", LEARN, A, 0, 1, S(31536000),
+	  FDB_LEARN_REPLACED },
 	{ "a static entry still fits", ADD, S1, 0, 2, S(31536000), 0 },
 	{ "A goes", DEL, A, 0, 0, S(31536000), 0 },
 	{ "then B is learnt", LEARN, B, 0, 1, S(31536000), FDB_LEARN_NEW },
@@ -210,9 +228,14 @@ static const struct script scripts[] = {
 
 static long long step_run(struct fdb *f, const struct step *s)
 {
+	int before;
+
 	switch (s->op) {
 	case LEARN:
-		return fdb_learn(f, s->mac, s->vlan, s->peer, s->t);
+		return fdb_learn(f, s->mac, s->vlan, s->peer, s->t, &before);
+	case LEARN_FROM:
+		fdb_learn(f, s->mac, s->vlan, s->peer, s->t, &before);
+		return before;
 	case LOOKUP:
 		return fdb_lookup(f, s->mac, s->vlan, s->t);
 	case ADD:
@@ -236,8 +259,8 @@ static void test_script(const struct script *sc)
 	struct fdb f;
 	unsigned int i;
 
-	if (!is_int(fdb_init(&f, sc->max_learnt, sc->max_static, sc->ageing_ns,
-			     0x5eed0000 + sc->max_learnt),
+	if (!is_int(fdb_init(&f, sc->max_learnt, sc->max_static, 16,
+			     sc->ageing_ns, 0x5eed0000 + sc->max_learnt),
 		    0, "%s: init", sc->name))
 		return;
 	for (i = 0; i < sc->n; i++)
@@ -250,21 +273,125 @@ static void test_init(void)
 {
 	struct fdb f;
 
-	is_int(fdb_init(&f, 0, 0, S(300), 1), -EINVAL, "no room is refused");
-	is_int(fdb_init(&f, FDB_ENTRIES_MAX + 1, 0, S(300), 1), -EINVAL,
+	int before;
+
+	is_int(fdb_init(&f, 0, 0, 4, S(300), 1), -EINVAL,
+	       "no room is refused");
+	is_int(fdb_init(&f, 1, 0, 0, S(300), 1), -EINVAL,
+	       "no peer is refused");
+	is_int(fdb_init(&f, 1, 0, FDB_PEERS_MAX + 1, S(300), 1), -EINVAL,
+	       "more than FDB_PEERS_MAX peers is refused");
+	is_int(fdb_init(&f, FDB_ENTRIES_MAX + 1, 0, 4, S(300), 1), -EINVAL,
 	       "more than FDB_ENTRIES_MAX learnt is refused");
-	is_int(fdb_init(&f, FDB_ENTRIES_MAX, 1, S(300), 1), -EINVAL,
+	is_int(fdb_init(&f, FDB_ENTRIES_MAX, 1, 4, S(300), 1), -EINVAL,
 	       "more than FDB_ENTRIES_MAX together is refused");
-	is_int(fdb_init(&f, 1, UINT_MAX, S(300), 1), -EINVAL,
+	is_int(fdb_init(&f, 1, UINT_MAX, 4, S(300), 1), -EINVAL,
 	       "a sum that would wrap is refused");
-	is_int(fdb_init(&f, 1, 0, S(300), 1), 0, "room for one: two slots");
-	is_int(fdb_learn(&f, A, 0, 1, 0), FDB_LEARN_NEW, "one learnt");
-	is_int(fdb_learn(&f, B, 0, 1, 0), FDB_LEARN_FULL, "and no more");
+	is_int(fdb_init(&f, 1, 0, 4, S(300), 1), 0, "room for one: two slots");
+	is_int(fdb_learn(&f, A, 0, 1, 0, &before), FDB_LEARN_NEW,
+	       "one learnt");
+	is_int(fdb_learn(&f, B, 0, 2, 0, &before), FDB_LEARN_FULL,
+	       "and no more from another peer");
 	is_int(fdb_lookup(&f, A, 0, 0), 1, "the one is found");
 	is_int(fdb_lookup(&f, B, 0, 0), -ENOENT, "the other is not");
 	fdb_free(&f);
 	fdb_free(&f);
 	ok(1, "fdb_free() twice is harmless");
+}
+
+/* MAC i of a flood: locally administered unicast, 02:f1:00:00:hi:lo. */
+static void flood_mac(unsigned int i, uint8_t mac[ETH_ALEN])
+{
+	static const uint8_t base[ETH_ALEN] = { 0x02, 0xf1, 0, 0, 0, 0 };
+
+	memcpy(mac, base, ETH_ALEN);
+	mac[4] = (uint8_t)(i >> 8);
+	mac[5] = (uint8_t)i;
+}
+
+/* Flood MACs first to first + n - 1 from peer at t; outcomes counted. */
+static void flood(struct fdb *f, unsigned int peer, unsigned int first,
+		  unsigned int n, uint64_t t, unsigned int *count)
+{
+	uint8_t mac[ETH_ALEN];
+	unsigned int i;
+	int before;
+
+	for (i = first; i < first + n; i++) {
+		flood_mac(i, mac);
+		count[fdb_learn(f, mac, 0, peer, t, &before)]++;
+	}
+}
+
+/*
+ * The attack of a peer that sends random source MACs until the table is
+ * full (the kernel's vxlan then floods every frame to a MAC it has not
+ * learnt to every peer, the attacker too): it churns only its own
+ * entries, the others keep theirs and learn new ones.
+ */
+static void test_shares(void)
+{
+	unsigned int count[FDB_LEARN_EVICTED + 1] = { 0 };
+	uint8_t mac[ETH_ALEN];
+	struct fdb f;
+	int before;
+
+	fdb_init(&f, 8, 4, 16, S(300), 99);
+	fdb_learn(&f, A, 0, 1, S(0), &before);
+	fdb_learn(&f, B, 0, 1, S(0), &before);
+	fdb_add_static(&f, S1, 0, 3);
+	flood(&f, 2, 0, 100, S(1), count);
+	is_int(count[FDB_LEARN_NEW], 6, "shares: peer 2's flood fills the 6 "
+	       "free places");
+	is_int(count[FDB_LEARN_REPLACED], 94, "shares: then each new MAC "
+	       "replaces its own oldest");
+	ok(fdb_lookup(&f, A, 0, S(2)) == 1 && fdb_lookup(&f, B, 0, S(2)) == 1,
+	   "shares: peer 1's A and B are kept");
+	is_int(fdb_lookup(&f, S1, 0, S(2)), 3, "shares: the static entry too");
+	flood_mac(99, mac);
+	is_int(fdb_lookup(&f, mac, 0, S(2)), 2, "shares: the flood's last MAC "
+	       "is held");
+	flood_mac(93, mac);
+	is_int(fdb_lookup(&f, mac, 0, S(2)), -ENOENT, "shares: its seventh "
+	       "last is not");
+	is_int(fdb_count_peer(&f, 2), 6, "shares: peer 2 holds 6");
+	is_int(fdb_share(&f, 2), 4, "shares: its share is 4 (8 by 2)");
+	is_int(fdb_share(&f, 4), 2, "shares: a third peer's would be 2");
+	is_int(fdb_learn(&f, C, 0, 4, S(3), &before), FDB_LEARN_EVICTED,
+	       "shares: peer 4's C takes the place of peer 2's oldest");
+	is_int(fdb_learn(&f, D, 0, 4, S(3), &before), FDB_LEARN_EVICTED,
+	       "shares: and its D another");
+	is_int(fdb_count_peer(&f, 2), 4, "shares: peer 2 holds 4");
+	is_int(fdb_learn(&f, E, 0, 4, S(3), &before), FDB_LEARN_REPLACED,
+	       "shares: peer 4 at its share (2): its E replaces its C");
+	is_int(fdb_lookup(&f, C, 0, S(3)), -ENOENT, "shares: C is gone");
+	memset(count, 0, sizeof(count));
+	flood(&f, 2, 100, 50, S(4), count);
+	is_int(count[FDB_LEARN_REPLACED], 50, "shares: peer 2's next 50 "
+	       "replace its own");
+	ok(fdb_count_peer(&f, 1) == 2 && fdb_count_peer(&f, 2) == 4 &&
+	   fdb_count_peer(&f, 4) == 2 && fdb_count_learnt(&f) == 8,
+	   "shares: peers 1, 2 and 4 hold 2, 4 and 2");
+	is_int(fdb_learn(&f, A, 0, 1, S(5), &before), FDB_LEARN_REFRESHED,
+	   "shares: peer 1 refreshing A");
+	ok(fdb_count_peer(&f, 1) == 2 && fdb_count_peer(&f, 2) == 4,
+	   "shares: takes nothing from anyone");
+	is_int(fdb_learn(&f, A, 0, 2, S(6), &before), FDB_LEARN_MOVED,
+	       "shares: A seen behind peer 2 moves");
+	is_int(before, 1, "shares: from peer 1");
+	ok(fdb_count_peer(&f, 1) == 1 && fdb_count_peer(&f, 2) == 5 &&
+	   fdb_count_learnt(&f) == 8, "shares: a move frees nothing and "
+	   "takes nothing");
+	is_int(fdb_age(&f, S(304)), 7, "shares: all but A, moved at 6 s, age "
+	       "by 304 s");
+	ok(fdb_count_peer(&f, 1) == 0 && fdb_count_peer(&f, 4) == 0 &&
+	   fdb_count_peer(&f, 2) == 1, "shares: peer 2 holds A alone");
+	is_int(fdb_share(&f, 2), 8, "shares: the whole table is its share");
+	is_int(fdb_age(&f, S(305)), 0, "shares: nothing ages before A");
+	is_int(fdb_age(&f, S(306)), 1, "shares: A ages at 306 s");
+	is_int(fdb_del_peer(&f, 3), 1, "shares: peer 3 goes with its static "
+	       "entry");
+	fdb_free(&f);
 }
 
 /* The walk shows each live entry once, as it was put in. */
@@ -274,13 +401,15 @@ static void test_walk(void)
 	unsigned int cursor = 0, seen = 0, bad = 0;
 	struct fdb f;
 
-	fdb_init(&f, 8, 8, S(300), 42);
+	int before;
+
+	fdb_init(&f, 8, 8, 16, S(300), 42);
 	fdb_add_static(&f, S1, 0, 7);
 	fdb_add_static(&f, S2, 4094, 8);
-	fdb_learn(&f, D, 0, 4, S(0));		/* aged out by S(305) */
-	fdb_learn(&f, A, 0, 1, S(10));
-	fdb_learn(&f, B, 5, 2, S(20));
-	fdb_learn(&f, C, 0, 3, S(30));
+	fdb_learn(&f, D, 0, 4, S(0), &before);		/* aged out by S(305) */
+	fdb_learn(&f, A, 0, 1, S(10), &before);
+	fdb_learn(&f, B, 5, 2, S(20), &before);
+	fdb_learn(&f, C, 0, 3, S(30), &before);
 	while (fdb_next(&f, &cursor, S(305), &e)) {
 		if (!memcmp(e.mac, S1, ETH_ALEN))
 			bad += e.vlan != 0 || e.peer != 7 || !e.is_static ||
@@ -318,6 +447,9 @@ static uint64_t rnd(void)
 	return rnd_state * 0x2545f4914f6cdd1dull;
 }
 
+#define MODEL_NIL UINT32_MAX
+#define MODEL_PEERS 16
+
 /* What the table should hold for key k: mac of k / 2, vlan of k's parity. */
 struct model_entry {
 	uint8_t mac[ETH_ALEN];
@@ -325,12 +457,23 @@ struct model_entry {
 	bool used, is_static;
 	unsigned int peer;
 	uint64_t updated;
+	uint32_t touch;		/* its last learn or refresh: an event */
 };
 
-/* A learn or refresh of key at t: it ages out at t + ageing unless renewed. */
+/*
+ * A learn or refresh of key at t: it ages out at t + ageing unless renewed.
+ * Events are also chained by the peer that learnt them (next), so that
+ * the peer's oldest entry is the key of its first event still current.
+ */
 struct model_event {
 	uint32_t key;
 	uint64_t t;
+	uint32_t next;
+};
+
+struct model_peer {
+	unsigned int n;		/* learnt entries behind it */
+	uint32_t head, tail;	/* its events, oldest first; some stale */
 };
 
 /*
@@ -339,12 +482,33 @@ struct model_event {
  */
 struct model {
 	struct model_entry *e;
-	unsigned int nkeys, learnt, statics;
-	unsigned int max_learnt, max_static;
+	unsigned int nkeys, learnt, statics, holders;
+	unsigned int max_learnt, max_static, peers;
 	uint64_t ageing;
 	struct model_event *q;
 	unsigned int q_head, q_tail;
+	struct model_peer p[MODEL_PEERS];
 };
+
+/* Learnt entry e counted behind its peer, or no longer. */
+static void model_hold(struct model *m, const struct model_entry *e)
+{
+	if (!m->p[e->peer].n++)
+		m->holders++;
+}
+
+static void model_unhold(struct model *m, const struct model_entry *e)
+{
+	if (!--m->p[e->peer].n)
+		m->holders--;
+}
+
+static void model_forget_learnt(struct model *m, struct model_entry *e)
+{
+	model_unhold(m, e);
+	m->learnt--;
+	e->used = false;
+}
 
 /* Forget what has aged by now, oldest first. */
 static void model_expire(struct model *m, uint64_t now)
@@ -353,38 +517,87 @@ static void model_expire(struct model *m, uint64_t now)
 	       m->q[m->q_head].t + m->ageing <= now) {
 		struct model_entry *e = &m->e[m->q[m->q_head++].key];
 
-		if (e->used && !e->is_static && e->updated + m->ageing <= now) {
-			e->used = false;
-			m->learnt--;
-		}
+		if (e->used && !e->is_static && e->updated + m->ageing <= now)
+			model_forget_learnt(m, e);
 	}
 }
 
+/* Key k, learnt behind its peer, is learnt or refreshed at now. */
 static void model_touch(struct model *m, uint32_t k, uint64_t now)
 {
+	struct model_peer *p = &m->p[m->e[k].peer];
+	uint32_t i = m->q_tail++;
+
 	m->e[k].updated = now;
-	m->q[m->q_tail].key = k;
-	m->q[m->q_tail++].t = now;
+	m->e[k].touch = i;
+	m->q[i].key = k;
+	m->q[i].t = now;
+	m->q[i].next = MODEL_NIL;
+	if (p->head == MODEL_NIL)
+		p->head = i;
+	else
+		m->q[p->tail].next = i;
+	p->tail = i;
+}
+
+/* The key of peer's oldest learnt entry; it holds one. */
+static uint32_t model_oldest(struct model *m, unsigned int peer)
+{
+	struct model_peer *p = &m->p[peer];
+
+	for (;;) {
+		uint32_t i = p->head, k = m->q[i].key;
+		const struct model_entry *e = &m->e[k];
+
+		if (e->used && !e->is_static && e->peer == peer &&
+		    e->touch == i)
+			return k;
+		p->head = m->q[i].next;
+	}
+}
+
+/* fdb_make_room() written out plainly: the share rule of fdb_learn(). */
+static int model_make_room(struct model *m, unsigned int peer)
+{
+	unsigned int holders = m->holders + !m->p[peer].n, share, q, big = 0;
+
+	if (!m->max_learnt)
+		return FDB_LEARN_FULL;
+	share = m->max_learnt / holders ? m->max_learnt / holders : 1;
+	if (m->p[peer].n >= share) {
+		model_forget_learnt(m, &m->e[model_oldest(m, peer)]);
+		return FDB_LEARN_REPLACED;
+	}
+	for (q = 0; q < m->peers; q++)
+		if (m->p[q].n > m->p[big].n)
+			big = q;
+	if (m->p[big].n <= share)
+		return FDB_LEARN_FULL;
+	model_forget_learnt(m, &m->e[model_oldest(m, big)]);
+	return FDB_LEARN_EVICTED;
 }
 
 static int model_learn(struct model *m, uint32_t k, unsigned int peer,
 		       uint64_t now)
 {
 	struct model_entry *e = &m->e[k];
-	int ret = FDB_LEARN_MOVED;
+	int ret = FDB_LEARN_NEW;
 
 	if (e->used && e->is_static)
 		return FDB_LEARN_STATIC;
-	if (!e->used) {
-		if (m->learnt >= m->max_learnt)
-			return FDB_LEARN_FULL;
-		e->used = true;
-		m->learnt++;
-		ret = FDB_LEARN_NEW;
-	} else if (e->peer == peer) {
-		ret = FDB_LEARN_REFRESHED;
+	if (e->used) {
+		ret = e->peer == peer ? FDB_LEARN_REFRESHED : FDB_LEARN_MOVED;
+		model_unhold(m, e);
+	} else if (m->learnt >= m->max_learnt) {
+		ret = model_make_room(m, peer);
+		if (ret == FDB_LEARN_FULL)
+			return ret;
 	}
+	if (!e->used)
+		m->learnt++;
+	e->used = true;
 	e->peer = peer;
+	model_hold(m, e);
 	model_touch(m, k, now);
 	return ret;
 }
@@ -397,7 +610,7 @@ static int model_add(struct model *m, uint32_t k, unsigned int peer)
 		if (m->statics >= m->max_static)
 			return -ENOSPC;
 		if (e->used)
-			m->learnt--;
+			model_forget_learnt(m, e);
 		e->used = e->is_static = true;
 		m->statics++;
 	}
@@ -407,16 +620,18 @@ static int model_add(struct model *m, uint32_t k, unsigned int peer)
 
 static void model_forget(struct model *m, struct model_entry *e)
 {
-	if (e->is_static)
+	if (e->is_static) {
 		m->statics--;
-	else
-		m->learnt--;
-	e->used = e->is_static = false;
+		e->used = e->is_static = false;
+	} else {
+		model_forget_learnt(m, e);
+	}
 }
 
 /*
  * A churn run: its table and key space, how many steps, and one step in
- * how many is a command or the timer rather than a frame.
+ * how many is a command or the timer rather than a frame; the outcomes of
+ * learning it must show (a bit each).
  */
 struct churn {
 	const char *name;
@@ -424,13 +639,23 @@ struct churn {
 	uint64_t ageing;	/* in clock steps of 0..3 ns */
 	unsigned int steps, control;
 	uint64_t seed;
+	unsigned int outcomes;
 };
 
+#define OUT(r) (1u << (r))
+#define OUT_ALL_BUT_FULL                                                     \
+	(OUT(FDB_LEARN_NEW) | OUT(FDB_LEARN_REFRESHED) | OUT(FDB_LEARN_MOVED) | \
+	 OUT(FDB_LEARN_STATIC) | OUT(FDB_LEARN_INVALID) |                    \
+	 OUT(FDB_LEARN_REPLACED) | OUT(FDB_LEARN_EVICTED))
+
 static const struct churn churns[] = {
-	{ "4096 learnt, 16384 keys", 4096, 64, 16384, 16, 16000, 1000000,
-	  1000, 0x0123456789abcdefull },
-	{ "6 learnt, 2 static in 16 slots, 24 keys", 6, 2, 24, 4, 40, 200000,
-	  20, 0xfeedfacecafebeefull },
+	{ "4096 learnt, 16384 keys, 16 peers", 4096, 64, 16384, 16, 16000,
+	  1000000, 1000, 0x0123456789abcdefull, OUT_ALL_BUT_FULL },
+	{ "6 learnt, 2 static in 16 slots, 24 keys, 4 peers", 6, 2, 24, 4, 40,
+	  200000, 20, 0xfeedfacecafebeefull, OUT_ALL_BUT_FULL },
+	{ "3 learnt, 1 static, 16 keys, more peers than room", 3, 1, 16, 8, 40,
+	  200000, 20, 0x5ca1ab1e0ddba11ull,
+	  OUT_ALL_BUT_FULL | OUT(FDB_LEARN_FULL) },
 };
 
 /* Keys 2i and 2i + 1 share a random unicast MAC, on vlan 0 and another. */
@@ -441,14 +666,17 @@ static void model_init(struct model *m, const struct churn *c)
 	memset(m, 0, sizeof(*m));
 	m->e = calloc(c->nkeys, sizeof(*m->e));
 	m->q = calloc(c->steps, sizeof(*m->q));
-	if (!m->e || !m->q) {
-		printf("Bail out! out of memory\n");
+	if (!m->e || !m->q || c->peers > MODEL_PEERS) {
+		printf("Bail out! out of memory, or too many peers\n");
 		exit(1);
 	}
 	m->nkeys = c->nkeys;
 	m->max_learnt = c->max_learnt;
 	m->max_static = c->max_static;
+	m->peers = c->peers;
 	m->ageing = c->ageing;
+	for (k = 0; k < MODEL_PEERS; k++)
+		m->p[k].head = m->p[k].tail = MODEL_NIL;
 	for (k = 0; k < c->nkeys; k += 2) {
 		uint64_t r = rnd();
 
@@ -476,7 +704,7 @@ static void model_free(struct model *m)
 /* Tallies of a churn run. */
 struct churn_result {
 	unsigned int bad, lookups, found;
-	unsigned int learn[FDB_LEARN_INVALID + 1];
+	unsigned int learn[FDB_LEARN_EVICTED + 1];
 };
 
 static void churn_bad(struct churn_result *r, unsigned int step,
@@ -496,11 +724,12 @@ static void churn_frame(struct fdb *f, struct model *m, struct churn_result *r,
 	unsigned int dice = (unsigned int)(rnd() % 100);
 	uint8_t mc[ETH_ALEN];
 	long long got, want;
+	int before;
 
 	if (dice < 56) {
-		got = fdb_learn(f, e->mac, e->vlan, peer, now);
+		got = fdb_learn(f, e->mac, e->vlan, peer, now, &before);
 		want = model_learn(m, k, peer, now);
-		r->learn[got >= 0 && got <= FDB_LEARN_INVALID ? got : 0]++;
+		r->learn[got >= 0 && got <= FDB_LEARN_EVICTED ? got : 0]++;
 		if (got != want)
 			churn_bad(r, step, "learn", got, want);
 	} else if (dice < 96) {
@@ -514,7 +743,7 @@ static void churn_frame(struct fdb *f, struct model *m, struct churn_result *r,
 		/* The MAC with the I/G bit set: neither learnt nor found. */
 		memcpy(mc, e->mac, ETH_ALEN);
 		mc[0] |= 0x01;
-		got = fdb_learn(f, mc, e->vlan, peer, now);
+		got = fdb_learn(f, mc, e->vlan, peer, now, &before);
 		r->learn[FDB_LEARN_INVALID]++;
 		if (got != FDB_LEARN_INVALID)
 			churn_bad(r, step, "multicast learn", got,
@@ -563,31 +792,40 @@ static void churn_control(struct fdb *f, struct model *m,
 		if (got != want)
 			churn_bad(r, step, "del peer", got, want);
 	}
-	/* After a sweep the counts are exact. */
+	/* After a sweep the counts are exact, the peers' too. */
 	if (fdb_count_learnt(f) != m->learnt)
 		churn_bad(r, step, "learnt", fdb_count_learnt(f), m->learnt);
 	if (fdb_count_static(f) != m->statics)
 		churn_bad(r, step, "static", fdb_count_static(f), m->statics);
+	if (fdb_count_peer(f, peer) != m->p[peer].n)
+		churn_bad(r, step, "peer's", fdb_count_peer(f, peer),
+			  m->p[peer].n);
+}
+
+/* Half the frames from peer 0, which floods; the others at random. */
+static unsigned int churn_peer(const struct churn *c)
+{
+	return rnd() % 2 ? 0 : (unsigned int)(rnd() % c->peers);
 }
 
 static void test_churn(const struct churn *c)
 {
 	struct churn_result r;
+	unsigned int step, seen = 0, i;
 	struct model m;
 	uint64_t now = 1;
-	unsigned int step;
 	struct fdb f;
 
 	memset(&r, 0, sizeof(r));
 	rnd_state = c->seed;
 	model_init(&m, c);
-	if (!is_int(fdb_init(&f, c->max_learnt, c->max_static, c->ageing,
-			     rnd()),
+	if (!is_int(fdb_init(&f, c->max_learnt, c->max_static, c->peers,
+			     c->ageing, rnd()),
 		    0, "%s: init", c->name))
 		return;
 	for (step = 0; step < c->steps; step++) {
 		uint32_t k = (uint32_t)(rnd() % c->nkeys);
-		unsigned int peer = (unsigned int)(rnd() % c->peers);
+		unsigned int peer = churn_peer(c);
 
 		now += rnd() % 4;
 		model_expire(&m, now);
@@ -598,13 +836,15 @@ static void test_churn(const struct churn *c)
 	}
 	is_int(r.bad, 0, "%s: %u steps agree with the model", c->name,
 	       c->steps);
-	ok(r.learn[FDB_LEARN_NEW] && r.learn[FDB_LEARN_REFRESHED] &&
-	   r.learn[FDB_LEARN_MOVED] && r.learn[FDB_LEARN_STATIC] &&
-	   r.learn[FDB_LEARN_FULL] && r.learn[FDB_LEARN_INVALID],
-	   "%s: every outcome of learning was seen (new %u, refreshed %u, "
-	   "moved %u, static %u, full %u)", c->name, r.learn[FDB_LEARN_NEW],
-	   r.learn[FDB_LEARN_REFRESHED], r.learn[FDB_LEARN_MOVED],
-	   r.learn[FDB_LEARN_STATIC], r.learn[FDB_LEARN_FULL]);
+	for (i = 0; i <= FDB_LEARN_EVICTED; i++)
+		seen |= r.learn[i] ? OUT(i) : 0;
+	is_int(seen & c->outcomes, c->outcomes,
+	       "%s: every outcome of learning was seen (new %u, refreshed %u, "
+	       "moved %u, static %u, full %u, replaced %u, evicted %u)",
+	       c->name, r.learn[FDB_LEARN_NEW], r.learn[FDB_LEARN_REFRESHED],
+	       r.learn[FDB_LEARN_MOVED], r.learn[FDB_LEARN_STATIC],
+	       r.learn[FDB_LEARN_FULL], r.learn[FDB_LEARN_REPLACED],
+	       r.learn[FDB_LEARN_EVICTED]);
 	ok(r.found && r.found < r.lookups, "%s: %u of %u lookups found",
 	   c->name, r.found, r.lookups);
 	fdb_free(&f);
@@ -646,6 +886,7 @@ int main(void)
 		test_script(&scripts[i]);
 	test_init();
 	test_walk();
+	test_shares();
 	test_frame_vlan();
 	for (i = 0; i < sizeof(churns) / sizeof(churns[0]); i++)
 		test_churn(&churns[i]);

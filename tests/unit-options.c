@@ -164,11 +164,12 @@ static const struct row rows[] = {
 	{ A(R, "--vni", "2=ov2", "--mac", "ov2=02:00:00:00:00:01", "--mac",
 	    "ov2=02:00:00:00:00:02"), 64, "two --mac for tap ov2" },
 	/* --peers */
-	{ A(R, "--peers", "/dev/null"), 0, "nremotes=1 remote=192.0.2.2" },
-	{ A("--peers", "/dev/null"), 64,
-	  "no peer: give --remote ADDR or a 'remote' line in --peers" },
+	{ A(R, "--peers", "/dev/null"), 64,
+	  "cannot read --peers '/dev/null': not a regular file" },
+	{ A(R, "--peers", "/"), 64, "cannot read --peers '/': not a regular" },
 	{ A(R, "--peers", "/nonexistent/peers"), 64,
-	  "cannot read --peers '/nonexistent/peers': No such file" },
+	  "cannot read --peers '/nonexistent/peers': cannot open it: No such "
+	  "file" },
 	{ A(R, "--peers", ""), 64, "invalid --peers '': empty file name" },
 	/* --fdb */
 	{ A(R, "--fdb", "52:54:00:AB:cd:01=192.0.2.2"), 0,
