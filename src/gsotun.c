@@ -319,7 +319,8 @@ static void log_tunnel(const struct tunnel *t)
 	const struct ipaddr *local = &t->cfg->local;
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
-	char mac[MAC_TEXT_LEN];
+	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "";
+	unsigned int n_src = underlay_n_src(t->ul);
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
@@ -332,15 +333,20 @@ static void log_tunnel(const struct tunnel *t)
 	else if (local->family)
 		snprintf(where, sizeof(where), " on %s", addr);
 	if (t->peers->n > 1)
-		snprintf(more, sizeof(more), " and %u more peers%s%s",
-			 t->peers->n - 1, t->fwd.learning ? ", learning" : "",
+		snprintf(more, sizeof(more), " and %u more peer%s%s%s",
+			 t->peers->n - 1, t->peers->n > 2 ? "s" : "",
+			 t->fwd.learning ? ", learning" : "",
 			 t->cfg->n_fdb ? ", static fdb entries" : "");
+	/* Raw GRE has no ports. */
+	if (encap_is_udp(t->encap.type))
+		snprintf(ports, sizeof(ports), ", %u source port%s", n_src,
+			 n_src > 1 ? "s" : "");
 	report_id(t, id, sizeof(id));
+	report_offloads(offl, sizeof(offl));
 	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
-		 "0x%x, %u source port(s)", t->ifname,
-		 encap_name(t->encap.type), id, where, remote, more,
-		 mac_ntoa(t->mac, mac), path_tap_mtu(&t->path),
-		 tap_offloads(), underlay_n_src(t->ul));
+		 "%s%s", t->ifname, encap_name(t->encap.type), id, where,
+		 remote, more, mac_ntoa(t->mac, mac), path_tap_mtu(&t->path),
+		 offl, ports);
 }
 
 /*

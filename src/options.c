@@ -187,8 +187,8 @@ static const char options_doc[] =
 	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"
 	"  gsotun --encap gre --key 7 --remote 2001:db8::2 "
 	"--address fd00::1/64\n"
-	"  gsotun --remote 192.0.2.2 --remote 192.0.2.3 --learning "
-	"--address 10.0.0.1/24\n"
+	"  gsotun --remote 192.0.2.2 --remote 192.0.2.3 --learning \\\n"
+	"         --address 10.0.0.1/24\n"
 	"  gsotun --encap gre-udp --local 198.51.100.1 "
 	"--remote 198.51.100.2 \\\n"
 	"         --mtu 1400 --daemon --pidfile /run/gsotun.pid\n"
@@ -1559,15 +1559,132 @@ static void options_defaults(struct config *cfg)
 	cfg->max_address = CONFIG_MAX_ADDRESS;
 }
 
+/* Long options argp adds to the table. */
+static const char *const options_argp_own[] = { "help", "usage", "version",
+						"program-name" };
+#define OPTIONS_N_ARGP_OWN                                                    \
+	(sizeof(options_argp_own) / sizeof(*options_argp_own))
+
+/* Levenshtein's distance of a (la bytes) and b, both under 64 bytes. */
+static unsigned int options_distance(const char *a, size_t la, const char *b)
+{
+	unsigned int row[64], i, j, diag, up;
+	size_t lb = strlen(b);
+
+	if (la >= 64 || lb >= 64)
+		return UINT_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* The option of the table named name (len bytes) or by a prefix of it. */
+static const struct argp_option *options_find(const char *name, size_t len,
+					      bool *known)
+{
+	const struct argp_option *o, *hit = NULL;
+	unsigned int i;
+
+	*known = false;
+	for (i = 0; i < OPTIONS_N_ARGP_OWN; i++)
+		*known |= !strncmp(options_argp_own[i], name, len);
+	for (o = options_table; o->name || o->doc; o++) {
+		if (!o->name || strncmp(o->name, name, len))
+			continue;
+		*known = true;
+		if (!o->name[len])
+			return o;
+		hit = hit ? NULL : o;
+	}
+	return hit;
+}
+
+/*
+ * The name of the table closest to name (len bytes), if it is close: two
+ * edits at most, and not more than a third of what was typed.
+ */
+static const char *options_closest(const char *name, size_t len)
+{
+	const struct argp_option *o;
+	unsigned int d, best = 3;
+	const char *hit = NULL;
+
+	for (o = options_table; o->name || o->doc; o++) {
+		if (!o->name)
+			continue;
+		d = options_distance(name, len, o->name);
+		if (d < best && 3 * d <= len) {
+			best = d;
+			hit = o->name;
+		}
+	}
+	return hit;
+}
+
+/*
+ * A long option that names none, nor the start of one: said with the
+ * closest name (getopt_long() says "unrecognized" alone), exit 64. The
+ * scan skips what an option takes as its argument, and stops at one
+ * that is ambiguous, which getopt_long() then explains.
+ */
+static void options_check_unknown(int argc, char **argv)
+{
+	const struct argp_option *o;
+	const char *name, *near;
+	size_t len;
+	bool known;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		name = argv[i] + 2;
+		len = strcspn(name, "=");
+		o = options_find(name, len, &known);
+		if (known && !o)
+			return;
+		if (o && o->arg && !name[len])
+			i++;
+		if (known)
+			continue;
+		near = options_closest(name, len);
+		fprintf(stderr, "gsotun: unrecognized option '--%.*s'", (int)len,
+			name);
+		if (near)
+			fprintf(stderr, " (did you mean --%s?)", near);
+		fprintf(stderr, "\nTry `gsotun --help' or `gsotun --usage' for "
+			"more information.\n");
+		exit(EX_USAGE);
+	}
+}
+
 int options_parse(int argc, char **argv, struct config *cfg)
 {
 	struct options_state st = { .cfg = cfg };
+	char *args[argc + 1];
 	error_t err;
 
 	options_defaults(cfg);
+	options_check_unknown(argc, argv);
+	/* getopt_long()'s messages begin "gsotun:" as the others do. */
+	memcpy(args, argv, (size_t)(argc + 1) * sizeof(*args));
+	args[0] = (char *)"gsotun";
 	/* glibc's default already, but the exit status is our interface. */
 	argp_err_exit_status = EX_USAGE;
-	err = argp_parse(&options_argp, argc, argv, 0, NULL, &st);
+	err = argp_parse(&options_argp, argc, args, 0, NULL, &st);
 	return err ? -err : 0;
 }
 

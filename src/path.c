@@ -263,12 +263,15 @@ struct path_say {
 
 static void path_say_rest(const struct tunnel *t, const struct path_say *say)
 {
+	unsigned int lost = say->lost - PATH_SAY_NAMED;
+	unsigned int back = say->back - PATH_SAY_NAMED;
+
 	if (say->lost > PATH_SAY_NAMED)
-		log_warn("%s: and %u more peers unreachable", t->ifname,
-			 say->lost - PATH_SAY_NAMED);
+		log_warn("%s: and %u more peer%s unreachable", t->ifname, lost,
+			 lost > 1 ? "s" : "");
 	if (say->back > PATH_SAY_NAMED)
-		log_info("%s: and %u more peers reachable again", t->ifname,
-			 say->back - PATH_SAY_NAMED);
+		log_info("%s: and %u more peer%s reachable again", t->ifname,
+			 back, back > 1 ? "s" : "");
 }
 
 /*

@@ -76,8 +76,7 @@ static void report_bytes(uint64_t n, char *buf, size_t len)
 	snprintf(buf, len, "%.2f %s", v, unit[i]);
 }
 
-/* The tap's offloads as names, space-separated. */
-static void report_offloads(char *buf, size_t len)
+void report_offloads(char *buf, size_t len)
 {
 	unsigned int bits = tap_offloads(), i;
 	size_t n = 0;

@@ -15,6 +15,9 @@ struct tunnel;
 /* The tunnel's id as its messages say it: " VNI 1", " key 7" or "". */
 void report_id(const struct tunnel *t, char *buf, size_t len);
 
+/* The tap's offloads as names, space-separated ("csum tso4 tso6"). */
+void report_offloads(char *buf, size_t len);
+
 /* The counters dump: a line per peer, then per tunnel (the main last). */
 void report_dump(FILE *out, const struct port *port);
 

@@ -163,6 +163,16 @@ static const struct row rows[] = {
 	    "gsotun0=02:00:00:00:00:02"), 64, "two --mac for tap gsotun0" },
 	{ A(R, "--vni", "2=ov2", "--mac", "ov2=02:00:00:00:00:01", "--mac",
 	    "ov2=02:00:00:00:00:02"), 64, "two --mac for tap ov2" },
+	/* Unknown long options, with the closest name when it is close */
+	{ A(R, "--remotee", "192.0.2.3"), 64,
+	  "gsotun: unrecognized option '--remotee' (did you mean --remote?)" },
+	{ A(R, "--lerning"), 64, "(did you mean --learning?)" },
+	{ A(R, "--bogus=1"), 64, "gsotun: unrecognized option '--bogus'\n" },
+	{ A(R, "--foo"), 64, "unrecognized option '--foo'\nTry" },
+	{ A(R, "--address", "--foo"), 64, "invalid --address '--foo'" },
+	{ A(R, "--ma", "5"), 64, "gsotun: option '--ma' is ambiguous" },
+	{ A(R, "--", "--foo"), 64, "gsotun: unexpected argument '--foo'" },
+	{ A(R, "--learn"), 0, "learning=1" },
 	/* --peers */
 	{ A(R, "--peers", "/dev/null"), 64,
 	  "cannot read --peers '/dev/null': not a regular file" },
