@@ -133,7 +133,7 @@ echo "demo.sh: the kernel's vxlan 10.43.0.1 <-> 10.43.0.2," \
 	"one TCP stream for $secs s (iperf3)"
 kernel_endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.43.0.1/24
 kernel_endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.43.0.2/24
-kernel=$(stream 10.43.0.2)
+kernel=$(stream 10.43.0.2) || exit 1
 # Its port is gsotun's: gone before gsotun starts.
 ip -n "$ns_a" link del vx0
 ip -n "$ns_b" link del vx0
@@ -142,7 +142,7 @@ echo "demo.sh: gsotun VXLAN 10.42.0.1 <-> 10.42.0.2," \
 	"one TCP stream for $secs s (iperf3)"
 endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.42.0.1/24
 endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.42.0.2/24
-gbits=$(stream 10.42.0.2)
+gbits=$(stream 10.42.0.2) || exit 1
 
 echo
 echo "    the kernel's vxlan, one TCP stream: $kernel Gbit/s"

@@ -4,16 +4,17 @@
 # need and that are missing; does nothing when everything is installed.
 #
 # Usage: contrib/deps.sh [demo]
-#   demo  only what contrib/demo.sh uses: the build, iproute2 and iperf3
+#   demo  only what contrib/demo.sh uses: the build, iproute2, ping and
+#         iperf3
 set -e
 
 build="build-essential autoconf automake libtool pkg-config
 	libev-dev liburing-dev libmnl-dev"
-demo="iproute2 procps iperf3"
+demo="iproute2 procps iputils-ping iperf3"
 # debhelper, lintian and systemd (its systemd.pc, a Build-Depends) for
 # tests/package-deb.sh, which builds the Debian package.
-tests="$demo socat tcpdump tshark ethtool iputils-ping python3
-	python3-scapy clang libclang-rt-dev debhelper lintian systemd"
+tests="$demo socat tcpdump tshark ethtool python3 python3-scapy clang
+	libclang-rt-dev debhelper lintian systemd"
 
 case ${1:-} in
 "") want="$build $tests" what="build and test dependencies" ;;
