@@ -8,7 +8,9 @@
 #   HARNESS   rx (encap_parse, gro), tx (vnet_hdr_parse, gso_plan,
 #             encap_build, and the path MTU: pmtu_fit, pmtu_fragment,
 #             pmtu_icmp_build), icmp (the underlay's ICMP errors:
-#             pmtu_serr_mtu, pmtu_lower) (default: every tests/fuzz-NAME.c)
+#             pmtu_serr_mtu, pmtu_lower), control (the control socket's
+#             requests: ctlreq_line, ctlreq_parse) (default: every
+#             tests/fuzz-NAME.c)
 #   -k        keep going after a crash (libFuzzer -fork=1 -ignore_crashes=1)
 #             and collect every crashing input
 #   -u        afterwards, merge inputs that add coverage into the source

@@ -6,15 +6,17 @@
 # compiler has them. Harnesses: fuzz-rx.c (decap_packet: encap_parse,
 # ECN, gro), fuzz-tx.c (xmit_frame: vnet_hdr_parse, pmtu, gso_plan,
 # encap_build; sendq), fuzz-icmp.c (the underlay's ICMP errors as the
-# error queue gives them: pmtu_serr_mtu, pmtu_lower).
-# tests/fuzz-seeds.c writes the seeds; contrib/fuzz.sh fuzzes.
+# error queue gives them: pmtu_serr_mtu, pmtu_lower), fuzz-control.c
+# (the control socket's requests: ctlreq_line, ctlreq_parse).
+# tests/fuzz-seeds.c writes the seeds (control's are text, in the tree);
+# contrib/fuzz.sh fuzzes.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
 tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
 top_srcdir=${top_srcdir:-$tests_dir/..}
 top_builddir=${top_builddir:-.}
-read -r -a harnesses <<<"${FUZZ_HARNESSES:-rx tx icmp}"
+read -r -a harnesses <<<"${FUZZ_HARNESSES:-rx tx icmp control}"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-fuzz.XXXXXX") || {
 	echo "Bail out! cannot create a temporary directory"
