@@ -308,7 +308,6 @@ static int control_admin(struct control *c, const char *group)
 	c->admin_name = group;
 	if (!group)
 		return 0;
-	errno = 0;
 	gr = getgrnam(group);
 	if (gr) {
 		c->admin_gid = gr->gr_gid;

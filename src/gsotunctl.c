@@ -420,22 +420,27 @@ static void __attribute__((noreturn)) ctl_status(const char *line)
 	ctl_die(EXIT_FAILURE, "a malformed reply");
 }
 
-/* What gsotun failed to send: the read's error, or the end too soon. */
-static void __attribute__((noreturn)) ctl_short(FILE *in, size_t got)
+/*
+ * What gsotun failed to send: the read's error, or the end too soon
+ * (before the status line: !started), got bytes of the body in.
+ */
+static void __attribute__((noreturn)) ctl_short(FILE *in, bool started,
+						size_t got)
 {
 	if (ferror(in) && errno != ECONNRESET)
 		ctl_die(EXIT_FAILURE, "no reply from gsotun: %s",
 			errno == EAGAIN ? "timed out" : strerror(errno));
-	if (!got)
+	if (!started)
 		ctl_die(EXIT_FAILURE, "gsotun closed without a reply");
 	ctl_die(EXIT_FAILURE, "the reply was cut short after %zu bytes", got);
 }
 
 /* A line of the reply's framing, its newline cut off. */
-static void ctl_line(FILE *in, char *line, size_t len, size_t got)
+static void ctl_line(FILE *in, char *line, size_t len, bool started,
+		     size_t got)
 {
 	if (!fgets(line, (int)len, in))
-		ctl_short(in, got);
+		ctl_short(in, started, got);
 	if (!strchr(line, '\n'))
 		ctl_die(EXIT_FAILURE, "a malformed reply");
 	line[strcspn(line, "\n")] = '\0';
@@ -462,7 +467,7 @@ static void ctl_take(FILE *in, struct ctl_body *b, size_t len)
 		b->p = more;
 	}
 	if (fread(b->p + b->len, 1, len, in) != len)
-		ctl_short(in, b->len + len);
+		ctl_short(in, true, b->len);
 	b->len += len;
 }
 
@@ -481,12 +486,12 @@ static int ctl_reply(int fd)
 
 	if (!in)
 		ctl_die(EXIT_FAILURE, "fdopen: %s", strerror(errno));
-	ctl_line(in, line, sizeof(line), 0);
+	ctl_line(in, line, sizeof(line), false, 0);
 	if (sscanf(line, "ok %zu%n", &len, &off) == 1 && !line[off]) {
 		ctl_take(in, &b, len);
 	} else if (!strcmp(line, "ok")) {
 		for (;;) {
-			ctl_line(in, line, sizeof(line), b.len + 1);
+			ctl_line(in, line, sizeof(line), true, b.len);
 			if (sscanf(line, "%zu%n", &len, &off) != 1 ||
 			    line[off] || !isdigit((unsigned char)line[0]) ||
 			    len > CONTROL_CHUNK_MAX)

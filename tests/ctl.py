@@ -11,6 +11,10 @@
   ctl.py fdb-loop NAME N SECONDS   N clients asking "fdb show" over and
                                    over for SECONDS; prints the replies
                                    and the fewest lines one had
+  ctl.py churn NAME PEER SECONDS   for SECONDS, over and over: peer add
+                                   PEER, 400 static entries to it, peer
+                                   del PEER (which takes them away);
+                                   prints the rounds
   ctl.py hold NAME N SECONDS       N clients that ask "fdb show" and read
                                    nothing for SECONDS; then prints how
                                    many gsotun let go (their reply cut
@@ -186,6 +190,30 @@ def fdb_loop(name, clients, seconds):
     return not bad
 
 
+def request(name, line):
+    s = connect(name)
+    s.sendall(line.encode() + b"\n")
+    body = unchunk(read_all(s))
+    s.close()
+    if body is None:
+        raise SystemExit("# %s: refused" % line)
+
+
+def churn(name, peer, seconds):
+    """Entries that come and go all over the table while it is read."""
+    end = time.time() + seconds
+    rounds = 0
+    while time.time() < end:
+        request(name, "peer add " + peer)
+        for i in range(400):
+            request(name, "fdb add 02:00:5f:00:%02x:%02x=%s" %
+                    (i >> 8, i & 0xff, peer))
+        request(name, "peer del " + peer)
+        rounds += 1
+    print("%d rounds" % rounds)
+    return rounds > 0
+
+
 def hold(name, clients, seconds):
     """Requests whose replies nobody reads, for seconds; then whether
     gsotun let go of them."""
@@ -353,6 +381,9 @@ def main():
     if cmd == "fdb-loop":
         return 0 if fdb_loop(sys.argv[2], int(sys.argv[3]),
                              float(sys.argv[4])) else 1
+    if cmd == "churn":
+        return 0 if churn(sys.argv[2], sys.argv[3],
+                          float(sys.argv[4])) else 1
     if cmd == "hold":
         return 0 if hold(sys.argv[2], int(sys.argv[3]),
                          float(sys.argv[4])) else 1
