@@ -35,8 +35,6 @@
 #define CONTROL_PAUSE_WARN_NS (60 * 1000000000ull)
 /* Groups of a client looked at (SO_PEERGROUPS); NGROUPS_MAX is 65536. */
 #define CONTROL_GROUPS_MAX 65536
-/* Flags of a listening socket in /proc/net/unix (__SO_ACCEPTCON). */
-#define CONTROL_UNIX_LISTENING 0x10000
 
 /* What a request is answered with: its status, and why. */
 struct control_reply {

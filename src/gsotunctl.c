@@ -266,7 +266,7 @@ static bool ctl_seen(const struct ctl_found *found, int i)
 static int ctl_find_one(char *name, size_t len)
 {
 	static struct ctl_found found[CTL_MAX_FOUND];
-	int n, i, fd, use = -1, taps = 0, others = 0;
+	int n, i, fd, use = -1, taps = 0, others = 0, denied = 0;
 	char list[256] = "";
 	size_t at = 0;
 	uid_t uid;
@@ -285,6 +285,7 @@ static int ctl_find_one(char *name, size_t len)
 			fd = -1;
 		}
 		if (fd < 0) {
+			denied += fd == -EACCES;
 			found[i].name[0] = '\0';
 			continue;
 		}
@@ -302,6 +303,9 @@ static int ctl_find_one(char *name, size_t len)
 			at += snprintf(list + at, sizeof(list) - at, "%s%s",
 				       at ? ", " : "", found[i].dev);
 	}
+	if (use < 0 && denied)
+		ctl_die(EXIT_FAILURE, "permission denied (root, or the user "
+			"or group gsotun runs as)");
 	if (use < 0)
 		ctl_die(EXIT_FAILURE, "no gsotun runs in this network "
 			"namespace (with its default control socket)%s",
