@@ -15,7 +15,7 @@
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
-lib_init 420 socat ping python3 setpriv nsenter
+lib_init 420 socat ping python3 setpriv nsenter renice
 net_setup 4 23
 CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
 [ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
@@ -224,9 +224,12 @@ user_reads()
 
 	gt_start "$NS_C" u$$ --local 198.18.23.1 --remote 198.18.23.2 \
 		--user nobody || return 1
-	OUT=$(ip netns exec "$NS_C" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups "$PUB/gsotunctl" u$$ show 2>&1) &&
-		[[ $OUT == *"tunnel u$$"* ]] || { diag "show: $OUT"; st=1; }
+	if ! OUT=$(ip netns exec "$NS_C" setpriv --reuid=65534 \
+		--regid=65534 --clear-groups "$PUB/gsotunctl" u$$ show 2>&1) ||
+		[[ $OUT != *"tunnel u$$"* ]]; then
+		diag "show: $OUT"
+		st=1
+	fi
 	OUT=$(ip netns exec "$NS_C" setpriv --reuid=65534 --regid=65534 \
 		--clear-groups "$PUB/gsotunctl" u$$ peer add 198.18.23.5 2>&1)
 	if [ $? -ne 1 ] || [[ $OUT != *"only root changes peers"* ]]; then
@@ -298,6 +301,61 @@ squatter_not_counted()
 	[ "$ST" -eq 0 ] && has "tunnel $TAP_A" && return 0
 	diag "gsotunctl show beside @gsotun/zz$$: status $ST: $ERR"
 	return 1
+}
+
+# idle_as UID N SECONDS OUT: N clients of UID (a reader, in group 0)
+# that say nothing, in the background; what ctl.py idle says in OUT.
+idle_as()
+{
+	local i
+
+	ip netns exec "$NS_A" setpriv --reuid="$1" --regid="$1" --groups=0 \
+		/usr/bin/python3 - idle "gsotun/$TAP_A" "$2" "$3" <"$PY" \
+		>"$4" 2>&1 &
+	IDLE_PIDS+=($!)
+	track_pid "$!"
+	# Until it has said how it went.
+	for ((i = 0; i < 30; i++)); do
+		[ -s "$4" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+idle_wait()
+{
+	local p
+
+	for p in "${IDLE_PIDS[@]}"; do
+		wait "$p"
+		forget_pid "$p"
+	done
+	IDLE_PIDS=()
+}
+
+# 4 clients a user but root: a fifth is busy; four users hold 15 places
+# of 16, and the last is root's, who still gets in.
+per_user()
+{
+	local u out st=0
+
+	IDLE_PIDS=()
+	idle_as 65534 6 1 "$LIB_TMP/idle.0" || st=1
+	out=$(cat "$LIB_TMP/idle.0")
+	[[ $out == "4 waiting, 2 busy: error 1 busy: too many clients of this user" ]] ||
+		{ diag "one user, 6 clients: $out"; st=1; }
+	idle_wait
+	# Gone when they close: nothing to wait for.
+	sleep 0.3
+	for u in 65534 65533 65532 65531; do
+		idle_as "$u" 4 4.5 "$LIB_TMP/idle.$u" || st=1
+	done
+	out=$(cat "$LIB_TMP/idle.65531")
+	[[ $out == "3 waiting, 1 busy: error 1 busy: too many clients" ]] ||
+		{ diag "the fourth user's 4: $out"; st=1; }
+	ctl_ok "$NS_A" show && has "tunnel $TAP_A" || st=1
+	idle_wait
+	return "$st"
 }
 
 # The framing: "ok", chunks, one of size 0; a CR LF line is taken too.
@@ -441,17 +499,29 @@ ping_max_wait()
 
 # 16 clients read the 100000 entries over and over: pings through the
 # tunnel meanwhile wait 50 ms at most (the loop makes a reply a chunk at
-# a time, the tunnel's packets between). The clients run at the lowest
-# priority: what is measured is gsotun's loop, not the CPUs they take.
+# a time, the tunnel's packets between). What is measured is how long
+# gsotun's loop holds a packet, not what else the machine runs: the
+# clients run at the lowest priority, the two gsotun at a high one, and
+# a try that load on a shared machine spoiled is tried again (before,
+# each try waited over a second: a reply was built whole in the loop).
 stall()
 {
-	local out st
+	stall_try || stall_try || stall_try
+}
 
+stall_try()
+{
+	local out st ends="${GT_PID[$NS_A]} ${GT_PID[$NS_B]}"
+
+	# shellcheck disable=SC2086 # two PIDs
+	renice -n -10 -p $ends >/dev/null || return 1
 	ping_max 6
 	sleep 0.5
 	out=$(ip netns exec "$NS_A" nice -n 19 python3 "$PY" fdb-loop \
 		"gsotun/$TAP_A" 16 5)
 	st=$?
+	# shellcheck disable=SC2086
+	renice -n 0 -p $ends >/dev/null
 	ping_max_wait || return 1
 	diag "fdb show: $out; ping max $PING_MAX ms"
 	[ "$st" -eq 0 ] && [[ $out =~ ^([0-9]+)\ replies,\ 0\ broken,\ fewest\ lines\ ([0-9]+) ]] ||
@@ -533,6 +603,19 @@ squatted_start()
 	return "$st"
 }
 
+# unit_ask WHAT PID ARGS...: gsotunctl ARGS in the namespaces of PID
+# answers with the unit test's tunnel.
+unit_ask()
+{
+	local what=$1 pid=$2
+
+	shift 2
+	OUT=$(nsenter -t "$pid" -m -n "$CTL" "$@" 2>&1) &&
+		[[ $OUT == *"tunnel p$$"* ]] && return 0
+	diag "$what: $OUT"
+	return 1
+}
+
 # The unit's socket, /run/gsotun/DEV/ctl (a private /run: ip netns exec
 # gives the process a mount namespace of its own), of a gsotun that runs
 # as nobody from the start with CAP_NET_ADMIN, as a unit's User= may
@@ -568,12 +651,8 @@ unit_socket()
 		--remote 198.18.23.2 --control /run/gsotun/p$$/ctl || st=1
 	pid=${GT_PID[$NS_C]}
 	if [ "$st" -eq 0 ]; then
-		OUT=$(nsenter -t "$pid" -m -n "$CTL" p$$ show 2>&1) &&
-			[[ $OUT == *"tunnel p$$"* ]] ||
-			{ diag "with the tap's name: $OUT"; st=1; }
-		OUT=$(nsenter -t "$pid" -m -n "$CTL" show 2>&1) &&
-			[[ $OUT == *"tunnel p$$"* ]] ||
-			{ diag "without: $OUT"; st=1; }
+		unit_ask "with the tap's name" "$pid" p$$ show || st=1
+		unit_ask "without" "$pid" show || st=1
 		gt_stop "$NS_C" || st=1
 	fi
 	kill "$sp" 2>/dev/null
@@ -611,6 +690,7 @@ check "a member of --admin-group changes" admins
 check "with --user, that user reads and root changes" user_reads
 check "a socket another user bound is not trusted" squatter
 check "nor counted when no tap is named" squatter_not_counted
+check "4 clients a user, the last place root's" per_user
 check "replies are framed by their length" framing
 check "--control FILE" control_file
 check "hostile clients do not hold the tunnel up" hostile

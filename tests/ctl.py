@@ -15,6 +15,9 @@
                                    PEER, 400 static entries to it, peer
                                    del PEER (which takes them away);
                                    prints the rounds
+  ctl.py idle NAME N SECONDS       N clients that say nothing for SECONDS;
+                                   prints how many gsotun waits for and
+                                   how many it turned away (busy)
   ctl.py hold NAME N SECONDS       N clients that ask "fdb show" and read
                                    nothing for SECONDS; then prints how
                                    many gsotun let go (their reply cut
@@ -214,6 +217,25 @@ def churn(name, peer, seconds):
     return rounds > 0
 
 
+def idle(name, clients, seconds):
+    socks = []
+    waiting = 0
+    busy = []
+    for _ in range(clients):
+        s = connect(name)
+        s.settimeout(0.2)
+        try:
+            busy.append(s.recv(200).decode(errors="replace").strip())
+        except socket.timeout:
+            waiting += 1
+        socks.append(s)
+    print("%d waiting, %d busy%s" % (waiting, len(busy),
+                                     ": " + busy[0] if busy else ""))
+    sys.stdout.flush()
+    time.sleep(seconds)
+    return True
+
+
 def hold(name, clients, seconds):
     """Requests whose replies nobody reads, for seconds; then whether
     gsotun let go of them."""
@@ -384,6 +406,9 @@ def main():
     if cmd == "churn":
         return 0 if churn(sys.argv[2], sys.argv[3],
                           float(sys.argv[4])) else 1
+    if cmd == "idle":
+        return 0 if idle(sys.argv[2], int(sys.argv[3]),
+                         float(sys.argv[4])) else 1
     if cmd == "hold":
         return 0 if hold(sys.argv[2], int(sys.argv[3]),
                          float(sys.argv[4])) else 1
