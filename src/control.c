@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * control: the control socket. A client sends one request line; the loop
- * answers with a status line ("ok", or "error CODE why") and the reply,
- * then closes. Everything is non-blocking and bounded: a request is at
- * most CONTROL_REQ_MAX bytes, a client has CONTROL_TIMEOUT seconds for
- * all of it, at most CONTROL_CLIENTS are served at once; whatever a
+ * answers with a status line ("ok", or "error CODE why") and the reply in
+ * chunks, then closes. Everything is non-blocking and bounded: a request
+ * is at most CONTROL_REQ_MAX bytes, a reply is made CONTROL_CHUNK bytes
+ * at a time as the client takes it, a client has CONTROL_TIMEOUT seconds
+ * for each step, at most CONTROL_CLIENTS are served at once; whatever a
  * client does, the tunnel's traffic goes on.
  */
 #include "config.h"
 
-#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,20 +23,21 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include "clock.h"
 #include "control.h"
+#include "ctlreq.h"
 #include "log.h"
 #include "report.h"
 #include "tunnel.h"
 
-/* Tokens a request has at most: "fdb add MAC@VID=ADDR DEV". */
-#define CONTROL_MAX_ARGS 6
 /* "cannot accept a client" once a minute at most (EMFILE). */
 #define CONTROL_PAUSE_WARN_NS (60 * 1000000000ull)
+/* Groups of a client looked at (SO_PEERGROUPS); NGROUPS_MAX is 65536. */
+#define CONTROL_GROUPS_MAX 65536
 
-/* What a request is answered with: its status, and its reply. */
+/* What a request is answered with: its status, and why. */
 struct control_reply {
-	FILE *out;
 	int status;		/* CONTROL_OK, CONTROL_EFAIL, CONTROL_EUSAGE */
 	char why[160];
 };
@@ -85,14 +89,166 @@ static bool control_stale(const struct control *c)
 }
 
 /*
+ * The listener on c's name, as the kernel recorded it at its listen()
+ * and hands to whoever connects (SO_PEERCRED): true with its uid and pid.
+ */
+static bool control_listener(const struct control *c, uid_t *uid,
+			     pid_t *pid)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !connect(fd, (const struct sockaddr *)&c->sa, c->sa_len) &&
+	     !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len);
+	close(fd);
+	if (ok) {
+		*uid = cr.uid;
+		*pid = cr.pid;
+	}
+	return ok;
+}
+
+/* The inode of the socket bound to abstract name (no '@'), or 0. */
+static unsigned long control_name_inode(const char *name)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	unsigned long inode, found = 0;
+	char line[512];
+	int off;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu %n", &inode,
+			   &off) == 1 && line[off] == '@' &&
+		    !strcmp(line + off + 1, name))
+			found = inode;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Does process pid (a /proc entry) hold the socket of inode open? */
+static bool control_pid_holds(const char *pid, const char *link)
+{
+	char path[300], target[64];
+	struct dirent *d;
+	bool held = false;
+	ssize_t n;
+	DIR *fds;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	fds = opendir(path);
+	if (!fds)
+		return false;
+	while (!held && (d = readdir(fds))) {
+		snprintf(path, sizeof(path), "/proc/%s/fd/%.16s", pid,
+			 d->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		held = n > 0 && (size_t)n == strlen(link) &&
+		       !memcmp(target, link, (size_t)n);
+	}
+	closedir(fds);
+	return held;
+}
+
+/* The real uid of process pid, from its status; false if gone. */
+static bool control_pid_uid(const char *pid, uid_t *uid)
+{
+	char path[300], line[128];
+	unsigned int u;
+	bool ok = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f))
+		ok = sscanf(line, "Uid: %u", &u) == 1;
+	fclose(f);
+	if (ok)
+		*uid = u;
+	return ok;
+}
+
+/*
+ * A process that holds the socket bound to abstract name but does not
+ * listen on it: its inode in /proc/net/unix (of this network namespace),
+ * then whose /proc/PID/fd has it (all of them only to root).
+ */
+static bool control_binder(const char *name, uid_t *uid, pid_t *pid)
+{
+	unsigned long inode = control_name_inode(name);
+	char link[40];
+	struct dirent *d;
+	bool found = false;
+	DIR *proc;
+
+	if (!inode)
+		return false;
+	snprintf(link, sizeof(link), "socket:[%lu]", inode);
+	proc = opendir("/proc");
+	if (!proc)
+		return false;
+	while (!found && (d = readdir(proc))) {
+		if (!isdigit((unsigned char)d->d_name[0]) ||
+		    !control_pid_holds(d->d_name, link))
+			continue;
+		found = control_pid_uid(d->d_name, uid);
+		*pid = (pid_t)atol(d->d_name);
+	}
+	closedir(proc);
+	return found;
+}
+
+/*
+ * Who holds c's name, in words: the listener, as connecting to it tells
+ * (the kernel's record, no guess); else the owner of a file; else, for
+ * an abstract name bound and not listened on, a process that has it.
+ */
+static void control_holder(const struct control *c, char *buf, size_t len)
+{
+	struct stat st;
+	uid_t uid;
+	pid_t pid = 0;
+
+	if (control_listener(c, &uid, &pid) ||
+	    (!c->is_path && control_binder(c->sa.sun_path + 1, &uid, &pid))) {
+		snprintf(buf, len, "uid %u, pid %ld", (unsigned int)uid,
+			 (long)pid);
+	} else if (c->is_path && !lstat(c->sa.sun_path, &st)) {
+		snprintf(buf, len, "uid %u, a %s", (unsigned int)st.st_uid,
+			 S_ISSOCK(st.st_mode) ? "socket" : "file, not a "
+			 "socket");
+	} else {
+		snprintf(buf, len, "whose holder could not be found");
+	}
+}
+
+/*
  * A socket file: made mode 0660 by the umask at bind(), then of the
  * group of --user (root's otherwise); lchown(): never through a link.
+ * With --admin-group, whose members need not be in that group, 0666:
+ * the credentials of each client decide then, as for an abstract name.
  */
 static int control_own(const struct control *c, const char *user)
 {
 	struct passwd *pw = user ? getpwnam(user) : NULL;
 	int err;
 
+	if (c->has_admin && chmod(c->sa.sun_path, 0666)) {
+		err = -errno;
+		log_err_ret(err, "cannot open %s to --admin-group",
+			    c->sa.sun_path);
+		return err;
+	}
 	if (!pw || !lchown(c->sa.sun_path, 0, pw->pw_gid))
 		return 0;
 	err = -errno;
@@ -113,25 +269,61 @@ static int control_try_bind(struct control *c)
 	return err;
 }
 
+/*
+ * Bind c's name. -EADDRINUSE when another holds it: anyone may bind an
+ * abstract name first, and a squatter must not keep the tunnel from
+ * starting, nor win the service manager's restart: a warning, and no
+ * control socket.
+ */
 static int control_bind(struct control *c, const char *name)
 {
+	char who[64];
 	int err = control_try_bind(c);
 
 	if (err == -EADDRINUSE && c->is_path && control_stale(c)) {
 		unlink(c->sa.sun_path);
 		err = control_try_bind(c);
 	}
-	if (err == -EADDRINUSE)
-		log_err("control socket %s is in use: another gsotun serves "
-			"it in this network namespace (give --control NAME)",
-			name);
-	else if (err)
+	if (err == -EADDRINUSE) {
+		control_holder(c, who, sizeof(who));
+		log_warn("control socket %s is taken (%s): running without "
+			 "one, gsotunctl cannot reach this gsotun (a file "
+			 "--control in a directory only root may write "
+			 "cannot be taken)", name, who);
+	} else if (err) {
 		log_err_ret(err, "cannot bind the control socket %s", name);
+	}
 	return err;
 }
 
-int control_open(struct control *c, const char *opt, const char *dev,
-		 const char *user)
+/* --admin-group: a group name, or a number. */
+static int control_admin(struct control *c, const char *group)
+{
+	struct group *gr;
+	char *end;
+	unsigned long id;
+
+	c->admin_name = group;
+	if (!group)
+		return 0;
+	gr = getgrnam(group);
+	if (gr) {
+		c->admin_gid = gr->gr_gid;
+	} else {
+		id = strtoul(group, &end, 10);
+		if (!isdigit((unsigned char)*group) || *end ||
+		    id > (gid_t)-2) {
+			log_err("cannot find --admin-group %s", group);
+			return -ENOENT;
+		}
+		c->admin_gid = (gid_t)id;
+	}
+	c->has_admin = true;
+	return 0;
+}
+
+int control_open(struct control *c, const struct config *cfg,
+		 const char *dev)
 {
 	char name[sizeof(c->sa.sun_path) + 1];
 	unsigned int i;
@@ -140,9 +332,12 @@ int control_open(struct control *c, const char *opt, const char *dev,
 	c->fd = -1;
 	for (i = 0; i < CONTROL_CLIENTS; i++)
 		c->clients[i].fd = -1;
-	if (opt && !strcmp(opt, "none"))
+	if (cfg->control && !strcmp(cfg->control, "none"))
 		return 0;
-	c->sa_len = control_name(opt, dev, &c->sa);
+	err = control_admin(c, cfg->admin_group);
+	if (err)
+		return err;
+	c->sa_len = control_name(cfg->control, dev, &c->sa);
 	if (!c->sa_len) {
 		log_err("control socket name too long: give --control NAME");
 		return -ENAMETOOLONG;
@@ -158,14 +353,14 @@ int control_open(struct control *c, const char *opt, const char *dev,
 	}
 	err = control_bind(c, name);
 	if (!err && c->is_path)
-		err = control_own(c, user);
+		err = control_own(c, cfg->user);
 	if (!err && listen(c->fd, CONTROL_CLIENTS)) {
 		err = -errno;
 		log_err_ret(err, "cannot listen on %s", name);
 	}
 	if (err) {
 		control_close(c);
-		return err;
+		return err == -EADDRINUSE ? 0 : err;
 	}
 	log_debug("control socket %s", name);
 	return 0;
@@ -184,35 +379,77 @@ static void control_client_close(struct control_client *cl)
 	cl->answered = false;
 }
 
-/* Is gid among the groups of the client on fd (SO_PEERGROUPS)? */
-static bool control_in_group(int fd, gid_t gid)
+/* The groups of the client on fd (SO_PEERGROUPS); NULL if none. */
+static gid_t *control_groups(int fd, size_t *n)
 {
-	gid_t groups[256];
-	socklen_t len = sizeof(groups);
+	socklen_t len = 64 * sizeof(gid_t);
+	gid_t *g = NULL, *more;
+
+	for (;;) {
+		more = realloc(g, len);
+		if (!more)
+			break;
+		g = more;
+		if (!getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len)) {
+			*n = len / sizeof(gid_t);
+			return g;
+		}
+		/* ERANGE says how much room it needs. */
+		if (errno != ERANGE ||
+		    len > CONTROL_GROUPS_MAX * sizeof(gid_t))
+			break;
+	}
+	free(g);
+	*n = 0;
+	return NULL;
+}
+
+static bool control_has_gid(const struct ucred *cr, const gid_t *g,
+			    size_t n, gid_t gid)
+{
 	size_t i;
 
-	/* ERANGE: a client in more groups is judged by the others. */
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
-		return false;
-	for (i = 0; i < len / sizeof(*groups); i++)
-		if (groups[i] == gid)
+	if (cr->gid == gid)
+		return true;
+	for (i = 0; i < n; i++)
+		if (g[i] == gid)
 			return true;
 	return false;
 }
 
 /*
- * Who may ask: root, the user gsotun runs as, or a member of its group
- * (--user's): the abstract name has no file mode to say it.
+ * Who may ask, by the credentials the kernel gives for the client
+ * (SO_PEERCRED, SO_PEERGROUPS: the abstract name has no file mode to say
+ * it): root, the user gsotun runs as or a member of its group (--user's)
+ * may read; root and members of --admin-group may change too.
+ *
+ * Root is uid 0 as gsotun's own user namespace sees it (the kernel maps
+ * the uid: root of a namespace of one's own is not root here). The
+ * client's capabilities are not looked at: /proc/PID/status of
+ * SO_PEERCRED's pid may by then be another process's, and its CapEff
+ * counts in the client's user namespace, where anyone may have
+ * CAP_NET_ADMIN (unshare -r).
  */
-static bool control_allowed(int fd)
+static bool control_who(const struct control *c, int fd, uid_t *uid,
+			bool *may_change)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
+	gid_t *groups;
+	size_t n;
+	bool reads;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
 		return false;
-	return cr.uid == 0 || cr.uid == geteuid() || cr.gid == getegid() ||
-	       control_in_group(fd, getegid());
+	groups = control_groups(fd, &n);
+	*uid = cr.uid;
+	*may_change = cr.uid == 0 ||
+		      (c->has_admin &&
+		       control_has_gid(&cr, groups, n, c->admin_gid));
+	reads = *may_change || cr.uid == geteuid() ||
+		control_has_gid(&cr, groups, n, getegid());
+	free(groups);
+	return reads;
 }
 
 /* The tap named dev (NULL: the main one); NULL when none is. */
@@ -230,77 +467,45 @@ static struct tunnel *control_tunnel(struct port *port, const char *dev,
 	return NULL;
 }
 
-static void control_peer(struct port *port, char **argv, int argc,
+static void control_peer(struct port *port, const struct ctlreq *q,
 			 struct control_reply *r)
 {
-	struct ipaddr a;
-	const char *why;
+	bool add = q->kind == CTLREQ_PEER_ADD;
 	int err;
 
-	if (argc != 3 || (strcmp(argv[1], "add") && strcmp(argv[1], "del"))) {
-		control_fail(r, CONTROL_EUSAGE, "usage: peer add|del ADDR");
-		return;
-	}
-	why = options_endpoint_parse(argv[2], &a);
-	if (why) {
-		control_fail(r, CONTROL_EUSAGE, "invalid peer '%s': %s",
-			     argv[2], why);
-		return;
-	}
-	if (argv[1][0] == 'a')
-		err = fwd_peer_add(port, &a);
-	else
-		err = fwd_peer_del(port, &a);
+	err = add ? fwd_peer_add(port, &q->peer) : fwd_peer_del(port, &q->peer);
 	if (err == -EEXIST)
-		control_fail(r, CONTROL_EFAIL, "%s is a peer already", argv[2]);
+		control_fail(r, CONTROL_EFAIL, "%s is a peer already", q->arg);
 	else if (err == -ENOENT)
-		control_fail(r, CONTROL_EFAIL, "%s is not a peer", argv[2]);
+		control_fail(r, CONTROL_EFAIL, "%s is not a peer", q->arg);
 	else if (err == -EBUSY)
-		control_fail(r, CONTROL_EFAIL, "%s is the last peer",
-			     argv[2]);
+		control_fail(r, CONTROL_EFAIL, "%s is the last peer", q->arg);
 	else if (err == -EINVAL)
 		control_fail(r, CONTROL_EFAIL, "%s is not of the underlay's "
-			     "address family", argv[2]);
+			     "address family", q->arg);
 	else if (err == -EISCONN)
 		control_fail(r, CONTROL_EFAIL, "raw GRE with one --remote "
 			     "has a connected socket: start it with --peers "
 			     "or --allow to add peers");
 	else if (err)
-		control_fail(r, CONTROL_EFAIL, "%s: %s", argv[2],
+		control_fail(r, CONTROL_EFAIL, "%s: %s", q->arg,
 			     strerror(-err));
 	else
-		log_info("control: peer %s %s", argv[2],
-			 argv[1][0] == 'a' ? "added" : "removed");
+		log_info("control: peer %s %s", q->arg,
+			 add ? "added" : "removed");
 }
 
-static void control_fdb_change(struct port *port, char **argv, int argc,
-			       struct control_reply *r)
+static void control_fdb(struct port *port, const struct ctlreq *q,
+			struct control_reply *r)
 {
-	bool add = !strcmp(argv[1], "add");
-	struct config_fdb e = { 0 };
-	struct tunnel *t;
-	const char *why;
+	bool add = q->kind == CTLREQ_FDB_ADD;
+	struct tunnel *t = control_tunnel(port, q->tap, r);
 	int err;
 
-	if (argc < 3 || argc > 4) {
-		control_fail(r, CONTROL_EUSAGE, "usage: fdb add MAC[@VID]=ADDR "
-			     "[TAP], fdb del MAC[@VID] [TAP]");
-		return;
-	}
-	if (add)
-		why = options_fdb_parse(argv[2], &e);
-	else
-		why = options_mac_vlan_parse(argv[2], strlen(argv[2]), e.mac,
-					     &e.vlan);
-	if (why) {
-		control_fail(r, CONTROL_EUSAGE, "invalid entry '%s': %s",
-			     argv[2], why);
-		return;
-	}
-	t = control_tunnel(port, argc == 4 ? argv[3] : NULL, r);
 	if (!t)
 		return;
-	err = add ? fwd_fdb_add(t, &e) : fwd_fdb_del(t, e.mac, e.vlan);
+	err = add ? fwd_fdb_add(t, &q->fdb)
+		  : fwd_fdb_del(t, q->fdb.mac, q->fdb.vlan);
 	if (err == -ENOENT)
 		control_fail(r, CONTROL_EFAIL, add ? "the address is not a "
 			     "peer" : "no such entry");
@@ -310,133 +515,165 @@ static void control_fdb_change(struct port *port, char **argv, int argc,
 	else if (err)
 		control_fail(r, CONTROL_EFAIL, "%s", strerror(-err));
 	else
-		log_info("control: %s: fdb entry %s %s", t->ifname, argv[2],
+		log_info("control: %s: fdb entry %s %s", t->ifname, q->arg,
 			 add ? "added" : "removed");
 }
 
-static void control_fdb(struct port *port, char **argv, int argc,
-			struct control_reply *r)
+/* The reports, by request. */
+static const enum report_kind control_reports[] = {
+	[CTLREQ_SHOW] = REPORT_SHOW,
+	[CTLREQ_STATS] = REPORT_DUMP,
+	[CTLREQ_STATS_JSON] = REPORT_JSON,
+	[CTLREQ_METRICS] = REPORT_METRICS,
+	[CTLREQ_FDB_SHOW] = REPORT_FDB,
+};
+
+/*
+ * Run request q of client cl: a change is made now; a report is started
+ * (cl->cur), to be made as it is sent. The text the reply starts with,
+ * if any, in *text.
+ */
+static void control_run(struct control_client *cl, const struct ctlreq *q,
+			struct control_reply *r, const char **text)
 {
-	if (argc == 2 && !strcmp(argv[1], "show"))
-		report_fdb(r->out, port);
-	else if (argc >= 2 && (!strcmp(argv[1], "add") ||
-			       !strcmp(argv[1], "del")))
-		control_fdb_change(port, argv, argc, r);
-	else
-		control_fail(r, CONTROL_EUSAGE, "usage: fdb show|add|del");
-}
+	const struct control *c = cl->ctl;
 
-static void control_help(FILE *out)
-{
-	fputs("show\nstats\nstats json\nmetrics\nversion\n"
-	      "peer add ADDR\npeer del ADDR\nfdb show\n"
-	      "fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n", out);
-}
-
-/* The request's words run, its reply in r. */
-static void control_run(struct port *port, char **argv, int argc,
-			struct control_reply *r)
-{
-	const char *cmd = argv[0];
-
-	if (!strcmp(cmd, "show") && argc == 1)
-		report_show(r->out, port);
-	else if (!strcmp(cmd, "stats") && argc == 1)
-		report_dump(r->out, port);
-	else if (!strcmp(cmd, "stats") && argc == 2 &&
-		 !strcmp(argv[1], "json"))
-		report_json(r->out, port);
-	else if (!strcmp(cmd, "metrics") && argc == 1)
-		report_metrics(r->out, port);
-	else if (!strcmp(cmd, "version") && argc == 1)
-		fprintf(r->out, "gsotun %s\n", PACKAGE_VERSION);
-	else if (!strcmp(cmd, "help") && argc == 1)
-		control_help(r->out);
-	else if (!strcmp(cmd, "peer"))
-		control_peer(port, argv, argc, r);
-	else if (!strcmp(cmd, "fdb"))
-		control_fdb(port, argv, argc, r);
-	else
-		control_fail(r, CONTROL_EUSAGE, "unknown request (try help)");
-}
-
-/* Split line into words; false if it holds what no request has. */
-static bool control_words(char *line, char **argv, int *argc)
-{
-	char *save = NULL, *w, *p;
-
-	for (p = line; *p; p++)
-		if ((unsigned char)*p < 0x20 && *p != '\t')
-			return false;
-	*argc = 0;
-	for (w = strtok_r(line, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (*argc == CONTROL_MAX_ARGS)
-			return false;
-		argv[(*argc)++] = w;
+	*text = NULL;
+	if (ctlreq_changes(q) && !cl->may_change) {
+		if (c->has_admin)
+			control_fail(r, CONTROL_EFAIL, "permission denied: "
+				     "only root and group %s change peers and "
+				     "forwarding", c->admin_name);
+		else
+			control_fail(r, CONTROL_EFAIL, "permission denied: "
+				     "only root changes peers and forwarding "
+				     "(no --admin-group)");
+		return;
 	}
-	return *argc > 0;
+	switch (q->kind) {
+	case CTLREQ_VERSION:
+		*text = "gsotun " PACKAGE_VERSION "\n";
+		break;
+	case CTLREQ_HELP:
+		*text = ctlreq_help;
+		break;
+	case CTLREQ_PEER_ADD:
+	case CTLREQ_PEER_DEL:
+		control_peer(c->port, q, r);
+		break;
+	case CTLREQ_FDB_ADD:
+	case CTLREQ_FDB_DEL:
+		control_fdb(c->port, q, r);
+		break;
+	default:
+		report_start(&cl->cur, control_reports[q->kind]);
+		cl->more = true;
+	}
 }
 
 /*
- * The answer to the request line (NUL-terminated, no newline; NULL: too
- * long): the status line ("ok LEN" or "error CODE WHY") in cl->head,
- * what was asked for, LEN bytes, in cl->body.
+ * The next chunk of cl's reply into cl->body, after text (the first's
+ * only), as the protocol has it (ctlproto.h): its size line in cl->head
+ * after status ("ok\n" for the first), "0\n" after the last. About
+ * CONTROL_CHUNK bytes: the rest waits until this is sent. false: out of
+ * memory (the client is dropped, its reply cut short).
  */
-static void control_answer(struct control_client *cl, char *line)
+static bool control_fill(struct control_client *cl, const char *status,
+			 const char *text)
 {
-	struct control_reply r = { .status = CONTROL_OK };
-	char *argv[CONTROL_MAX_ARGS];
-	int argc, n;
+	FILE *out;
+	int n;
 
+	free(cl->body);
 	cl->body = NULL;
 	cl->body_len = 0;
-	r.out = open_memstream(&cl->body, &cl->body_len);
-	if (!r.out)
-		control_fail(&r, CONTROL_EFAIL, "out of memory");
-	else if (!line)
-		control_fail(&r, CONTROL_EUSAGE, "request too long (at most "
-			     "%d bytes)", CONTROL_REQ_MAX);
-	else if (!control_words(line, argv, &argc))
-		control_fail(&r, CONTROL_EUSAGE, "malformed request");
-	else
-		control_run(cl->ctl->port, argv, argc, &r);
-	/* A reply cut short by a lack of memory is no reply. */
-	if (r.out && (ferror(r.out) | fclose(r.out)) && !r.status)
-		control_fail(&r, CONTROL_EFAIL, "out of memory");
-	if (r.status) {
-		free(cl->body);
-		cl->body = NULL;
-		cl->body_len = 0;
-		n = snprintf(cl->head, sizeof(cl->head), "error %d %s\n",
-			     r.status, r.why);
-	} else {
-		n = snprintf(cl->head, sizeof(cl->head), "ok %zu\n",
-			     cl->body_len);
-	}
-	cl->head_len = (size_t)n < sizeof(cl->head) ? (size_t)n
-						    : sizeof(cl->head) - 1;
+	out = open_memstream(&cl->body, &cl->body_len);
+	if (!out)
+		return false;
+	if (text)
+		fputs(text, out);
+	while (cl->more && ftell(out) < CONTROL_CHUNK)
+		cl->more = report_step(out, cl->ctl->port, &cl->cur);
+	if (ferror(out) | fclose(out))
+		return false;
+	n = snprintf(cl->head, sizeof(cl->head), "%s%zu\n", status,
+		     cl->body_len);
+	cl->head_len = (size_t)n;
+	cl->last = !cl->more;
+	/* An empty chunk is the end already. */
+	cl->tail = cl->last && cl->body_len ? "0\n" : "";
 	cl->off = 0;
-	cl->answered = true;
+	return true;
 }
 
 /*
- * Write what the socket takes of the head and body; false once all is
- * written or the client is gone. Each step forward gives the client
- * CONTROL_TIMEOUT more, up to CONTROL_MAX_TIME in all.
+ * The answer to the request line (ctlreq_line()'s; NULL: too long):
+ * the first chunk, or "error CODE WHY" and nothing more. false: out of
+ * memory.
+ */
+static bool control_answer(struct control_client *cl, char *line,
+			   size_t len)
+{
+	struct control_reply r = { .status = CONTROL_OK };
+	const char *text = NULL;
+	struct ctlreq q;
+	int n;
+
+	cl->more = false;
+	cl->answered = true;
+	if (!line)
+		control_fail(&r, CONTROL_EUSAGE, "request too long (at most "
+			     "%d bytes)", CONTROL_REQ_MAX);
+	else if ((r.status = ctlreq_parse(line, len, &q, r.why,
+					  sizeof(r.why))) == CONTROL_OK)
+		control_run(cl, &q, &r, &text);
+	if (!r.status)
+		return control_fill(cl, "ok\n", text);
+	n = snprintf(cl->head, sizeof(cl->head), "error %d %s\n", r.status,
+		     r.why);
+	cl->head_len = (size_t)n < sizeof(cl->head) ? (size_t)n
+						    : sizeof(cl->head) - 1;
+	cl->body_len = 0;
+	cl->tail = "";
+	cl->off = 0;
+	cl->last = true;
+	return true;
+}
+
+/* What is left of the chunk to write, as iovecs; how many. */
+static int control_iov(const struct control_client *cl, struct iovec *iov)
+{
+	const char *part[3] = { cl->head, cl->body, cl->tail };
+	size_t len[3] = { cl->head_len, cl->body_len, strlen(cl->tail) };
+	size_t skip = cl->off;
+	int i, n = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (skip >= len[i]) {
+			skip -= len[i];
+			continue;
+		}
+		iov[n].iov_base = (char *)part[i] + skip;
+		iov[n++].iov_len = len[i] - skip;
+		skip = 0;
+	}
+	return n;
+}
+
+/*
+ * Write what the socket takes of the chunk; false when the client is
+ * gone. Each step forward gives the client CONTROL_TIMEOUT more, up to
+ * CONTROL_MAX_TIME in all.
  */
 static bool control_write(struct control_client *cl)
 {
-	size_t total = cl->head_len + cl->body_len;
+	struct iovec iov[3];
+	struct msghdr msg = { .msg_iov = iov };
 	bool moved = false;
+	ssize_t n;
 
-	while (cl->off < total) {
-		bool in_head = cl->off < cl->head_len;
-		const char *p = in_head ? cl->head + cl->off
-					: cl->body + (cl->off - cl->head_len);
-		size_t len = in_head ? cl->head_len - cl->off : total - cl->off;
-		ssize_t n = send(cl->fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-
+	while ((msg.msg_iovlen = control_iov(cl, iov))) {
+		n = sendmsg(cl->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -444,58 +681,79 @@ static bool control_write(struct control_client *cl)
 		cl->off += (size_t)n;
 		moved = true;
 	}
-	if (cl->off == total || (errno != EAGAIN && errno != EWOULDBLOCK))
+	if (msg.msg_iovlen && errno != EAGAIN && errno != EWOULDBLOCK)
 		return false;
 	if (moved && ev_now(cl->ctl->loop) - cl->started < CONTROL_MAX_TIME)
 		ev_timer_again(cl->ctl->loop, &cl->timer);
 	return true;
 }
 
+static bool control_sent(const struct control_client *cl)
+{
+	struct iovec iov[3];
+
+	return !control_iov(cl, iov);
+}
+
+/*
+ * A wake-up of a client being answered: the next chunk once the last is
+ * sent (one chunk a wake-up: the loop's other work goes between), and
+ * what the socket takes of it; the client is let go after the last.
+ */
+static void control_send(struct control_client *cl)
+{
+	if (control_sent(cl) && !control_fill(cl, "", NULL))
+		goto drop;
+	if (!control_write(cl) || (control_sent(cl) && cl->last))
+		goto drop;
+	return;
+drop:
+	control_client_close(cl);
+}
+
 /* A request line is in (NULL: too long): answer, and start writing. */
-static void control_respond(struct control_client *cl, char *line)
+static void control_respond(struct control_client *cl, char *line,
+			    size_t len)
 {
 	struct ev_loop *loop = cl->ctl->loop;
 
 	shutdown(cl->fd, SHUT_RD);
-	control_answer(cl, line);
-	if (!control_write(cl)) {
+	if (!control_answer(cl, line, len)) {
 		control_client_close(cl);
 		return;
 	}
 	ev_io_stop(loop, &cl->io);
 	ev_io_set(&cl->io, cl->fd, EV_WRITE);
 	ev_io_start(loop, &cl->io);
+	control_send(cl);
 }
 
 static void control_read(struct control_client *cl)
 {
+	size_t len = 0;
 	ssize_t n;
-	char *nl;
 
 	n = recv(cl->fd, cl->req + cl->req_len,
 		 sizeof(cl->req) - cl->req_len, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n <= 0) {
-		/* The client is done: a last line without a newline too. */
-		if (n == 0 && cl->req_len && cl->req_len < sizeof(cl->req)) {
-			cl->req[cl->req_len] = '\0';
-			control_respond(cl, cl->req);
-		} else {
-			control_client_close(cl);
-		}
+	if (n < 0) {
+		control_client_close(cl);
 		return;
 	}
 	cl->req_len += (size_t)n;
-	nl = memchr(cl->req, '\n', cl->req_len);
-	if (nl) {
-		/* A line ended by CR LF too (nc -C, socat crlf). */
-		if (nl > cl->req && nl[-1] == '\r')
-			nl--;
-		*nl = '\0';
-		control_respond(cl, cl->req);
-	} else if (cl->req_len == sizeof(cl->req)) {
-		control_respond(cl, NULL);
+	switch (ctlreq_line(cl->req, cl->req_len, n == 0, &len)) {
+	case CTLREQ_LINE_MORE:
+		break;
+	case CTLREQ_LINE_DONE:
+		control_respond(cl, cl->req, len);
+		break;
+	case CTLREQ_LINE_TOO_LONG:
+		control_respond(cl, NULL, 0);
+		break;
+	case CTLREQ_LINE_NONE:
+		control_client_close(cl);
+		break;
 	}
 }
 
@@ -503,12 +761,10 @@ static void control_client_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct control_client *cl = w->data;
 
-	if (!cl->answered) {
+	if (!cl->answered)
 		control_read(cl);
-		return;
-	}
-	if (!control_write(cl))
-		control_client_close(cl);
+	else
+		control_send(cl);
 }
 
 /* No step forward for CONTROL_TIMEOUT: the client is given up. */
@@ -518,22 +774,46 @@ static void control_timeout_cb(struct ev_loop *loop, ev_timer *w,
 	control_client_close(w->data);
 }
 
-static struct control_client *control_free_slot(struct control *c)
+/*
+ * A slot for a client of uid, or why not: CONTROL_PER_UID a user (root
+ * is not counted), and the last slot is root's, so that root can always
+ * ask whatever others hold.
+ */
+static struct control_client *control_slot(struct control *c, uid_t uid,
+					   const char **why)
 {
-	unsigned int i;
+	struct control_client *free_slot = NULL;
+	unsigned int i, used = 0, of_uid = 0;
 
-	for (i = 0; i < CONTROL_CLIENTS; i++)
-		if (c->clients[i].fd < 0)
-			return &c->clients[i];
-	return NULL;
+	for (i = 0; i < CONTROL_CLIENTS; i++) {
+		const struct control_client *cl = &c->clients[i];
+
+		if (cl->fd < 0) {
+			free_slot = free_slot ? free_slot : &c->clients[i];
+			continue;
+		}
+		used++;
+		of_uid += cl->uid == uid;
+	}
+	*why = "busy: too many clients";
+	if (uid && used >= CONTROL_CLIENTS - 1)
+		return NULL;
+	if (uid && of_uid >= CONTROL_PER_UID) {
+		*why = "busy: too many clients of this user";
+		return NULL;
+	}
+	return free_slot;
 }
 
 /* A new client in cl: read its request within CONTROL_TIMEOUT. */
 static void control_client_start(struct control *c,
-				 struct control_client *cl, int fd)
+				 struct control_client *cl, int fd, uid_t uid,
+				 bool may_change)
 {
 	cl->ctl = c;
 	cl->fd = fd;
+	cl->uid = uid;
+	cl->may_change = may_change;
 	cl->req_len = 0;
 	cl->body = NULL;
 	cl->answered = false;
@@ -549,7 +829,7 @@ static void control_client_start(struct control *c,
 /* Turned away with a line it may read, or not: it is never waited for. */
 static void control_refuse(int fd, const char *why)
 {
-	char line[96];
+	char line[128];
 	int n = snprintf(line, sizeof(line), "error %d %s\n", CONTROL_EFAIL,
 			 why);
 
@@ -593,7 +873,10 @@ static void control_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct control *c = w->data;
 	struct control_client *cl;
+	const char *why;
+	bool may_change;
 	unsigned int i;
+	uid_t uid;
 	int fd;
 
 	/* A few a wake-up: a flood of connections cannot hold the loop. */
@@ -605,16 +888,16 @@ static void control_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 			control_pause(c);
 		if (fd < 0)
 			return;
-		if (!control_allowed(fd)) {
+		if (!control_who(c, fd, &uid, &may_change)) {
 			control_refuse(fd, "permission denied: root, or the "
 				       "user or group gsotun runs as");
 			continue;
 		}
-		cl = control_free_slot(c);
+		cl = control_slot(c, uid, &why);
 		if (!cl)
-			control_refuse(fd, "busy: too many clients");
+			control_refuse(fd, why);
 		else
-			control_client_start(c, cl, fd);
+			control_client_start(c, cl, fd, uid, may_change);
 	}
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ctlproto: the control socket's address, as gsotun and gsotunctl name it.
+ * ctlproto: the control socket's address, as gsotun and gsotunctl name it,
+ * and the words requests start with.
  */
 #include "config.h"
 
@@ -32,4 +33,17 @@ socklen_t control_name(const char *opt, const char *dev,
 	 * NUL a path's length counts, as sun_path's users expect.
 	 */
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
+}
+
+bool control_is_command(const char *word)
+{
+	static const char *const commands[] = {
+		"show", "stats", "metrics", "version", "help", "peer", "fdb",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(word, commands[i]))
+			return true;
+	return false;
 }

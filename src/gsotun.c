@@ -75,7 +75,7 @@ static void print_counters(const struct port *port)
 {
 	struct log_stream ls;
 
-	report_dump(log_stream_open(&ls), port);
+	report_write(log_stream_open(&ls), port, REPORT_DUMP);
 	log_stream_close(&ls);
 }
 
@@ -255,8 +255,7 @@ static int setup(struct gsotun *g)
 	}
 	/* Named after the tap, which may have been named by the kernel. */
 	if (!err)
-		err = control_open(&g->ctl, g->cfg.control,
-				   port->tun[0]->ifname, g->cfg.user);
+		err = control_open(&g->ctl, &g->cfg, port->tun[0]->ifname);
 	return err;
 }
 

@@ -7,7 +7,9 @@
 #include "config.h"
 
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,14 +19,18 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include "ctlproto.h"
 
 /* Seconds to wait for gsotun: it answers within its own loop's turn. */
 #define CTL_TIMEOUT 10
 
-/* Tunnels listed when none is named and several run. */
+/* Sockets looked at when no tap is named. */
 #define CTL_MAX_FOUND 64
+/* Flags of a listening socket in /proc/net/unix (__SO_ACCEPTCON). */
+#define CTL_UNIX_LISTENING 0x10000
 
 enum { OPT_JSON = 256, OPT_CONTROL };
 
@@ -43,7 +49,7 @@ static const struct argp_option ctl_options[] = {
 	  .doc = "stats: every counter as one JSON object" },
 	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH",
 	  .doc = "The control socket, as gsotun's --control gave it "
-		 "(default @gsotun/DEV)" },
+		 "(default /run/gsotun/DEV/ctl, else @gsotun/DEV)" },
 	{ 0 }
 };
 
@@ -66,20 +72,6 @@ static const char ctl_doc[] =
 	"\n"
 	"Exit status: 0 on success, 1 when gsotun refused or cannot be "
 	"reached, 64 on a usage error.";
-
-static const char *const ctl_commands[] = {
-	"show", "stats", "metrics", "peer", "fdb", "version", "help",
-};
-
-static bool ctl_is_command(const char *w)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(ctl_commands) / sizeof(*ctl_commands); i++)
-		if (!strcmp(w, ctl_commands[i]))
-			return true;
-	return false;
-}
 
 static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -122,67 +114,224 @@ ctl_die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+/* A control socket of this network namespace by a default name. */
+struct ctl_found {
+	char dev[IFNAMSIZ];
+	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+};
+
 /*
- * The tunnels of this network namespace: the abstract names under
- * CONTROL_PREFIX that /proc/net/unix (per namespace) lists as listening.
+ * The tap of a default control socket name, as /proc/net/unix shows it
+ * ("@gsotun/DEV", or the unit's "/run/gsotun/DEV/ctl"), in dev; false
+ * for another name.
  */
-static int ctl_find(char found[][IFNAMSIZ], int max)
+static bool ctl_default_dev(const char *name, char *dev)
 {
-	FILE *f = fopen("/proc/net/unix", "r");
-	char line[512], *path;
-	int n = 0, i;
+	const char *run = CONTROL_RUN_DIR, *file = CONTROL_RUN_FILE;
+	size_t len;
+
+	if (!strncmp(name, "@" CONTROL_PREFIX, strlen(CONTROL_PREFIX) + 1)) {
+		name += strlen(CONTROL_PREFIX) + 1;
+		len = strlen(name);
+	} else if (!strncmp(name, run, strlen(run))) {
+		name += strlen(run);
+		len = strcspn(name, "/");
+		if (strcmp(name + len, file))
+			return false;
+	} else {
+		return false;
+	}
+	if (!len || len >= IFNAMSIZ || memchr(name, '/', len))
+		return false;
+	memcpy(dev, name, len);
+	dev[len] = '\0';
+	return true;
+}
+
+/*
+ * The listening sockets of this network namespace by a default name:
+ * /proc/net/unix lists those of the namespace it is read in, files too
+ * (whose paths all namespaces share). For dev, its own only.
+ */
+static int ctl_find(struct ctl_found *found, int max, const char *dev)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	unsigned int flags, type;
+	char line[512];
+	int n = 0, off;
 
 	if (!f)
 		return -errno;
 	while (n < max && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		path = strstr(line, " @" CONTROL_PREFIX);
-		if (!path)
+		if (sscanf(line, "%*s %*s %*s %x %x %*s %*s %n", &flags, &type,
+			   &off) != 2 || !(flags & CTL_UNIX_LISTENING) ||
+		    type != SOCK_STREAM ||
+		    !ctl_default_dev(line + off, found[n].dev) ||
+		    (dev && strcmp(dev, found[n].dev)) ||
+		    strlen(line + off) >= sizeof(found[n].name))
 			continue;
-		path += 2 + strlen(CONTROL_PREFIX);
-		for (i = 0; i < n && strcmp(found[i], path); i++)
-			;
-		if (i == n && strlen(path) < IFNAMSIZ)
-			strcpy(found[n++], path);
+		strcpy(found[n].name, line + off);
+		/* The unit's file first: nobody but root can take it. */
+		if (line[off] == '/' && n) {
+			struct ctl_found first = found[0];
+
+			found[0] = found[n];
+			found[n] = first;
+		}
+		n++;
 	}
 	fclose(f);
 	return n;
 }
 
-/* The tap named, or the one gsotun of this namespace. */
-static const char *ctl_dev(struct ctl_args *a)
+/*
+ * May a socket served by uid be a gsotun? One opened by root (a gsotun
+ * listens before it drops privileges), or by ourselves; or a file in
+ * directories that only root or uid can write, all the way up, such as
+ * the unit's RuntimeDirectory= of its User=: nobody else could have put
+ * it there. Abstract names have no owner: anyone may bind one first.
+ */
+static bool ctl_trusted(const char *name, uid_t uid)
 {
-	static char found[CTL_MAX_FOUND][IFNAMSIZ];
-	char list[256] = "";
-	size_t len = 0;
-	int n, i;
+	char dir[sizeof(((struct ctl_found *)0)->name)], *slash;
+	struct stat st;
 
-	/* --control names the socket: the first word is the command. */
-	if (a->control) {
-		if (a->n_words && !ctl_is_command(a->words[0]))
-			ctl_die(EX_USAGE, "'%s' is not a command (with "
-				"--control, no DEV)", a->words[0]);
-		return "";
+	if (uid == 0 || uid == getuid())
+		return true;
+	if (name[0] != '/' || strlen(name) >= sizeof(dir))
+		return false;
+	strcpy(dir, name);
+	while ((slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = '\0';
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    (st.st_uid != 0 && st.st_uid != uid) ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return false;
+		if (slash == dir)
+			return true;
 	}
-	if (a->n_words && !ctl_is_command(a->words[0])) {
-		a->n_words--;
-		return *a->words++;
-	}
-	n = ctl_find(found, CTL_MAX_FOUND);
+	return false;
+}
+
+/* Who serves the socket fd is connected to (SO_PEERCRED); false: unknown. */
+static bool ctl_server_uid(int fd, uid_t *uid)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
+		return false;
+	*uid = cr.uid;
+	return true;
+}
+
+/* Connected to name ("@NAME" or a path), or -errno. */
+static int ctl_dial(const char *name, bool nonblock)
+{
+	struct sockaddr_un sa;
+	socklen_t len = control_name(name, NULL, &sa);
+	int fd, err;
+
+	if (!len)
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+		    (nonblock ? SOCK_NONBLOCK : 0), 0);
+	if (fd < 0)
+		return -errno;
+	if (!connect(fd, (struct sockaddr *)&sa, len))
+		return fd;
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Is found[i]'s tap that of an earlier one in found[]? */
+static bool ctl_seen(const struct ctl_found *found, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (found[j].name[0] && !strcmp(found[j].dev, found[i].dev))
+			return true;
+	return false;
+}
+
+/*
+ * The one gsotun of this namespace: of the sockets by a default name,
+ * those that answer and whose server is trusted; another user's socket
+ * (one who bound @gsotun/NAME first) is not counted. Its connection,
+ * its name in name.
+ */
+static int ctl_find_one(char *name, size_t len)
+{
+	static struct ctl_found found[CTL_MAX_FOUND];
+	int n, i, fd, use = -1, taps = 0, others = 0, denied = 0;
+	char list[256] = "";
+	size_t at = 0;
+	uid_t uid;
+
+	n = ctl_find(found, CTL_MAX_FOUND, NULL);
 	if (n < 0)
 		ctl_die(EXIT_FAILURE, "cannot read /proc/net/unix: %s",
 			strerror(-n));
-	if (n == 0)
+	for (i = 0; i < n; i++) {
+		/* Non-blocking: a squatter's full backlog holds nothing. */
+		fd = ctl_dial(found[i].name, true);
+		if (fd >= 0 && (!ctl_server_uid(fd, &uid) ||
+				!ctl_trusted(found[i].name, uid))) {
+			others++;
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0) {
+			denied += fd == -EACCES;
+			found[i].name[0] = '\0';
+			continue;
+		}
+		if (use < 0) {
+			use = fd;
+			snprintf(name, len, "%s", found[i].name);
+		} else {
+			close(fd);
+		}
+		/* A tap by a file and by a name is one gsotun. */
+		if (ctl_seen(found, i))
+			continue;
+		taps++;
+		if (at < sizeof(list))
+			at += snprintf(list + at, sizeof(list) - at, "%s%s",
+				       at ? ", " : "", found[i].dev);
+	}
+	if (use < 0 && denied)
+		ctl_die(EXIT_FAILURE, "permission denied (root, or the user "
+			"or group gsotun runs as)");
+	if (use < 0)
 		ctl_die(EXIT_FAILURE, "no gsotun runs in this network "
-			"namespace (with its default control socket)");
-	if (n > 1) {
-		for (i = 0; i < n && len < sizeof(list); i++)
-			len += snprintf(list + len, sizeof(list) - len, "%s%s",
-					i ? ", " : "", found[i]);
+			"namespace (with its default control socket)%s",
+			others ? "; sockets of that name another user serves "
+			"are not trusted" : "");
+	if (taps > 1)
 		ctl_die(EX_USAGE, "several gsotun run here (%s): name the "
 			"tap", list);
-	}
-	return found[0];
+	/* Blocking from here on, within CTL_TIMEOUT. */
+	if (fcntl(use, F_SETFL, fcntl(use, F_GETFL) & ~O_NONBLOCK))
+		ctl_die(EXIT_FAILURE, "fcntl: %s", strerror(errno));
+	return use;
+}
+
+/*
+ * The socket of tap dev: the unit's file when this namespace has it
+ * listening, else the abstract name.
+ */
+static void ctl_dev_name(const char *dev, char *name, size_t len)
+{
+	struct ctl_found found[2];
+
+	if (ctl_find(found, 2, dev) > 0 && found[0].name[0] == '/')
+		snprintf(name, len, "%s", found[0].name);
+	else
+		snprintf(name, len, "@%s%s", CONTROL_PREFIX, dev);
 }
 
 /* The request line from the command words; "show" without any. */
@@ -211,34 +360,38 @@ static void ctl_request(const struct ctl_args *a, char *buf, size_t len)
 	snprintf(buf + n, len - n, "\n");
 }
 
-static int ctl_connect(const struct ctl_args *a, const char *dev)
+/*
+ * Connected to the named socket (--control, or DEV's), with who serves
+ * it checked: a socket that a gsotun did not open is not trusted with
+ * the answer, nor with the request.
+ */
+static int ctl_connect(const char *name, const char *dev)
 {
-	struct timeval tv = { .tv_sec = CTL_TIMEOUT };
-	struct sockaddr_un sa;
-	socklen_t len = control_name(a->control, dev, &sa);
-	const char *name = a->control ? a->control : dev;
-	int fd;
+	int fd = ctl_dial(name, false);
+	uid_t uid;
 
-	if (!len)
+	if (fd == -ENAMETOOLONG)
 		ctl_die(EX_USAGE, "'%s' is too long for a socket name", name);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		ctl_die(EXIT_FAILURE, "socket: %s", strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (!connect(fd, (struct sockaddr *)&sa, len))
-		return fd;
-	if ((errno == ENOENT || errno == ECONNREFUSED) && a->control)
+	if ((fd == -ENOENT || fd == -ECONNREFUSED) && !dev)
 		ctl_die(EXIT_FAILURE, "no gsotun listens at %s", name);
-	if (errno == ENOENT || errno == ECONNREFUSED)
+	if (fd == -ENOENT || fd == -ECONNREFUSED)
 		ctl_die(EXIT_FAILURE, "no gsotun with tap %s in this network "
 			"namespace (commands: show, stats, metrics, peer, "
 			"fdb)", dev);
-	if (errno == EACCES || errno == EPERM)
+	if (fd == -EACCES || fd == -EPERM)
 		ctl_die(EXIT_FAILURE, "%s: permission denied (root, or the "
 			"user or group gsotun runs as)", name);
-	ctl_die(EXIT_FAILURE, "cannot reach gsotun %s: %s", name,
-		strerror(errno));
+	if (fd < 0)
+		ctl_die(EXIT_FAILURE, "cannot reach gsotun %s: %s", name,
+			strerror(-fd));
+	if (!ctl_server_uid(fd, &uid))
+		ctl_die(EXIT_FAILURE, "cannot tell who serves %s: %s", name,
+			strerror(errno));
+	if (!ctl_trusted(name, uid))
+		ctl_die(EXIT_FAILURE, "%s is served by uid %u, not by a gsotun "
+			"started by root: not trusted", name,
+			(unsigned int)uid);
+	return fd;
 }
 
 static void ctl_send(int fd, const char *req)
@@ -271,103 +424,129 @@ static void __attribute__((noreturn)) ctl_status(const char *line)
 	ctl_die(EXIT_FAILURE, "a malformed reply");
 }
 
-/* Read until len bytes are in buf, or the end; how many came. */
-static size_t ctl_read(int fd, char *buf, size_t len)
+/*
+ * What gsotun failed to send: the read's error, or the end too soon
+ * (before the status line: !started), got bytes of the body in.
+ */
+static void __attribute__((noreturn)) ctl_short(FILE *in, bool started,
+						size_t got)
 {
-	size_t have = 0;
-	ssize_t n;
+	if (ferror(in) && errno != ECONNRESET)
+		ctl_die(EXIT_FAILURE, "no reply from gsotun: %s",
+			errno == EAGAIN ? "timed out" : strerror(errno));
+	if (!started)
+		ctl_die(EXIT_FAILURE, "gsotun closed without a reply");
+	ctl_die(EXIT_FAILURE, "the reply was cut short after %zu bytes", got);
+}
 
-	while (have < len) {
-		n = recv(fd, buf + have, len - have, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno != ECONNRESET)
-			ctl_die(EXIT_FAILURE, "no reply from gsotun: %s",
-				errno == EAGAIN ? "timed out"
-						: strerror(errno));
-		if (n <= 0)
-			break;
-		have += (size_t)n;
+/* A line of the reply's framing, its newline cut off. */
+static void ctl_line(FILE *in, char *line, size_t len, bool started,
+		     size_t got)
+{
+	if (!fgets(line, (int)len, in))
+		ctl_short(in, started, got);
+	if (!strchr(line, '\n'))
+		ctl_die(EXIT_FAILURE, "a malformed reply");
+	line[strcspn(line, "\n")] = '\0';
+}
+
+/* The reply's body, growing as it comes. */
+struct ctl_body {
+	char *p;
+	size_t len, room;
+};
+
+/* len bytes more of the body from in. */
+static void ctl_take(FILE *in, struct ctl_body *b, size_t len)
+{
+	char *more;
+
+	if (b->len + len > b->room) {
+		b->room = b->len + len > 2 * b->room ? b->len + len
+						     : 2 * b->room;
+		more = realloc(b->p, b->room);
+		if (!more)
+			ctl_die(EXIT_FAILURE, "out of memory for a reply of "
+				"%zu bytes", b->room);
+		b->p = more;
 	}
-	return have;
+	if (fread(b->p + b->len, 1, len, in) != len)
+		ctl_short(in, true, b->len);
+	b->len += len;
 }
 
 /*
- * The reply: "ok LEN" and LEN bytes, which go to stdout only once all of
- * them came (a metrics file is never cut short), or "error CODE WHY".
+ * The reply (ctlproto.h): "ok" and its chunks, or "ok LEN" and LEN
+ * bytes (gsotun 0.1), or "error CODE WHY". What was asked for goes to
+ * stdout only once all of it came (a metrics file is never cut short).
  */
 static int ctl_reply(int fd)
 {
-	char head[CONTROL_REQ_MAX + 1], *nl, *body;
-	size_t have = 0, len, got;
-	char extra;
+	char line[CONTROL_REQ_MAX + 2];
+	struct ctl_body b = { 0 };
+	FILE *in = fdopen(fd, "r");
+	size_t len;
 	int off;
 
-	/* The status line, a byte at a time: the body is read whole. */
-	while (have < CONTROL_REQ_MAX && ctl_read(fd, head + have, 1)) {
-		if (head[have++] == '\n')
-			break;
+	if (!in)
+		ctl_die(EXIT_FAILURE, "fdopen: %s", strerror(errno));
+	ctl_line(in, line, sizeof(line), false, 0);
+	if (sscanf(line, "ok %zu%n", &len, &off) == 1 && !line[off]) {
+		ctl_take(in, &b, len);
+	} else if (!strcmp(line, "ok")) {
+		for (;;) {
+			ctl_line(in, line, sizeof(line), true, b.len);
+			if (sscanf(line, "%zu%n", &len, &off) != 1 ||
+			    line[off] || !isdigit((unsigned char)line[0]) ||
+			    len > CONTROL_CHUNK_MAX)
+				ctl_die(EXIT_FAILURE, "a malformed reply");
+			if (!len)
+				break;
+			ctl_take(in, &b, len);
+		}
+	} else {
+		ctl_status(line);
 	}
-	head[have] = '\0';
-	nl = strchr(head, '\n');
-	if (!have)
-		ctl_die(EXIT_FAILURE, "gsotun closed without a reply");
-	if (!nl)
-		ctl_die(EXIT_FAILURE, "a malformed reply");
-	*nl = '\0';
-	if (sscanf(head, "ok %zu%n", &len, &off) != 1 || head[off])
-		ctl_status(head);
-	body = malloc(len ? len : 1);
-	if (!body)
-		ctl_die(EXIT_FAILURE, "out of memory for a %zu-byte reply",
-			len);
-	got = ctl_read(fd, body, len);
-	if (got < len)
-		ctl_die(EXIT_FAILURE, "the reply was cut short after %zu of "
-			"%zu bytes", got, len);
-	if (ctl_read(fd, &extra, 1))
+	if (fgetc(in) != EOF)
 		ctl_die(EXIT_FAILURE, "a malformed reply: more than said");
-	if (fwrite(body, 1, len, stdout) != len || fflush(stdout))
+	fclose(in);
+	if ((b.len && fwrite(b.p, 1, b.len, stdout) != b.len) || fflush(stdout))
 		ctl_die(EXIT_FAILURE, "cannot write the reply");
-	free(body);
+	free(b.p);
 	return EXIT_SUCCESS;
-}
-
-/*
- * Abstract names have no owner: anyone could bind one first. A gsotun
- * listens before it drops privileges, so its socket is root's (or, run
- * by hand without root, ours); another is not trusted with the answer.
- */
-static void ctl_check_server(int fd, const char *name)
-{
-	struct ucred cr;
-	socklen_t len = sizeof(cr);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len))
-		ctl_die(EXIT_FAILURE, "cannot tell who serves %s: %s", name,
-			strerror(errno));
-	if (cr.uid != 0 && cr.uid != getuid())
-		ctl_die(EXIT_FAILURE, "%s is served by uid %u, not by a gsotun "
-			"started by root: not trusted", name,
-			(unsigned int)cr.uid);
 }
 
 int main(int argc, char **argv)
 {
+	struct timeval tv = { .tv_sec = CTL_TIMEOUT };
+	char req[CONTROL_REQ_MAX + 1], name[sizeof(req)];
 	struct ctl_args a = { 0 };
-	char req[CONTROL_REQ_MAX + 1];
-	const char *dev;
+	const char *dev = NULL;
 	int fd;
 
 	argp_err_exit_status = EX_USAGE;
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
-	dev = ctl_dev(&a);
-	if (!a.control && strlen(dev) >= IFNAMSIZ)
-		ctl_die(EX_USAGE, "'%s' is not a tap name (at most %d bytes)",
-			dev, IFNAMSIZ - 1);
+	/* --control names the socket: the first word is the command. */
+	if (a.control && a.n_words && !control_is_command(a.words[0]))
+		ctl_die(EX_USAGE, "'%s' is not a command (with --control, no "
+			"DEV)", a.words[0]);
+	if (!a.control && a.n_words && !control_is_command(a.words[0])) {
+		dev = *a.words++;
+		a.n_words--;
+		if (strlen(dev) >= IFNAMSIZ)
+			ctl_die(EX_USAGE, "'%s' is not a tap name (at most %d "
+				"bytes)", dev, IFNAMSIZ - 1);
+	}
 	ctl_request(&a, req, sizeof(req));
-	fd = ctl_connect(&a, dev);
-	ctl_check_server(fd, a.control ? a.control : dev);
+	if (a.control || dev) {
+		if (dev)
+			ctl_dev_name(dev, name, sizeof(name));
+		fd = ctl_connect(a.control ? a.control : name, dev);
+	} else {
+		fd = ctl_find_one(name, sizeof(name));
+	}
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	ctl_send(fd, req);
 	shutdown(fd, SHUT_WR);
 	return ctl_reply(fd);

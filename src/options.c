@@ -55,6 +55,7 @@ enum {
 	OPT_MAX_ADDRESS,
 	OPT_PEERS,
 	OPT_CONTROL,
+	OPT_ADMIN_GROUP,
 	OPT_MAC,
 	OPT_LOG_TIME,
 };
@@ -170,6 +171,10 @@ static const struct argp_option options_table[] = {
 	  .doc = "The control socket gsotunctl talks to: an abstract name "
 		 "(default @gsotun/DEV, of this network namespace), a file, "
 		 "or none" },
+	{ .name = "admin-group", .key = OPT_ADMIN_GROUP, .arg = "GROUP",
+	  .doc = "Members of GROUP (a name or a number) may change peers "
+		 "and forwarding through the control socket, as root may; "
+		 "gsotun's user and group only read" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "Once set up, run as user NAME (and its group) with no "
 		 "capabilities but CAP_NET_ADMIN where the MTU must follow "
@@ -627,7 +632,7 @@ static int options_allow(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
-/* --user and --chroot: a non-empty string, kept. */
+/* --user, --admin-group and --chroot: a non-empty string, kept. */
 static int options_string(struct argp_state *state, const char *opt,
 			  const char *arg, char **out)
 {
@@ -1337,6 +1342,12 @@ static int options_check_process(struct argp_state *state,
 			   "chroot)");
 		return EINVAL;
 	}
+	if (cfg->admin_group && cfg->control &&
+	    !strcmp(cfg->control, "none")) {
+		argp_error(state, "--admin-group with --control none: there "
+			   "is no control socket to change anything through");
+		return EINVAL;
+	}
 	if (cfg->chroot && cfg->chroot[0] != '/') {
 		argp_error(state, "invalid --chroot '%s': not an absolute "
 			   "path", cfg->chroot);
@@ -1528,6 +1539,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_control(state, cfg, arg);
 	case OPT_USER:
 		return options_string(state, "--user", arg, &cfg->user);
+	case OPT_ADMIN_GROUP:
+		return options_string(state, "--admin-group", arg,
+				      &cfg->admin_group);
 	case OPT_CHROOT:
 		return options_string(state, "--chroot", arg, &cfg->chroot);
 	case ARGP_KEY_ARG:
@@ -1692,6 +1706,7 @@ void options_free(struct config *cfg)
 {
 	free(cfg->pidfile);
 	free(cfg->user);
+	free(cfg->admin_group);
 	free(cfg->chroot);
 	free(cfg->remotes);
 	free(cfg->fdb);
@@ -1703,6 +1718,7 @@ void options_free(struct config *cfg)
 	cfg->control = NULL;
 	cfg->pidfile = NULL;
 	cfg->user = NULL;
+	cfg->admin_group = NULL;
 	cfg->chroot = NULL;
 	cfg->remotes = NULL;
 	cfg->fdb = NULL;

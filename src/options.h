@@ -138,6 +138,7 @@ struct config {
 	char *pidfile;			/* --pidfile FILE (owned, strdup) */
 	char *control;			/* --control; NULL: default (owned) */
 	char *user;			/* --user NAME (owned) */
+	char *admin_group;		/* --admin-group GROUP (owned) */
 	char *chroot;			/* --chroot DIR (owned) */
 };
 

@@ -99,36 +99,58 @@ void report_id(const struct tunnel *t, char *buf, size_t len)
 		snprintf(buf, len, " key %u", t->encap.key);
 }
 
-/* A line per peer with its counters, for the counters dump. */
-static void report_dump_peers(FILE *out, const struct port *port)
+/* The cursor's next section, from its first tunnel or peer. */
+static void report_next_part(struct report_cursor *c)
 {
-	const struct peers *ps = &port->peers;
-	char addr[INET6_ADDRSTRLEN];
-	unsigned int i;
-
-	for (i = 0; i < ps->n; i++) {
-		const struct peer *e = &ps->v[ps->live[i]];
-
-		report_addr(&e->addr, addr, sizeof(addr));
-		fprintf(out, "peer %s path_mtu=%u", addr, e->path_mtu);
-#define PEER_DUMP(name, help)                                                 \
-	fprintf(out, " peer_%s=%" PRIu64, #name, e->st.name);
-		PEER_STATS_LIST(PEER_DUMP)
-#undef PEER_DUMP
-		fputc('\n', out);
-	}
+	c->part++;
+	c->i = 0;
 }
 
-void report_dump(FILE *out, const struct port *port)
+/* The i-th live peer, or NULL past the last (peers come and go). */
+static const struct peer *report_peer(const struct port *port,
+				      unsigned int i)
 {
-	unsigned int i;
+	const struct peers *ps = &port->peers;
 
-	report_dump_peers(out, port);
-	for (i = port->n_tun; i-- > 0;) {
-		if (port->n_tun > 1)
-			fprintf(out, "tunnel %s ", port->tun[i]->ifname);
-		stats_print(out, &port->tun[i]->st);
+	return i < ps->n ? &ps->v[ps->live[i]] : NULL;
+}
+
+/* A peer's line with its counters, for the counters dump. */
+static void report_dump_peer(FILE *out, const struct peer *e)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	report_addr(&e->addr, addr, sizeof(addr));
+	fprintf(out, "peer %s path_mtu=%u", addr, e->path_mtu);
+#define PEER_DUMP(name, help)                                                 \
+	fprintf(out, " peer_%s=%" PRIu64, #name, e->st.name);
+	PEER_STATS_LIST(PEER_DUMP)
+#undef PEER_DUMP
+	fputc('\n', out);
+}
+
+/* Part 0: a line per peer; 1: per tunnel, the main one last. */
+static bool report_dump_step(FILE *out, const struct port *port,
+			     struct report_cursor *c)
+{
+	const struct tunnel *t;
+	const struct peer *e;
+
+	if (c->part == 0) {
+		e = report_peer(port, c->i++);
+		if (e) {
+			report_dump_peer(out, e);
+			return true;
+		}
+		report_next_part(c);
 	}
+	if (c->i >= port->n_tun)
+		return false;
+	t = port->tun[port->n_tun - 1 - c->i++];
+	if (port->n_tun > 1)
+		fprintf(out, "tunnel %s ", t->ifname);
+	stats_print(out, &t->st);
+	return true;
 }
 
 /* The drops of t that are not zero, each with what it means. */
@@ -199,13 +221,12 @@ static void report_show_peer(FILE *out, const struct peer *e, uint64_t now)
 		s->rx_packets, rx, last);
 }
 
-void report_show(FILE *out, const struct port *port)
+static void report_show_head(FILE *out, const struct port *port)
 {
 	const struct config *c = port->tun[0]->cfg;
 	const struct peers *ps = &port->peers;
 	char local[INET6_ADDRSTRLEN] = "any";
-	uint64_t up = (uint64_t)report_uptime(port), now = clock_now_ns();
-	unsigned int i;
+	uint64_t up = (uint64_t)report_uptime(port);
 
 	if (c->local.family)
 		report_addr(&c->local, local, sizeof(local));
@@ -218,10 +239,32 @@ void report_show(FILE *out, const struct port *port)
 	if (ps->port)
 		fprintf(out, ", port %u", ps->port);
 	fprintf(out, ", %u peer%s\n", ps->n, ps->n == 1 ? "" : "s");
-	for (i = 0; i < port->n_tun; i++)
-		report_show_tunnel(out, port->tun[i]);
-	for (i = 0; i < ps->n; i++)
-		report_show_peer(out, &ps->v[ps->live[i]], now);
+}
+
+/* Part 0: the process and underlay; 1: each tunnel; 2: each peer. */
+static bool report_show_step(FILE *out, const struct port *port,
+			     struct report_cursor *c)
+{
+	const struct peer *e;
+
+	switch (c->part) {
+	case 0:
+		report_show_head(out, port);
+		report_next_part(c);
+		return true;
+	case 1:
+		if (c->i < port->n_tun) {
+			report_show_tunnel(out, port->tun[c->i++]);
+			return true;
+		}
+		report_next_part(c);
+		/* fall through */
+	default:
+		e = report_peer(port, c->i++);
+		if (e)
+			report_show_peer(out, e, clock_now_ns());
+		return e != NULL;
+	}
 }
 
 /* s as a JSON string, with what must be escaped escaped. */
@@ -291,19 +334,16 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 	fputs("}}", out);
 }
 
-void report_json(FILE *out, const struct port *port)
+static void report_json_head(FILE *out, const struct port *port)
 {
 	const struct config *c = port->tun[0]->cfg;
-	const struct peers *ps = &port->peers;
 	char local[INET6_ADDRSTRLEN];
-	uint64_t now = clock_now_ns();
-	unsigned int i;
 
 	fprintf(out, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%.3f,"
 		"\"encap\":\"%s\",\"family\":\"%s\",\"port\":%u,\"local\":",
 		PACKAGE_VERSION, (long)getpid(), report_uptime(port),
 		encap_name(c->encap.type),
-		c->family == AF_INET6 ? "ipv6" : "ipv4", ps->port);
+		c->family == AF_INET6 ? "ipv6" : "ipv4", port->peers.port);
 	if (c->local.family) {
 		report_addr(&c->local, local, sizeof(local));
 		fprintf(out, "\"%s\"", local);
@@ -311,16 +351,40 @@ void report_json(FILE *out, const struct port *port)
 		fputs("null", out);
 	}
 	fputs(",\"tunnels\":[", out);
-	for (i = 0; i < port->n_tun; i++) {
-		fputs(i ? "," : "", out);
-		report_json_tunnel(out, port->tun[i]);
+}
+
+/* Part 0: the process; 1: each tunnel; 2: each peer; 3: the end. */
+static bool report_json_step(FILE *out, const struct port *port,
+			     struct report_cursor *c)
+{
+	const struct peer *e;
+
+	switch (c->part) {
+	case 0:
+		report_json_head(out, port);
+		report_next_part(c);
+		return true;
+	case 1:
+		if (c->i < port->n_tun) {
+			fputs(c->i ? "," : "", out);
+			report_json_tunnel(out, port->tun[c->i++]);
+			return true;
+		}
+		fputs("],\"peers\":[", out);
+		report_next_part(c);
+		return true;
+	case 2:
+		e = report_peer(port, c->i);
+		if (e) {
+			fputs(c->i++ ? "," : "", out);
+			report_json_peer(out, e, clock_now_ns());
+			return true;
+		}
+		fputs("]}\n", out);
+		report_next_part(c);
+		return true;
 	}
-	fputs("],\"peers\":[", out);
-	for (i = 0; i < ps->n; i++) {
-		fputs(i ? "," : "", out);
-		report_json_peer(out, &ps->v[ps->live[i]], now);
-	}
-	fputs("]}\n", out);
+	return false;
 }
 
 /* A label value of the exposition format: \, " and newline escaped. */
@@ -359,56 +423,56 @@ static void metric_dev(FILE *out, const char *name, const struct tunnel *t)
 	fputs("\"", out);
 }
 
-static void metric_peer(FILE *out, const char *name, const struct port *port,
-			const struct peer *e)
+/* The families of a peer: two gauges, then its counters. */
+static const struct {
+	const char *name, *type, *help;
+} metric_peer_families[] = {
+	{ "peer_path_mtu", "gauge",
+	  "Path MTU of the underlay to the peer (0: unknown)" },
+	{ "peer_reachable", "gauge",
+	  "1 when the underlay has a route to the peer on a link up" },
+#define PEER_FAMILY(name, help) { "peer_" #name "_total", "counter", help },
+	PEER_STATS_LIST(PEER_FAMILY)
+#undef PEER_FAMILY
+};
+
+#define METRIC_PEER_FAMILIES \
+	(sizeof(metric_peer_families) / sizeof(*metric_peer_families))
+
+static uint64_t metric_peer_value(const struct peer *e, size_t family)
 {
+	const uint64_t v[] = {
+		e->path_mtu, e->reach == PEER_REACH_OK,
+#define PEER_VALUE(name, help) e->st.name,
+		PEER_STATS_LIST(PEER_VALUE)
+#undef PEER_VALUE
+	};
+
+	return v[family];
+}
+
+/* Family f's head before its first peer, then one peer's sample. */
+static void metric_peer(FILE *out, const struct port *port, size_t f,
+			unsigned int i, const struct peer *e)
+{
+	const char *name = metric_peer_families[f].name;
 	char addr[INET6_ADDRSTRLEN];
 
+	if (!i)
+		metric_head(out, name, metric_peer_families[f].type,
+			    metric_peer_families[f].help);
+	if (!e)
+		return;
 	report_addr(&e->addr, addr, sizeof(addr));
 	metric_dev(out, name, port->tun[0]);
-	fprintf(out, ",peer=\"%s\"} ", addr);
+	fprintf(out, ",peer=\"%s\"} %" PRIu64 "\n", addr,
+		metric_peer_value(e, f));
 }
 
-static void report_metrics_peers(FILE *out, const struct port *port)
+/* The gauges of the process and of each tap. */
+static void report_metrics_head(FILE *out, const struct port *port)
 {
-	const struct peers *ps = &port->peers;
 	unsigned int i;
-
-	metric_head(out, "peer_path_mtu", "gauge",
-		    "Path MTU of the underlay to the peer (0: unknown)");
-	for (i = 0; i < ps->n; i++) {
-		const struct peer *e = &ps->v[ps->live[i]];
-
-		metric_peer(out, "peer_path_mtu", port, e);
-		fprintf(out, "%u\n", e->path_mtu);
-	}
-	metric_head(out, "peer_reachable", "gauge",
-		    "1 when the underlay has a route to the peer on a link up");
-	for (i = 0; i < ps->n; i++) {
-		const struct peer *e = &ps->v[ps->live[i]];
-
-		metric_peer(out, "peer_reachable", port, e);
-		fprintf(out, "%d\n", e->reach == PEER_REACH_OK);
-	}
-#define PEER_METRIC(name, help)                                               \
-	do {                                                                  \
-		metric_head(out, "peer_" #name "_total", "counter", help);    \
-		for (i = 0; i < ps->n; i++) {                                 \
-			const struct peer *e = &ps->v[ps->live[i]];           \
-                                                                              \
-			metric_peer(out, "peer_" #name "_total", port, e);    \
-			fprintf(out, "%" PRIu64 "\n", e->st.name);            \
-		}                                                             \
-	} while (0);
-	PEER_STATS_LIST(PEER_METRIC)
-#undef PEER_METRIC
-}
-
-void report_metrics(FILE *out, const struct port *port)
-{
-	char name[64];
-	unsigned int i;
-	size_t k;
 
 	metric_head(out, "uptime_seconds", "gauge",
 		    "Seconds since gsotun started");
@@ -429,43 +493,115 @@ void report_metrics(FILE *out, const struct port *port)
 		metric_dev(out, "fdb_entries", port->tun[i]);
 		fprintf(out, ",type=\"static\"} %u\n", fdb_count_static(f));
 	}
-	for (k = 0; k < stats_n; k++) {
-		const struct stats_desc *d = &stats_desc[k];
-
-		snprintf(name, sizeof(name), "%s_total", d->name);
-		metric_head(out, name, "counter", d->help);
-		for (i = 0; i < port->n_tun; i++) {
-			metric_dev(out, name, port->tun[i]);
-			fprintf(out, "} %" PRIu64 "\n",
-				stats_value(&port->tun[i]->st, d));
-		}
-	}
-	report_metrics_peers(out, port);
 }
 
-void report_fdb(FILE *out, const struct port *port)
+/* A counter of the taps: its family, a sample per tap. */
+static void report_metrics_counter(FILE *out, const struct port *port,
+				   const struct stats_desc *d)
 {
-	const struct peers *ps = &port->peers;
-	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
-	uint64_t now = clock_now_ns();
-	struct fdb_entry e;
-	unsigned int i, cur;
+	char name[64];
+	unsigned int i;
 
+	snprintf(name, sizeof(name), "%s_total", d->name);
+	metric_head(out, name, "counter", d->help);
 	for (i = 0; i < port->n_tun; i++) {
-		const struct tunnel *t = port->tun[i];
-
-		cur = 0;
-		while (fdb_next(&t->fwd.fdb, &cur, now, &e)) {
-			report_addr(&ps->v[e.peer].addr, addr, sizeof(addr));
-			fputs(mac_ntoa(e.mac, mac), out);
-			if (e.vlan)
-				fprintf(out, " vlan %u", e.vlan);
-			fprintf(out, " dst %s dev %s", addr, t->ifname);
-			if (e.is_static)
-				fputs(" static\n", out);
-			else
-				fprintf(out, " age %.1f s\n",
-					(double)e.age_ns / 1e9);
-		}
+		metric_dev(out, name, port->tun[i]);
+		fprintf(out, "} %" PRIu64 "\n",
+			stats_value(&port->tun[i]->st, d));
 	}
+}
+
+/*
+ * Part 0: the gauges; 1: counter i of the taps; 2 + f: the peers'
+ * family f, peer i.
+ */
+static bool report_metrics_step(FILE *out, const struct port *port,
+				struct report_cursor *c)
+{
+	const struct peer *e;
+
+	switch (c->part) {
+	case 0:
+		report_metrics_head(out, port);
+		report_next_part(c);
+		return true;
+	case 1:
+		if (c->i < stats_n) {
+			report_metrics_counter(out, port, &stats_desc[c->i++]);
+			return true;
+		}
+		report_next_part(c);
+		/* fall through */
+	default:
+		if (c->part - 2 >= METRIC_PEER_FAMILIES)
+			return false;
+		e = report_peer(port, c->i);
+		metric_peer(out, port, c->part - 2, c->i++, e);
+		if (!e)
+			report_next_part(c);
+		return true;
+	}
+}
+
+/*
+ * An entry a line. pos is fdb_next()'s cursor, kept from one piece to
+ * the next while the loop learns, ages and deletes entries in between:
+ * the table is one array of slots that fdb_next() walks by index (it
+ * looks at the table's size on every call), and entries move only back
+ * into a gap that a removal closes. So a walk resumed after a change
+ * may miss an entry that moved back past it, or see again one that
+ * wrapped around, as a netlink dump may; it never reads out of the table
+ * and ends after the last slot. Each entry's peer is live at that call:
+ * a peer goes only after its entries (fwd_peer_del()).
+ */
+static bool report_fdb_step(FILE *out, const struct port *port,
+			    struct report_cursor *c)
+{
+	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
+	const struct peers *ps = &port->peers;
+	const struct tunnel *t;
+	struct fdb_entry e;
+
+	for (; c->i < port->n_tun; c->i++, c->pos = 0) {
+		t = port->tun[c->i];
+		if (!fdb_next(&t->fwd.fdb, &c->pos, clock_now_ns(), &e))
+			continue;
+		report_addr(&ps->v[e.peer].addr, addr, sizeof(addr));
+		fputs(mac_ntoa(e.mac, mac), out);
+		if (e.vlan)
+			fprintf(out, " vlan %u", e.vlan);
+		fprintf(out, " dst %s dev %s", addr, t->ifname);
+		if (e.is_static)
+			fputs(" static\n", out);
+		else
+			fprintf(out, " age %.1f s\n", (double)e.age_ns / 1e9);
+		return true;
+	}
+	return false;
+}
+
+bool report_step(FILE *out, const struct port *port, struct report_cursor *c)
+{
+	switch (c->kind) {
+	case REPORT_DUMP:
+		return report_dump_step(out, port, c);
+	case REPORT_SHOW:
+		return report_show_step(out, port, c);
+	case REPORT_JSON:
+		return report_json_step(out, port, c);
+	case REPORT_METRICS:
+		return report_metrics_step(out, port, c);
+	case REPORT_FDB:
+		return report_fdb_step(out, port, c);
+	}
+	return false;
+}
+
+void report_write(FILE *out, const struct port *port, enum report_kind kind)
+{
+	struct report_cursor c;
+
+	report_start(&c, kind);
+	while (report_step(out, port, &c))
+		;
 }

@@ -7,30 +7,65 @@
 #ifndef GSOTUN_REPORT_H
 #define GSOTUN_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 struct port;
 struct tunnel;
+
+enum report_kind {
+	/* The counters dump: a line per peer, then per tunnel (main last). */
+	REPORT_DUMP = 0,
+	/* For people: the tunnels, their drops by cause, the peers. */
+	REPORT_SHOW,
+	/* Every counter of every tunnel and peer, one JSON object. */
+	REPORT_JSON,
+	/* The same in Prometheus' text exposition format (version 0.0.4). */
+	REPORT_METRICS,
+	/* The forwarding tables, an entry a line as `bridge fdb show`. */
+	REPORT_FDB,
+};
+
+/*
+ * Where a report is, so that it can be written a piece at a time from
+ * the loop, as a netlink dump is: what it has come to is kept here, not
+ * what it said. Between two pieces the tunnel may change (peers come
+ * and go, entries are learnt and age): each piece says the state of its
+ * moment, and a peer or entry that came, went or moved in between may
+ * be missed or said twice; the report still ends.
+ */
+struct report_cursor {
+	enum report_kind kind;
+	unsigned int part;	/* the section it has come to */
+	unsigned int i;		/* the tunnel, peer or counter in it */
+	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor in tunnel i */
+};
+
+/* The largest piece report_step() writes, about: a tunnel in JSON. */
+#define REPORT_PIECE_MAX 8192
+
+static inline void report_start(struct report_cursor *c,
+				enum report_kind kind)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+}
+
+/*
+ * The next piece of c's report to out; false once it is all written
+ * (nothing is written then).
+ */
+bool report_step(FILE *out, const struct port *port,
+		 struct report_cursor *c);
+
+/* A whole report to out, at once (SIGUSR1, exit). */
+void report_write(FILE *out, const struct port *port, enum report_kind kind);
 
 /* The tunnel's id as its messages say it: " VNI 1", " key 7" or "". */
 void report_id(const struct tunnel *t, char *buf, size_t len);
 
 /* The tap's offloads as names, space-separated ("csum tso4 tso6"). */
 void report_offloads(char *buf, size_t len);
-
-/* The counters dump: a line per peer, then per tunnel (the main last). */
-void report_dump(FILE *out, const struct port *port);
-
-/* For people: the tunnels, their drops by cause, the peers. */
-void report_show(FILE *out, const struct port *port);
-
-/* Every counter of every tunnel and peer, one JSON object. */
-void report_json(FILE *out, const struct port *port);
-
-/* The same in Prometheus' text exposition format (version 0.0.4). */
-void report_metrics(FILE *out, const struct port *port);
-
-/* The forwarding tables, an entry a line as `bridge fdb show` has it. */
-void report_fdb(FILE *out, const struct port *port);
 
 #endif

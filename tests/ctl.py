@@ -4,9 +4,24 @@
 
   ctl.py ask NAME REQUEST          a raw request (CR LF ended) to the
                                    abstract socket NAME; checks that the
-                                   reply is "ok LEN" and LEN bytes, prints
-                                   them
-  ctl.py squat NAME SECONDS        bind and serve NAME as gsotun would not
+                                   reply is "ok" and chunks that end in
+                                   one of size 0, prints what they hold
+  ctl.py squat NAME SECONDS [bind] bind and serve NAME as gsotun would not
+                                   (with bind: bound, never listened on)
+  ctl.py fdb-loop NAME N SECONDS   N clients asking "fdb show" over and
+                                   over for SECONDS; prints the replies
+                                   and the fewest lines one had
+  ctl.py churn NAME PEER SECONDS   for SECONDS, over and over: peer add
+                                   PEER, 400 static entries to it, peer
+                                   del PEER (which takes them away);
+                                   prints the rounds
+  ctl.py idle NAME N SECONDS       N clients that say nothing for SECONDS;
+                                   prints how many gsotun waits for and
+                                   how many it turned away (busy)
+  ctl.py hold NAME N SECONDS       N clients that ask "fdb show" and read
+                                   nothing for SECONDS; then prints how
+                                   many gsotun let go (their reply cut
+                                   short) and how many bytes they had
   ctl.py hostile NAME SECONDS      clients that misbehave for SECONDS:
                                    garbage, a 1 MB request, a request sent
                                    and the reply never read, connections
@@ -24,6 +39,7 @@ import json
 import re
 import socket
 import sys
+import threading
 import time
 
 
@@ -35,7 +51,7 @@ def connect(name):
 
 
 def read_all(s):
-    data = b""
+    parts = []
     while True:
         try:
             chunk = s.recv(65536)
@@ -43,33 +59,65 @@ def read_all(s):
             break
         if not chunk:
             break
-        data += chunk
-    return data
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def unchunk(reply):
+    """What an "ok" reply holds, or None if it is not one, whole: its
+    chunks, each a size line and that many bytes, the last of size 0
+    (or "ok LEN" and LEN bytes, as gsotun 0.1 answered)."""
+    head, _, rest = reply.partition(b"\n")
+    m = re.match(rb"^ok (\d+)$", head)
+    if m:
+        return rest if int(m.group(1)) == len(rest) else None
+    if head != b"ok":
+        return None
+    parts = []
+    at = 0
+    while True:
+        nl = rest.find(b"\n", at)
+        if nl < 0 or not re.match(rb"^\d+$", rest[at:nl]):
+            return None
+        n = int(rest[at:nl])
+        at = nl + 1
+        if n == 0:
+            return b"".join(parts) if at == len(rest) else None
+        if len(rest) < at + n:
+            return None
+        parts.append(rest[at:at + n])
+        at += n
 
 
 def ask(name, request):
     s = connect(name)
     s.sendall(request.encode() + b"\r\n")
     reply = read_all(s)
-    head, _, body = reply.partition(b"\n")
-    m = re.match(rb"^ok (\d+)$", head)
-    if not m or int(m.group(1)) != len(body):
-        print("# reply %r, %d bytes after it" % (head[:60], len(body)))
+    body = unchunk(reply)
+    if body is None:
+        print("# reply %r, %d bytes" % (reply[:60], len(reply)))
         return False
     sys.stdout.write(body.decode(errors="replace"))
     return True
 
 
-def squat(name, seconds):
-    """A listener on gsotun's name that answers "ok" to anything."""
+def squat(name, seconds, bind_only=False):
+    """A listener on gsotun's name that answers "ok" to anything; or a
+    socket bound to it and nothing more, which holds it as well."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind("\0" + name)
+    if bind_only:
+        time.sleep(seconds)
+        return
     s.listen(4)
     s.settimeout(seconds)
     try:
         while True:
             c, _ = s.accept()
-            c.sendall(b"ok 5\nfine\n")
+            try:
+                c.sendall(b"ok 5\nfine\n")
+            except OSError:
+                pass  # gsotunctl did not trust it, and went
             c.close()
     except socket.timeout:
         pass
@@ -115,6 +163,113 @@ def hostile(name, seconds):
     for s in idle:
         s.close()
     return ok
+
+
+def fdb_loop(name, clients, seconds):
+    """clients threads asking "fdb show" until seconds are over."""
+    end = time.time() + seconds
+    done = []
+    bad = []
+
+    def client():
+        while time.time() < end:
+            s = connect(name)
+            s.settimeout(30)
+            s.sendall(b"fdb show\n")
+            body = unchunk(read_all(s))
+            s.close()
+            if body is None:
+                bad.append(1)
+                return
+            done.append(body.count(b"\n"))
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("%d replies, %d broken, fewest lines %d" %
+          (len(done), len(bad), min(done) if done else 0))
+    return not bad
+
+
+def request(name, line):
+    s = connect(name)
+    s.sendall(line.encode() + b"\n")
+    body = unchunk(read_all(s))
+    s.close()
+    if body is None:
+        raise SystemExit("# %s: refused" % line)
+
+
+def churn(name, peer, seconds):
+    """Entries that come and go all over the table while it is read."""
+    end = time.time() + seconds
+    rounds = 0
+    while time.time() < end:
+        request(name, "peer add " + peer)
+        for i in range(400):
+            request(name, "fdb add 02:00:5f:00:%02x:%02x=%s" %
+                    (i >> 8, i & 0xff, peer))
+        request(name, "peer del " + peer)
+        rounds += 1
+    print("%d rounds" % rounds)
+    return rounds > 0
+
+
+def idle(name, clients, seconds):
+    socks = []
+    waiting = 0
+    busy = []
+    for _ in range(clients):
+        s = connect(name)
+        s.settimeout(0.2)
+        try:
+            busy.append(s.recv(200).decode(errors="replace").strip())
+        except socket.timeout:
+            waiting += 1
+        socks.append(s)
+    print("%d waiting, %d busy%s" % (waiting, len(busy),
+                                     ": " + busy[0] if busy else ""))
+    sys.stdout.flush()
+    time.sleep(seconds)
+    return True
+
+
+def hold(name, clients, seconds):
+    """Requests whose replies nobody reads, for seconds; then whether
+    gsotun let go of them."""
+    socks = []
+    for _ in range(clients):
+        s = connect(name)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(b"fdb show\n")
+        socks.append(s)
+    time.sleep(seconds)
+    dropped = held = 0
+    for s in socks:
+        s.settimeout(1)
+        data = b""
+        closed = False
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                break
+            except ConnectionResetError:
+                closed = True
+                break
+            if not chunk:
+                closed = True
+                break
+            data += chunk
+        held += len(data)
+        # Let go: the end came, and not that of a whole reply.
+        if closed and unchunk(data) is None:
+            dropped += 1
+        s.close()
+    print("%d of %d let go, %d bytes in all" % (dropped, clients, held))
+    return True
 
 
 def dump_counters(line):
@@ -242,8 +397,21 @@ def main():
     if cmd == "ask":
         return 0 if ask(sys.argv[2], sys.argv[3]) else 1
     if cmd == "squat":
-        squat(sys.argv[2], float(sys.argv[3]))
+        squat(sys.argv[2], float(sys.argv[3]),
+              len(sys.argv) > 4 and sys.argv[4] == "bind")
         return 0
+    if cmd == "fdb-loop":
+        return 0 if fdb_loop(sys.argv[2], int(sys.argv[3]),
+                             float(sys.argv[4])) else 1
+    if cmd == "churn":
+        return 0 if churn(sys.argv[2], sys.argv[3],
+                          float(sys.argv[4])) else 1
+    if cmd == "idle":
+        return 0 if idle(sys.argv[2], int(sys.argv[3]),
+                         float(sys.argv[4])) else 1
+    if cmd == "hold":
+        return 0 if hold(sys.argv[2], int(sys.argv[3]),
+                         float(sys.argv[4])) else 1
     if cmd == "hostile":
         return 0 if hostile(sys.argv[2], float(sys.argv[3])) else 1
     if cmd in ("json", "json-after"):

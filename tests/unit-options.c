@@ -505,6 +505,16 @@ static const struct row rows[] = {
 	{ A(R, "--control", "@"), 64, "invalid --control '@': empty name" },
 	{ A(R, "--control", "/" LONG_NAME), 64,
 	  "longer than a socket name can be" },
+	/* --admin-group: a group that may change, through the socket. */
+	{ A(R), 0, "admin_group=-" },
+	{ A(R, "--admin-group", "netadm"), 0, "admin_group=netadm" },
+	{ A(R, "--admin-group", "a", "--admin-group", "4242"), 0,
+	  "admin_group=4242" },
+	{ A(R, "--admin-group", ""), 64, "invalid --admin-group ''" },
+	{ A(R, "--admin-group", "netadm", "--control", "none"), 64,
+	  "--admin-group with --control none" },
+	{ A(R, "--control", "none", "--admin-group", "netadm"), 64,
+	  "--admin-group with --control none" },
 	{ A(R, "--daemon=yes"), 64, NULL },
 	{ A(R), 0, "log_time=0" },
 	{ A(R, "--log-time", "--daemon"), 0, "log_time=1 daemon=1" },
@@ -673,6 +683,7 @@ static char *test_render(const struct config *c)
 		fprintf(f, " pidfile=%s", c->pidfile);
 	if (c->control)
 		fprintf(f, " control=%s", c->control);
+	fprintf(f, " admin_group=%s", c->admin_group ? c->admin_group : "-");
 	fputc(' ', f);
 	fclose(f);
 	return text;

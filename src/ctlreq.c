@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ctlreq: the control socket's request lines, cut out of what a client
+ * sent and parsed into requests, for control.c to run. Pure.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "ctlproto.h"
+#include "ctlreq.h"
+
+/* Words a request has at most: "fdb add MAC@VID=ADDR DEV". */
+#define CTLREQ_MAX_WORDS 6
+
+/* The requests of a fixed set of words, with no argument. */
+static const struct {
+	const char *w0, *w1;	/* w1 NULL: one word */
+	enum ctlreq_kind kind;
+} ctlreq_fixed[] = {
+	{ "show", NULL, CTLREQ_SHOW },
+	{ "stats", NULL, CTLREQ_STATS },
+	{ "stats", "json", CTLREQ_STATS_JSON },
+	{ "metrics", NULL, CTLREQ_METRICS },
+	{ "version", NULL, CTLREQ_VERSION },
+	{ "help", NULL, CTLREQ_HELP },
+	{ "fdb", "show", CTLREQ_FDB_SHOW },
+};
+
+const char ctlreq_help[] =
+	"show\nstats\nstats json\nmetrics\nversion\n"
+	"peer add ADDR\npeer del ADDR\nfdb show\n"
+	"fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n";
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+enum ctlreq_line ctlreq_line(char *buf, size_t len, bool eof,
+			     size_t *line_len)
+{
+	char *nl = memchr(buf, '\n', len);
+
+	if (!nl && len >= CONTROL_REQ_MAX)
+		return CTLREQ_LINE_TOO_LONG;
+	if (!nl && !eof)
+		return CTLREQ_LINE_MORE;
+	if (!nl && !len)
+		return CTLREQ_LINE_NONE;
+	/* At the end without a newline: a last line all the same. */
+	if (!nl)
+		nl = buf + len;
+	if (nl > buf && nl[-1] == '\r')
+		nl--;
+	*nl = '\0';
+	*line_len = (size_t)(nl - buf);
+	return CTLREQ_LINE_DONE;
+}
+
+static int ctlreq_fail(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ctlreq_fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return CONTROL_EUSAGE;
+}
+
+/*
+ * The words of line, split at spaces and tabs; false if it holds what no
+ * request has: a control character (a NUL too), or too many words. Its
+ * words, and so the messages that quote them, are then one line.
+ */
+static bool ctlreq_words(char *line, size_t len, char **argv, int *argc)
+{
+	char *save = NULL, *w;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
+			return false;
+	*argc = 0;
+	for (w = strtok_r(line, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (*argc == CTLREQ_MAX_WORDS)
+			return false;
+		argv[(*argc)++] = w;
+	}
+	return *argc > 0;
+}
+
+static int ctlreq_peer(char **argv, int argc, struct ctlreq *r, char *why,
+		       size_t why_len)
+{
+	const char *bad;
+
+	if (argc != 3 || (strcmp(argv[1], "add") && strcmp(argv[1], "del")))
+		return ctlreq_fail(why, why_len, "usage: peer add|del ADDR");
+	bad = options_endpoint_parse(argv[2], &r->peer);
+	if (bad)
+		return ctlreq_fail(why, why_len, "invalid peer '%s': %s",
+				   argv[2], bad);
+	r->kind = argv[1][0] == 'a' ? CTLREQ_PEER_ADD : CTLREQ_PEER_DEL;
+	r->arg = argv[2];
+	return 0;
+}
+
+static int ctlreq_fdb(char **argv, int argc, struct ctlreq *r, char *why,
+		      size_t why_len)
+{
+	bool add = argc >= 2 && !strcmp(argv[1], "add");
+	const char *bad;
+
+	if (argc < 2 || (!add && strcmp(argv[1], "del")))
+		return ctlreq_fail(why, why_len, "usage: fdb show|add|del");
+	if (argc < 3 || argc > 4)
+		return ctlreq_fail(why, why_len, "usage: fdb add "
+				   "MAC[@VID]=ADDR [TAP], fdb del MAC[@VID] "
+				   "[TAP]");
+	if (add)
+		bad = options_fdb_parse(argv[2], &r->fdb);
+	else
+		bad = options_mac_vlan_parse(argv[2], strlen(argv[2]),
+					     r->fdb.mac, &r->fdb.vlan);
+	if (bad)
+		return ctlreq_fail(why, why_len, "invalid entry '%s': %s",
+				   argv[2], bad);
+	r->kind = add ? CTLREQ_FDB_ADD : CTLREQ_FDB_DEL;
+	r->arg = argv[2];
+	r->tap = argc == 4 ? argv[3] : NULL;
+	return 0;
+}
+
+/* Are the words those of ctlreq_fixed[i]? */
+static bool ctlreq_is_fixed(size_t i, char **argv, int argc)
+{
+	const char *w1 = ctlreq_fixed[i].w1;
+
+	if (strcmp(argv[0], ctlreq_fixed[i].w0))
+		return false;
+	return w1 ? argc == 2 && !strcmp(argv[1], w1) : argc == 1;
+}
+
+int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
+		 size_t why_len)
+{
+	char *argv[CTLREQ_MAX_WORDS];
+	size_t i;
+	int argc;
+
+	memset(r, 0, sizeof(*r));
+	if (!ctlreq_words(line, len, argv, &argc))
+		return ctlreq_fail(why, why_len, "malformed request");
+	for (i = 0; i < ARRAY_LEN(ctlreq_fixed); i++) {
+		if (ctlreq_is_fixed(i, argv, argc)) {
+			r->kind = ctlreq_fixed[i].kind;
+			return 0;
+		}
+	}
+	if (!strcmp(argv[0], "peer"))
+		return ctlreq_peer(argv, argc, r, why, why_len);
+	if (!strcmp(argv[0], "fdb"))
+		return ctlreq_fdb(argv, argc, r, why, why_len);
+	return ctlreq_fail(why, why_len, "unknown request (try help)");
+}
