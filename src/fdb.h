@@ -161,8 +161,11 @@ struct fdb_entry {
 
 /*
  * Walk the live entries in table order: *cursor 0 at first, then left to
- * fdb_next(). true with *e filled, false at the end. The table must not
- * change during a walk.
+ * fdb_next(). true with *e filled, false at the end. A walk may go on
+ * across changes of the table, as a netlink dump does (the control
+ * socket's fdb show, in chunks): it never loops nor reads past the table,
+ * and an entry that moved meanwhile (a removal closes its gap by moving
+ * entries back) may be missed or shown twice.
  */
 bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 	      struct fdb_entry *e);
