@@ -540,22 +540,80 @@ uint32_t path_budget(const struct path *p)
 }
 
 /*
+ * Where else a peer of t's encapsulation may listen: the other UDP
+ * encapsulation's port, and the kernel's vxlan's own default (8472, the
+ * port Linux took before IANA gave 4789).
+ */
+static const char *path_other_ports(const struct tunnel *t)
+{
+	if (t->encap.type == ENCAP_VXLAN)
+		return "the kernel's vxlan listens on 8472 unless given dstport "
+		       "4789; gre-udp's port is 4754";
+	return "vxlan's port is 4789 (the kernel's vxlan's 8472)";
+}
+
+const char *path_icmp_hint(const struct tunnel *t, int err, char *buf,
+			   size_t len)
+{
+	switch (err) {
+	case ECONNREFUSED:
+		snprintf(buf, len, "port unreachable: nothing takes UDP port "
+			 "%u there: is its tunnel up, on that port? (%s)",
+			 t->cfg->port, path_other_ports(t));
+		break;
+	case ENOPROTOOPT:
+		snprintf(buf, len, "protocol unreachable: it takes no GRE: is "
+			 "its tunnel up?");
+		break;
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		snprintf(buf, len, "%s unreachable: a router on the way cannot "
+			 "reach it", err == EHOSTUNREACH ? "host" : "network");
+		break;
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len, "administratively prohibited: a filter on "
+			 "the way refuses the tunnel's packets");
+		break;
+	default:
+		snprintf(buf, len, "unreachable: %s", strerror(err));
+		break;
+	}
+	return buf;
+}
+
+/*
  * ICMP says packets to a peer do not arrive (port or host unreachable):
  * said once in a while, as traffic otherwise just stops.
  */
 static void path_warn_unreach(struct tunnel *t, const struct peer *e)
 {
-	char addr[INET6_ADDRSTRLEN], port[24] = "";
+	char addr[INET6_ADDRSTRLEN], hint[200];
 	unsigned long held;
 
 	if (!log_limit_take(&t->path.unreach_warn, clock_now_ns(),
 			    PATH_WARN_NS, &held))
 		return;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
-	if (encap_is_udp(t->encap.type))
-		snprintf(port, sizeof(port), " on port %u", t->cfg->port);
-	log_warn("%s: ICMP says peer %s is unreachable: is its tunnel up%s?",
-		 t->ifname, addr, port);
+	log_warn("%s: ICMP says of peer %s: %s", t->ifname, addr,
+		 path_icmp_hint(t, e->icmp_err, hint, sizeof(hint)));
+}
+
+/* The peers the error queue said were unreachable, each told so. */
+static void path_unreach(struct tunnel *t, const struct underlay_errors *u)
+{
+	uint64_t now = clock_now_ns();
+	struct peer *e = NULL;
+	unsigned int i;
+
+	for (i = 0; i < u->n_unreach; i++) {
+		e = &t->peers->v[u->unreach_of[i].peer];
+		e->icmp_ns = now;
+		e->icmp_err = u->unreach_of[i].err;
+		e->st.icmp_unreach += u->unreach_of[i].n;
+	}
+	if (e)
+		path_warn_unreach(t, e);
 }
 
 void path_errors(struct tunnel *t, int fd)
@@ -567,8 +625,7 @@ void path_errors(struct tunnel *t, int fd)
 	t->st.tx_icmp_too_big += e.too_big;
 	t->st.tx_icmp_unreach += e.unreach;
 	t->st.tx_icmp_muted += e.muted;
-	if (e.unreach)
-		path_warn_unreach(t, &t->peers->v[e.unreach_peer]);
+	path_unreach(t, &e);
 	for (i = 0; i < e.n_mtu; i++)
 		path_lower(t, e.mtu[i].peer, e.mtu[i].mtu);
 	/* The peers are every tunnel's. */
@@ -595,7 +652,7 @@ void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
 	memcpy(p->icmp_buf, &hdr, VNET_HDR_LEN);
 	if (write(t->tap_fd, p->icmp_buf, VNET_HDR_LEN + len) < 0) {
 		log_debug("tap write: %s", strerror(errno));
-		t->st.drop[DROP_RX_WRITE]++;
+		stats_drop(&t->st, DROP_RX_WRITE, 1);
 		return;
 	}
 	t->st.tx_icmp_sent++;

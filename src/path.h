@@ -96,8 +96,19 @@ uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e);
 uint32_t path_tap_mtu(const struct path *p);
 uint32_t path_budget(const struct path *p);
 
-/* Read fd's error queue: ICMP errors counted, a learnt MTU heeded. */
+/*
+ * Read fd's error queue: ICMP errors counted, a learnt MTU heeded, what
+ * ICMP said of a peer kept in it (icmp_ns, icmp_err).
+ */
 void path_errors(struct tunnel *t, int fd);
+
+/*
+ * What an ICMP unreachable with errno err (icmp_err_convert()) says of a
+ * peer of t, and its likely causes, as text in buf: "port unreachable:
+ * nothing takes UDP port 4789 there: ...". Returns buf.
+ */
+const char *path_icmp_hint(const struct tunnel *t, int err, char *buf,
+			   size_t len);
 
 /*
  * Answer f, too big for the path it was for (budget: its largest inner

@@ -22,6 +22,7 @@ struct peer_stats {
 	uint64_t rx_packets;	/* datagrams or packets from it */
 	uint64_t rx_bytes;	/* their bytes */
 	uint64_t tx_flood;	/* of tx_packets, copies of flooded frames */
+	uint64_t icmp_unreach;	/* ICMP unreachable errors about it */
 };
 
 /* Whether the underlay reaches a peer, as its route says (path.c). */
@@ -38,6 +39,8 @@ struct peer {
 	bool live;			/* a peer; else a free slot */
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
 	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
+	uint64_t icmp_ns;		/* its last ICMP unreachable; 0: none */
+	int icmp_err;			/* what it said (ECONNREFUSED...) */
 	enum peer_reach reach;
 	bool reach_said;		/* its loss was logged */
 	struct log_limit reach_warn;	/* and how often it may be */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,8 @@
 	X(tx_flood, "Packets to the peer that were copies of flooded frames") \
 	X(tx_drops, "Packets to the peer the kernel refused")                 \
 	X(rx_packets, "Encapsulated packets received from the peer")          \
-	X(rx_bytes, "Bytes received from the peer")
+	X(rx_bytes, "Bytes received from the peer")                           \
+	X(icmp_unreach, "ICMP unreachable errors the underlay said of it")
 
 static const struct {
 	unsigned int bit;
@@ -153,10 +155,43 @@ static bool report_dump_step(FILE *out, const struct port *port,
 	return true;
 }
 
-/* The drops of t that are not zero, each with what it means. */
-static void report_show_drops(FILE *out, const struct tunnel *t)
+/* The name of an errno an ICMP error gives, for JSON. */
+static const char *report_errno_name(int err)
+{
+	switch (err) {
+	case ECONNREFUSED:
+		return "ECONNREFUSED";
+	case ENOPROTOOPT:
+		return "ENOPROTOOPT";
+	case EHOSTUNREACH:
+		return "EHOSTUNREACH";
+	case ENETUNREACH:
+		return "ENETUNREACH";
+	case EACCES:
+		return "EACCES";
+	case EPERM:
+		return "EPERM";
+	default:
+		return "other";
+	}
+}
+
+/* Seconds since then (clock.h), for people. */
+static double report_ago(uint64_t now, uint64_t then)
+{
+	return now > then ? (double)(now - then) / 1e9 : 0;
+}
+
+/*
+ * The drops of t that are not zero, each with what it means, what the
+ * last one came with where that tells the cause (the VNI, the sender),
+ * and how long ago it was: a cause that was mended stands out.
+ */
+static void report_show_drops(FILE *out, const struct tunnel *t,
+			      uint64_t now)
 {
 	const char *lead = "  drops:";
+	char seen[80];
 	size_t i;
 
 	for (i = 0; i < stats_n; i++) {
@@ -168,8 +203,12 @@ static void report_show_drops(FILE *out, const struct tunnel *t)
 
 		if (!d->drop || !v)
 			continue;
-		fprintf(out, "%-11s %" PRIu64 " %s (%s)\n", lead, v, why,
+		fprintf(out, "%-11s %" PRIu64 " %s (%s)", lead, v, why,
 			d->name);
+		if (rx_seen_text(t, d->reason, seen, sizeof(seen)))
+			fprintf(out, ", %s", seen);
+		fprintf(out, ", last %.1f s ago\n",
+			report_ago(now, t->st.drop_ns[d->reason]));
 		lead = "";
 	}
 }
@@ -196,10 +235,28 @@ static void report_show_tunnel(FILE *out, const struct tunnel *t)
 		" packets\n", s->tx_frames, tx, s->tx_segments);
 	fprintf(out, "  received: %" PRIu64 " packets, %" PRIu64
 		" frames (%s)\n", s->rx_segments, s->rx_frames, rx);
-	report_show_drops(out, t);
+	report_show_drops(out, t, clock_now_ns());
 }
 
-static void report_show_peer(FILE *out, const struct peer *e, uint64_t now)
+/*
+ * What the underlay last said of peer e, if anything: the ICMP error and
+ * its likely causes, how long ago, and whether the peer spoke since.
+ */
+static void report_show_icmp(FILE *out, const struct tunnel *t,
+			     const struct peer *e, uint64_t now)
+{
+	char hint[200];
+
+	if (!e->icmp_ns)
+		return;
+	fprintf(out, "  underlay: ICMP %s, %.1f s ago (%" PRIu64 " in all%s)\n",
+		path_icmp_hint(t, e->icmp_err, hint, sizeof(hint)),
+		report_ago(now, e->icmp_ns), e->st.icmp_unreach,
+		e->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
+}
+
+static void report_show_peer(FILE *out, const struct tunnel *t,
+			     const struct peer *e, uint64_t now)
 {
 	const struct peer_stats *s = &e->st;
 	char addr[INET6_ADDRSTRLEN], tx[24], rx[24], mtu[16] = "unknown";
@@ -219,6 +276,7 @@ static void report_show_peer(FILE *out, const struct peer *e, uint64_t now)
 		" refused\n", s->tx_packets, tx, s->tx_drops);
 	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
 		s->rx_packets, rx, last);
+	report_show_icmp(out, t, e, now);
 }
 
 static void report_show_head(FILE *out, const struct port *port)
@@ -262,7 +320,8 @@ static bool report_show_step(FILE *out, const struct port *port,
 	default:
 		e = report_peer(port, c->i++);
 		if (e)
-			report_show_peer(out, e, clock_now_ns());
+			report_show_peer(out, port->tun[0], e,
+					 clock_now_ns());
 		return e != NULL;
 	}
 }
@@ -323,6 +382,13 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 			(double)(now - e->rx_last_ns) / 1e9);
 	else
 		fputs("\"rx_last_seconds\":null,", out);
+	/* What ICMP said last: the errno's name, as strerrorname_np(). */
+	if (e->icmp_ns)
+		fprintf(out, "\"icmp_last_seconds\":%.3f,\"icmp_error\":"
+			"\"%s\",", report_ago(now, e->icmp_ns),
+			report_errno_name(e->icmp_err));
+	else
+		fputs("\"icmp_last_seconds\":null,\"icmp_error\":null,", out);
 	fputs("\"counters\":{", out);
 #define PEER_JSON(name, help)                                                 \
 	do {                                                                  \

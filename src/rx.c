@@ -153,12 +153,19 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 	const struct encap_cfg *e = &t->encap;
 	const char *name = encap_name(e->type);
 	bool vxlan = e->type == ENCAP_VXLAN, has;
+	struct rx_seen *seen;
 	unsigned long held;
 	enum rx_warn w;
 	uint32_t id = 0;
 
-	if (!rx_warn_cause(why, &w) ||
-	    !log_limit_take(&t->rx.warn[w], clock_now_ns(),
+	if (!rx_warn_cause(why, &w))
+		return;
+	/* What gsotunctl show names, of every such packet. */
+	seen = &t->rx.seen[w];
+	seen->from = *p->from;
+	seen->has_id = w == RX_WARN_ID && pkt &&
+		       encap_peek_id(e->type, pkt, len, &seen->id);
+	if (!log_limit_take(&t->rx.warn[w], clock_now_ns(),
 			    RX_WARN_INTERVAL * 1000000000ull, &held))
 		return;
 	if (peer_sockaddr_bytes(p->from))
@@ -171,7 +178,8 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 			 "(--remote, --peers, --allow)%s", t->ifname, from,
 			 more);
 	} else if (w == RX_WARN_ID) {
-		has = pkt && encap_peek_id(e->type, pkt, len, &id);
+		has = seen->has_id;
+		id = seen->id;
 		log_warn("%s: dropping %s packets with %s %s from %s, "
 			 "expecting %s%s", t->ifname, name,
 			 vxlan ? "VNI" : "key",
@@ -198,14 +206,14 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 	enum drop why;
 
 	if (decap_strip(&t->encap, pkt, len, p->ecn, &out)) {
-		t->st.drop[out.drop]++;
+		stats_drop(&t->st, out.drop, 1);
 		rx_warn(t, p, pkt, len, out.drop);
 		return;
 	}
 	t->st.rx_ecn_ce += out.ce;
 	why = fwd_learn(t, p->peer, out.inner, out.inner_len);
 	if (why) {
-		t->st.drop[why]++;
+		stats_drop(&t->st, why, 1);
 		return;
 	}
 	r = decap_again(t->rx.gro, &out);
@@ -214,7 +222,7 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 		r = decap_again(t->rx.gro, &out);
 	}
 	if (r == GRO_DROPPED)
-		t->st.drop[out.drop]++;
+		stats_drop(&t->st, out.drop, 1);
 }
 
 /*
@@ -226,7 +234,7 @@ static void rx_dropped(struct tunnel *t, const struct rx_pkt *p)
 	t->st.rx_packets++;
 	t->st.rx_segments++;
 	t->st.rx_bytes += p->wire_len;
-	t->st.drop[p->drop]++;
+	stats_drop(&t->st, p->drop, 1);
 	rx_warn(t, p, NULL, 0, p->drop);
 }
 
@@ -406,7 +414,7 @@ void rx_done(struct tunnel *t, unsigned int i, int res)
 	t->rx.writes--;
 	if (res < 0) {
 		log_debug_ret(res, "tap write");
-		t->st.drop[DROP_RX_WRITE]++;
+		stats_drop(&t->st, DROP_RX_WRITE, 1);
 		rx_uso_refused(t, fr, res);
 		return;
 	}
@@ -456,4 +464,30 @@ void rx_watch(struct tunnel *t)
 		r->sock_w[i].data = t;
 		ev_io_start(t->loop, &r->sock_w[i]);
 	}
+}
+
+bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
+		  size_t len)
+{
+	const struct rx_seen *s;
+	char from[INET6_ADDRSTRLEN];
+	const uint8_t *addr;
+	enum rx_warn w;
+	int n = 0;
+
+	if (!rx_warn_cause(why, &w))
+		return false;
+	s = &t->rx.seen[w];
+	addr = peer_sockaddr_bytes(&s->from);
+	if (!addr || !inet_ntop(s->from.ss_family, addr, from, sizeof(from)))
+		return false;
+	if (s->has_id)
+		n = snprintf(buf, len, "%s %u ",
+			     t->encap.type == ENCAP_VXLAN ? "VNI" : "key",
+			     s->id);
+	else if (w == RX_WARN_ID)
+		n = snprintf(buf, len, "no key ");
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "from %s", from);
+	return true;
 }

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <ev.h>
 #include "gro.h"
@@ -24,9 +26,17 @@ enum rx_warn {
 	RX_WARN_MAX,
 };
 
+/* The last packet dropped for a cause of rx_warn: whence, its id. */
+struct rx_seen {
+	struct sockaddr_storage from;
+	uint32_t id;		/* VNI or GRE key */
+	bool has_id;
+};
+
 struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
 	struct log_limit warn[RX_WARN_MAX];
+	struct rx_seen seen[RX_WARN_MAX];
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
 	ev_io sock_w[2];	/* the underlay's receiving sockets */
@@ -44,5 +54,13 @@ void rx_watch(struct tunnel *t);
 
 /* The completion of tap write i of the batch (TAG_WRITE). */
 void rx_done(struct tunnel *t, unsigned int i, int res);
+
+/*
+ * What the last packet that t dropped for why came with, as `gsotunctl
+ * show' says it ("VNI 2 from 198.18.0.3"), into buf; false when why is
+ * not a cause a wrong set-up gives, or none was seen.
+ */
+bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
+		  size_t len);
 
 #endif

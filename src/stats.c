@@ -10,11 +10,11 @@
 
 const struct stats_desc stats_desc[] = {
 #define STATS_DESC(name, help)                                                \
-	{ #name, help, offsetof(struct stats, name), false },
+	{ #name, help, offsetof(struct stats, name), false, DROP_NONE },
 #define STATS_DESC_DROP(name, reason, help)                                   \
 	{ #name, help,                                                        \
 	  offsetof(struct stats, drop) + DROP_##reason * sizeof(uint64_t),   \
-	  true },
+	  true, DROP_##reason },
 	STATS_LIST(STATS_DESC, STATS_DESC_DROP)
 #undef STATS_DESC_DROP
 #undef STATS_DESC

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "clock.h"
 
 /*
  * Every counter, in the order the dump prints them: C(name, help) counts
@@ -177,7 +178,18 @@ struct stats {
 #undef STATS_NO_FIELD
 #undef STATS_FIELD
 	uint64_t drop[DROP__MAX];	/* [DROP_NONE] is not printed */
+	uint64_t drop_ns[DROP__MAX];	/* when each last moved (clock.h) */
 };
+
+/*
+ * n more dropped for why, now: `gsotunctl show' says how long ago, so that
+ * a cause that was mended stands out from one that goes on.
+ */
+static inline void stats_drop(struct stats *s, enum drop why, uint64_t n)
+{
+	s->drop[why] += n;
+	s->drop_ns[why] = clock_now_ns();
+}
 
 /* A counter: its name, what it counts, where it is in struct stats. */
 struct stats_desc {
@@ -185,6 +197,7 @@ struct stats_desc {
 	const char *help;
 	size_t off;
 	bool drop;		/* a drop by cause */
+	enum drop reason;	/* which, if a drop; else DROP_NONE */
 };
 
 /* Every counter, in STATS_LIST's order. */

@@ -192,7 +192,7 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 			path_udp_bulk(t, b);
 	}
 	if (r) {
-		t->st.drop[r]++;
+		stats_drop(&t->st, r, 1);
 		return;
 	}
 	if (dest == FWD_FLOOD)
@@ -227,11 +227,11 @@ static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
 			got++;
 		/* tun_put_user() reports a frame it truncated at full size. */
 		if (n > TX_BUF_LEN)
-			t->st.drop[DROP_TX_READ]++;
+			stats_drop(&t->st, DROP_TX_READ, 1);
 		else if (n >= 0)
 			tx_frame(t, s->bufs[i], n);
 		else if (n != -EAGAIN && n != -EINTR)
-			t->st.drop[DROP_TX_READ]++;
+			stats_drop(&t->st, DROP_TX_READ, 1);
 	}
 	return got;
 }
@@ -338,7 +338,8 @@ static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
 	ps->tx_drops += out.dropped;
 	t->st.tx_segments += out.segments;
 	t->st.tx_sends += out.sends;
-	t->st.drop[DROP_TX_SEND] += out.dropped;
+	if (out.dropped)
+		stats_drop(&t->st, DROP_TX_SEND, out.dropped);
 	t->st.tx_gso_fallback += out.gso_fallback;
 	t->st.tx_gso_oversize += out.gso_oversize;
 	tx_put(t, s);

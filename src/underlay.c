@@ -991,6 +991,24 @@ static void underlay_errors_mtu(struct underlay_errors *out, int peer,
 	}
 }
 
+/* An unreachable error (err, as icmp_err_convert() has it) about peer. */
+static void underlay_errors_unreach(struct underlay_errors *out, int peer,
+				    int err)
+{
+	unsigned int i;
+
+	out->unreach++;
+	for (i = 0; i < out->n_unreach && out->unreach_of[i].peer != peer; i++)
+		;
+	if (i == out->n_unreach) {
+		out->n_unreach++;
+		out->unreach_of[i].peer = peer;
+		out->unreach_of[i].n = 0;
+	}
+	out->unreach_of[i].n++;
+	out->unreach_of[i].err = err;
+}
+
 /*
  * One errqueue entry per failed packet; its msg_name is the destination of
  * the packet that failed (ip_recv_error()), so errors about anything but
@@ -1022,8 +1040,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 			continue;
 		mtu = pmtu_serr_mtu(e);
 		if (!mtu) {
-			out->unreach++;
-			out->unreach_peer = peer;
+			underlay_errors_unreach(out, peer, (int)e->ee_errno);
 			continue;
 		}
 		out->too_big++;

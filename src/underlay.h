@@ -111,7 +111,13 @@ struct underlay_sent {
 struct underlay_errors {
 	uint32_t too_big;	/* tx_icmp_too_big */
 	uint32_t unreach;	/* tx_icmp_unreach */
-	int unreach_peer;	/* the slot of a peer it was about */
+	/* The peers they were about: how many each, the last one's errno. */
+	struct {
+		int peer;
+		uint32_t n;
+		int err;
+	} unreach_of[UNDERLAY_ERR_MAX];
+	unsigned int n_unreach;
 	uint32_t muted;		/* tx_icmp_muted */
 	/* The smallest path MTU reported, per peer that had one. */
 	struct {

@@ -106,6 +106,43 @@ comparable()
 		[ "$((b * 100))" -ge "$((a * 95))" ]
 }
 
+# A alone, its peer B silent: A's pings draw ICMP port unreachable from
+# B's kernel, which show says with the likely causes.
+icmp_said()
+{
+	local re='underlay: ICMP [^'$'\n'']* [0-9.]+ s ago \(([0-9]+) in all\)'
+
+	gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
+		--address "$OV4_A/24" || return 1
+	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.2 -W 1 "$OV4_B" \
+		>/dev/null 2>&1
+	sleep 0.5
+	ctl_ok "$NS_A" "$TAP_A" show &&
+		has "ICMP port unreachable: nothing takes UDP port 4789 there" &&
+		has "the kernel's vxlan listens on 8472 unless given dstport" &&
+		[[ $OUT =~ $re ]] || { gt_stop "$NS_A"; return 1; }
+	[ "${BASH_REMATCH[1]}" -ge 1 ]
+}
+
+# B comes up with another VNI: A drops its packets, and show names the
+# VNI and the sender; a while after B is gone the drop is that old.
+drops_aged()
+{
+	local re='drops: +[0-9]+ wrong VNI \(rx_drop_vni\), VNI 2 from '
+
+	gt_start "$NS_B" "$TAP_B" --local "$UL_B" --remote "$UL_A" \
+		--address "$OV4_B/24" --vni 2 || { gt_stop "$NS_A"; return 1; }
+	ip netns exec "$NS_B" ping -n -q -c 3 -i 0.2 -W 1 "$OV4_A" \
+		>/dev/null 2>&1
+	gt_stop "$NS_B" || return 1
+	sleep 2
+	ctl_ok "$NS_A" "$TAP_A" show || return 1
+	gt_stop "$NS_A"
+	[[ $OUT =~ ${re}${UL_B//./\.},\ last\ ([0-9]+)\.[0-9]\ s\ ago ]] ||
+		{ diag "no drop line in:" "$OUT"; return 1; }
+	[ "${BASH_REMATCH[1]}" -ge 2 ]
+}
+
 peer_changes()
 {
 	local extra=198.18.23.9
@@ -675,6 +712,8 @@ ip -n "$NS_C" link set c$$a up
 ip -n "$NS_C" link set c$$b up
 # A table of 100000 to read (big_table); a group that may change.
 GT_ARGS=(--learning --max-address 100000 --admin-group 4242)
+check "show says what ICMP said of a silent peer" icmp_said
+check "and a VNI drop with what came, and how long ago" drops_aged
 check "both ends start with one tap name" ends_start
 check "show in each namespace names its own end" show_both
 check "64 MiB A to B" xfer "$NS_A" "$NS_B" "$OV4_B" big 60

@@ -192,7 +192,7 @@ phase_greudp()
 	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.3 -W 1 "$OV4_B" \
 		>/dev/null 2>&1
 	check "$label: A says its peer is unreachable" wait_log "$NS_A" \
-		"ICMP says peer $UL_B is unreachable: is its tunnel up on port"
+		"ICMP says of peer $UL_B: port unreachable: nothing takes UDP port"
 	check "$label: A stops cleanly" gt_stop "$NS_A"
 }
 
