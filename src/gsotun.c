@@ -22,6 +22,7 @@
 #include "notify.h"
 #include "priv.h"
 #include "report.h"
+#include "sandbox.h"
 #include "tap.h"
 #include "tunnel.h"
 
@@ -403,6 +404,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	watch(&g, loop);
+	/* Set up: from here on only the loop's system calls (sandbox.c). */
+	if (g.cfg.seccomp && sandbox_enter())
+		goto out_loop;
 	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
 	notify_port_ready(&g.port);
 	if (daemon_detach())
