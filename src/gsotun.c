@@ -350,12 +350,15 @@ static void log_tunnel(const struct tunnel *t)
 }
 
 /*
- * --daemon or not, the pidfile; then --user. 0 or -errno (logged, on
- * standard error still: a --daemon detaches at the end of set-up).
+ * --daemon or not, the pidfile; then --user, or, started as a user with
+ * capabilities (the unit's User= and AmbientCapabilities=), those that
+ * set-up alone needed dropped. 0 or -errno (logged, on standard error
+ * still: a --daemon detaches at the end of set-up).
  */
 static int become_service(struct gsotun *g)
 {
 	struct config *cfg = &g->cfg;
+	bool net_admin = path_needs_net_admin(g->port.tun[0]);
 	int err = 0;
 
 	if (cfg->daemon)
@@ -363,9 +366,10 @@ static int become_service(struct gsotun *g)
 	else if (cfg->pidfile)
 		err = pidfile_write(&g->pidfile, cfg->pidfile);
 	if (!err && cfg->user) {
-		err = priv_drop(cfg->user, cfg->chroot,
-				path_needs_net_admin(g->port.tun[0]));
+		err = priv_drop(cfg->user, cfg->chroot, net_admin);
 		g->dropped = !err;
+	} else if (!err && geteuid() != 0) {
+		err = priv_trim(net_admin);
 	}
 	return err;
 }
