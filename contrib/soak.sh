@@ -64,6 +64,8 @@
 #                   buffers, so its "uninitialised" reports are false):
 #                     SOAK_WRAP="valgrind --leak-check=full
 #                       --undef-value-errors=no --error-exitcode=99"
+#                   gsotun runs there with --no-seccomp, as valgrind
+#                   does not know seccomp(2);
 #                   valgrind's own memory grows by about 1 MiB a minute:
 #                   raise SOAK_RSS_SLACK for long runs under it. An
 #                   ASan/UBSan build needs no wrapper: set GSOTUN to it.
@@ -104,9 +106,10 @@ net_setup "$fam" 1
 make_data final 16
 
 if [ -n "$SOAK_WRAP" ]; then
-	# Exec'd all the way down, so GT_PID is the wrapped process.
-	printf '#!/bin/bash\nexec %s %q "$@"\n' "$SOAK_WRAP" "$GSOTUN" \
-		>"$LIB_TMP/wrap.sh"
+	# Exec'd all the way down, so GT_PID is the wrapped process. Without
+	# the seccomp filter: valgrind does not know seccomp(2) (ENOSYS).
+	printf '#!/bin/bash\nexec %s %q --no-seccomp "$@"\n' "$SOAK_WRAP" \
+		"$GSOTUN" >"$LIB_TMP/wrap.sh"
 	chmod 755 "$LIB_TMP/wrap.sh"
 	GSOTUN=$LIB_TMP/wrap.sh
 	diag "gsotun runs under: $SOAK_WRAP"

@@ -48,18 +48,44 @@ static bool pidfile_held(const char *path)
 }
 
 /*
+ * The lock is held on a descriptor opened read-only, the one that wrote
+ * the file being closed: a process that took over a running gsotun must
+ * not write another PID (1, for root's `kill $(cat pidfile)`) into it.
+ * Opened by the temporary name, and checked to be the file written.
+ */
+static int pidfile_lock_ro(const char *tmp, const struct stat *st)
+{
+	struct stat ro_st;
+	int fd, err;
+
+	fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &ro_st))
+		err = -errno;
+	else if (ro_st.st_dev != st->st_dev || ro_st.st_ino != st->st_ino)
+		err = -EEXIST;
+	else if (flock(fd, LOCK_EX | LOCK_NB))
+		err = -errno;
+	else
+		return fd;
+	close(fd);
+	return err;
+}
+
+/*
  * The pidfile is written as root before privileges are dropped, maybe
  * into a directory that belongs to the service user, who could have put
  * a symlink or a hard link to a root-owned file at its name. So no file
  * that was there is ever opened for writing: a new one is created
- * (mkostemp(): O_EXCL) beside it, locked, written and renamed over the
+ * (mkostemp(): O_EXCL) beside it, written, locked and renamed over the
  * name, which replaces a link itself, never what it points to.
  */
 int pidfile_write(struct pidfile *pf, const char *path)
 {
 	char buf[24], *tmp = NULL;
 	struct stat st;
-	int fd = -1, n, err;
+	int fd = -1, ro = -1, n, err;
 
 	pf->path = path;
 	pf->fd = -1;
@@ -77,20 +103,32 @@ int pidfile_write(struct pidfile *pf, const char *path)
 	}
 	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 	errno = 0;
-	if (flock(fd, LOCK_EX | LOCK_NB) || fchmod(fd, 0644) ||
-	    write(fd, buf, n) != n || fstat(fd, &st) || rename(tmp, path)) {
+	if (fchmod(fd, 0644) || write(fd, buf, n) != n || fstat(fd, &st)) {
 		/* A short write leaves errno as it was: say EIO then. */
 		err = errno ? -errno : -EIO;
-		log_err_ret(err, "cannot write pidfile %s", path);
-		unlink(tmp);
-		goto fail;
+		goto fail_unlink;
 	}
+	ro = pidfile_lock_ro(tmp, &st);
+	if (ro < 0) {
+		err = ro;
+		goto fail_unlink;
+	}
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto fail_unlink;
+	}
+	close(fd);
 	free(tmp);
-	pf->fd = fd;
+	pf->fd = ro;
 	pf->dev = st.st_dev;
 	pf->ino = st.st_ino;
 	return 0;
+fail_unlink:
+	log_err_ret(err, "cannot write pidfile %s", path);
+	unlink(tmp);
 fail:
+	if (ro >= 0)
+		close(ro);
 	if (fd >= 0)
 		close(fd);
 	free(tmp);
@@ -112,6 +150,11 @@ void pidfile_close(struct pidfile *pf, bool remove)
 
 /* The child's end of the pipe its parent waits on; -1: not a daemon. */
 static int daemon_ok_fd = -1;
+/*
+ * /dev/null, for stdio at daemon_detach(): opened at the start, before a
+ * --chroot hides it and the seccomp filter refuses to open it.
+ */
+static int daemon_null_fd = -1;
 
 /*
  * The parent waits for the child's word (daemon_detach()): its exit
@@ -145,6 +188,7 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
 	}
 	close(pipefd[0]);
 	daemon_ok_fd = pipefd[1];
+	daemon_null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	setsid();
 	/* The sink changes at daemon_detach(), after a --chroot. */
 	log_syslog_open();
@@ -157,15 +201,14 @@ int daemon_start(struct pidfile *pf, const char *pidfile)
  */
 static void daemon_null_stdio(bool to_syslog)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	if (null < 0)
+	if (daemon_null_fd < 0)
 		return;
-	dup2(null, STDIN_FILENO);
-	dup2(null, STDOUT_FILENO);
+	dup2(daemon_null_fd, STDIN_FILENO);
+	dup2(daemon_null_fd, STDOUT_FILENO);
 	if (to_syslog)
-		dup2(null, STDERR_FILENO);
-	close(null);
+		dup2(daemon_null_fd, STDERR_FILENO);
+	close(daemon_null_fd);
+	daemon_null_fd = -1;
 }
 
 int daemon_detach(void)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* A pidfile this process wrote; fd holds its lock. */
+/* A pidfile this process wrote; fd, read-only, holds its lock. */
 struct pidfile {
 	const char *path;
 	int fd;			/* -1: none written */
@@ -18,9 +18,10 @@ struct pidfile {
 };
 
 /*
- * Write this process's PID to path: into a new file of its own, locked,
- * renamed over path, so that nothing that was there (a symlink, a file of
- * someone else's) is followed, truncated or chmod'ed. Refused when the
+ * Write this process's PID to path: into a new file of its own, locked
+ * on a read-only descriptor (the one that wrote it closed), renamed over
+ * path, so that nothing that was there (a symlink, a file of someone
+ * else's) is followed, truncated or chmod'ed. Refused when the
  * file at path is locked by a live gsotun (-EBUSY). 0 or -errno (logged).
  */
 int pidfile_write(struct pidfile *pf, const char *path);

@@ -22,6 +22,7 @@
 #include "notify.h"
 #include "priv.h"
 #include "report.h"
+#include "sandbox.h"
 #include "tap.h"
 #include "tunnel.h"
 
@@ -349,12 +350,15 @@ static void log_tunnel(const struct tunnel *t)
 }
 
 /*
- * --daemon or not, the pidfile; then --user. 0 or -errno (logged, on
- * standard error still: a --daemon detaches at the end of set-up).
+ * --daemon or not, the pidfile; then --user, or, started as a user with
+ * capabilities (the unit's User= and AmbientCapabilities=), those that
+ * set-up alone needed dropped. 0 or -errno (logged, on standard error
+ * still: a --daemon detaches at the end of set-up).
  */
 static int become_service(struct gsotun *g)
 {
 	struct config *cfg = &g->cfg;
+	bool net_admin = path_needs_net_admin(g->port.tun[0]);
 	int err = 0;
 
 	if (cfg->daemon)
@@ -362,9 +366,10 @@ static int become_service(struct gsotun *g)
 	else if (cfg->pidfile)
 		err = pidfile_write(&g->pidfile, cfg->pidfile);
 	if (!err && cfg->user) {
-		err = priv_drop(cfg->user, cfg->chroot,
-				path_needs_net_admin(g->port.tun[0]));
+		err = priv_drop(cfg->user, cfg->chroot, net_admin);
 		g->dropped = !err;
+	} else if (!err && geteuid() != 0) {
+		err = priv_trim(net_admin);
 	}
 	return err;
 }
@@ -403,6 +408,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	watch(&g, loop);
+	/* Set up: from here on only the loop's system calls (sandbox.c). */
+	if (g.cfg.seccomp && sandbox_enter())
+		goto out_loop;
 	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
 	notify_port_ready(&g.port);
 	if (daemon_detach())

@@ -45,6 +45,7 @@ struct link_reply {
 	bool has_mac;
 	int family; /* rtm_family of a route */
 	struct ipaddr src; /* RTA_PREFSRC of a route */
+	char name[IF_NAMESIZE]; /* IFLA_IFNAME of a link */
 	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
 };
 
@@ -88,18 +89,6 @@ void link_close(struct link *l)
 	if (l->nl)
 		mnl_socket_close(l->nl);
 	free(l);
-}
-
-/* "gsotun0", or "ifindex 7" when the interface has no name (any more). */
-static const char *link_name(unsigned int ifindex, char *buf, size_t len)
-{
-	char name[IF_NAMESIZE];
-
-	if (if_indextoname(ifindex, name))
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "ifindex %u", ifindex);
-	return buf;
 }
 
 static const char *link_ntop(int family, const void *addr, char *buf,
@@ -257,7 +246,7 @@ int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu)
 	ret = link_set_u32(l, ifindex, IFLA_MTU, mtu, &r);
 	if (ret < 0)
 		link_log(LOG_LVL_ERR, ret, &r, "cannot set MTU %u on %s", mtu,
-			 link_name(ifindex, name, sizeof(name)));
+			 link_name(l, ifindex, name, sizeof(name)));
 	return ret;
 }
 
@@ -276,7 +265,7 @@ static int link_set_gso_limit(struct link *l, unsigned int ifindex,
 	ret = link_set_u32(l, ifindex, type, val, &r);
 	if (ret < 0)
 		link_log(LOG_LVL_WARN, ret, &r, "cannot set %s %u on %s", what,
-			 val, link_name(ifindex, name, sizeof(name)));
+			 val, link_name(l, ifindex, name, sizeof(name)));
 	return ret;
 }
 
@@ -305,7 +294,7 @@ int link_set_up(struct link *l, unsigned int ifindex)
 	ret = link_talk(l, NULL, &r);
 	if (ret < 0)
 		link_log(LOG_LVL_ERR, ret, &r, "cannot bring %s up",
-			 link_name(ifindex, name, sizeof(name)));
+			 link_name(l, ifindex, name, sizeof(name)));
 	return ret;
 }
 
@@ -323,7 +312,7 @@ int link_set_mac(struct link *l, unsigned int ifindex,
 	if (ret < 0)
 		link_log(LOG_LVL_ERR, ret, &r, "cannot set MAC %s on %s",
 			 mac_ntoa(mac, text),
-			 link_name(ifindex, name, sizeof(name)));
+			 link_name(l, ifindex, name, sizeof(name)));
 	return ret;
 }
 
@@ -366,7 +355,7 @@ out:
 	if (ret < 0)
 		link_log(LOG_LVL_ERR, ret, &r, "cannot add address %s/%u to %s",
 			 link_ntop(a->family, &a->addr, addr, sizeof(addr)),
-			 a->prefix, link_name(ifindex, name, sizeof(name)));
+			 a->prefix, link_name(l, ifindex, name, sizeof(name)));
 	return ret;
 }
 
@@ -437,6 +426,10 @@ static int link_mtu_attr_cb(const struct nlattr *attr, void *data)
 		memcpy(r->mac, mnl_attr_get_payload(attr), MAC_LEN);
 		r->has_mac = true;
 	}
+	if (mnl_attr_get_type(attr) == IFLA_IFNAME &&
+	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+		snprintf(r->name, sizeof(r->name), "%s",
+			 mnl_attr_get_str(attr));
 	return MNL_CB_OK;
 }
 
@@ -529,12 +522,28 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 	if (ret < 0) {
 		link_log(level, ret, &dev,
 			 "cannot read MTU of %s (route to %s)",
-			 link_name(route.oif, name, sizeof(name)), addr);
+			 link_name(l, route.oif, name, sizeof(name)), addr);
 		return ret;
 	}
 	out->mtu = route.mtu ? route.mtu : dev.mtu;
 	out->oif_up = link_flags_up(dev.flags);
 	return 0;
+}
+
+/*
+ * Asked on the request socket, not with if_indextoname(), which opens a
+ * socket for its ioctl: the running process may open none (sandbox.c).
+ */
+const char *link_name(struct link *l, unsigned int ifindex, char *buf,
+		      size_t len)
+{
+	struct link_reply r = { 0 };
+
+	if (link_get_mtu(l, ifindex, &r) == 0 && r.name[0])
+		snprintf(buf, len, "%s", r.name);
+	else
+		snprintf(buf, len, "ifindex %u", ifindex);
+	return buf;
 }
 
 int link_get_mac(struct link *l, unsigned int ifindex, uint8_t mac[MAC_LEN])

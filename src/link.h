@@ -52,6 +52,13 @@ struct link_route {
 int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 		   struct link_route *out);
 
+/*
+ * The name of interface ifindex in buf ("gsotun0"), or "ifindex 7" when
+ * it has none (any more); buf is returned.
+ */
+const char *link_name(struct link *l, unsigned int ifindex, char *buf,
+		      size_t len);
+
 /* Whether interface ifindex is up and running. 0 or -errno (-ENODEV). */
 int link_is_up(struct link *l, unsigned int ifindex, bool *up);
 

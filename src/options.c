@@ -58,6 +58,7 @@ enum {
 	OPT_ADMIN_GROUP,
 	OPT_MAC,
 	OPT_LOG_TIME,
+	OPT_NO_SECCOMP,
 };
 
 #define VNI_MAX 0xffffffu
@@ -181,6 +182,9 @@ static const struct argp_option options_table[] = {
 		 "the path" },
 	{ .name = "chroot", .key = OPT_CHROOT, .arg = "DIR",
 	  .doc = "Once set up, change root to DIR (with --user)" },
+	{ .name = "no-seccomp", .key = OPT_NO_SECCOMP,
+	  .doc = "Run without the seccomp filter that, once set up, "
+		 "refuses every system call the tunnel does not make" },
 	{ 0 }
 };
 
@@ -1452,6 +1456,9 @@ static bool options_flag(int key, struct options_state *st)
 	case OPT_LOG_TIME:
 		cfg->log_time = true;
 		return true;
+	case OPT_NO_SECCOMP:
+		cfg->seccomp = false;
+		return true;
 	case OPT_LEARNING:
 		cfg->learning = true;
 		return true;
@@ -1569,6 +1576,7 @@ static void options_defaults(struct config *cfg)
 	cfg->offload = true;
 	cfg->gro = true;
 	cfg->pmtud = true;
+	cfg->seccomp = true;
 	cfg->ageing = CONFIG_AGEING;
 	cfg->max_address = CONFIG_MAX_ADDRESS;
 }

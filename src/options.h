@@ -140,6 +140,7 @@ struct config {
 	char *user;			/* --user NAME (owned) */
 	char *admin_group;		/* --admin-group GROUP (owned) */
 	char *chroot;			/* --chroot DIR (owned) */
+	bool seccomp;			/* false with --no-seccomp */
 };
 
 /*

@@ -286,7 +286,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 			    enum peer_reach reach, int err,
 			    struct path_say *say)
 {
-	char addr[INET6_ADDRSTRLEN], dev[IF_NAMESIZE], more[40] = "";
+	char addr[INET6_ADDRSTRLEN], dev[24], more[40] = "";
 	uint64_t now = clock_now_ns();
 	unsigned long held;
 
@@ -315,7 +315,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 	if (reach == PEER_REACH_LINK_DOWN)
 		log_warn("%s: underlay link %s down: nothing reaches %s%s",
 			 t->ifname,
-			 if_indextoname(e->oif, dev) ? dev : "(gone)", addr,
+			 link_name(t->link, e->oif, dev, sizeof(dev)), addr,
 			 more);
 	else
 		log_warn("%s: no route to the peer %s (%s)%s", t->ifname, addr,

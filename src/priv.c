@@ -62,6 +62,32 @@ static int priv_fail(const char *what, const char *arg)
 	return err;
 }
 
+int priv_trim(bool keep_net_admin)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	unsigned int i;
+	bool any = false;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return priv_fail("read the capabilities", "held");
+	for (i = 0; i < 2; i++)
+		any |= data[i].permitted || data[i].inheritable;
+	/* A plain user (a tap made persistent for it): nothing to drop. */
+	if (!any)
+		return 0;
+	keep_net_admin &= !!(data[CAP_TO_INDEX(CAP_NET_ADMIN)].permitted &
+			     CAP_TO_MASK(CAP_NET_ADMIN));
+	if (priv_set_caps(keep_net_admin) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0))
+		return priv_fail("drop the capabilities of", "set-up");
+	log_info("set up: capabilities dropped%s",
+		 keep_net_admin ? " but CAP_NET_ADMIN (--mtu auto)" : "");
+	return 0;
+}
+
 int priv_drop(const char *user, const char *dir, bool keep_net_admin)
 {
 	struct passwd *pw;

@@ -16,4 +16,13 @@
  */
 int priv_drop(const char *user, const char *dir, bool keep_net_admin);
 
+/*
+ * Started as a user other than root with capabilities (a service
+ * manager's ambient ones): clear every capability from the effective,
+ * permitted, inheritable and ambient sets but CAP_NET_ADMIN when
+ * keep_net_admin and held. Nothing when none is held. 0 or -errno
+ * (logged).
+ */
+int priv_trim(bool keep_net_admin);
+
 #endif

@@ -27,7 +27,9 @@ typedef bool (*ring_more_fn)(void *ctx);
 /*
  * Set up a ring of entries SQEs, with an eventfd that becomes readable
  * when a request completes after its submission returned (a send that
- * waited for socket space). 0 or -errno (logged).
+ * waited for socket space). The ring takes only the operations of the
+ * functions below, without SQE flags, and no more io_uring_register()
+ * calls: any other request completes with -EACCES. 0 or -errno (logged).
  */
 int ring_init(struct ring *r, unsigned int entries);
 

@@ -3,14 +3,16 @@
 # --user and --chroot: after set-up gsotun runs as nobody in an empty root
 # with no capabilities but CAP_NET_ADMIN where the tap must follow the
 # path, and still moves traffic, follows the underlay MTU and stops
-# cleanly. Also --allow: a second underlay address of the peer.
+# cleanly; started as a service user with ambient capabilities (as
+# gsotun@.service starts it), it drops all but CAP_NET_ADMIN once set up.
+# Also --allow: a second underlay address of the peer.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317,SC2119,SC2120
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
-lib_init 120 socat ping getent
+lib_init 120 socat ping getent setpriv unshare mknod
 net_setup 4 8
 make_data small 8
 ROOT=$LIB_TMP/empty
@@ -87,6 +89,60 @@ check "8 MiB A->B over a smaller path, SHA-256 intact" \
 	xfer "$NS_A" "$NS_B" "$OV4_B" small
 ip -n "$NS_A" link set "$VETH_A" mtu 1500
 check "stops cleanly" gt_stop "$NS_A"
+
+# As gsotun@.service runs it: started as the service user with CAP_NET_ADMIN
+# and CAP_NET_RAW ambient (User=, AmbientCapabilities=), no --user. A
+# private mount namespace gives it a /dev/net/tun of mode 0666, as udev
+# makes it on a Debian system (this one's may be root's only).
+AS_UNIT=$LIB_TMP/as-unit
+mkdir -m 0755 "$LIB_TMP/dev" || bail "cannot make $LIB_TMP/dev"
+cat >"$AS_UNIT" <<EOF
+#!/bin/sh
+if [ -z "\$AS_UNIT_NS" ]; then
+	AS_UNIT_NS=1 exec unshare -m --propagation private "\$0" "\$@"
+fi
+mount -t tmpfs -o mode=0755 tmpfs "$LIB_TMP/dev" &&
+	mknod -m 0666 "$LIB_TMP/dev/tun" c 10 200 &&
+	mount --bind "$LIB_TMP/dev/tun" /dev/net/tun || exit 1
+exec setpriv --reuid=$NOBODY_UID --regid=$NOBODY_GID --clear-groups \\
+	--inh-caps=-all,+net_admin,+net_raw \\
+	--ambient-caps=-all,+net_admin,+net_raw \\
+	--bounding-set=-all,+net_admin,+net_raw "$GSOTUN" "\$@"
+EOF
+chmod +x "$AS_UNIT" || bail "cannot write $AS_UNIT"
+
+# as_unit ARGS...: gt_start in A through $AS_UNIT.
+as_unit()
+{
+	local real=$GSOTUN st
+
+	GSOTUN=$AS_UNIT
+	gt_start "$NS_A" "$TAP_A" --remote "$UL_B" --address "$OV4_A/24" "$@"
+	st=$?
+	GSOTUN=$real
+	return "$st"
+}
+
+check "as the unit runs it (nobody, ambient caps): starts" as_unit
+check "  runs as nobody" status_is Uid "$ids"
+check "  keeps CAP_NET_ADMIN only (--mtu auto)" \
+	status_is CapPrm "$CAP_NET_ADMIN_MASK"
+check "  nothing ambient or inheritable any more" \
+	status_is CapAmb 0000000000000000
+check "  under the seccomp filter" status_is Seccomp 2
+check "  ping through the tunnel" ping_ok "$NS_A" "$OV4_B"
+check "  8 MiB A->B, SHA-256 intact" xfer "$NS_A" "$NS_B" "$OV4_B" small
+ip -n "$NS_A" link set "$VETH_A" mtu 1400
+check "  the tap follows the underlay MTU (1400 - 50)" \
+	wait_tap_mtu "$NS_A" "$TAP_A" 1350
+ip -n "$NS_A" link set "$VETH_A" mtu 1500
+check "  stops cleanly, tap removed" gt_stop "$NS_A"
+check "as the unit runs it, --mtu 1400: no capabilities left" \
+	as_unit --mtu 1400
+check "  none permitted" status_is CapPrm 0000000000000000
+check "  none effective" status_is CapEff 0000000000000000
+check "  ping through the tunnel" ping_ok "$NS_A" "$OV4_B"
+check "  stops cleanly" gt_stop "$NS_A"
 
 # --user naming no one: exit status 1, a message, no tap left.
 unknown_user()

@@ -4,8 +4,10 @@
 # `dpkg-buildpackage -us -uc -b`, in a copy of the source tree that
 # `make distdir` makes (so it works from git and from make distcheck's
 # read-only tree alike), then checks the .deb: its file list, the unit's
-# ExecStart, the installed programs' --version against the package version
-# in a throwaway root, and no lintian error. Skips without debhelper.
+# ExecStart, User= and SystemCallFilter=, the service user that postinst
+# creates (systemd-sysusers run on a throwaway root), the installed
+# programs' --version against the package version in that root, and no
+# lintian error. Skips without debhelper.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
@@ -29,7 +31,8 @@ expected="usr/sbin/gsotun
 	usr/share/doc/gsotun/copyright
 	usr/share/doc/gsotun/changelog.gz
 	etc/gsotun/
-	lib/systemd/system/gsotun@.service"
+	lib/systemd/system/gsotun@.service
+	usr/lib/sysusers.d/gsotun.conf"
 programs="gsotun gsotunctl"
 unit=lib/systemd/system/gsotun@.service
 
@@ -112,11 +115,35 @@ mkdir "$root"
 dpkg-deb -x "$deb" "$root"
 grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
 ok $? "/$unit runs /usr/sbin/gsotun"
+grep -qx 'User=gsotun' "$root/$unit"
+ok $? "  as the service user gsotun"
+grep -qE '^SystemCallFilter=@system-service .*seccomp' "$root/$unit"
+ok $? "  under SystemCallFilter=@system-service, seccomp() allowed"
 # A template names no tunnel: nothing to enable, start or stop.
 dpkg-deb -e "$deb" "$tmp/control"
 ! cat "$tmp"/control/* |
 	grep -qE 'deb-systemd-(helper enable|invoke) .*gsotun@\.service'
 ok $? "no maintainer script enables, starts or stops gsotun@.service"
+grep -q 'systemd-sysusers.* gsotun\.conf' "$tmp/control/postinst" 2>/dev/null
+ok $? "postinst runs systemd-sysusers gsotun.conf"
+dpkg-deb -f "$deb" Depends | grep -q 'systemd-sysusers'
+ok $? "the package depends on a systemd-sysusers"
+
+# What that postinst makes, made in the throwaway root.
+user_made()
+{
+	local line
+
+	command -v systemd-sysusers >/dev/null 2>&1 || return 0
+	mkdir -p "$root/etc" &&
+		systemd-sysusers --root="$root" gsotun.conf >"$tmp/sysusers" 2>&1 ||
+		{ diag "$tmp/sysusers"; return 1; }
+	line=$(grep '^gsotun:' "$root/etc/passwd")
+	[[ $line == *:/usr/sbin/nologin ]] && grep -q '^gsotun:' "$root/etc/group" ||
+		{ echo "# passwd: ${line:-none}"; return 1; }
+}
+user_made
+ok $? "systemd-sysusers makes the user gsotun (no login) and its group"
 
 for p in $programs; do
 	out=$("$root/usr/sbin/$p" --version 2>&1)

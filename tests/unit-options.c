@@ -518,6 +518,10 @@ static const struct row rows[] = {
 	{ A(R, "--daemon=yes"), 64, NULL },
 	{ A(R), 0, "log_time=0" },
 	{ A(R, "--log-time", "--daemon"), 0, "log_time=1 daemon=1" },
+	{ A(R), 0, "seccomp=1" },
+	{ A(R, "--no-seccomp", "--user", "nobody"), 0,
+	  "seccomp=0 user=nobody" },
+	{ A(R, "--no-seccomp=yes"), 64, NULL },
 	{ A(R, "--log-time=yes"), 64, NULL },
 
 	/* Everything at once */
@@ -672,8 +676,8 @@ static char *test_render(const struct config *c)
 	fprintf(f, " df=%s pmtud=%d",
 		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
 		"unset", c->pmtud);
-	fprintf(f, " offload=%d verbosity=%d daemon=%d log_time=%d",
-		c->offload, c->verbosity, c->daemon, c->log_time);
+	fprintf(f, " offload=%d verbosity=%d daemon=%d log_time=%d seccomp=%d",
+		c->offload, c->verbosity, c->daemon, c->log_time, c->seccomp);
 	if (!c->pidfile)
 		fprintf(f, " pidfile=-");
 	else if (cwd_len && !strncmp(c->pidfile, test_cwd, cwd_len) &&
