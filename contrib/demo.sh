@@ -58,30 +58,30 @@ kernel_endpoint()
 		die "cannot bring up the vxlan device in $ns"
 }
 
-# stream ADDR: Gbit/s of one TCP stream from ns_a to ADDR in ns_b, for
-# DEMO_TIME seconds (iperf3).
+# stream ADDR: GBITS, the Gbit/s of one TCP stream from ns_a to ADDR in
+# ns_b, for DEMO_TIME seconds (iperf3). Not in a command substitution:
+# the server's PID must reach cleanup(), and die() the script.
 stream()
 {
-	local out gbits i
+	local out i
 
 	ip netns exec "$ns_a" ping -q -c 3 -i 0.2 -W 2 "$1" >/dev/null ||
 		die "no ping through the tunnel to $1"
 	ip netns exec "$ns_b" iperf3 -s -1 -B "$1" >/dev/null 2>&1 &
 	pids+=($!)
 	for ((i = 0; i < 50; i++)); do
-		[ -n "$(ip netns exec "$ns_b" ss -Htln 'sport = :5201')" ] &&
-			break
+		ip netns exec "$ns_b" ss -Htln 'sport = :5201' |
+			grep -qF " $1:5201 " && break
 		sleep 0.1
 	done
 	out=$(ip netns exec "$ns_a" timeout $((secs + 20)) iperf3 -c "$1" \
 		-t "$secs" -f g) || die "iperf3 failed: $out"
-	gbits=$(awk '/receiver/ {
+	GBITS=$(awk '/receiver/ {
 		for (i = 2; i <= NF; i++)
 			if ($i == "Gbits/sec")
 				print $(i - 1)
 	}' <<<"$out")
-	[ -n "$gbits" ] || die "no throughput in iperf3's output: $out"
-	echo "$gbits"
+	[ -n "$GBITS" ] || die "no throughput in iperf3's output: $out"
 }
 
 # endpoint NS LOCAL REMOTE ADDRESS: a gsotun in NS, up and addressed.
@@ -133,7 +133,8 @@ echo "demo.sh: the kernel's vxlan 10.43.0.1 <-> 10.43.0.2," \
 	"one TCP stream for $secs s (iperf3)"
 kernel_endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.43.0.1/24
 kernel_endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.43.0.2/24
-kernel=$(stream 10.43.0.2) || exit 1
+stream 10.43.0.2
+kernel=$GBITS
 # Its port is gsotun's: gone before gsotun starts.
 ip -n "$ns_a" link del vx0
 ip -n "$ns_b" link del vx0
@@ -142,7 +143,8 @@ echo "demo.sh: gsotun VXLAN 10.42.0.1 <-> 10.42.0.2," \
 	"one TCP stream for $secs s (iperf3)"
 endpoint "$ns_a" 198.18.0.1 198.18.0.2 10.42.0.1/24
 endpoint "$ns_b" 198.18.0.2 198.18.0.1 10.42.0.2/24
-gbits=$(stream 10.42.0.2) || exit 1
+stream 10.42.0.2
+gbits=$GBITS
 
 echo
 echo "    the kernel's vxlan, one TCP stream: $kernel Gbit/s"

@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <dirent.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "control.h"
 #include "ctlreq.h"
+#include "holder.h"
 #include "log.h"
 #include "report.h"
 #include "tunnel.h"
@@ -113,71 +114,6 @@ static bool control_listener(const struct control *c, uid_t *uid,
 	return ok;
 }
 
-/* The inode of the socket bound to abstract name (no '@'), or 0. */
-static unsigned long control_name_inode(const char *name)
-{
-	FILE *f = fopen("/proc/net/unix", "re");
-	unsigned long inode, found = 0;
-	char line[512];
-	int off;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu %n", &inode,
-			   &off) == 1 && line[off] == '@' &&
-		    !strcmp(line + off + 1, name))
-			found = inode;
-	}
-	fclose(f);
-	return found;
-}
-
-/* Does process pid (a /proc entry) hold the socket of inode open? */
-static bool control_pid_holds(const char *pid, const char *link)
-{
-	char path[300], target[64];
-	struct dirent *d;
-	bool held = false;
-	ssize_t n;
-	DIR *fds;
-
-	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
-	fds = opendir(path);
-	if (!fds)
-		return false;
-	while (!held && (d = readdir(fds))) {
-		snprintf(path, sizeof(path), "/proc/%s/fd/%.16s", pid,
-			 d->d_name);
-		n = readlink(path, target, sizeof(target) - 1);
-		held = n > 0 && (size_t)n == strlen(link) &&
-		       !memcmp(target, link, (size_t)n);
-	}
-	closedir(fds);
-	return held;
-}
-
-/* The real uid of process pid, from its status; false if gone. */
-static bool control_pid_uid(const char *pid, uid_t *uid)
-{
-	char path[300], line[128];
-	unsigned int u;
-	bool ok = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%s/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!ok && fgets(line, sizeof(line), f))
-		ok = sscanf(line, "Uid: %u", &u) == 1;
-	fclose(f);
-	if (ok)
-		*uid = u;
-	return ok;
-}
-
 /*
  * A process that holds the socket bound to abstract name but does not
  * listen on it: its inode in /proc/net/unix (of this network namespace),
@@ -185,27 +121,8 @@ static bool control_pid_uid(const char *pid, uid_t *uid)
  */
 static bool control_binder(const char *name, uid_t *uid, pid_t *pid)
 {
-	unsigned long inode = control_name_inode(name);
-	char link[40];
-	struct dirent *d;
-	bool found = false;
-	DIR *proc;
-
-	if (!inode)
-		return false;
-	snprintf(link, sizeof(link), "socket:[%lu]", inode);
-	proc = opendir("/proc");
-	if (!proc)
-		return false;
-	while (!found && (d = readdir(proc))) {
-		if (!isdigit((unsigned char)d->d_name[0]) ||
-		    !control_pid_holds(d->d_name, link))
-			continue;
-		found = control_pid_uid(d->d_name, uid);
-		*pid = (pid_t)atol(d->d_name);
-	}
-	closedir(proc);
-	return found;
+	return holder_pid(holder_unix_inode(name), pid) &&
+	       holder_uid(*pid, uid);
 }
 
 /*
@@ -233,22 +150,15 @@ static void control_holder(const struct control *c, char *buf, size_t len)
 }
 
 /*
- * A socket file: made mode 0660 by the umask at bind(), then of the
- * group of --user (root's otherwise); lchown(): never through a link.
- * With --admin-group, whose members need not be in that group, 0666:
- * the credentials of each client decide then, as for an abstract name.
+ * A socket file: made mode 0660 by the umask at bind() (control_try_bind),
+ * then of the group of --user (root's otherwise); lchown(): never through
+ * a link, which whoever may write the directory could put there.
  */
 static int control_own(const struct control *c, const char *user)
 {
 	struct passwd *pw = user ? getpwnam(user) : NULL;
 	int err;
 
-	if (c->has_admin && chmod(c->sa.sun_path, 0666)) {
-		err = -errno;
-		log_err_ret(err, "cannot open %s to --admin-group",
-			    c->sa.sun_path);
-		return err;
-	}
 	if (!pw || !lchown(c->sa.sun_path, 0, pw->pw_gid))
 		return 0;
 	err = -errno;
@@ -257,9 +167,15 @@ static int control_own(const struct control *c, const char *user)
 	return err;
 }
 
+/*
+ * A file's mode comes from the umask at bind(), never from a chmod()
+ * after it, which would follow a link put at the name meanwhile. With
+ * --admin-group, whose members need not be in --user's group, 0666: the
+ * credentials of each client decide then, as for an abstract name.
+ */
 static int control_try_bind(struct control *c)
 {
-	mode_t old = c->is_path ? umask(0117) : 0;
+	mode_t old = c->is_path ? umask(c->has_admin ? 0111 : 0117) : 0;
 	int err = bind(c->fd, (const struct sockaddr *)&c->sa, c->sa_len);
 
 	err = err ? -errno : 0;
@@ -288,8 +204,8 @@ static int control_bind(struct control *c, const char *name)
 		control_holder(c, who, sizeof(who));
 		log_warn("control socket %s is taken (%s): running without "
 			 "one, gsotunctl cannot reach this gsotun (a file "
-			 "--control in a directory only root may write "
-			 "cannot be taken)", name, who);
+			 "--control in a directory only root and gsotun's "
+			 "user may write cannot be taken)", name, who);
 	} else if (err) {
 		log_err_ret(err, "cannot bind the control socket %s", name);
 	}
@@ -495,20 +411,33 @@ static void control_peer(struct port *port, const struct ctlreq *q,
 			 add ? "added" : "removed");
 }
 
+/* a as text in buf; buf. */
+static const char *control_addr(const struct ipaddr *a, char *buf,
+				size_t len)
+{
+	if (!inet_ntop(a->family, &a->addr, buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
 static void control_fdb(struct port *port, const struct ctlreq *q,
 			struct control_reply *r)
 {
 	bool add = q->kind == CTLREQ_FDB_ADD;
 	struct tunnel *t = control_tunnel(port, q->tap, r);
+	char addr[INET6_ADDRSTRLEN];
 	int err;
 
 	if (!t)
 		return;
 	err = add ? fwd_fdb_add(t, &q->fdb)
 		  : fwd_fdb_del(t, q->fdb.mac, q->fdb.vlan);
-	if (err == -ENOENT)
-		control_fail(r, CONTROL_EFAIL, add ? "the address is not a "
-			     "peer" : "no such entry");
+	if (err == -ENOENT && add)
+		control_fail(r, CONTROL_EFAIL, "%s: %s is not a peer (peer "
+			     "add it first)", q->arg,
+			     control_addr(&q->fdb.peer, addr, sizeof(addr)));
+	else if (err == -ENOENT)
+		control_fail(r, CONTROL_EFAIL, "no such entry");
 	else if (err == -ENOSPC)
 		control_fail(r, CONTROL_EFAIL, "the table holds as many "
 			     "static entries as it can");
@@ -565,9 +494,14 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_FDB_DEL:
 		control_fdb(c->port, q, r);
 		break;
-	default:
+	case CTLREQ_SHOW:
+	case CTLREQ_STATS:
+	case CTLREQ_STATS_JSON:
+	case CTLREQ_METRICS:
+	case CTLREQ_FDB_SHOW:
 		report_start(&cl->cur, control_reports[q->kind]);
 		cl->more = true;
+		break;
 	}
 }
 
@@ -670,6 +604,7 @@ static bool control_write(struct control_client *cl)
 	struct iovec iov[3];
 	struct msghdr msg = { .msg_iov = iov };
 	bool moved = false;
+	ev_tstamp left;
 	ssize_t n;
 
 	while ((msg.msg_iovlen = control_iov(cl, iov))) {
@@ -683,8 +618,12 @@ static bool control_write(struct control_client *cl)
 	}
 	if (msg.msg_iovlen && errno != EAGAIN && errno != EWOULDBLOCK)
 		return false;
-	if (moved && ev_now(cl->ctl->loop) - cl->started < CONTROL_MAX_TIME)
+	left = CONTROL_MAX_TIME - (ev_now(cl->ctl->loop) - cl->started);
+	if (moved && left > 0) {
+		cl->timer.repeat = left < CONTROL_TIMEOUT ? left
+							  : CONTROL_TIMEOUT;
 		ev_timer_again(cl->ctl->loop, &cl->timer);
+	}
 	return true;
 }
 

@@ -35,6 +35,11 @@ socklen_t control_name(const char *opt, const char *dev,
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
+/*
+ * The first words of ctlreq.c's requests: every request that parses
+ * begins with one, as tests/fuzz-control.c checks of each (its corpus
+ * holds them all). gsotunctl cannot link ctlreq.c, which needs options.c.
+ */
 bool control_is_command(const char *word)
 {
 	static const char *const commands[] = {

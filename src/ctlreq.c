@@ -134,6 +134,17 @@ static int ctlreq_fdb(char **argv, int argc, struct ctlreq *r, char *why,
 	return 0;
 }
 
+/* The requests of more words, by their first, and what parses them. */
+static const struct {
+	const char *w0;
+	int (*parse)(char **argv, int argc, struct ctlreq *r, char *why,
+		     size_t why_len);
+} ctlreq_parsed[] = {
+	{ "peer", ctlreq_peer },
+	{ "fdb", ctlreq_fdb },
+};
+
+
 /* Are the words those of ctlreq_fixed[i]? */
 static bool ctlreq_is_fixed(size_t i, char **argv, int argc)
 {
@@ -160,9 +171,9 @@ int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 			return 0;
 		}
 	}
-	if (!strcmp(argv[0], "peer"))
-		return ctlreq_peer(argv, argc, r, why, why_len);
-	if (!strcmp(argv[0], "fdb"))
-		return ctlreq_fdb(argv, argc, r, why, why_len);
+	for (i = 0; i < ARRAY_LEN(ctlreq_parsed); i++)
+		if (!strcmp(argv[0], ctlreq_parsed[i].w0))
+			return ctlreq_parsed[i].parse(argv, argc, r, why,
+						      why_len);
 	return ctlreq_fail(why, why_len, "unknown request (try help)");
 }

@@ -29,10 +29,10 @@ enum ctlreq_kind {
 /* A request: what it asks, with its arguments parsed. */
 struct ctlreq {
 	enum ctlreq_kind kind;
-	const char *arg;	/* peer, fdb add|del: ADDR or the entry, as sent */
+	const char *arg;	/* peer, fdb add|del: ADDR or entry, as sent */
 	const char *tap;	/* fdb add|del: TAP, or NULL for the main one */
 	struct ipaddr peer;	/* peer add|del */
-	struct config_fdb fdb;	/* fdb add; fdb del has mac and vlan only */
+	struct config_fdb fdb;	/* fdb add; fdb del: mac and vlan only */
 };
 
 /* What ctlreq_line() found in what a client sent so far. */

@@ -51,14 +51,18 @@ static bool pidfile_held(const char *path)
  * The lock is held on a descriptor opened read-only, the one that wrote
  * the file being closed: a process that took over a running gsotun must
  * not write another PID (1, for root's `kill $(cat pidfile)`) into it.
- * Opened by the temporary name, and checked to be the file written.
+ * Opened again through the writing descriptor (/proc/self/fd), not by
+ * the name, which the directory's owner may have given to a FIFO or
+ * another file meanwhile; checked to be the file written all the same.
  */
-static int pidfile_lock_ro(const char *tmp, const struct stat *st)
+static int pidfile_lock_ro(int wfd, const struct stat *st)
 {
+	char path[32];
 	struct stat ro_st;
 	int fd, err;
 
-	fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", wfd);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &ro_st))
@@ -108,7 +112,7 @@ int pidfile_write(struct pidfile *pf, const char *path)
 		err = errno ? -errno : -EIO;
 		goto fail_unlink;
 	}
-	ro = pidfile_lock_ro(tmp, &st);
+	ro = pidfile_lock_ro(fd, &st);
 	if (ro < 0) {
 		err = ro;
 		goto fail_unlink;

@@ -402,9 +402,9 @@ static enum fdb_learn fdb_relearn(struct fdb *f, uint32_t i, unsigned int peer,
 	if (fdb_expired(f, s, now_ns)) {
 		*before = -ENOENT;
 		ret = FDB_LEARN_NEW;
-	}
-	else if (s->peer == peer)
+	} else if (s->peer == peer) {
 		ret = FDB_LEARN_REFRESHED;
+	}
 	fdb_touch(f, i, peer, now_ns);
 	return ret;
 }

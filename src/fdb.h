@@ -38,7 +38,7 @@ struct fdb {
 	unsigned int max_peers;
 	unsigned int n_holders;		/* peers with a learnt entry */
 	uint64_t ageing_ns;
-	uint64_t next_expiry;		/* no entry ages before (fdb_age()) */
+	uint64_t next_expiry;		/* none ages before it (fdb_age()) */
 	uint64_t k0, k1;		/* the hash key */
 };
 

@@ -472,7 +472,6 @@ static const char *fwd_held(unsigned long held, char *buf, size_t len)
  */
 static void fwd_say_share(struct tunnel *t, unsigned int peer, uint64_t now)
 {
-	const struct fdb *fdb = &t->fwd.fdb;
 	char addr[INET6_ADDRSTRLEN], more[40];
 	unsigned long held;
 
@@ -482,7 +481,7 @@ static void fwd_say_share(struct tunnel *t, unsigned int peer, uint64_t now)
 		 "of %u learnt entries, --max-address): each new source MAC "
 		 "from it replaces its oldest%s", t->ifname,
 		 fwd_peer_name(t, peer, addr, sizeof(addr)),
-		 fdb_count_peer(fdb, peer), fdb->max_learnt,
+		 fdb_count_peer(&t->fwd.fdb, peer), t->cfg->max_address,
 		 fwd_held(held, more, sizeof(more)));
 }
 

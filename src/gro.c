@@ -149,7 +149,7 @@ static uint16_t gro_check_off(uint8_t proto)
 /*
  * A check field holding exactly the seed was left partial by a sender on
  * this host (the kernel's vxlan across a veth); anything else must
- * verify (DESIGN.md, integrity), whatever an outer checksum said: it
+ * verify (doc/design.md, integrity), whatever an outer checksum said: it
  * proves the datagram intact on the underlay, not what was put in it.
  * Pure: the caller counts.
  */
@@ -548,6 +548,11 @@ static void gro_queue_gso(struct gro *g, const struct gro_seg *s)
 	mss = gro_gso_mss(g, s);
 	vnet_hdr_build_tcp(&fr->vnet, s->ipv6, s->f.l4_off, s->f.hdr_len,
 			   (uint16_t)mss);
+	/*
+	 * A super-frame as its sender's TSO left it, not a run: one with CWR
+	 * is cut again behind the tap as classic ECN has it, CWR on the
+	 * first segment only (tcp_gso_segment()).
+	 */
 	if (s->flags & TCP_F_CWR)
 		fr->vnet.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	g->n.gso_frames++;

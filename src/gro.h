@@ -96,7 +96,7 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp);
  * from a verified outer checksum (struct encap_rx): it spares a pass
  * over the payload, it is not trusted in place of one.
  *
- * Integrity (DESIGN.md): every TCP checksum is verified, whatever the
+ * Integrity (doc/design.md): every TCP checksum is verified, whatever the
  * outer checksum said, and so is every UDP checksum when UDP is merged;
  * a segment is merged, or written with NEEDS_CSUM, only when its
  * checksum verified or its check field holds exactly the pseudo-header

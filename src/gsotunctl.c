@@ -263,32 +263,46 @@ static bool ctl_seen(const struct ctl_found *found, int i)
  * (one who bound @gsotun/NAME first) is not counted. Its connection,
  * its name in name.
  */
+/*
+ * A connection to the socket f names, if it is served by whom it may
+ * be; else -1 with its name cleared, counted in *others (served by
+ * another user) or *denied (we may not connect).
+ */
+static int ctl_dial_trusted(struct ctl_found *f, int *others, int *denied)
+{
+	/* Non-blocking: a squatter's full backlog holds nothing. */
+	int fd = ctl_dial(f->name, true);
+	uid_t uid;
+
+	if (fd >= 0 && (!ctl_server_uid(fd, &uid) ||
+			!ctl_trusted(f->name, uid))) {
+		(*others)++;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		*denied += fd == -EACCES;
+		f->name[0] = '\0';
+		return -1;
+	}
+	return fd;
+}
+
 static int ctl_find_one(char *name, size_t len)
 {
 	static struct ctl_found found[CTL_MAX_FOUND];
 	int n, i, fd, use = -1, taps = 0, others = 0, denied = 0;
 	char list[256] = "";
 	size_t at = 0;
-	uid_t uid;
 
 	n = ctl_find(found, CTL_MAX_FOUND, NULL);
 	if (n < 0)
 		ctl_die(EXIT_FAILURE, "cannot read /proc/net/unix: %s",
 			strerror(-n));
 	for (i = 0; i < n; i++) {
-		/* Non-blocking: a squatter's full backlog holds nothing. */
-		fd = ctl_dial(found[i].name, true);
-		if (fd >= 0 && (!ctl_server_uid(fd, &uid) ||
-				!ctl_trusted(found[i].name, uid))) {
-			others++;
-			close(fd);
-			fd = -1;
-		}
-		if (fd < 0) {
-			denied += fd == -EACCES;
-			found[i].name[0] = '\0';
+		fd = ctl_dial_trusted(&found[i], &others, &denied);
+		if (fd < 0)
 			continue;
-		}
 		if (use < 0) {
 			use = fd;
 			snprintf(name, len, "%s", found[i].name);

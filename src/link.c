@@ -192,7 +192,8 @@ static mnl_cb_t link_ctl_cb[NLMSG_MIN_TYPE] = {
 
 /*
  * Send the request in l->buf and read until its ACK (a dump: its end);
- * replies before it go to cb. Returns 0 or -errno (the netlink error's, if one came).
+ * replies before it go to cb. Returns 0 or -errno (the netlink error's,
+ * if one came).
  */
 static int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
 {

@@ -73,7 +73,9 @@ struct link_vxlan {
  * The kernel's vxlan devices of this network namespace that are up with
  * UDP port port (host order) as their dstport, which they then hold on
  * every address (vxlan_sock_add() binds the wildcard): how many, the
- * first in *first; or -errno (not logged).
+ * first in *first; or -errno (not logged). A dump cut short (EINTR: the
+ * links changed meanwhile) leaves the rest of it on l's socket: give it
+ * an l of its own, closed after.
  */
 int link_vxlan_on_port(struct link *l, uint16_t port, struct link_vxlan *first);
 

@@ -1043,10 +1043,15 @@ static const char *options_peers_read(struct config *c, FILE *f, char *buf,
 	char line[256];
 	const char *why = NULL;
 	unsigned int n = 0;
+	size_t read = 0;
 
 	while (!why && fgets(line, sizeof(line), f)) {
 		n++;
-		if (!strchr(line, '\n') && !feof(f))
+		/* A file that grows as it is read is cut where it may. */
+		read += strlen(line);
+		if (read > OPTIONS_PEERS_FILE_MAX)
+			why = "more than 1024 KiB";
+		else if (!strchr(line, '\n') && !feof(f))
 			why = "line too long";
 		else
 			why = options_peers_line(c, line);
@@ -1583,7 +1588,7 @@ static void options_defaults(struct config *cfg)
 
 /* Long options argp adds to the table. */
 static const char *const options_argp_own[] = { "help", "usage", "version",
-						"program-name" };
+						"program-name", "HANG" };
 #define OPTIONS_N_ARGP_OWN                                                    \
 	(sizeof(options_argp_own) / sizeof(*options_argp_own))
 
@@ -1618,7 +1623,7 @@ static const struct argp_option *options_find(const char *name, size_t len,
 					      bool *known)
 {
 	const struct argp_option *o, *hit = NULL;
-	unsigned int i;
+	unsigned int i, hits = 0;
 
 	*known = false;
 	for (i = 0; i < OPTIONS_N_ARGP_OWN; i++)
@@ -1629,9 +1634,10 @@ static const struct argp_option *options_find(const char *name, size_t len,
 		*known = true;
 		if (!o->name[len])
 			return o;
-		hit = hit ? NULL : o;
+		hit = o;
+		hits++;
 	}
-	return hit;
+	return hits == 1 ? hit : NULL;
 }
 
 /*
@@ -1683,8 +1689,8 @@ static void options_check_unknown(int argc, char **argv)
 		if (known)
 			continue;
 		near = options_closest(name, len);
-		fprintf(stderr, "gsotun: unrecognized option '--%.*s'", (int)len,
-			name);
+		fprintf(stderr, "gsotun: unrecognized option '--%.*s'",
+			(int)len, name);
 		if (near)
 			fprintf(stderr, " (did you mean --%s?)", near);
 		fprintf(stderr, "\nTry `gsotun --help' or `gsotun --usage' for "
@@ -1696,17 +1702,19 @@ static void options_check_unknown(int argc, char **argv)
 int options_parse(int argc, char **argv, struct config *cfg)
 {
 	struct options_state st = { .cfg = cfg };
-	char *args[argc + 1];
+	char *name = argc > 0 ? argv[0] : NULL;
 	error_t err;
 
 	options_defaults(cfg);
 	options_check_unknown(argc, argv);
 	/* getopt_long()'s messages begin "gsotun:" as the others do. */
-	memcpy(args, argv, (size_t)(argc + 1) * sizeof(*args));
-	args[0] = (char *)"gsotun";
+	if (argc > 0)
+		argv[0] = (char *)"gsotun";
 	/* glibc's default already, but the exit status is our interface. */
 	argp_err_exit_status = EX_USAGE;
-	err = argp_parse(&options_argp, argc, args, 0, NULL, &st);
+	err = argp_parse(&options_argp, argc, argv, 0, NULL, &st);
+	if (argc > 0)
+		argv[0] = name;
 	return err ? -err : 0;
 }
 

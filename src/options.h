@@ -105,7 +105,7 @@ struct config {
 	struct config_fdb *fdb;
 	unsigned int n_fdb, n_fdb_cmd;
 	char *peers_file;		/* --peers FILE, absolute (owned) */
-	char *peers_in_root;		/* as seen inside --chroot (owned) */
+	char *peers_in_root;		/* seen inside --chroot (owned) */
 	bool learning;			/* --learning */
 	uint32_t ageing;		/* --ageing seconds; 0: never */
 	unsigned int max_address;	/* --max-address: learnt entries */

@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <netinet/icmp6.h>
+#include <netinet/ip_icmp.h>
+#include <linux/errqueue.h>
 #include <linux/if_ether.h>
 #include "clock.h"
 #include "link.h"
@@ -547,36 +550,118 @@ uint32_t path_budget(const struct path *p)
 static const char *path_other_ports(const struct tunnel *t)
 {
 	if (t->encap.type == ENCAP_VXLAN)
-		return "the kernel's vxlan listens on 8472 unless given dstport "
-		       "4789; gre-udp's port is 4754";
+		return "the kernel's vxlan listens on 8472 unless given "
+		       "dstport 4789; gre-udp's port is 4754";
 	return "vxlan's port is 4789 (the kernel's vxlan's 8472)";
 }
 
-const char *path_icmp_hint(const struct tunnel *t, int err, char *buf,
-			   size_t len)
+/* What an ICMP destination unreachable's code says (RFC 792, 1812). */
+static enum path_icmp path_icmp4(uint8_t type, uint8_t code)
 {
-	switch (err) {
-	case ECONNREFUSED:
+	if (type == ICMP_TIME_EXCEEDED)
+		return PATH_ICMP_TTL;
+	if (type != ICMP_DEST_UNREACH)
+		return PATH_ICMP_OTHER;
+	switch (code) {
+	case ICMP_PORT_UNREACH:
+		return PATH_ICMP_PORT;
+	case ICMP_PROT_UNREACH:
+		return PATH_ICMP_PROTOCOL;
+	case ICMP_NET_UNREACH:
+	case ICMP_NET_UNKNOWN:
+	case ICMP_NET_UNR_TOS:
+		return PATH_ICMP_NETWORK;
+	case ICMP_NET_ANO:
+	case ICMP_HOST_ANO:
+	case ICMP_PKT_FILTERED:
+	case ICMP_PREC_VIOLATION:
+	case ICMP_PREC_CUTOFF:
+		return PATH_ICMP_PROHIBITED;
+	default:
+		return PATH_ICMP_HOST;
+	}
+}
+
+/* The same for ICMPv6 (RFC 4443 section 3). */
+static enum path_icmp path_icmp6(uint8_t type, uint8_t code)
+{
+	if (type == ICMP6_TIME_EXCEEDED)
+		return PATH_ICMP_TTL;
+	/* An unrecognised next header: the peer takes no GRE. */
+	if (type == ICMP6_PARAM_PROB && code == ICMP6_PARAMPROB_NEXTHEADER)
+		return PATH_ICMP_PROTOCOL;
+	if (type != ICMP6_DST_UNREACH)
+		return PATH_ICMP_OTHER;
+	switch (code) {
+	case ICMP6_DST_UNREACH_NOPORT:
+		return PATH_ICMP_PORT;
+	case ICMP6_DST_UNREACH_ADDR:
+		return PATH_ICMP_HOST;
+	case ICMP6_DST_UNREACH_ADMIN:
+	case 5:	/* source address failed ingress/egress policy */
+	case 6:	/* reject route to destination */
+		return PATH_ICMP_PROHIBITED;
+	default:
+		return PATH_ICMP_NETWORK;
+	}
+}
+
+enum path_icmp path_icmp_cause(const struct peer_icmp *i)
+{
+	if (i->origin == SO_EE_ORIGIN_ICMP)
+		return path_icmp4(i->type, i->code);
+	if (i->origin == SO_EE_ORIGIN_ICMP6)
+		return path_icmp6(i->type, i->code);
+	return i->origin == SO_EE_ORIGIN_LOCAL ? PATH_ICMP_LOCAL
+					       : PATH_ICMP_OTHER;
+}
+
+const char *path_icmp_name(enum path_icmp c)
+{
+	static const char *const names[] = {
+		[PATH_ICMP_PORT] = "port", [PATH_ICMP_PROTOCOL] = "protocol",
+		[PATH_ICMP_HOST] = "host", [PATH_ICMP_NETWORK] = "network",
+		[PATH_ICMP_PROHIBITED] = "prohibited",
+		[PATH_ICMP_TTL] = "ttl", [PATH_ICMP_LOCAL] = "local",
+		[PATH_ICMP_OTHER] = "other",
+	};
+
+	return names[c];
+}
+
+const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
+			   char *buf, size_t len)
+{
+	switch (path_icmp_cause(i)) {
+	case PATH_ICMP_PORT:
 		snprintf(buf, len, "port unreachable: nothing takes UDP port "
 			 "%u there: is its tunnel up, on that port? (%s)",
 			 t->cfg->port, path_other_ports(t));
 		break;
-	case ENOPROTOOPT:
+	case PATH_ICMP_PROTOCOL:
 		snprintf(buf, len, "protocol unreachable: it takes no GRE: is "
 			 "its tunnel up?");
 		break;
-	case EHOSTUNREACH:
-	case ENETUNREACH:
+	case PATH_ICMP_HOST:
+	case PATH_ICMP_NETWORK:
 		snprintf(buf, len, "%s unreachable: a router on the way cannot "
-			 "reach it", err == EHOSTUNREACH ? "host" : "network");
+			 "reach it", path_icmp_name(path_icmp_cause(i)));
 		break;
-	case EACCES:
-	case EPERM:
+	case PATH_ICMP_PROHIBITED:
 		snprintf(buf, len, "administratively prohibited: a filter on "
 			 "the way refuses the tunnel's packets");
 		break;
-	default:
-		snprintf(buf, len, "unreachable: %s", strerror(err));
+	case PATH_ICMP_TTL:
+		snprintf(buf, len, "time exceeded: a routing loop, or too "
+			 "small a --ttl");
+		break;
+	case PATH_ICMP_LOCAL:
+		snprintf(buf, len, "unreachable: %s (said by this host: no "
+			 "neighbour answers?)", strerror(i->err));
+		break;
+	case PATH_ICMP_OTHER:
+		snprintf(buf, len, "unreachable (type %u code %u): %s",
+			 i->type, i->code, strerror(i->err));
 		break;
 	}
 	return buf;
@@ -596,7 +681,7 @@ static void path_warn_unreach(struct tunnel *t, const struct peer *e)
 		return;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
 	log_warn("%s: ICMP says of peer %s: %s", t->ifname, addr,
-		 path_icmp_hint(t, e->icmp_err, hint, sizeof(hint)));
+		 path_icmp_hint(t, &e->icmp, hint, sizeof(hint)));
 }
 
 /* The peers the error queue said were unreachable, each told so. */
@@ -609,7 +694,7 @@ static void path_unreach(struct tunnel *t, const struct underlay_errors *u)
 	for (i = 0; i < u->n_unreach; i++) {
 		e = &t->peers->v[u->unreach_of[i].peer];
 		e->icmp_ns = now;
-		e->icmp_err = u->unreach_of[i].err;
+		e->icmp = u->unreach_of[i].last;
 		e->st.icmp_unreach += u->unreach_of[i].n;
 	}
 	if (e)
@@ -652,7 +737,7 @@ void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
 	memcpy(p->icmp_buf, &hdr, VNET_HDR_LEN);
 	if (write(t->tap_fd, p->icmp_buf, VNET_HDR_LEN + len) < 0) {
 		log_debug("tap write: %s", strerror(errno));
-		stats_drop(&t->st, DROP_RX_WRITE, 1);
+		stats_drop(&t->st, DROP_RX_WRITE, 1, clock_now_ns());
 		return;
 	}
 	t->st.tx_icmp_sent++;

@@ -102,13 +102,30 @@ uint32_t path_budget(const struct path *p);
  */
 void path_errors(struct tunnel *t, int fd);
 
+/* What an ICMP error says of a peer, by its type and code. */
+enum path_icmp {
+	PATH_ICMP_PORT = 0,	/* nothing takes the port there */
+	PATH_ICMP_PROTOCOL,	/* the peer takes no GRE */
+	PATH_ICMP_HOST,		/* a router cannot reach the host */
+	PATH_ICMP_NETWORK,	/* or its network */
+	PATH_ICMP_PROHIBITED,	/* a filter refuses the packets */
+	PATH_ICMP_TTL,		/* time exceeded: a loop, or a low TTL */
+	PATH_ICMP_LOCAL,	/* an error of this host's (no neighbour) */
+	PATH_ICMP_OTHER,
+};
+
+enum path_icmp path_icmp_cause(const struct peer_icmp *i);
+
+/* The cause's name for JSON: "port", "host", ... */
+const char *path_icmp_name(enum path_icmp c);
+
 /*
- * What an ICMP unreachable with errno err (icmp_err_convert()) says of a
- * peer of t, and its likely causes, as text in buf: "port unreachable:
- * nothing takes UDP port 4789 there: ...". Returns buf.
+ * What ICMP error i says of a peer of t, and its likely causes, as text in
+ * buf: "port unreachable: nothing takes UDP port 4789 there: ...".
+ * Returns buf.
  */
-const char *path_icmp_hint(const struct tunnel *t, int err, char *buf,
-			   size_t len);
+const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
+			   char *buf, size_t len);
 
 /*
  * Answer f, too big for the path it was for (budget: its largest inner

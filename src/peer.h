@@ -25,6 +25,16 @@ struct peer_stats {
 	uint64_t icmp_unreach;	/* ICMP unreachable errors about it */
 };
 
+/*
+ * What the underlay last said of a peer that packets do not reach: an
+ * ICMP or ICMPv6 error (or a local one) as the error queue gives it.
+ */
+struct peer_icmp {
+	uint8_t origin;		/* SO_EE_ORIGIN_ICMP, _ICMP6, _LOCAL */
+	uint8_t type, code;
+	int err;		/* errno, as icmp_err_convert() has it */
+};
+
 /* Whether the underlay reaches a peer, as its route says (path.c). */
 enum peer_reach {
 	PEER_REACH_OK = 0,
@@ -39,8 +49,8 @@ struct peer {
 	bool live;			/* a peer; else a free slot */
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
 	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
-	uint64_t icmp_ns;		/* its last ICMP unreachable; 0: none */
-	int icmp_err;			/* what it said (ECONNREFUSED...) */
+	uint64_t icmp_ns;		/* its last ICMP error; 0: none */
+	struct peer_icmp icmp;		/* what it said */
 	enum peer_reach reach;
 	bool reach_said;		/* its loss was logged */
 	struct log_limit reach_warn;	/* and how often it may be */

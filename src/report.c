@@ -155,27 +155,6 @@ static bool report_dump_step(FILE *out, const struct port *port,
 	return true;
 }
 
-/* The name of an errno an ICMP error gives, for JSON. */
-static const char *report_errno_name(int err)
-{
-	switch (err) {
-	case ECONNREFUSED:
-		return "ECONNREFUSED";
-	case ENOPROTOOPT:
-		return "ENOPROTOOPT";
-	case EHOSTUNREACH:
-		return "EHOSTUNREACH";
-	case ENETUNREACH:
-		return "ENETUNREACH";
-	case EACCES:
-		return "EACCES";
-	case EPERM:
-		return "EPERM";
-	default:
-		return "other";
-	}
-}
-
 /* Seconds since then (clock.h), for people. */
 static double report_ago(uint64_t now, uint64_t then)
 {
@@ -250,7 +229,7 @@ static void report_show_icmp(FILE *out, const struct tunnel *t,
 	if (!e->icmp_ns)
 		return;
 	fprintf(out, "  underlay: ICMP %s, %.1f s ago (%" PRIu64 " in all%s)\n",
-		path_icmp_hint(t, e->icmp_err, hint, sizeof(hint)),
+		path_icmp_hint(t, &e->icmp, hint, sizeof(hint)),
 		report_ago(now, e->icmp_ns), e->st.icmp_unreach,
 		e->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
 }
@@ -382,13 +361,15 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 			(double)(now - e->rx_last_ns) / 1e9);
 	else
 		fputs("\"rx_last_seconds\":null,", out);
-	/* What ICMP said last: the errno's name, as strerrorname_np(). */
+	/* What ICMP said last, by its cause, type and code. */
 	if (e->icmp_ns)
-		fprintf(out, "\"icmp_last_seconds\":%.3f,\"icmp_error\":"
-			"\"%s\",", report_ago(now, e->icmp_ns),
-			report_errno_name(e->icmp_err));
+		fprintf(out, "\"icmp_last_seconds\":%.3f,\"icmp_cause\":"
+			"\"%s\",\"icmp_type\":%u,\"icmp_code\":%u,",
+			report_ago(now, e->icmp_ns),
+			path_icmp_name(path_icmp_cause(&e->icmp)), e->icmp.type,
+			e->icmp.code);
 	else
-		fputs("\"icmp_last_seconds\":null,\"icmp_error\":null,", out);
+		fputs("\"icmp_last_seconds\":null,\"icmp_cause\":null,", out);
 	fputs("\"counters\":{", out);
 #define PEER_JSON(name, help)                                                 \
 	do {                                                                  \

@@ -39,7 +39,7 @@ struct report_cursor {
 	enum report_kind kind;
 	unsigned int part;	/* the section it has come to */
 	unsigned int i;		/* the tunnel, peer or counter in it */
-	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor in tunnel i */
+	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, tunnel i */
 };
 
 /* The largest piece report_step() writes, about: a tunnel in JSON. */

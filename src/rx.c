@@ -140,6 +140,16 @@ static bool rx_warn_cause(enum drop why, enum rx_warn *w)
 	}
 }
 
+/* The sender's address of a dropped packet, as show names it. */
+static void rx_seen_from(struct rx_seen *s, const struct sockaddr_storage *ss)
+{
+	const uint8_t *addr = peer_sockaddr_bytes(ss);
+
+	s->from.family = addr ? ss->ss_family : 0;
+	if (addr)
+		memcpy(&s->from.addr, addr, ss->ss_family == AF_INET6 ? 16 : 4);
+}
+
 /*
  * A packet dropped for a cause a wrong set-up gives (another VNI or key,
  * another encapsulation, a source that is no peer): said once in a while,
@@ -147,7 +157,8 @@ static bool rx_warn_cause(enum drop why, enum rx_warn *w)
  * packet at its encapsulation header, or NULL.
  */
 static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
-		    const uint8_t *pkt, size_t len, enum drop why)
+		    const uint8_t *pkt, size_t len, enum drop why,
+		    uint64_t now)
 {
 	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
 	const struct encap_cfg *e = &t->encap;
@@ -162,10 +173,10 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 		return;
 	/* What gsotunctl show names, of every such packet. */
 	seen = &t->rx.seen[w];
-	seen->from = *p->from;
+	rx_seen_from(seen, p->from);
 	seen->has_id = w == RX_WARN_ID && pkt &&
 		       encap_peek_id(e->type, pkt, len, &seen->id);
-	if (!log_limit_take(&t->rx.warn[w], clock_now_ns(),
+	if (!log_limit_take(&t->rx.warn[w], now,
 			    RX_WARN_INTERVAL * 1000000000ull, &held))
 		return;
 	if (peer_sockaddr_bytes(p->from))
@@ -199,21 +210,21 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
  * learnt, then a full batch goes to the tap first.
  */
 static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
-		      size_t len)
+		      size_t len, uint64_t now)
 {
 	struct decap_out out;
 	enum gro_result r;
 	enum drop why;
 
 	if (decap_strip(&t->encap, pkt, len, p->ecn, &out)) {
-		stats_drop(&t->st, out.drop, 1);
-		rx_warn(t, p, pkt, len, out.drop);
+		stats_drop(&t->st, out.drop, 1, now);
+		rx_warn(t, p, pkt, len, out.drop, now);
 		return;
 	}
 	t->st.rx_ecn_ce += out.ce;
 	why = fwd_learn(t, p->peer, out.inner, out.inner_len);
 	if (why) {
-		stats_drop(&t->st, why, 1);
+		stats_drop(&t->st, why, 1, now);
 		return;
 	}
 	r = decap_again(t->rx.gro, &out);
@@ -222,20 +233,20 @@ static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
 		r = decap_again(t->rx.gro, &out);
 	}
 	if (r == GRO_DROPPED)
-		stats_drop(&t->st, out.drop, 1);
+		stats_drop(&t->st, out.drop, 1, now);
 }
 
 /*
  * A receive the underlay dropped before its datagrams were looked at
  * (p->data is NULL): the main tunnel t counts it as one datagram.
  */
-static void rx_dropped(struct tunnel *t, const struct rx_pkt *p)
+static void rx_dropped(struct tunnel *t, const struct rx_pkt *p, uint64_t now)
 {
 	t->st.rx_packets++;
 	t->st.rx_segments++;
 	t->st.rx_bytes += p->wire_len;
-	stats_drop(&t->st, p->drop, 1);
-	rx_warn(t, p, NULL, 0, p->drop);
+	stats_drop(&t->st, p->drop, 1, now);
+	rx_warn(t, p, NULL, 0, p->drop, now);
 }
 
 /* Back-to-back datagrams of one receive for one tunnel (rx_datagrams()). */
@@ -272,13 +283,21 @@ static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 	}
 }
 
+static bool rx_tunnel_is(const struct tunnel *u, uint32_t id)
+{
+	const struct encap_cfg *e = &u->encap;
+
+	return e->type == ENCAP_VXLAN ? e->vni == id : e->key == id;
+}
+
 /*
  * The tunnel a datagram is for, by the VNI or key it carries: the main
  * one (t) when no other has it, which then drops it if it is not its
- * own either, counted.
+ * own either, counted. Most datagrams are for the tunnel of the one
+ * before (last), looked at first.
  */
-static struct tunnel *rx_tunnel(struct tunnel *t, const uint8_t *pkt,
-				size_t len)
+static struct tunnel *rx_tunnel(struct tunnel *t, struct tunnel *last,
+				const uint8_t *pkt, size_t len)
 {
 	const struct port *port = t->port;
 	unsigned int i;
@@ -286,12 +305,11 @@ static struct tunnel *rx_tunnel(struct tunnel *t, const uint8_t *pkt,
 
 	if (!encap_peek_id(t->encap.type, pkt, len, &id))
 		return t;
-	for (i = 1; i < port->n_tun; i++) {
-		const struct encap_cfg *e = &port->tun[i]->encap;
-
-		if (e->type == ENCAP_VXLAN ? e->vni == id : e->key == id)
+	if (last && rx_tunnel_is(last, id))
+		return last;
+	for (i = 1; i < port->n_tun; i++)
+		if (rx_tunnel_is(port->tun[i], id))
 			return port->tun[i];
-	}
 	return t;
 }
 
@@ -318,7 +336,7 @@ static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p, uint64_t now,
 	gro_split_init(&s, p->len, p->gso_size);
 	while (gro_split_next(&s, &off, &len)) {
 		if (many)
-			u = rx_tunnel(t, p->data + off, len);
+			u = rx_tunnel(t, run.t, p->data + off, len);
 		if (u != run.t) {
 			rx_count_run(p, &run, now, &seen);
 			run = (struct rx_run){ .t = u, .bytes = outer };
@@ -326,7 +344,7 @@ static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p, uint64_t now,
 		}
 		run.segs++;
 		run.bytes += len;
-		rx_packet(u, p, p->data + off, len);
+		rx_packet(u, p, p->data + off, len, now);
 	}
 	rx_count_run(p, &run, now, &seen);
 	*got |= seen;
@@ -354,7 +372,7 @@ static int rx_batch(struct tunnel *t, int fd)
 		if (p[i].data)
 			rx_datagrams(t, &p[i], now, &got);
 		else
-			rx_dropped(t, &p[i]);
+			rx_dropped(t, &p[i], now);
 	}
 	for (j = 0; j < t->port->n_tun; j++)
 		if (got & 1u << j)
@@ -414,7 +432,7 @@ void rx_done(struct tunnel *t, unsigned int i, int res)
 	t->rx.writes--;
 	if (res < 0) {
 		log_debug_ret(res, "tap write");
-		stats_drop(&t->st, DROP_RX_WRITE, 1);
+		stats_drop(&t->st, DROP_RX_WRITE, 1, clock_now_ns());
 		rx_uso_refused(t, fr, res);
 		return;
 	}
@@ -471,15 +489,14 @@ bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
 {
 	const struct rx_seen *s;
 	char from[INET6_ADDRSTRLEN];
-	const uint8_t *addr;
 	enum rx_warn w;
 	int n = 0;
 
 	if (!rx_warn_cause(why, &w))
 		return false;
 	s = &t->rx.seen[w];
-	addr = peer_sockaddr_bytes(&s->from);
-	if (!addr || !inet_ntop(s->from.ss_family, addr, from, sizeof(from)))
+	if (!s->from.family ||
+	    !inet_ntop(s->from.family, &s->from.addr, from, sizeof(from)))
 		return false;
 	if (s->has_id)
 		n = snprintf(buf, len, "%s %u ",

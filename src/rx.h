@@ -15,6 +15,8 @@
 #include <ev.h>
 #include "gro.h"
 #include "log.h"
+#include "options.h"
+#include "stats.h"
 
 struct tunnel;
 
@@ -28,7 +30,7 @@ enum rx_warn {
 
 /* The last packet dropped for a cause of rx_warn: whence, its id. */
 struct rx_seen {
-	struct sockaddr_storage from;
+	struct ipaddr from;
 	uint32_t id;		/* VNI or GRE key */
 	bool has_id;
 };

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <linux/audit.h>
@@ -40,12 +41,12 @@
  * a few comparisons, and, as none of these depends on its arguments,
  * Linux 5.11 and later cache their verdict and run no filter for them
  * at all (seccomp_cache_prepare()): the filter costs the data path
- * nothing. Not here: openat, setsockopt and tgkill, checked by their
+ * nothing. Not here: openat, setsockopt, tgkill and mmap, checked by their
  * arguments below; socket, connect, bind, execve, ptrace, io_uring_setup,
- * io_uring_register, chroot and everything else.
+ * io_uring_register, chroot, mprotect and everything else.
  */
 static const uint32_t sandbox_allowed[] = {
-	__NR_io_uring_enter,	/* the data path: tap reads, sends, writes */
+	__NR_io_uring_enter,	/* the data path: tap reads, sends */
 #ifdef __NR_epoll_wait
 	__NR_epoll_wait,
 #endif
@@ -57,6 +58,7 @@ static const uint32_t sandbox_allowed[] = {
 	__NR_sendmmsg,
 	__NR_read,		/* eventfds, the --peers file */
 	__NR_write,		/* messages, libev's signal eventfd */
+	__NR_writev,		/* glibc's fatal messages ("double free") */
 	__NR_clock_gettime,	/* when the vDSO cannot */
 	__NR_gettimeofday,
 	__NR_getpid,
@@ -91,7 +93,6 @@ static const uint32_t sandbox_allowed[] = {
 #endif
 	__NR_dup3,
 	__NR_brk,		/* malloc() */
-	__NR_mmap,
 	__NR_munmap,
 	__NR_mremap,
 	__NR_madvise,
@@ -201,6 +202,19 @@ static void sandbox_put_setsockopt(struct sandbox_prog *p)
 	    DENY);
 }
 
+/*
+ * mmap() for memory (malloc()), never executable: code that took over
+ * could otherwise map what it brought and run it. No mprotect() at all.
+ */
+static void sandbox_put_mmap(struct sandbox_prog *p)
+{
+	PUT(p, JEQ(__NR_mmap, 0, 4),
+	    LD(SANDBOX_ARG(2)),
+	    JSET(PROT_EXEC, 1, 0),
+	    ALLOW,
+	    DENY);
+}
+
 /* tgkill() of this process only: abort() (BUG_ON()) signals itself. */
 static void sandbox_put_tgkill(struct sandbox_prog *p, pid_t self)
 {
@@ -224,6 +238,7 @@ static void sandbox_build(struct sandbox_prog *p, pid_t self)
 	sandbox_put_openat(p);
 	sandbox_put_setsockopt(p);
 	sandbox_put_tgkill(p, self);
+	sandbox_put_mmap(p);
 	PUT(p, DENY);
 }
 

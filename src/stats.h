@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "clock.h"
 
 /*
  * Every counter, in the order the dump prints them: C(name, help) counts
@@ -182,13 +181,15 @@ struct stats {
 };
 
 /*
- * n more dropped for why, now: `gsotunctl show' says how long ago, so that
- * a cause that was mended stands out from one that goes on.
+ * n more dropped for why at now_ns (clock.h; a batch's time will do):
+ * `gsotunctl show' says how long ago, so that a cause that was mended
+ * stands out from one that goes on.
  */
-static inline void stats_drop(struct stats *s, enum drop why, uint64_t n)
+static inline void stats_drop(struct stats *s, enum drop why, uint64_t n,
+			      uint64_t now_ns)
 {
 	s->drop[why] += n;
-	s->drop_ns[why] = clock_now_ns();
+	s->drop_ns[why] = now_ns;
 }
 
 /* A counter: its name, what it counts, where it is in struct stats. */

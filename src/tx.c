@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include "clock.h"
 #include "log.h"
 #include "path.h"
 #include "tunnel.h"
@@ -192,7 +193,7 @@ static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
 			path_udp_bulk(t, b);
 	}
 	if (r) {
-		stats_drop(&t->st, r, 1);
+		stats_drop(&t->st, r, 1, clock_now_ns());
 		return;
 	}
 	if (dest == FWD_FLOOD)
@@ -227,11 +228,11 @@ static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
 			got++;
 		/* tun_put_user() reports a frame it truncated at full size. */
 		if (n > TX_BUF_LEN)
-			stats_drop(&t->st, DROP_TX_READ, 1);
+			stats_drop(&t->st, DROP_TX_READ, 1, clock_now_ns());
 		else if (n >= 0)
 			tx_frame(t, s->bufs[i], n);
 		else if (n != -EAGAIN && n != -EINTR)
-			stats_drop(&t->st, DROP_TX_READ, 1);
+			stats_drop(&t->st, DROP_TX_READ, 1, clock_now_ns());
 	}
 	return got;
 }
@@ -339,7 +340,7 @@ static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
 	t->st.tx_segments += out.segments;
 	t->st.tx_sends += out.sends;
 	if (out.dropped)
-		stats_drop(&t->st, DROP_TX_SEND, out.dropped);
+		stats_drop(&t->st, DROP_TX_SEND, out.dropped, clock_now_ns());
 	t->st.tx_gso_fallback += out.gso_fallback;
 	t->st.tx_gso_oversize += out.gso_oversize;
 	tx_put(t, s);

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "encap.h"
+#include "holder.h"
 #include "link.h"
 #include "log.h"
 #include "pmtu.h"
@@ -471,11 +472,37 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 }
 
 /*
+ * UDP port port of family is taken, not by the kernel's vxlan: by another
+ * gsotun, or by some other process, said with the fix; or by whom it
+ * cannot be found.
+ */
+static void underlay_port_process(int family, uint16_t port)
+{
+	char comm[32] = "?";
+	pid_t pid;
+
+	if (!holder_pid(holder_udp_inode(family, port), &pid)) {
+		log_err("cannot bind the underlay socket to port %u: it is in "
+			"use: give --port N", port);
+		return;
+	}
+	holder_comm(pid, comm, sizeof(comm));
+	if (!strcmp(comm, "gsotun"))
+		log_err("cannot bind the underlay socket to port %u: another "
+			"gsotun (pid %ld) has it: one gsotun serves several VNIs "
+			"or keys (--vni N=DEV, --key N=DEV), or give --port N",
+			port, (long)pid);
+	else
+		log_err("cannot bind the underlay socket to port %u: %s (pid "
+			"%ld) has it: give --port N", port, comm, (long)pid);
+}
+
+/*
  * UDP port port is taken: by the kernel's vxlan (which holds its dstport
  * on every address of the namespace while a device is up), said with the
  * device to remove or the other port to take; else by whom it may be.
  */
-static void underlay_port_taken(uint16_t port)
+static void underlay_port_taken(int family, uint16_t port)
 {
 	struct link *l = link_open();
 	char vni[32], more[32] = "";
@@ -484,9 +511,7 @@ static void underlay_port_taken(uint16_t port)
 
 	link_close(l);
 	if (n <= 0) {
-		log_err("cannot bind the underlay socket to port %u: it is in "
-			"use (one gsotun serves several VNIs or keys: --vni "
-			"N=DEV, --key N=DEV; or give --port N)", port);
+		underlay_port_process(family, port);
 		return;
 	}
 	if (v.external)
@@ -515,7 +540,7 @@ static void underlay_bind_failed(const struct underlay *u,
 	if (!err)
 		return;
 	if (err == -EADDRINUSE && u->udp) {
-		underlay_port_taken(port);
+		underlay_port_taken(u->family, port);
 	} else if (err == -EADDRNOTAVAIL && cfg->local.family) {
 		inet_ntop(cfg->local.family, &cfg->local.addr, local,
 			  sizeof(local));
@@ -991,9 +1016,9 @@ static void underlay_errors_mtu(struct underlay_errors *out, int peer,
 	}
 }
 
-/* An unreachable error (err, as icmp_err_convert() has it) about peer. */
+/* An unreachable error e about peer. */
 static void underlay_errors_unreach(struct underlay_errors *out, int peer,
-				    int err)
+				    const struct sock_extended_err *e)
 {
 	unsigned int i;
 
@@ -1006,7 +1031,12 @@ static void underlay_errors_unreach(struct underlay_errors *out, int peer,
 		out->unreach_of[i].n = 0;
 	}
 	out->unreach_of[i].n++;
-	out->unreach_of[i].err = err;
+	out->unreach_of[i].last = (struct peer_icmp){
+		.origin = e->ee_origin,
+		.type = e->ee_type,
+		.code = e->ee_code,
+		.err = (int)e->ee_errno,
+	};
 }
 
 /*
@@ -1040,7 +1070,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 			continue;
 		mtu = pmtu_serr_mtu(e);
 		if (!mtu) {
-			underlay_errors_unreach(out, peer, (int)e->ee_errno);
+			underlay_errors_unreach(out, peer, e);
 			continue;
 		}
 		out->too_big++;

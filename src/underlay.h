@@ -111,11 +111,11 @@ struct underlay_sent {
 struct underlay_errors {
 	uint32_t too_big;	/* tx_icmp_too_big */
 	uint32_t unreach;	/* tx_icmp_unreach */
-	/* The peers they were about: how many each, the last one's errno. */
+	/* The peers they were about: how many each, and the last one. */
 	struct {
 		int peer;
 		uint32_t n;
-		int err;
+		struct peer_icmp last;
 	} unreach_of[UNDERLAY_ERR_MAX];
 	unsigned int n_unreach;
 	uint32_t muted;		/* tx_icmp_muted */

@@ -60,7 +60,7 @@ static int xmit_fragment(const struct frame *f, uint32_t budget,
 
 /*
  * Plan f's segments (cut to mss_cap, or fragmented) at the end of a, as
- * DESIGN.md's "Segment length, not packet length, meets the MTU" asks.
+ * doc/design.md's "Segment length, not packet length, meets the MTU" asks.
  */
 static int xmit_plan(const struct xmit_cfg *c, const struct frame *f,
 		     uint16_t mss_cap, bool frag, struct seg_arena *a,

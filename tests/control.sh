@@ -167,7 +167,8 @@ fdb_changes()
 
 	ctl_ok "$NS_A" fdb add "$mac@7=$UL_B" && ctl_ok "$NS_A" fdb show &&
 		has "$mac vlan 7 dst $UL_B dev $TAP_A static" || return 1
-	ctl_fails 1 "not a peer" "$NS_A" fdb add "$mac=198.18.23.77" ||
+	ctl_fails 1 "198.18.23.77 is not a peer (peer add it first)" \
+		"$NS_A" fdb add "$mac=198.18.23.77" ||
 		return 1
 	ctl_fails 64 "not a MAC" "$NS_A" fdb add "02:00=$UL_B" || return 1
 	ctl_fails 64 "no tap nosuch" "$NS_A" fdb del "$mac@7" nosuch ||

@@ -608,7 +608,7 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
 }
 
 /*
- * DESIGN.md, integrity: a frame the kernel will not verify (NEEDS_CSUM)
+ * doc/design.md, integrity: a frame the kernel will not verify (NEEDS_CSUM)
  * came from segments whose TCP checksum verified or held the seed,
  * whatever an outer checksum said, or from UDP datagrams whose check
  * field held the seed or, merged, verified; a GSO frame, from segments

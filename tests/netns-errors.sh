@@ -11,7 +11,7 @@
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
-lib_init 120 setpriv
+lib_init 120 setpriv socat
 net_setup 4 22
 
 # fails_with NS WANT ARGS...: gsotun in NS with ARGS exits 1, saying WANT.
@@ -39,8 +39,9 @@ check "gsotun starts on A" gt_start "$NS_A" "$TAP_A" --remote "$UL_B"
 check "the same --dev again" fails_with "$NS_A" \
 	"a tap of that name is open already" \
 	"$GSOTUN" --dev "$TAP_A" --remote "$UL_B" --port 14789
-check "the same port again" fails_with "$NS_A" "it is in use" \
-	"$GSOTUN" --dev "x$$" --remote "$UL_B"
+check "the same port again: names the other gsotun" fails_with "$NS_A" \
+	"port 4789: another gsotun (pid ${GT_PID[$NS_A]}) has it: one gsotun \
+serves several VNIs" "$GSOTUN" --dev "x$$" --remote "$UL_B"
 check "a --local that is no address here" fails_with "$NS_A" \
 	"--local 198.18.22.9 is not an address of this host" \
 	"$GSOTUN" --dev "x$$" --remote "$UL_B" --local 198.18.22.9 \
@@ -54,6 +55,21 @@ check "GRE without CAP_NET_RAW" fails_with "$NS_A" \
 check "none of them left a tap behind" \
 	eval "! ip -n $NS_A link show dev x$$ >/dev/null 2>&1"
 check "A still stops cleanly" gt_stop "$NS_A"
+
+# Some other process on the port: named, with the fix.
+ip netns exec "$NS_A" socat -u UDP4-RECV:14793 /dev/null &
+SOCAT=$!
+track_pid "$SOCAT"
+for ((i = 0; i < 50; i++)); do
+	ss -N "$NS_A" -Huln 'sport = :14793' | grep -q . && break
+	sleep 0.1
+done
+check "a port another process holds: names it" fails_with "$NS_A" \
+	"port 14793: socat (pid $SOCAT) has it: give --port N" \
+	"$GSOTUN" --dev "x$$" --remote "$UL_B" --port 14793
+kill "$SOCAT"
+wait "$SOCAT" 2>/dev/null
+forget_pid "$SOCAT"
 
 # The kernel's vxlan holds its dstport on every address while it is up.
 ip -n "$NS_A" link add "vx$$" type vxlan id 42 dstport 14791 dev "$VETH_A"

@@ -65,6 +65,22 @@ hup_refused()
 		{ diag "no answer from B after the SIGHUP"; return 1; }
 }
 
+# hup_taken: a SIGHUP makes A read the file again, its one peer B.
+hup_taken()
+{
+	local n i
+
+	n=$(wc -l <"${GT_ERR[$NS_A]}")
+	kill -HUP "${GT_PID[$NS_A]}" || return 1
+	for ((i = 0; i < 50; i++)); do
+		tail -n "+$((n + 1))" "${GT_ERR[$NS_A]}" |
+			grep -q "1 peers (0 new, 0 gone)" && return 0
+		sleep 0.1
+	done
+	diag "not taken:" "$(tail -n 2 "${GT_ERR[$NS_A]}")"
+	return 1
+}
+
 # a_dir_fds: the directories gsotun on A holds open, one a line.
 a_dir_fds()
 {
@@ -120,6 +136,8 @@ rm -f "$PEERS"
 } >"$PEERS"
 check "a file of over 1 MiB: refused" \
 	hup_refused "cannot read $PEERS: larger than 1024 KiB"
+truncate -s 1048576 "$PEERS"
+check "a file of 1 MiB exactly: taken" hup_taken
 : >"$PEERS"
 check "an empty file, which would leave no peer: refused" \
 	hup_refused "$PEERS: no peer: give --remote ADDR"

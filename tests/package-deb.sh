@@ -119,6 +119,28 @@ grep -qx 'User=gsotun' "$root/$unit"
 ok $? "  as the service user gsotun"
 grep -qE '^SystemCallFilter=@system-service .*seccomp' "$root/$unit"
 ok $? "  under SystemCallFilter=@system-service, seccomp() allowed"
+grep -qx 'RestartPreventExitStatus=64' "$root/$unit"
+ok $? "  not restarted after a usage error (exit status 64)"
+
+# systemd's own reading of the unit, in the package's root with the
+# targets it names and kill: no error, no warning (a key mistyped).
+unit_verified()
+{
+	local u
+
+	command -v systemd-analyze >/dev/null 2>&1 || return 0
+	mkdir -p "$root/bin" && cp /bin/kill "$root/bin/" || return 1
+	for u in sysinit.target basic.target network-online.target \
+		multi-user.target shutdown.target; do
+		[ -e "/lib/systemd/system/$u" ] &&
+			cp "/lib/systemd/system/$u" "$root/lib/systemd/system/"
+	done
+	systemd-analyze verify --man=no --recursive-errors=no \
+		--root="$root" gsotun@gt0.service >"$tmp/verify" 2>&1 &&
+		[ ! -s "$tmp/verify" ] || { diag "$tmp/verify"; return 1; }
+}
+unit_verified
+ok $? "  systemd-analyze verify finds nothing in gsotun@gt0.service"
 # A template names no tunnel: nothing to enable, start or stop.
 dpkg-deb -e "$deb" "$tmp/control"
 ! cat "$tmp"/control/* |

@@ -272,7 +272,6 @@ static void test_script(const struct script *sc)
 static void test_init(void)
 {
 	struct fdb f;
-
 	int before;
 
 	is_int(fdb_init(&f, 0, 0, 4, S(300), 1), -EINVAL,
@@ -400,13 +399,12 @@ static void test_walk(void)
 	struct fdb_entry e;
 	unsigned int cursor = 0, seen = 0, bad = 0;
 	struct fdb f;
-
 	int before;
 
 	fdb_init(&f, 8, 8, 16, S(300), 42);
 	fdb_add_static(&f, S1, 0, 7);
 	fdb_add_static(&f, S2, 4094, 8);
-	fdb_learn(&f, D, 0, 4, S(0), &before);		/* aged out by S(305) */
+	fdb_learn(&f, D, 0, 4, S(0), &before);	/* aged out by S(305) */
 	fdb_learn(&f, A, 0, 1, S(10), &before);
 	fdb_learn(&f, B, 5, 2, S(20), &before);
 	fdb_learn(&f, C, 0, 3, S(30), &before);
@@ -643,10 +641,11 @@ struct churn {
 };
 
 #define OUT(r) (1u << (r))
-#define OUT_ALL_BUT_FULL                                                     \
-	(OUT(FDB_LEARN_NEW) | OUT(FDB_LEARN_REFRESHED) | OUT(FDB_LEARN_MOVED) | \
-	 OUT(FDB_LEARN_STATIC) | OUT(FDB_LEARN_INVALID) |                    \
-	 OUT(FDB_LEARN_REPLACED) | OUT(FDB_LEARN_EVICTED))
+#define OUT_ALL_BUT_FULL                                                      \
+	(OUT(FDB_LEARN_NEW) | OUT(FDB_LEARN_REFRESHED) |                      \
+	 OUT(FDB_LEARN_MOVED) | OUT(FDB_LEARN_STATIC) |                       \
+	 OUT(FDB_LEARN_INVALID) | OUT(FDB_LEARN_REPLACED) |                   \
+	 OUT(FDB_LEARN_EVICTED))
 
 static const struct churn churns[] = {
 	{ "4096 learnt, 16384 keys, 16 peers", 4096, 64, 16384, 16, 16000,

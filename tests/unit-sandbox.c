@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -120,6 +122,46 @@ static int open_create(void)
 static int open_truncate(void)
 {
 	return open_flags(O_RDONLY | O_TRUNC);
+}
+
+/* What glibc's fatal messages use. */
+static int writev_pipe(void)
+{
+	struct iovec iov = { .iov_base = "y", .iov_len = 1 };
+	char c = 0;
+
+	if (writev(pipe_fd[1], &iov, 1) != 1 || read(pipe_fd[0], &c, 1) != 1)
+		return -errno;
+	return c == 'y' ? 0 : -EIO;
+}
+
+static int map_prot(int prot)
+{
+	void *p = mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	munmap(p, 4096);
+	return 0;
+}
+
+static int map_rw(void)
+{
+	return map_prot(PROT_READ | PROT_WRITE);
+}
+
+static int map_exec(void)
+{
+	return map_prot(PROT_READ | PROT_EXEC);
+}
+
+/* Memory of malloc()'s made executable afterwards. */
+static int protect_exec(void)
+{
+	static char page[8192];
+	void *p = (void *)(((unsigned long)page + 4095) & ~4095ul);
+
+	return ret_of(mprotect(p, 4096, PROT_READ | PROT_EXEC));
 }
 
 static int set_recverr(void)
@@ -266,6 +308,10 @@ static const struct check {
 	{ "/proc/self/status says Seccomp: 2", seccomp_mode, 2 },
 	{ "and NoNewPrivs: 1", no_new_privs, 1 },
 	{ "write() and read() through a pipe work", pipe_round_trip, 0 },
+	{ "writev() works (glibc's fatal messages)", writev_pipe, 0 },
+	{ "mmap() of memory works (malloc())", map_rw, 0 },
+	{ "mmap() of executable memory: EPERM", map_exec, -EPERM },
+	{ "mprotect() to executable: EPERM", protect_exec, -EPERM },
 	{ "io_uring_enter() is allowed (EBADF, not EPERM)",
 	  io_uring_enter_bad_fd, -EBADF },
 	{ "recvmmsg() is allowed (EBADF)", recvmmsg_bad_fd, -EBADF },
