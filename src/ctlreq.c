@@ -19,13 +19,13 @@ static const struct {
 	const char *w0, *w1;	/* w1 NULL: one word */
 	enum ctlreq_kind kind;
 } ctlreq_fixed[] = {
-	{ "show", NULL, CTLREQ_SHOW },
-	{ "stats", NULL, CTLREQ_STATS },
-	{ "stats", "json", CTLREQ_STATS_JSON },
-	{ "metrics", NULL, CTLREQ_METRICS },
-	{ "version", NULL, CTLREQ_VERSION },
-	{ "help", NULL, CTLREQ_HELP },
-	{ "fdb", "show", CTLREQ_FDB_SHOW },
+	{ .w0 = "show", .w1 = NULL, .kind = CTLREQ_SHOW },
+	{ .w0 = "stats", .w1 = NULL, .kind = CTLREQ_STATS },
+	{ .w0 = "stats", .w1 = "json", .kind = CTLREQ_STATS_JSON },
+	{ .w0 = "metrics", .w1 = NULL, .kind = CTLREQ_METRICS },
+	{ .w0 = "version", .w1 = NULL, .kind = CTLREQ_VERSION },
+	{ .w0 = "help", .w1 = NULL, .kind = CTLREQ_HELP },
+	{ .w0 = "fdb", .w1 = "show", .kind = CTLREQ_FDB_SHOW },
 };
 
 const char ctlreq_help[] =
@@ -140,8 +140,8 @@ static const struct {
 	int (*parse)(char **argv, int argc, struct ctlreq *r, char *why,
 		     size_t why_len);
 } ctlreq_parsed[] = {
-	{ "peer", ctlreq_peer },
-	{ "fdb", ctlreq_fdb },
+	{ .w0 = "peer", .parse = ctlreq_peer },
+	{ .w0 = "fdb", .parse = ctlreq_fdb },
 };
 
 

@@ -170,17 +170,24 @@ static void sandbox_put_list(struct sandbox_prog *p)
 	PUT(p, BPF_JUMP(BPF_JMP | BPF_JA, 1, 0, 0), ALLOW);
 }
 
+/* System call nr, allowed unless argument arg has one of bits. */
+static void sandbox_put_unless(struct sandbox_prog *p, uint32_t nr,
+			       unsigned int arg, uint32_t bits)
+{
+	PUT(p, JEQ(nr, 0, 4),
+	    LD(SANDBOX_ARG(arg)),
+	    JSET(bits, 1, 0),
+	    ALLOW,
+	    DENY);
+}
+
 /*
  * openat() only to read (the --peers file): nothing is created, truncated
  * or written, the pidfile least of all.
  */
 static void sandbox_put_openat(struct sandbox_prog *p)
 {
-	PUT(p, JEQ(__NR_openat, 0, 4),
-	    LD(SANDBOX_ARG(2)),
-	    JSET(O_ACCMODE | O_CREAT | O_TRUNC, 1, 0),
-	    ALLOW,
-	    DENY);
+	sandbox_put_unless(p, __NR_openat, 2, O_ACCMODE | O_CREAT | O_TRUNC);
 }
 
 /*
@@ -208,11 +215,7 @@ static void sandbox_put_setsockopt(struct sandbox_prog *p)
  */
 static void sandbox_put_mmap(struct sandbox_prog *p)
 {
-	PUT(p, JEQ(__NR_mmap, 0, 4),
-	    LD(SANDBOX_ARG(2)),
-	    JSET(PROT_EXEC, 1, 0),
-	    ALLOW,
-	    DENY);
+	sandbox_put_unless(p, __NR_mmap, 2, PROT_EXEC);
 }
 
 /* tgkill() of this process only: abort() (BUG_ON()) signals itself. */
