@@ -98,7 +98,7 @@ second_fails()
 	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev x5$$ \
 		--remote "$UL_B" --vni 5 2>&1 </dev/null)
 	st=$?
-	if [ "$st" -ne 1 ] || [[ $out != *"it is in use"*"--vni N=DEV"* ]]; then
+	if [ "$st" -ne 1 ] || [[ $out != *"another gsotun (pid "*"--vni N=DEV"* ]]; then
 		diag "status $st:" "$out"
 		return 1
 	fi
