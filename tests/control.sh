@@ -9,7 +9,8 @@
 # and a forwarding table of 100000 entries read by clients at once, or
 # not read, while pings cross. Every tap by its own name: two gsotun in
 # one namespace, one with two taps, each tap reached and listed, JSON
-# of show, fdb show and peer list against gsotunctl(8)'s field names.
+# of show, fdb show and peer list against gsotunctl(8)'s field names, and
+# bash completion of the taps that run.
 #
 # Functions are called through check(), which shellcheck cannot see;
 # NS_A and NS_B are net_setup's.
@@ -23,6 +24,7 @@ CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
 [ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
 PY=$LIB_DIR/ctl.py
 MAN=${top_srcdir:-$LIB_DIR/..}/man/gsotunctl.8
+COMPLETION=${top_srcdir:-$LIB_DIR/..}/completion/gsotunctl
 make_data big 64
 # One tap name at both ends: their sockets must not meet.
 TAP_A=g$$ TAP_B=g$$
@@ -322,6 +324,32 @@ tap_json()
 		[[ $OUT =~ ^198\.18\.23\.3\ route\ ok\ path_mtu\ [0-9]+\ rx_last ]] &&
 		[[ $OUT == *" never" ]] ||
 		{ diag "peer list: $OUT"; return 1; }
+}
+
+# completed WANT WORDS...: bash completion of gsotunctl in NS_C offers
+# each word of WANT for the last of WORDS.
+completed()
+{
+	local want=$1 w got
+
+	shift
+	got=$(ip netns exec "$NS_C" bash -c '. "$1" && shift &&
+		COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) &&
+		_gsotunctl "$1" "${@: -1}" "${@: -2:1}" &&
+		printf "%s\n" "${COMPREPLY[@]}"' - "$COMPLETION" "$CTL" "$@")
+	for w in $want; do
+		grep -qxF "$w" <<<"$got" ||
+			{ diag "${*: -1}: no $w in" "$got"; return 1; }
+	done
+}
+
+# The taps that run, where a command takes DEV or TAP; the peers of
+# peer del.
+completes()
+{
+	completed "$TAP_M $TAP_O $TAP_K show list" "" &&
+		completed "json $TAP_M $TAP_O" "$TAP_O" fdb show "" &&
+		completed "198.18.23.3" "$TAP_K" peer del ""
 }
 
 # gsotunctl help, answered alone, is what gsotun says and list.
@@ -878,6 +906,8 @@ check "show of a tap by its own name" tap_show
 check "fdb add, show and del of a tap by its own name" tap_fdb
 check "list: each gsotun and its taps" listed
 check "show --json of a tap, peer list --json and text" tap_json
+check "bash completion offers the taps that run, and the peers" \
+	completes
 check "gsotunctl help is gsotun's help, and list" help_same
 check "the two gsotun stop" two_stop
 check "nobody is refused, a member of the group let in" permissions
