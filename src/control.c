@@ -455,7 +455,29 @@ static const enum report_kind control_reports[] = {
 	[CTLREQ_STATS_JSON] = REPORT_JSON,
 	[CTLREQ_METRICS] = REPORT_METRICS,
 	[CTLREQ_FDB_SHOW] = REPORT_FDB,
+	[CTLREQ_TAPS] = REPORT_TAPS,
+	[CTLREQ_SHOW_JSON] = REPORT_JSON,
+	[CTLREQ_FDB_SHOW_JSON] = REPORT_FDB_JSON,
+	[CTLREQ_PEER_LIST] = REPORT_PEERS,
+	[CTLREQ_PEER_LIST_JSON] = REPORT_PEERS_JSON,
 };
+
+/* Start the report q asks for, of its TAP only if it names one. */
+static void control_report(struct control_client *cl, const struct ctlreq *q,
+			   struct control_reply *r)
+{
+	const struct tunnel *t = NULL;
+
+	if (q->tap) {
+		t = control_tunnel(cl->ctl->port, q->tap, r);
+		if (!t)
+			return;
+	}
+	report_start(&cl->cur, control_reports[q->kind]);
+	if (t)
+		report_only(&cl->cur, t->idx);
+	cl->more = true;
+}
 
 /*
  * Run request q of client cl: a change is made now; a report is started
@@ -484,7 +506,7 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 		*text = "gsotun " PACKAGE_VERSION "\n";
 		break;
 	case CTLREQ_HELP:
-		*text = ctlreq_help;
+		*text = control_help;
 		break;
 	case CTLREQ_PEER_ADD:
 	case CTLREQ_PEER_DEL:
@@ -499,8 +521,12 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_STATS_JSON:
 	case CTLREQ_METRICS:
 	case CTLREQ_FDB_SHOW:
-		report_start(&cl->cur, control_reports[q->kind]);
-		cl->more = true;
+	case CTLREQ_TAPS:
+	case CTLREQ_SHOW_JSON:
+	case CTLREQ_FDB_SHOW_JSON:
+	case CTLREQ_PEER_LIST:
+	case CTLREQ_PEER_LIST_JSON:
+		control_report(cl, q, r);
 		break;
 	}
 }

@@ -35,6 +35,13 @@ socklen_t control_name(const char *opt, const char *dev,
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
+/* Here, not in ctlreq.c: gsotunctl prints it without asking gsotun. */
+const char control_help[] =
+	"show [json] [TAP]\nstats\nstats json\nmetrics\nversion\nhelp\n"
+	"taps\npeer add ADDR\npeer del ADDR\npeer list [json]\n"
+	"fdb show [json] [TAP]\nfdb add MAC[@VID]=ADDR [TAP]\n"
+	"fdb del MAC[@VID] [TAP]\n";
+
 /*
  * The first words of ctlreq.c's requests: every request that parses
  * begins with one, as tests/fuzz-control.c checks of each (its corpus
@@ -44,6 +51,7 @@ bool control_is_command(const char *word)
 {
 	static const char *const commands[] = {
 		"show", "stats", "metrics", "version", "help", "peer", "fdb",
+		"taps",
 	};
 	size_t i;
 

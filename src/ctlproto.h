@@ -58,4 +58,10 @@ socklen_t control_name(const char *opt, const char *dev,
  */
 bool control_is_command(const char *word);
 
+/*
+ * The reply to "help", and what gsotunctl help prints: every request,
+ * a line each, as ctlreq.c parses them.
+ */
+extern const char control_help[];
+
 #endif

@@ -19,19 +19,34 @@ static const struct {
 	const char *w0, *w1;	/* w1 NULL: one word */
 	enum ctlreq_kind kind;
 } ctlreq_fixed[] = {
-	{ .w0 = "show", .w1 = NULL, .kind = CTLREQ_SHOW },
 	{ .w0 = "stats", .w1 = NULL, .kind = CTLREQ_STATS },
 	{ .w0 = "stats", .w1 = "json", .kind = CTLREQ_STATS_JSON },
 	{ .w0 = "metrics", .w1 = NULL, .kind = CTLREQ_METRICS },
 	{ .w0 = "version", .w1 = NULL, .kind = CTLREQ_VERSION },
 	{ .w0 = "help", .w1 = NULL, .kind = CTLREQ_HELP },
-	{ .w0 = "fdb", .w1 = "show", .kind = CTLREQ_FDB_SHOW },
+	{ .w0 = "taps", .w1 = NULL, .kind = CTLREQ_TAPS },
 };
 
-const char ctlreq_help[] =
-	"show\nstats\nstats json\nmetrics\nversion\n"
-	"peer add ADDR\npeer del ADDR\nfdb show\n"
-	"fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n";
+/*
+ * The reads that may say more after their words: "json" for their JSON
+ * form, then, if they take one, the TAP they are about ("fdb show json
+ * gt1"; all taps without).
+ */
+static const struct {
+	const char *w0, *w1;	/* w1 NULL: one word */
+	enum ctlreq_kind kind, json;
+	bool tap;
+	const char *usage;
+} ctlreq_views[] = {
+	{ .w0 = "show", .w1 = NULL, .kind = CTLREQ_SHOW,
+	  .json = CTLREQ_SHOW_JSON, .tap = true, .usage = "show [json] [TAP]" },
+	{ .w0 = "fdb", .w1 = "show", .kind = CTLREQ_FDB_SHOW,
+	  .json = CTLREQ_FDB_SHOW_JSON, .tap = true,
+	  .usage = "fdb show [json] [TAP]" },
+	{ .w0 = "peer", .w1 = "list", .kind = CTLREQ_PEER_LIST,
+	  .json = CTLREQ_PEER_LIST_JSON, .tap = false,
+	  .usage = "peer list [json]" },
+};
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -98,7 +113,8 @@ static int ctlreq_peer(char **argv, int argc, struct ctlreq *r, char *why,
 	const char *bad;
 
 	if (argc != 3 || (strcmp(argv[1], "add") && strcmp(argv[1], "del")))
-		return ctlreq_fail(why, why_len, "usage: peer add|del ADDR");
+		return ctlreq_fail(why, why_len, "usage: peer add|del ADDR, "
+				   "peer list [json]");
 	bad = options_endpoint_parse(argv[2], &r->peer);
 	if (bad)
 		return ctlreq_fail(why, why_len, "invalid peer '%s': %s",
@@ -155,6 +171,34 @@ static bool ctlreq_is_fixed(size_t i, char **argv, int argc)
 	return w1 ? argc == 2 && !strcmp(argv[1], w1) : argc == 1;
 }
 
+/* Do the words start as those of ctlreq_views[i]? */
+static bool ctlreq_is_view(size_t i, char **argv, int argc)
+{
+	const char *w1 = ctlreq_views[i].w1;
+
+	if (strcmp(argv[0], ctlreq_views[i].w0))
+		return false;
+	return !w1 || (argc >= 2 && !strcmp(argv[1], w1));
+}
+
+static int ctlreq_view(size_t i, char **argv, int argc, struct ctlreq *r,
+		       char *why, size_t why_len)
+{
+	int at = ctlreq_views[i].w1 ? 2 : 1;
+
+	r->kind = ctlreq_views[i].kind;
+	if (at < argc && !strcmp(argv[at], "json")) {
+		r->kind = ctlreq_views[i].json;
+		at++;
+	}
+	if (at < argc && ctlreq_views[i].tap)
+		r->tap = argv[at++];
+	if (at < argc)
+		return ctlreq_fail(why, why_len, "usage: %s",
+				   ctlreq_views[i].usage);
+	return 0;
+}
+
 int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 		 size_t why_len)
 {
@@ -171,6 +215,9 @@ int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 			return 0;
 		}
 	}
+	for (i = 0; i < ARRAY_LEN(ctlreq_views); i++)
+		if (ctlreq_is_view(i, argv, argc))
+			return ctlreq_view(i, argv, argc, r, why, why_len);
 	for (i = 0; i < ARRAY_LEN(ctlreq_parsed); i++)
 		if (!strcmp(argv[0], ctlreq_parsed[i].w0))
 			return ctlreq_parsed[i].parse(argv, argc, r, why,

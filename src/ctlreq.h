@@ -19,18 +19,25 @@ enum ctlreq_kind {
 	CTLREQ_VERSION,
 	CTLREQ_HELP,
 	CTLREQ_FDB_SHOW,
-	/* From here on, changes (ctlreq_changes()). */
+	/* Changes (ctlreq_changes()): */
 	CTLREQ_PEER_ADD,
 	CTLREQ_PEER_DEL,
 	CTLREQ_FDB_ADD,
 	CTLREQ_FDB_DEL,
+	/* Reads again. */
+	CTLREQ_TAPS,
+	CTLREQ_SHOW_JSON,
+	CTLREQ_FDB_SHOW_JSON,
+	CTLREQ_PEER_LIST,
+	CTLREQ_PEER_LIST_JSON,
 };
 
 /* A request: what it asks, with its arguments parsed. */
 struct ctlreq {
 	enum ctlreq_kind kind;
 	const char *arg;	/* peer, fdb add|del: ADDR or entry, as sent */
-	const char *tap;	/* fdb add|del: TAP, or NULL for the main one */
+	const char *tap;	/* fdb add|del: TAP, or NULL for the main one;
+				 * show, fdb show: TAP, or NULL for all */
 	struct ipaddr peer;	/* peer add|del */
 	struct config_fdb fdb;	/* fdb add; fdb del: mac and vlan only */
 };
@@ -64,10 +71,15 @@ int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 /* Does r change the tunnel (peers, forwarding), rather than read it? */
 static inline bool ctlreq_changes(const struct ctlreq *r)
 {
-	return r->kind >= CTLREQ_PEER_ADD;
+	switch (r->kind) {
+	case CTLREQ_PEER_ADD:
+	case CTLREQ_PEER_DEL:
+	case CTLREQ_FDB_ADD:
+	case CTLREQ_FDB_DEL:
+		return true;
+	default:
+		return false;
+	}
 }
-
-/* The reply to "help": every request, a line each. */
-extern const char ctlreq_help[];
 
 #endif

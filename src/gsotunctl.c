@@ -2,7 +2,8 @@
 /*
  * gsotunctl: ask a running gsotun, over its control socket, what it is
  * doing (show, stats, metrics) or to change its peers and forwarding
- * table. One request a run; the reply goes to stdout.
+ * table. One request a run, to the gsotun that has the tap named; the
+ * reply goes to stdout.
  */
 #include "config.h"
 
@@ -46,10 +47,13 @@ const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const struct argp_option ctl_options[] = {
 	{ .name = "json", .key = OPT_JSON,
-	  .doc = "stats: every counter as one JSON object" },
+	  .doc = "show, stats, fdb show, peer list: as one JSON object "
+		 "(its fields in gsotunctl(8))" },
 	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH",
 	  .doc = "The control socket, as gsotun's --control gave it "
 		 "(default /run/gsotun/DEV/ctl, else @gsotun/DEV)" },
+	/* -h is --help, as people expect; argp has -? only. */
+	{ .key = 'h', .flags = OPTION_HIDDEN, .doc = "Give this help list" },
 	{ 0 }
 };
 
@@ -58,17 +62,23 @@ static const char ctl_doc[] =
 	"and forwarding table."
 	"\v"
 	"Commands:\n"
-	"  show                       the tunnel, its peers and drops\n"
-	"  stats [--json]             every counter\n"
+	"  show [TAP]                 the tunnel, its peers and drops\n"
+	"  stats                      every counter\n"
 	"  metrics                    every counter, for Prometheus\n"
 	"  peer add|del ADDR          a peer more, or one less\n"
-	"  fdb show                   the forwarding table\n"
+	"  peer list                  the peers\n"
+	"  fdb show [TAP]             the forwarding table\n"
 	"  fdb add MAC[@VID]=ADDR [TAP]\n"
-	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less (in\n"
-	"                             the main tap, or TAP)\n"
+	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
+	"  list                       the gsotun of this namespace, their "
+	"taps\n"
+	"  help                       the requests (no gsotun is asked)\n"
 	"\n"
-	"DEV, the gsotun's tap (--dev), may be left out when one gsotun runs "
-	"in this network namespace. Without a command: show.\n"
+	"DEV is a tap (its --dev, or a --vni or --key N=DEV): the command "
+	"goes to the gsotun that has it, and is about that tap where it "
+	"takes a TAP and none is given. It may be left out when one gsotun "
+	"runs in this network namespace (then TAP is its main tap, or all "
+	"of them for show and fdb show). Without a command: show.\n"
 	"\n"
 	"Exit status: 0 on success, 1 when gsotun refused or cannot be "
 	"reached, 64 on a usage error.";
@@ -85,6 +95,9 @@ static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg || !strcmp(arg, "@"))
 			argp_error(state, "invalid --control '%s'", arg);
 		a->control = arg;
+		return 0;
+	case 'h':
+		argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
 		return 0;
 	case ARGP_KEY_ARGS:
 		a->words = state->argv + state->next;
@@ -258,12 +271,6 @@ static bool ctl_seen(const struct ctl_found *found, int i)
 }
 
 /*
- * The one gsotun of this namespace: of the sockets by a default name,
- * those that answer and whose server is trusted; another user's socket
- * (one who bound @gsotun/NAME first) is not counted. Its connection,
- * its name in name.
- */
-/*
  * A connection to the socket f names, if it is served by whom it may
  * be; else -1 with its name cleared, counted in *others (served by
  * another user) or *denied (we may not connect).
@@ -288,49 +295,95 @@ static int ctl_dial_trusted(struct ctl_found *f, int *others, int *denied)
 	return fd;
 }
 
+/*
+ * The gsotun of this namespace by their default names, one at a time:
+ * those that answer and whose server is trusted, each once; another
+ * user's socket (one who bound @gsotun/NAME first) is not one.
+ */
+struct ctl_scan {
+	struct ctl_found found[CTL_MAX_FOUND];
+	int n, i;
+	int others;		/* served by another user */
+	int denied;		/* we may not connect */
+};
+
+static void ctl_scan_start(struct ctl_scan *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = ctl_find(s->found, CTL_MAX_FOUND, NULL);
+	if (s->n < 0)
+		ctl_die(EXIT_FAILURE, "cannot read /proc/net/unix: %s",
+			strerror(-s->n));
+}
+
+/* A connection to the next (non-blocking), *f its socket; -1 after all. */
+static int ctl_scan_next(struct ctl_scan *s, const struct ctl_found **f)
+{
+	int fd;
+
+	while (s->i < s->n) {
+		/* A tap by a file and by a name is one gsotun. */
+		if (ctl_seen(s->found, s->i)) {
+			s->i++;
+			continue;
+		}
+		*f = &s->found[s->i];
+		fd = ctl_dial_trusted(&s->found[s->i++], &s->others,
+				      &s->denied);
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+/* fd blocking, within CTL_TIMEOUT each way. */
+static void ctl_blocking(int fd)
+{
+	struct timeval tv = { .tv_sec = CTL_TIMEOUT };
+
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		ctl_die(EXIT_FAILURE, "fcntl: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * The one gsotun of this namespace, its socket's name in name: none or
+ * several are an error.
+ */
 static int ctl_find_one(char *name, size_t len)
 {
-	static struct ctl_found found[CTL_MAX_FOUND];
-	int n, i, fd, use = -1, taps = 0, others = 0, denied = 0;
+	static struct ctl_scan s;
+	const struct ctl_found *f;
+	int fd, use = -1, taps = 0;
 	char list[256] = "";
 	size_t at = 0;
 
-	n = ctl_find(found, CTL_MAX_FOUND, NULL);
-	if (n < 0)
-		ctl_die(EXIT_FAILURE, "cannot read /proc/net/unix: %s",
-			strerror(-n));
-	for (i = 0; i < n; i++) {
-		fd = ctl_dial_trusted(&found[i], &others, &denied);
-		if (fd < 0)
-			continue;
+	ctl_scan_start(&s);
+	while ((fd = ctl_scan_next(&s, &f)) >= 0) {
 		if (use < 0) {
 			use = fd;
-			snprintf(name, len, "%s", found[i].name);
+			snprintf(name, len, "%s", f->name);
 		} else {
 			close(fd);
 		}
-		/* A tap by a file and by a name is one gsotun. */
-		if (ctl_seen(found, i))
-			continue;
 		taps++;
 		if (at < sizeof(list))
 			at += snprintf(list + at, sizeof(list) - at, "%s%s",
-				       at ? ", " : "", found[i].dev);
+				       at ? ", " : "", f->dev);
 	}
-	if (use < 0 && denied)
+	if (use < 0 && s.denied)
 		ctl_die(EXIT_FAILURE, "permission denied (root, or the user "
 			"or group gsotun runs as)");
 	if (use < 0)
 		ctl_die(EXIT_FAILURE, "no gsotun runs in this network "
 			"namespace (with its default control socket)%s",
-			others ? "; sockets of that name another user serves "
+			s.others ? "; sockets of that name another user serves "
 			"are not trusted" : "");
 	if (taps > 1)
 		ctl_die(EX_USAGE, "several gsotun run here (%s): name the "
 			"tap", list);
-	/* Blocking from here on, within CTL_TIMEOUT. */
-	if (fcntl(use, F_SETFL, fcntl(use, F_GETFL) & ~O_NONBLOCK))
-		ctl_die(EXIT_FAILURE, "fcntl: %s", strerror(errno));
+	ctl_blocking(use);
 	return use;
 }
 
@@ -348,50 +401,93 @@ static void ctl_dev_name(const char *dev, char *name, size_t len)
 		snprintf(name, len, "@%s%s", CONTROL_PREFIX, dev);
 }
 
-/* The request line from the command words; "show" without any. */
-static void ctl_request(const struct ctl_args *a, char *buf, size_t len)
-{
-	size_t n = 0;
-	int i;
+/*
+ * The commands that take --json (sent as "json" after their words), or
+ * a TAP, which DEV is when none is given: after args more words.
+ */
+static const struct ctl_command {
+	const char *w0, *w1;	/* w1 NULL: one word */
+	bool json, tap;
+	int args;
+} ctl_commands[] = {
+	{ .w0 = "show", .w1 = NULL, .json = true, .tap = true, .args = 0 },
+	{ .w0 = "stats", .w1 = NULL, .json = true, .tap = false, .args = 0 },
+	{ .w0 = "fdb", .w1 = "show", .json = true, .tap = true, .args = 0 },
+	{ .w0 = "fdb", .w1 = "add", .json = false, .tap = true, .args = 1 },
+	{ .w0 = "fdb", .w1 = "del", .json = false, .tap = true, .args = 1 },
+	{ .w0 = "peer", .w1 = "list", .json = true, .tap = false, .args = 0 },
+};
 
-	if (a->json && (!a->n_words || strcmp(a->words[0], "stats")))
-		ctl_die(EX_USAGE, "--json goes with stats only");
-	if (!a->n_words) {
-		snprintf(buf, len, "show\n");
-		return;
+/* The command the n words w start with, if one of ctl_commands[]. */
+static const struct ctl_command *ctl_command(char **w, int n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ctl_commands) / sizeof(*ctl_commands); i++) {
+		const struct ctl_command *c = &ctl_commands[i];
+
+		if (!strcmp(w[0], c->w0) &&
+		    (!c->w1 || (n > 1 && !strcmp(w[1], c->w1))))
+			return c;
 	}
-	for (i = 0; i < a->n_words && n < len; i++) {
-		if (strpbrk(a->words[i], "\n\r"))
-			ctl_die(EX_USAGE, "an argument with a line break");
-		n += snprintf(buf + n, len - n, "%s%s", i ? " " : "",
-			      a->words[i]);
-	}
-	if (a->json && n < len)
-		n += snprintf(buf + n, len - n, " json");
-	if (n + 1 >= len)
-		ctl_die(EX_USAGE, "request too long (at most %d bytes)",
-			CONTROL_REQ_MAX);
-	snprintf(buf + n, len - n, "\n");
+	return NULL;
+}
+
+/* word after what buf holds (*at bytes), a space between. */
+static void ctl_word(char *buf, size_t len, size_t *at, const char *word)
+{
+	if (strpbrk(word, "\n\r"))
+		ctl_die(EX_USAGE, "an argument with a line break");
+	if (*at < len)
+		*at += snprintf(buf + *at, len - *at, "%s%s", *at ? " " : "",
+				word);
 }
 
 /*
- * Connected to the named socket (--control, or DEV's), with who serves
- * it checked: a socket that a gsotun did not open is not trusted with
- * the answer, nor with the request.
+ * The request line from the command words ("show" without any), "json"
+ * after the command's own words with --json, and dev as its TAP.
  */
-static int ctl_connect(const char *name, const char *dev)
+static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
+			size_t len)
 {
-	int fd = ctl_dial(name, false);
+	static char *show[] = { "show" };
+	char **w = a->n_words ? a->words : show;
+	int n = a->n_words ? a->n_words : 1, i, own, rest;
+	const struct ctl_command *c = ctl_command(w, n);
+	size_t at = 0;
+
+	if (a->json && !(c && c->json))
+		ctl_die(EX_USAGE, "--json goes with show, stats, fdb show and "
+			"peer list");
+	own = c && c->w1 ? 2 : 1;
+	for (i = 0; i <= n; i++) {
+		if (i == own && a->json)
+			ctl_word(buf, len, &at, "json");
+		if (i < n)
+			ctl_word(buf, len, &at, w[i]);
+	}
+	rest = n - own - (n > own && !strcmp(w[own], "json"));
+	if (dev && c && c->tap && rest == c->args)
+		ctl_word(buf, len, &at, dev);
+	if (at + 1 >= len)
+		ctl_die(EX_USAGE, "request too long (at most %d bytes)",
+			CONTROL_REQ_MAX);
+	snprintf(buf + at, len - at, "\n");
+}
+
+/*
+ * fd, ctl_dial()'s connection to the socket name (--control, or DEV's),
+ * with who serves it checked: a socket that a gsotun did not open is not
+ * trusted with the answer, nor with the request. Blocking.
+ */
+static int ctl_checked(int fd, const char *name)
+{
 	uid_t uid;
 
 	if (fd == -ENAMETOOLONG)
 		ctl_die(EX_USAGE, "'%s' is too long for a socket name", name);
-	if ((fd == -ENOENT || fd == -ECONNREFUSED) && !dev)
-		ctl_die(EXIT_FAILURE, "no gsotun listens at %s", name);
 	if (fd == -ENOENT || fd == -ECONNREFUSED)
-		ctl_die(EXIT_FAILURE, "no gsotun with tap %s in this network "
-			"namespace (commands: show, stats, metrics, peer, "
-			"fdb)", dev);
+		ctl_die(EXIT_FAILURE, "no gsotun listens at %s", name);
 	if (fd == -EACCES || fd == -EPERM)
 		ctl_die(EXIT_FAILURE, "%s: permission denied (root, or the "
 			"user or group gsotun runs as)", name);
@@ -405,6 +501,7 @@ static int ctl_connect(const char *name, const char *dev)
 		ctl_die(EXIT_FAILURE, "%s is served by uid %u, not by a gsotun "
 			"started by root: not trusted", name,
 			(unsigned int)uid);
+	ctl_blocking(fd);
 	return fd;
 }
 
@@ -419,22 +516,28 @@ static void ctl_send(int fd, const char *req)
 			continue;
 		/* Turned away at once: the reply says why. */
 		if (n < 0 && (errno == EPIPE || errno == ECONNRESET))
-			return;
+			break;
 		if (n < 0)
 			ctl_die(EXIT_FAILURE, "cannot send the request: %s",
 				strerror(errno));
 		off += (size_t)n;
 	}
+	shutdown(fd, SHUT_WR);
 }
 
-/* A status line other than "ok": its code is the exit status. */
-static void __attribute__((noreturn)) ctl_status(const char *line)
+/*
+ * A status line other than "ok": its code (gsotunctl's exit status
+ * then), why in *why (in line).
+ */
+static int ctl_status(char *line, const char **why)
 {
 	int code, off;
 
 	if (sscanf(line, "error %d %n", &code, &off) == 1 && code > 0 &&
-	    code < 256)
-		ctl_die(code, "%s", line + off);
+	    code < 256) {
+		*why = line + off;
+		return code;
+	}
 	ctl_die(EXIT_FAILURE, "a malformed reply");
 }
 
@@ -490,49 +593,239 @@ static void ctl_take(FILE *in, struct ctl_body *b, size_t len)
 }
 
 /*
- * The reply (ctlproto.h): "ok" and its chunks, or "ok LEN" and LEN
- * bytes (gsotun 0.1), or "error CODE WHY". What was asked for goes to
- * stdout only once all of it came (a metrics file is never cut short).
+ * The reply on fd (ctlproto.h), which it closes: "ok" and its chunks,
+ * or "ok LEN" and LEN bytes (gsotun 0.1), into *b: 0; or "error CODE
+ * WHY": CODE, and WHY in why. A reply cut short or malformed is fatal.
  */
-static int ctl_reply(int fd)
+static int ctl_receive(int fd, struct ctl_body *b, char *why, size_t why_len)
 {
 	char line[CONTROL_REQ_MAX + 2];
-	struct ctl_body b = { 0 };
 	FILE *in = fdopen(fd, "r");
+	const char *said;
 	size_t len;
-	int off;
+	int off, code = 0;
 
 	if (!in)
 		ctl_die(EXIT_FAILURE, "fdopen: %s", strerror(errno));
 	ctl_line(in, line, sizeof(line), false, 0);
 	if (sscanf(line, "ok %zu%n", &len, &off) == 1 && !line[off]) {
-		ctl_take(in, &b, len);
+		ctl_take(in, b, len);
 	} else if (!strcmp(line, "ok")) {
 		for (;;) {
-			ctl_line(in, line, sizeof(line), true, b.len);
+			ctl_line(in, line, sizeof(line), true, b->len);
 			if (sscanf(line, "%zu%n", &len, &off) != 1 ||
 			    line[off] || !isdigit((unsigned char)line[0]) ||
 			    len > CONTROL_CHUNK_MAX)
 				ctl_die(EXIT_FAILURE, "a malformed reply");
 			if (!len)
 				break;
-			ctl_take(in, &b, len);
+			ctl_take(in, b, len);
 		}
 	} else {
-		ctl_status(line);
+		code = ctl_status(line, &said);
+		snprintf(why, why_len, "%s", said);
 	}
 	if (fgetc(in) != EOF)
 		ctl_die(EXIT_FAILURE, "a malformed reply: more than said");
 	fclose(in);
+	return code;
+}
+
+/*
+ * The taps of the gsotun on fd (connected, not yet asked), which it
+ * closes, as "taps" answers: a line each, its name first, the main one
+ * first. 0, or the status code of a refusal (why in why).
+ */
+static int ctl_taps(int fd, struct ctl_body *b, char *why, size_t why_len)
+{
+	b->len = 0;
+	ctl_blocking(fd);
+	ctl_send(fd, "taps\n");
+	return ctl_receive(fd, b, why, why_len);
+}
+
+/*
+ * The next tap of ctl_taps()'s answer from *at: its name, *len bytes,
+ * the first word of its line; NULL after the last.
+ */
+static const char *ctl_next_tap(const struct ctl_body *b, size_t *at,
+				size_t *len)
+{
+	const char *p;
+	size_t n = 0;
+
+	if (*at >= b->len)
+		return NULL;
+	p = b->p + *at;
+	while (*at + n < b->len && p[n] != '\n')
+		n++;
+	*at += n + 1;
+	for (*len = 0; *len < n && p[*len] != ' '; (*len)++)
+		;
+	return p;
+}
+
+/* Is dev one of the taps ctl_taps() gave? */
+static bool ctl_has_tap(const struct ctl_body *b, const char *dev)
+{
+	size_t at = 0, len;
+	const char *tap;
+
+	while ((tap = ctl_next_tap(b, &at, &len)))
+		if (len == strlen(dev) && !memcmp(tap, dev, len))
+			return true;
+	return false;
+}
+
+/*
+ * The gsotun that has tap dev, connected: the one its socket is named
+ * after (its main tap), else the one of this namespace whose taps have
+ * it (gsotun takes one socket, named after its main tap). Its socket's
+ * name in name.
+ */
+static int ctl_find_tap(const char *dev, char *name, size_t len)
+{
+	static struct ctl_scan s;
+	struct ctl_body b = { 0 };
+	const struct ctl_found *f;
+	char why[CONTROL_REQ_MAX];
+	int fd, refused = 0;
+
+	ctl_dev_name(dev, name, len);
+	fd = ctl_dial(name, false);
+	if (fd != -ENOENT && fd != -ECONNREFUSED)
+		return ctl_checked(fd, name);
+	ctl_scan_start(&s);
+	while ((fd = ctl_scan_next(&s, &f)) >= 0) {
+		if (ctl_taps(fd, &b, why, sizeof(why))) {
+			refused++;
+		} else if (ctl_has_tap(&b, dev)) {
+			free(b.p);
+			snprintf(name, len, "%s", f->name);
+			return ctl_checked(ctl_dial(name, false), name);
+		}
+	}
+	free(b.p);
+	if (refused || s.denied)
+		ctl_die(EXIT_FAILURE, "no gsotun with tap %s among those "
+			"this user may ask (root, or the user or group gsotun "
+			"runs as)", dev);
+	ctl_die(EXIT_FAILURE, "no gsotun with tap %s in this network "
+		"namespace (gsotunctl help: the commands)", dev);
+}
+
+/*
+ * The connection the request goes to: --control's, DEV's gsotun's, or
+ * the one of the namespace; its socket's name in name.
+ */
+static int ctl_open(const struct ctl_args *a, const char *dev, char *name,
+		    size_t len)
+{
+	if (a->control) {
+		snprintf(name, len, "%s", a->control);
+		return ctl_checked(ctl_dial(name, false), name);
+	}
+	if (dev)
+		return ctl_find_tap(dev, name, len);
+	return ctl_find_one(name, len);
+}
+
+/*
+ * A line for the gsotun on fd, its socket name: its main tap, which
+ * names it, its socket and its taps (last). false: it refused.
+ */
+static bool ctl_list_one(int fd, const char *name)
+{
+	struct ctl_body b = { 0 };
+	char why[CONTROL_REQ_MAX];
+	const char *tap;
+	size_t at = 0, len;
+
+	if (ctl_taps(fd, &b, why, sizeof(why))) {
+		fprintf(stderr, "gsotunctl: %s: %s\n", name, why);
+		return false;
+	}
+	tap = ctl_next_tap(&b, &at, &len);
+	printf("%.*s socket %s taps", tap ? (int)len : 0, tap ? tap : "",
+	       name);
+	for (at = 0; (tap = ctl_next_tap(&b, &at, &len));)
+		printf(" %.*s", (int)len, tap);
+	putchar('\n');
+	free(b.p);
+	return true;
+}
+
+/*
+ * list: a line for each gsotun of this namespace (or the one that
+ * --control or DEV names); those that refuse said on stderr, and the
+ * exit status 1.
+ */
+static int ctl_list(const struct ctl_args *a, const char *dev)
+{
+	static struct ctl_scan s;
+	const struct ctl_found *f;
+	char name[CONTROL_REQ_MAX];
+	bool ok = true;
+	int fd;
+
+	if (a->json || a->n_words > 1)
+		ctl_die(EX_USAGE, "list takes nothing more");
+	if (a->control || dev) {
+		fd = ctl_open(a, dev, name, sizeof(name));
+		ok = ctl_list_one(fd, name);
+	} else {
+		ctl_scan_start(&s);
+		while ((fd = ctl_scan_next(&s, &f)) >= 0)
+			ok &= ctl_list_one(fd, f->name);
+		if (s.denied) {
+			fprintf(stderr, "gsotunctl: %d gsotun not listed: "
+				"permission denied\n", s.denied);
+			ok = false;
+		}
+	}
+	if (fflush(stdout))
+		ctl_die(EXIT_FAILURE, "cannot write the list");
+	return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* help: the requests, and list, which gsotunctl answers itself. */
+static int ctl_help(const struct ctl_args *a)
+{
+	if (a->json || a->n_words > 1)
+		ctl_die(EX_USAGE, "help takes nothing more");
+	if (fputs(control_help, stdout) == EOF || puts("list") == EOF ||
+	    fflush(stdout))
+		ctl_die(EXIT_FAILURE, "cannot write the help");
+	return EXIT_SUCCESS;
+}
+
+/*
+ * The reply to the request on fd: what was asked for to stdout, once
+ * all of it came (a metrics file is never cut short); a refusal's WHY to
+ * stderr, its CODE the exit status.
+ */
+static int ctl_reply(int fd)
+{
+	struct ctl_body b = { 0 };
+	char why[CONTROL_REQ_MAX];
+	int code = ctl_receive(fd, &b, why, sizeof(why));
+
+	if (code)
+		ctl_die(code, "%s", why);
 	if ((b.len && fwrite(b.p, 1, b.len, stdout) != b.len) || fflush(stdout))
 		ctl_die(EXIT_FAILURE, "cannot write the reply");
 	free(b.p);
 	return EXIT_SUCCESS;
 }
 
+/* A first word gsotunctl takes as a command, not as DEV. */
+static bool ctl_is_command(const char *word)
+{
+	return control_is_command(word) || !strcmp(word, "list");
+}
+
 int main(int argc, char **argv)
 {
-	struct timeval tv = { .tv_sec = CTL_TIMEOUT };
 	char req[CONTROL_REQ_MAX + 1], name[sizeof(req)];
 	struct ctl_args a = { 0 };
 	const char *dev = NULL;
@@ -541,27 +834,22 @@ int main(int argc, char **argv)
 	argp_err_exit_status = EX_USAGE;
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
 	/* --control names the socket: the first word is the command. */
-	if (a.control && a.n_words && !control_is_command(a.words[0]))
+	if (a.control && a.n_words && !ctl_is_command(a.words[0]))
 		ctl_die(EX_USAGE, "'%s' is not a command (with --control, no "
 			"DEV)", a.words[0]);
-	if (!a.control && a.n_words && !control_is_command(a.words[0])) {
+	if (!a.control && a.n_words && !ctl_is_command(a.words[0])) {
 		dev = *a.words++;
 		a.n_words--;
 		if (strlen(dev) >= IFNAMSIZ)
 			ctl_die(EX_USAGE, "'%s' is not a tap name (at most %d "
 				"bytes)", dev, IFNAMSIZ - 1);
 	}
-	ctl_request(&a, req, sizeof(req));
-	if (a.control || dev) {
-		if (dev)
-			ctl_dev_name(dev, name, sizeof(name));
-		fd = ctl_connect(a.control ? a.control : name, dev);
-	} else {
-		fd = ctl_find_one(name, sizeof(name));
-	}
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (a.n_words && !strcmp(a.words[0], "help"))
+		return ctl_help(&a);
+	if (a.n_words && !strcmp(a.words[0], "list"))
+		return ctl_list(&a, dev);
+	ctl_request(&a, dev, req, sizeof(req));
+	fd = ctl_open(&a, dev, name, sizeof(name));
 	ctl_send(fd, req);
-	shutdown(fd, SHUT_WR);
 	return ctl_reply(fd);
 }

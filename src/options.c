@@ -162,6 +162,8 @@ static const struct argp_option options_table[] = {
 	  .doc = "More messages (repeatable)" },
 	{ .name = "quiet", .key = 'q',
 	  .doc = "Fewer messages (repeatable)" },
+	/* -h is --help, as people expect; argp has -? only. */
+	{ .key = 'h', .flags = OPTION_HIDDEN, .doc = "Give this help list" },
 	{ .name = "log-time", .key = OPT_LOG_TIME,
 	  .doc = "Start each message on stderr with the local time" },
 	{ .name = "daemon", .key = OPT_DAEMON,
@@ -1509,6 +1511,9 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	if (options_flag(key, st))
 		return 0;
 	switch (key) {
+	case 'h':
+		argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
+		return 0;
 	case OPT_REMOTE:
 		return options_remote(state, cfg, arg);
 	case OPT_FDB:

@@ -50,6 +50,19 @@ static const char *report_reach(const struct peer *e)
 	}
 }
 
+/* The same in one word, for a line of fields. */
+static const char *report_reach_word(const struct peer *e)
+{
+	switch (e->reach) {
+	case PEER_REACH_NO_ROUTE:
+		return "no-route";
+	case PEER_REACH_LINK_DOWN:
+		return "link-down";
+	default:
+		return "ok";
+	}
+}
+
 static double report_uptime(const struct port *port)
 {
 	return (double)(clock_now_ns() - port->start_ns) / 1e9;
@@ -106,6 +119,19 @@ static void report_next_part(struct report_cursor *c)
 {
 	c->part++;
 	c->i = 0;
+}
+
+/*
+ * The i-th tunnel the report is about: of all, or the one it is of
+ * (report_only()); NULL past the last.
+ */
+static const struct tunnel *report_tunnel(const struct port *port,
+					  const struct report_cursor *c,
+					  unsigned int i)
+{
+	if (c->one)
+		return i ? NULL : port->tun[c->tun];
+	return i < port->n_tun ? port->tun[i] : NULL;
 }
 
 /* The i-th live peer, or NULL past the last (peers come and go). */
@@ -282,6 +308,7 @@ static void report_show_head(FILE *out, const struct port *port)
 static bool report_show_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
+	const struct tunnel *t;
 	const struct peer *e;
 
 	switch (c->part) {
@@ -290,8 +317,9 @@ static bool report_show_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 1:
-		if (c->i < port->n_tun) {
-			report_show_tunnel(out, port->tun[c->i++]);
+		t = report_tunnel(port, c, c->i++);
+		if (t) {
+			report_show_tunnel(out, t);
 			return true;
 		}
 		report_next_part(c);
@@ -322,6 +350,22 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The tap's offloads, a JSON array of their names. */
+static void report_json_offloads(FILE *out)
+{
+	unsigned int bits = tap_offloads(), i;
+	const char *sep = "";
+
+	fputc('[', out);
+	for (i = 0; i < sizeof(offloads) / sizeof(*offloads); i++) {
+		if (!(bits & offloads[i].bit))
+			continue;
+		fprintf(out, "%s\"%s\"", sep, offloads[i].name);
+		sep = ",";
+	}
+	fputc(']', out);
+}
+
 static void report_json_tunnel(FILE *out, const struct tunnel *t)
 {
 	char mac[MAC_TEXT_LEN];
@@ -336,8 +380,12 @@ static void report_json_tunnel(FILE *out, const struct tunnel *t)
 		fprintf(out, ",\"vni\":%u", t->encap.vni);
 	else if (t->encap.has_key)
 		fprintf(out, ",\"key\":%u", t->encap.key);
-	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"counters\":{",
-		fdb_count_learnt(&t->fwd.fdb), fdb_count_static(&t->fwd.fdb));
+	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,"
+		"\"offloads\":", fdb_count_learnt(&t->fwd.fdb),
+		fdb_count_static(&t->fwd.fdb),
+		t->fwd.learning ? "true" : "false");
+	report_json_offloads(out);
+	fputs(",\"counters\":{", out);
 	for (i = 0; i < stats_n; i++) {
 		const struct stats_desc *d = &stats_desc[i];
 
@@ -404,6 +452,7 @@ static void report_json_head(FILE *out, const struct port *port)
 static bool report_json_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
+	const struct tunnel *t;
 	const struct peer *e;
 
 	switch (c->part) {
@@ -412,9 +461,10 @@ static bool report_json_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 1:
-		if (c->i < port->n_tun) {
-			fputs(c->i ? "," : "", out);
-			report_json_tunnel(out, port->tun[c->i++]);
+		t = report_tunnel(port, c, c->i);
+		if (t) {
+			fputs(c->i++ ? "," : "", out);
+			report_json_tunnel(out, t);
 			return true;
 		}
 		fputs("],\"peers\":[", out);
@@ -591,7 +641,8 @@ static bool report_metrics_step(FILE *out, const struct port *port,
 }
 
 /*
- * An entry a line. pos is fdb_next()'s cursor, kept from one piece to
+ * The next entry of the tables c is about, and its tunnel; false after
+ * the last. pos is fdb_next()'s cursor, kept from one piece to
  * the next while the loop learns, ages and deletes entries in between:
  * the table is one array of slots that fdb_next() walks by index (it
  * looks at the table's size on every call), and entries move only back
@@ -601,27 +652,135 @@ static bool report_metrics_step(FILE *out, const struct port *port,
  * and ends after the last slot. Each entry's peer is live at that call:
  * a peer goes only after its entries (fwd_peer_del()).
  */
+static bool report_fdb_next(const struct port *port,
+			    struct report_cursor *c, const struct tunnel **t,
+			    struct fdb_entry *e)
+{
+	for (; (*t = report_tunnel(port, c, c->i)); c->i++, c->pos = 0)
+		if (fdb_next(&(*t)->fwd.fdb, &c->pos, clock_now_ns(), e))
+			return true;
+	return false;
+}
+
+/* An entry a line. */
 static bool report_fdb_step(FILE *out, const struct port *port,
 			    struct report_cursor *c)
 {
 	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
-	const struct peers *ps = &port->peers;
 	const struct tunnel *t;
 	struct fdb_entry e;
 
-	for (; c->i < port->n_tun; c->i++, c->pos = 0) {
-		t = port->tun[c->i];
-		if (!fdb_next(&t->fwd.fdb, &c->pos, clock_now_ns(), &e))
-			continue;
-		report_addr(&ps->v[e.peer].addr, addr, sizeof(addr));
-		fputs(mac_ntoa(e.mac, mac), out);
-		if (e.vlan)
-			fprintf(out, " vlan %u", e.vlan);
-		fprintf(out, " dst %s dev %s", addr, t->ifname);
-		if (e.is_static)
-			fputs(" static\n", out);
-		else
-			fprintf(out, " age %.1f s\n", (double)e.age_ns / 1e9);
+	if (!report_fdb_next(port, c, &t, &e))
+		return false;
+	report_addr(&port->peers.v[e.peer].addr, addr, sizeof(addr));
+	fputs(mac_ntoa(e.mac, mac), out);
+	if (e.vlan)
+		fprintf(out, " vlan %u", e.vlan);
+	fprintf(out, " dst %s dev %s", addr, t->ifname);
+	if (e.is_static)
+		fputs(" static\n", out);
+	else
+		fprintf(out, " age %.1f s\n", (double)e.age_ns / 1e9);
+	return true;
+}
+
+static void report_json_fdb_entry(FILE *out, const struct port *port,
+				  const struct tunnel *t,
+				  const struct fdb_entry *e)
+{
+	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
+
+	report_addr(&port->peers.v[e->peer].addr, addr, sizeof(addr));
+	fprintf(out, "{\"mac\":\"%s\",\"vlan\":", mac_ntoa(e->mac, mac));
+	if (e->vlan)
+		fprintf(out, "%u", e->vlan);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"dst\":\"%s\",\"dev\":", addr);
+	json_str(out, t->ifname);
+	if (e->is_static)
+		fputs(",\"static\":true,\"age_seconds\":null}", out);
+	else
+		fprintf(out, ",\"static\":false,\"age_seconds\":%.3f}",
+			(double)e->age_ns / 1e9);
+}
+
+/* Part 0: the start; 1: an entry a step; 2: the end. */
+static bool report_fdb_json_step(FILE *out, const struct port *port,
+				 struct report_cursor *c)
+{
+	const struct tunnel *t;
+	struct fdb_entry e;
+
+	switch (c->part) {
+	case 0:
+		fputs("{\"fdb\":[", out);
+		report_next_part(c);
+		return true;
+	case 1:
+		if (report_fdb_next(port, c, &t, &e)) {
+			fputs(c->n++ ? "," : "", out);
+			report_json_fdb_entry(out, port, t, &e);
+			return true;
+		}
+		fputs("]}\n", out);
+		report_next_part(c);
+		return true;
+	}
+	return false;
+}
+
+/* A tap's name a line, the main one first. */
+static bool report_taps_step(FILE *out, const struct port *port,
+			     struct report_cursor *c)
+{
+	const struct tunnel *t = report_tunnel(port, c, c->i++);
+
+	if (t)
+		fprintf(out, "%s\n", t->ifname);
+	return t != NULL;
+}
+
+/* A peer a line: its address, then what show says of its path. */
+static bool report_peers_step(FILE *out, const struct port *port,
+			      struct report_cursor *c)
+{
+	const struct peer *e = report_peer(port, c->i++);
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!e)
+		return false;
+	report_addr(&e->addr, addr, sizeof(addr));
+	fprintf(out, "%s route %s path_mtu %u rx_last ", addr,
+		report_reach_word(e), e->path_mtu);
+	if (e->rx_last_ns)
+		fprintf(out, "%.1f\n", report_ago(clock_now_ns(),
+						  e->rx_last_ns));
+	else
+		fputs("never\n", out);
+	return true;
+}
+
+/* Part 0: the start; 1: a peer a step; 2: the end. */
+static bool report_peers_json_step(FILE *out, const struct port *port,
+				   struct report_cursor *c)
+{
+	const struct peer *e;
+
+	switch (c->part) {
+	case 0:
+		fputs("{\"peers\":[", out);
+		report_next_part(c);
+		return true;
+	case 1:
+		e = report_peer(port, c->i);
+		if (e) {
+			fputs(c->i++ ? "," : "", out);
+			report_json_peer(out, e, clock_now_ns());
+			return true;
+		}
+		fputs("]}\n", out);
+		report_next_part(c);
 		return true;
 	}
 	return false;
@@ -640,6 +799,14 @@ bool report_step(FILE *out, const struct port *port, struct report_cursor *c)
 		return report_metrics_step(out, port, c);
 	case REPORT_FDB:
 		return report_fdb_step(out, port, c);
+	case REPORT_TAPS:
+		return report_taps_step(out, port, c);
+	case REPORT_PEERS:
+		return report_peers_step(out, port, c);
+	case REPORT_PEERS_JSON:
+		return report_peers_json_step(out, port, c);
+	case REPORT_FDB_JSON:
+		return report_fdb_json_step(out, port, c);
 	}
 	return false;
 }

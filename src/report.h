@@ -25,6 +25,14 @@ enum report_kind {
 	REPORT_METRICS,
 	/* The forwarding tables, an entry a line as `bridge fdb show`. */
 	REPORT_FDB,
+	/* The taps' names, a line each, the main one first. */
+	REPORT_TAPS,
+	/* The peers, a line each. */
+	REPORT_PEERS,
+	/* The peers as one JSON object, each as REPORT_JSON has it. */
+	REPORT_PEERS_JSON,
+	/* The forwarding tables as one JSON object. */
+	REPORT_FDB_JSON,
 };
 
 /*
@@ -40,6 +48,9 @@ struct report_cursor {
 	unsigned int part;	/* the section it has come to */
 	unsigned int i;		/* the tunnel, peer or counter in it */
 	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, tunnel i */
+	unsigned int n;		/* REPORT_FDB_JSON: the entries written */
+	bool one;		/* of one tunnel only, tun (report_only()) */
+	unsigned int tun;
 };
 
 /* The largest piece report_step() writes, about: a tunnel in JSON. */
@@ -50,6 +61,16 @@ static inline void report_start(struct report_cursor *c,
 {
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
+}
+
+/*
+ * The report of c, started, of tunnel tun only (the show, JSON and
+ * forwarding reports; the others are of the port).
+ */
+static inline void report_only(struct report_cursor *c, unsigned int tun)
+{
+	c->one = true;
+	c->tun = tun;
 }
 
 /*

@@ -7,7 +7,10 @@
 # permissions (readers, --admin-group, --user), names others took first,
 # a --control file and the unit's, hostile clients while 64 MiB cross,
 # and a forwarding table of 100000 entries read by clients at once, or
-# not read, while pings cross.
+# not read, while pings cross. Every tap by its own name: two gsotun in
+# one namespace, one with two taps, each tap reached and listed, JSON
+# of show, fdb show and peer list against gsotunctl(8)'s field names, and
+# bash completion of the taps that run.
 #
 # Functions are called through check(), which shellcheck cannot see;
 # NS_A and NS_B are net_setup's.
@@ -20,6 +23,8 @@ net_setup 4 23
 CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
 [ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
 PY=$LIB_DIR/ctl.py
+MAN=${top_srcdir:-$LIB_DIR/..}/man/gsotunctl.8
+COMPLETION=${top_srcdir:-$LIB_DIR/..}/completion/gsotunctl
 make_data big 64
 # One tap name at both ends: their sockets must not meet.
 TAP_A=g$$ TAP_B=g$$
@@ -178,16 +183,185 @@ fdb_changes()
 	ctl_fails 1 "no such entry" "$NS_A" fdb del "$mac@7"
 }
 
+# fdb show --json: the static entry and those learnt from B, each of the
+# fields and types gsotunctl(8) gives.
+fdb_json()
+{
+	local mac=02:00:5e:10:00:04 out st
+
+	ctl_ok "$NS_A" fdb add "$mac@9=$UL_B" &&
+		ctl_ok "$NS_A" "$TAP_A" fdb show --json || return 1
+	echo "$OUT" >"$LIB_TMP/fdb.json"
+	out=$(python3 "$PY" fdb-json "$LIB_TMP/fdb.json")
+	st=$?
+	python3 "$PY" json-check "$LIB_TMP/fdb.json" "$MAN" || st=1
+	ctl_ok "$NS_A" fdb del "$mac@9" || st=1
+	diag "fdb show --json: $out"
+	[ "$st" -eq 0 ] && [[ $out =~ ^1\ static,\ [1-9][0-9]*\ learnt$ ]]
+}
+
+# peer list: B, heard from since the transfer; and as JSON.
+peer_list()
+{
+	local re="^${UL_B//./\\.} route ok path_mtu [0-9]+ rx_last "
+
+	ctl_ok "$NS_A" peer list && [[ $OUT =~ $re[0-9]+\.[0-9]$ ]] ||
+		{ diag "peer list: $OUT"; return 1; }
+	ctl_ok "$NS_A" "$TAP_A" peer list --json || return 1
+	echo "$OUT" >"$LIB_TMP/peers.json"
+	python3 "$PY" json-check "$LIB_TMP/peers.json" "$MAN" 'peers#=1' \
+		"peers.0.address=\"$UL_B\"" 'peers.0.route="ok"'
+}
+
 errors()
 {
 	ctl_fails 1 "no gsotun with tap nosuch" "$NS_A" nosuch show &&
 		ctl_fails 64 "unknown request" "$NS_A" "$TAP_A" stats bogus &&
 		ctl_fails 64 "unrecognized option" "$NS_A" --bogus &&
-		ctl_fails 64 "--json goes with stats" "$NS_A" show --json &&
+		ctl_fails 64 "--json goes with show, stats, fdb show and peer list" \
+			"$NS_A" metrics --json &&
 		ctl_fails 64 "'shwo' is not a command" "$NS_A" \
 			--control "@gsotun/$TAP_A" shwo &&
 		ctl_fails 1 "no gsotun runs in this network namespace" \
 			"$NS_C" show
+}
+
+# Two gsotun in NS_C: M$$ with a second tap, O$$ (VNI 2), and K$$ on
+# port 4790. K's process is not gt_start's (one a namespace): K_PID.
+two_start()
+{
+	local i
+
+	[ -z "${GT_PID[$NS_C]}" ] || gt_stop "$NS_C"
+	gt_start "$NS_C" "$TAP_M" --local 198.18.23.1 --remote 198.18.23.2 \
+		--vni 2="$TAP_O" || return 1
+	ip netns exec "$NS_C" "$GSOTUN" --dev "$TAP_K" --local 198.18.23.1 \
+		--remote 198.18.23.3 --port 4790 </dev/null \
+		>"$LIB_TMP/k.err" 2>&1 &
+	K_PID=$!
+	track_pid "$K_PID"
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$NS_C" "$CTL" "$TAP_K" version >/dev/null \
+			2>&1 && return 0
+		pid_alive "$K_PID" || break
+		sleep 0.1
+	done
+	diag "$TAP_K did not start:" "$(cat "$LIB_TMP/k.err")"
+	return 1
+}
+
+two_stop()
+{
+	kill -TERM "$K_PID" 2>/dev/null
+	wait "$K_PID"
+	forget_pid "$K_PID"
+	gt_stop "$NS_C"
+}
+
+# Each tap by its name: show of that tap alone, the main tap's too.
+tap_show()
+{
+	ctl_ok "$NS_C" "$TAP_O" show && has "tunnel $TAP_O: vxlan VNI 2" &&
+		lacks "tunnel $TAP_M:" && has "peer 198.18.23.2" || return 1
+	ctl_ok "$NS_C" "$TAP_M" show && has "tunnel $TAP_M: vxlan VNI 1" &&
+		lacks "tunnel $TAP_O:" || return 1
+	# Of the gsotun, without DEV: both taps.
+	ctl_ok "$NS_C" --control "@gsotun/$TAP_M" show &&
+		has "tunnel $TAP_M:" && has "tunnel $TAP_O:" || return 1
+	ctl_fails 1 "no gsotun with tap zz$$ in this network namespace" \
+		"$NS_C" "zz$$" show &&
+		ctl_fails 64 "no tap zz$$ in this gsotun" "$NS_C" "$TAP_O" \
+			show "zz$$"
+}
+
+# fdb add, show and del by the second tap's name: its table, not the
+# main one's.
+tap_fdb()
+{
+	local mac=02:00:5e:10:00:09
+
+	ctl_ok "$NS_C" "$TAP_O" fdb add "$mac=198.18.23.2" &&
+		ctl_ok "$NS_C" "$TAP_O" fdb show &&
+		has "$mac dst 198.18.23.2 dev $TAP_O static" &&
+		ctl_ok "$NS_C" "$TAP_M" fdb show && lacks "$mac" || return 1
+	ctl_ok "$NS_C" --control "@gsotun/$TAP_M" fdb show &&
+		has "$mac dst 198.18.23.2 dev $TAP_O static" || return 1
+	ctl_ok "$NS_C" "$TAP_O" fdb del "$mac" &&
+		ctl_ok "$NS_C" "$TAP_O" fdb show && lacks "$mac"
+}
+
+# list: both gsotun and their taps; with DEV, the one that has it; no
+# DEV with two is a usage error.
+listed()
+{
+	local m="$TAP_M socket @gsotun/$TAP_M taps $TAP_M $TAP_O"
+	local k="$TAP_K socket @gsotun/$TAP_K taps $TAP_K"
+
+	ctl_ok "$NS_C" list && [ "$(wc -l <<<"$OUT")" -eq 2 ] &&
+		grep -qxF "$m" <<<"$OUT" && grep -qxF "$k" <<<"$OUT" ||
+		{ diag "list:" "$OUT"; return 1; }
+	ctl_ok "$NS_C" "$TAP_O" list && [ "$OUT" = "$m" ] ||
+		{ diag "$TAP_O list: $OUT"; return 1; }
+	ctl_fails 64 "several gsotun run here" "$NS_C" show
+}
+
+# show --json of the second tap, peer list --json and text of the other
+# gsotun: the fields gsotunctl(8) names, and what they say.
+tap_json()
+{
+	ctl_ok "$NS_C" "$TAP_O" show --json || return 1
+	echo "$OUT" >"$LIB_TMP/show.json"
+	python3 "$PY" json-check "$LIB_TMP/show.json" "$MAN" 'tunnels#=1' \
+		"tunnels.0.dev=\"$TAP_O\"" 'tunnels.0.vni=2' \
+		'tunnels.0.learning=false' 'port=4789' 'encap="vxlan"' \
+		'peers.0.address="198.18.23.2"' || return 1
+	ctl_ok "$NS_C" "$TAP_K" peer list --json || return 1
+	echo "$OUT" >"$LIB_TMP/peers-k.json"
+	python3 "$PY" json-check "$LIB_TMP/peers-k.json" "$MAN" 'peers#=1' \
+		'peers.0.address="198.18.23.3"' \
+		'peers.0.rx_last_seconds=null' || return 1
+	ctl_ok "$NS_C" "$TAP_K" peer list &&
+		[[ $OUT =~ ^198\.18\.23\.3\ route\ ok\ path_mtu\ [0-9]+\ rx_last ]] &&
+		[[ $OUT == *" never" ]] ||
+		{ diag "peer list: $OUT"; return 1; }
+}
+
+# completed WANT WORDS...: bash completion of gsotunctl in NS_C offers
+# each word of WANT for the last of WORDS.
+completed()
+{
+	local want=$1 w got
+
+	shift
+	got=$(ip netns exec "$NS_C" bash -c '. "$1" && shift &&
+		COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) &&
+		_gsotunctl "$1" "${@: -1}" "${@: -2:1}" &&
+		printf "%s\n" "${COMPREPLY[@]}"' - "$COMPLETION" "$CTL" "$@")
+	for w in $want; do
+		grep -qxF "$w" <<<"$got" ||
+			{ diag "${*: -1}: no $w in" "$got"; return 1; }
+	done
+}
+
+# The taps that run, where a command takes DEV or TAP; the peers of
+# peer del.
+completes()
+{
+	completed "$TAP_M $TAP_O $TAP_K show list" "" &&
+		completed "json $TAP_M $TAP_O" "$TAP_O" fdb show "" &&
+		completed "198.18.23.3" "$TAP_K" peer del ""
+}
+
+# gsotunctl help, answered alone, is what gsotun says and list.
+help_same()
+{
+	local theirs
+
+	theirs=$(ip netns exec "$NS_C" python3 "$PY" ask "gsotun/$TAP_M" \
+		help) && ctl_ok "$NS_C" help || return 1
+	[ "$OUT" = "$theirs"$'\nlist' ] && return 0
+	diag "gsotunctl help:" "$OUT" "gsotun's:" "$theirs"
+	return 1
 }
 
 # as UID GROUPS ARGS...: gsotunctl in NS_A as UID with GROUPS
@@ -705,6 +879,7 @@ PUB=$LIB_TMP/pub
 { chmod 711 "$LIB_TMP" && mkdir -m 755 "$PUB" && cp "$CTL" "$PUB/gsotunctl"; } ||
 	bail "cannot copy gsotunctl to $PUB"
 NS_C=gtC$$
+TAP_M=m$$ TAP_O=o$$ TAP_K=k$$
 ns_add "$NS_C"
 # No dummy module here: a veth pair within NS_C gives it an address.
 ip -n "$NS_C" link add c$$a type veth peer name c$$b
@@ -719,11 +894,22 @@ check "both ends start with one tap name" ends_start
 check "show in each namespace names its own end" show_both
 check "64 MiB A to B" xfer "$NS_A" "$NS_B" "$OV4_B" big 60
 check "A's tx_segments and B's rx_segments agree" comparable
+check "peer list says B was heard from, and as JSON" peer_list
 check "stats --json brackets the SIGUSR1 dump" json_brackets
 check "metrics parse, with the device's and the peer's" metrics_parse
 check "peer add and del" peer_changes
 check "fdb add, show and del" fdb_changes
+check "fdb show --json: static and learnt entries" fdb_json
 check "errors and exit codes" errors
+check "two gsotun in one namespace, one with two taps" two_start
+check "show of a tap by its own name" tap_show
+check "fdb add, show and del of a tap by its own name" tap_fdb
+check "list: each gsotun and its taps" listed
+check "show --json of a tap, peer list --json and text" tap_json
+check "bash completion offers the taps that run, and the peers" \
+	completes
+check "gsotunctl help is gsotun's help, and list" help_same
+check "the two gsotun stop" two_stop
 check "nobody is refused, a member of the group let in" permissions
 check "gsotun's group reads, and is refused changes" readers
 check "a member of --admin-group changes" admins

@@ -34,6 +34,16 @@
   ctl.py metrics FILE DEV PEER     FILE is `gsotunctl metrics` output: it
                                    parses as the text exposition format and
                                    has DEV's counters and PEER's
+  ctl.py json-check FILE MAN WANT...
+                                   FILE is one JSON object whose field
+                                   names gsotunctl(8), MAN, documents (all
+                                   but a tunnel's and a peer's counters);
+                                   each WANT is PATH=VALUE, PATH keys and
+                                   indexes (tunnels.0.vni) or PATH# for a
+                                   length, VALUE as JSON (2, "gt0", null)
+  ctl.py fdb-json FILE             FILE is `gsotunctl fdb show --json`
+                                   output: each entry's fields of their
+                                   type; prints "N static, M learnt"
 """
 import json
 import re
@@ -392,6 +402,78 @@ def metrics(path, dev, peer):
     return True
 
 
+def man_json_names(man):
+    """The field names of the JSON section of gsotunctl(8)."""
+    with open(man) as f:
+        text = f.read()
+    section = text.split("\n.SH JSON\n", 1)[1].split("\n.SH ", 1)[0]
+    return set(re.findall(r'"([a-z_]+)":', section))
+
+
+def json_names(value, skip=("counters",)):
+    """Every field name in value, but inside counters."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            if k not in skip:
+                yield from json_names(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from json_names(v)
+
+
+def json_at(doc, path):
+    for key in path.split("."):
+        doc = doc[int(key)] if isinstance(doc, list) else doc[key]
+    return doc
+
+
+def json_check(path, man, wants):
+    with open(path) as f:
+        doc = json.load(f)
+    unknown = set(json_names(doc)) - man_json_names(man)
+    if unknown:
+        print("# not in gsotunctl(8): %s" % ", ".join(sorted(unknown)))
+        return False
+    ok = True
+    for want in wants:
+        where, _, text = want.partition("=")
+        try:
+            if where.endswith("#"):
+                got = len(json_at(doc, where[:-1]))
+            else:
+                got = json_at(doc, where)
+        except (KeyError, IndexError, TypeError) as e:
+            print("# %s: no %s" % (where, e))
+            ok = False
+            continue
+        if got != json.loads(text):
+            print("# %s is %r, not %s" % (where, got, text))
+            ok = False
+    return ok
+
+
+def fdb_json(path):
+    with open(path) as f:
+        doc = json.load(f)
+    counts = [0, 0]
+    for e in doc["fdb"]:
+        good = (set(e) == {"mac", "vlan", "dst", "dev", "static",
+                           "age_seconds"} and
+                re.match(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$", e["mac"]) and
+                (e["vlan"] is None or 1 <= e["vlan"] <= 4094) and
+                isinstance(e["dst"], str) and isinstance(e["dev"], str) and
+                isinstance(e["static"], bool) and
+                (e["age_seconds"] is None) == e["static"] and
+                (e["static"] or e["age_seconds"] >= 0))
+        if not good:
+            print("# a bad entry: %r" % e)
+            return False
+        counts[e["static"]] += 1
+    print("%d static, %d learnt" % (counts[1], counts[0]))
+    return True
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "ask":
@@ -418,6 +500,10 @@ def main():
         ok = json_vs_dump(sys.argv[2], sys.argv[3], sys.argv[4],
                           cmd == "json-after")
         return 0 if ok else 1
+    if cmd == "json-check":
+        return 0 if json_check(sys.argv[2], sys.argv[3], sys.argv[4:]) else 1
+    if cmd == "fdb-json":
+        return 0 if fdb_json(sys.argv[2]) else 1
     if cmd == "metrics":
         try:
             return 0 if metrics(sys.argv[2], sys.argv[3],

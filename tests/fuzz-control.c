@@ -80,23 +80,48 @@ static bool has_control_char(const char *s, size_t len)
 	return false;
 }
 
-/* The words a request of kind has, and how many (fdb add|del: 3 or 4). */
+/*
+ * The words a request of kind has: its own, then an argument if arg
+ * (peer's ADDR, fdb's entry), then a TAP if tap allows one. json_next:
+ * "json" after its own words would have made it its JSON form.
+ */
 static const struct {
-	const char *w0, *w1;
-	int n;
+	const char *w[3];
+	bool arg, tap, json_next, changes;
 } shape[] = {
-	[CTLREQ_SHOW] = { "show", NULL, 1 },
-	[CTLREQ_STATS] = { "stats", NULL, 1 },
-	[CTLREQ_STATS_JSON] = { "stats", "json", 2 },
-	[CTLREQ_METRICS] = { "metrics", NULL, 1 },
-	[CTLREQ_VERSION] = { "version", NULL, 1 },
-	[CTLREQ_HELP] = { "help", NULL, 1 },
-	[CTLREQ_FDB_SHOW] = { "fdb", "show", 2 },
-	[CTLREQ_PEER_ADD] = { "peer", "add", 3 },
-	[CTLREQ_PEER_DEL] = { "peer", "del", 3 },
-	[CTLREQ_FDB_ADD] = { "fdb", "add", 3 },
-	[CTLREQ_FDB_DEL] = { "fdb", "del", 3 },
+	[CTLREQ_SHOW] = { .w = { "show" }, .tap = true, .json_next = true },
+	[CTLREQ_STATS] = { .w = { "stats" }, .json_next = true },
+	[CTLREQ_STATS_JSON] = { .w = { "stats", "json" } },
+	[CTLREQ_METRICS] = { .w = { "metrics" } },
+	[CTLREQ_VERSION] = { .w = { "version" } },
+	[CTLREQ_HELP] = { .w = { "help" } },
+	[CTLREQ_FDB_SHOW] = { .w = { "fdb", "show" }, .tap = true,
+			      .json_next = true },
+	[CTLREQ_PEER_ADD] = { .w = { "peer", "add" }, .arg = true,
+			      .changes = true },
+	[CTLREQ_PEER_DEL] = { .w = { "peer", "del" }, .arg = true,
+			      .changes = true },
+	[CTLREQ_FDB_ADD] = { .w = { "fdb", "add" }, .arg = true, .tap = true,
+			     .changes = true },
+	[CTLREQ_FDB_DEL] = { .w = { "fdb", "del" }, .arg = true, .tap = true,
+			     .changes = true },
+	[CTLREQ_TAPS] = { .w = { "taps" } },
+	[CTLREQ_SHOW_JSON] = { .w = { "show", "json" }, .tap = true },
+	[CTLREQ_FDB_SHOW_JSON] = { .w = { "fdb", "show", "json" },
+				   .tap = true },
+	[CTLREQ_PEER_LIST] = { .w = { "peer", "list" }, .json_next = true },
+	[CTLREQ_PEER_LIST_JSON] = { .w = { "peer", "list", "json" } },
 };
+
+/* How many words of its own a request of kind has. */
+static int shape_own(enum ctlreq_kind kind)
+{
+	int n = 0;
+
+	while (n < 3 && shape[kind].w[n])
+		n++;
+	return n;
+}
 
 static bool same_addr(const struct ipaddr *a, const struct ipaddr *b)
 {
@@ -146,7 +171,15 @@ static void check_again(const struct ctlreq *r)
 			     r->tap ? r->tap : "");
 		break;
 	default:
-		return;
+		/* Of one tap: its own words, and the tap. */
+		if (!r->tap)
+			return;
+		n = snprintf(line, sizeof(line), "%s %s %s %s",
+			     shape[r->kind].w[0],
+			     shape[r->kind].w[1] ? shape[r->kind].w[1] : "",
+			     shape[r->kind].w[2] ? shape[r->kind].w[2] : "",
+			     r->tap);
+		break;
 	}
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof(line));
 	FUZZ_CHECK(!ctlreq_parse(line, (size_t)n, &again, why, sizeof(why)));
@@ -157,6 +190,8 @@ static void check_again(const struct ctlreq *r)
 		FUZZ_CHECK(same_addr(&again.peer, &r->peer));
 		return;
 	}
+	if (r->kind != CTLREQ_FDB_ADD && r->kind != CTLREQ_FDB_DEL)
+		return;
 	FUZZ_CHECK(!memcmp(again.fdb.mac, r->fdb.mac, 6));
 	FUZZ_CHECK(again.fdb.vlan == r->fdb.vlan);
 	if (r->kind == CTLREQ_FDB_ADD)
@@ -169,6 +204,7 @@ static void check_request(const char *line, size_t len, int ret,
 {
 	static char w[CTL_WORDS_MAX][CONTROL_REQ_MAX];
 	int n = has_control_char(line, len) ? -1 : words(line, len, w);
+	int own, min, i;
 
 	if (ret) {
 		/* The status line it goes in is one line. */
@@ -178,14 +214,19 @@ static void check_request(const char *line, size_t len, int ret,
 	}
 	FUZZ_CHECK(n > 0 && n <= 6);
 	FUZZ_CHECK((size_t)r->kind < sizeof(shape) / sizeof(*shape));
-	FUZZ_CHECK(!strcmp(w[0], shape[r->kind].w0));
-	FUZZ_CHECK(!shape[r->kind].w1 || !strcmp(w[1], shape[r->kind].w1));
-	FUZZ_CHECK(n == shape[r->kind].n ||
-		   (n == 4 && (r->kind == CTLREQ_FDB_ADD ||
-			       r->kind == CTLREQ_FDB_DEL)));
-	FUZZ_CHECK(!r->arg == (n < 3) && (!r->arg || !strcmp(r->arg, w[2])));
-	FUZZ_CHECK(!r->tap == (n < 4) && (!r->tap || !strcmp(r->tap, w[3])));
-	FUZZ_CHECK(ctlreq_changes(r) == (r->kind >= CTLREQ_PEER_ADD));
+	FUZZ_CHECK(shape[r->kind].w[0]);
+	own = shape_own(r->kind);
+	min = own + shape[r->kind].arg;
+	FUZZ_CHECK(n == min || (shape[r->kind].tap && n == min + 1));
+	for (i = 0; i < own; i++)
+		FUZZ_CHECK(!strcmp(w[i], shape[r->kind].w[i]));
+	FUZZ_CHECK(!r->arg == !shape[r->kind].arg &&
+		   (!r->arg || !strcmp(r->arg, w[own])));
+	FUZZ_CHECK(!r->tap == (n == min) &&
+		   (!r->tap || !strcmp(r->tap, w[min])));
+	FUZZ_CHECK(!(shape[r->kind].json_next && n > own &&
+		     !strcmp(w[own], "json")));
+	FUZZ_CHECK(ctlreq_changes(r) == shape[r->kind].changes);
 	FUZZ_CHECK(control_is_command(w[0]));
 	if (r->kind == CTLREQ_PEER_ADD || r->kind == CTLREQ_PEER_DEL)
 		FUZZ_CHECK(r->peer.family == AF_INET ||

@@ -23,11 +23,14 @@ for tool in dpkg-buildpackage dpkg-deb dh; do
 done
 
 # What the package must hold, whatever else it has: the programs, their
-# pages, the unit, and /etc/gsotun for the unit's NAME.conf files.
+# pages and bash completion, the unit, and /etc/gsotun for the unit's
+# NAME.conf files.
 expected="usr/sbin/gsotun
 	usr/sbin/gsotunctl
 	usr/share/man/man8/gsotun.8.gz
 	usr/share/man/man8/gsotunctl.8.gz
+	usr/share/bash-completion/completions/gsotun
+	usr/share/bash-completion/completions/gsotunctl
 	usr/share/doc/gsotun/copyright
 	usr/share/doc/gsotun/changelog.gz
 	etc/gsotun/
@@ -166,6 +169,15 @@ user_made()
 }
 user_made
 ok $? "systemd-sysusers makes the user gsotun (no login) and its group"
+
+# bash-completion loads completions/NAME when NAME is completed: each
+# file must set up its own program's.
+for p in $programs; do
+	bash -c '. "$1" && complete -p "$2"' - \
+		"$root/usr/share/bash-completion/completions/$p" "$p" \
+		>/dev/null 2>&1
+	ok $? "the installed completion of $p completes $p"
+done
 
 for p in $programs; do
 	out=$("$root/usr/sbin/$p" --version 2>&1)

@@ -553,6 +553,9 @@ static const struct row rows[] = {
 	  "--verbose --quiet --log-time --daemon "
 	  "--pidfile=FILE --version Examples:" },
 	{ A("-?"), 0, NULL, "Tunnel:" },
+	/* -h as --help, though the list shows argp's -? only */
+	{ A("-h"), 0, NULL, "Tunnel: --remote=ADDR Examples:" },
+	{ A(R, "-vh"), 0, NULL, "Tunnel:" },
 	{ A("--usage"), 0, NULL, "--remote=ADDR" },
 	{ A("--version"), 0, NULL, PACKAGE_VERSION },
 	{ A("-V", R), 0, NULL, PACKAGE_NAME },

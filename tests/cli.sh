@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The two programs as a shell sees them, with no root and no gsotun
+# needed: -h is --help in both; gsotunctl help lists the requests by
+# itself, in a network namespace of its own where no gsotun runs (one
+# of a user namespace when not root; where neither can be made, those
+# checks skip); the bash completion of completion/ parses (bash -n),
+# then completes every long option of gsotun(8)'s OPTIONS and the
+# values of some, and gsotunctl's options and commands word by word.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+set -u
+
+tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
+top_srcdir=${top_srcdir:-$tests_dir/..}
+top_builddir=${top_builddir:-.}
+GSOTUN=${GSOTUN:-$top_builddir/src/gsotun}
+GSOTUNCTL=${GSOTUNCTL:-$top_builddir/src/gsotunctl}
+completion=$top_srcdir/completion
+
+# Alone: in a network namespace of our own, so that no gsotun runs here.
+if [ -z "${CLI_ALONE:-}" ]; then
+	for how in "unshare -n" "unshare -rn"; do
+		if $how true 2>/dev/null; then
+			CLI_ALONE=1 exec $how bash "$0" "$@"
+		fi
+	done
+	CLI_ALONE=no
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-cli.XXXXXX") || {
+	echo "Bail out! cannot create a temporary directory"
+	exit 1
+}
+trap 'rm -rf "$tmp"' EXIT
+
+tap_n=0
+failed=0
+
+# ok STATUS DESCRIPTION: one TAP line, a pass when STATUS is 0.
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		failed=1
+	fi
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
+}
+
+diag() {
+	printf '%s\n' "$@" | sed -e 's/^/# /'
+}
+
+# same_help PROGRAM: -h prints what --help prints, and exits 0.
+same_help()
+{
+	"$1" --help >"$tmp/long" 2>&1 || return 1
+	"$1" -h >"$tmp/short" 2>&1 ||
+		{ diag "-h: $(head -n 2 "$tmp/short")"; return 1; }
+	cmp -s "$tmp/long" "$tmp/short" && grep -q '^Usage: ' "$tmp/short"
+}
+
+for p in "$GSOTUN" "$GSOTUNCTL"; do
+	same_help "$p"
+	ok $? "$(basename "$p") -h is --help"
+done
+
+# Every request, as ctlreq.c parses them, and list.
+help_lists()
+{
+	local out line lines st=0
+
+	out=$("$GSOTUNCTL" help 2>&1) || { diag "status $?: $out"; return 1; }
+	lines=("show [json] [TAP]" stats "stats json" metrics version help
+		taps "peer add ADDR" "peer del ADDR" "peer list [json]"
+		"fdb show [json] [TAP]" "fdb add MAC[@VID]=ADDR [TAP]"
+		"fdb del MAC[@VID] [TAP]" list)
+	for line in "${lines[@]}"; do
+		grep -qxF "$line" <<<"$out" || { diag "no '$line'"; st=1; }
+	done
+	return "$st"
+}
+
+if [ "$CLI_ALONE" = 1 ]; then
+	"$GSOTUNCTL" show >/dev/null 2>"$tmp/none"
+	st=$?
+	grep -q 'no gsotun runs in this network namespace' "$tmp/none" &&
+		[ "$st" -eq 1 ]
+	ok $? "no gsotun runs here (gsotunctl show: status $st)"
+	help_lists
+	ok $? "gsotunctl help lists every request all the same, exit 0"
+else
+	skip "no network namespace of our own (unshare -n, -rn)"
+	skip "gsotunctl help without a gsotun"
+fi
+
+for f in gsotun gsotunctl; do
+	bash -n "$completion/$f" 2>"$tmp/syntax"
+	ok $? "completion/$f parses (bash -n) $(cat "$tmp/syntax")"
+done
+
+# complete FUNCTION PROGRAM WORDS...: what FUNCTION offers for the last
+# of WORDS, as bash calls it, sorted, a space between, in REPLY.
+complete_words()
+{
+	local f=$1
+
+	shift
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	"$f" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+	REPLY=$(printf '%s\n' "${COMPREPLY[@]}" | sort -u | tr '\n' ' ')
+	REPLY=${REPLY% }
+}
+
+# offers WANT FUNCTION PROGRAM WORDS...: it offers WANT, exactly.
+offers()
+{
+	local want=$1
+
+	shift
+	complete_words "$@"
+	[ "$REPLY" = "$want" ] && return 0
+	diag "for '${*:3}': '$REPLY', want '$want'"
+	return 1
+}
+
+# shellcheck source=/dev/null
+. "$completion/gsotun" && . "$completion/gsotunctl"
+ok $? "both completions load, in one shell"
+
+# The long options gsotun(8) has, from its OPTIONS section.
+man_options=$(awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH / { on = 0 }
+	on && prev == ".TP" { print } { prev = $0 }' "$top_srcdir/man/gsotun.8" |
+	grep -o -- '\\-\\-[a-z0-9\\-]*' | sed 's/\\-/-/g' | sort -u |
+	tr '\n' ' ')
+man_options=${man_options% }
+[ -n "$man_options" ] && offers "$man_options" _gsotun "$GSOTUN" --
+ok $? "gsotun --<TAB>: every long option of gsotun(8)"
+offers "--encap" _gsotun "$GSOTUN" --enc
+ok $? "gsotun --enc<TAB>: --encap"
+offers "gre gre-udp vxlan" _gsotun "$GSOTUN" --remote 192.0.2.2 --encap ""
+ok $? "gsotun --encap <TAB>: the encapsulations"
+offers "gre gre-udp" _gsotun "$GSOTUN" --encap = g
+ok $? "gsotun --encap=g<TAB>: those starting so"
+offers "inherit set unset" _gsotun "$GSOTUN" --df =
+ok $? "gsotun --df=<TAB>: set, unset, inherit"
+offers "" _gsotun "$GSOTUN" --remote ""
+ok $? "gsotun --remote <TAB>: nothing (an address)"
+offers "--learning" _gsotun "$GSOTUN" --learning --lea
+ok $? "gsotun --learning --lea<TAB>: a flag takes no value"
+touch "$tmp/peers.conf"
+offers "$tmp/peers.conf" _gsotun "$GSOTUN" --peers "$tmp/peers.c"
+ok $? "gsotun --peers <TAB>: files"
+
+offers "--control --help --json --usage --version" _gsotunctl \
+	"$GSOTUNCTL" --
+ok $? "gsotunctl --<TAB>: its options"
+if [ "$CLI_ALONE" = 1 ]; then
+	offers "fdb help list metrics peer show stats taps version" \
+		_gsotunctl "$GSOTUNCTL" ""
+	ok $? "gsotunctl <TAB>: the commands (no tap runs here)"
+else
+	skip "gsotunctl <TAB> where a gsotun may run"
+fi
+offers "add del list" _gsotunctl "$GSOTUNCTL" peer ""
+ok $? "gsotunctl peer <TAB>: add, del, list"
+offers "add del show" _gsotunctl "$GSOTUNCTL" --json fdb ""
+ok $? "gsotunctl --json fdb <TAB>: add, del, show"
+offers "fdb" _gsotunctl "$GSOTUNCTL" gt0 f
+ok $? "gsotunctl DEV f<TAB>: fdb"
+offers "json" _gsotunctl "$GSOTUNCTL" --control /nowhere fdb show ""
+ok $? "gsotunctl fdb show <TAB>: json"
+
+echo "1..$tap_n"
+exit "$failed"
