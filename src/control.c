@@ -455,6 +455,7 @@ static const enum report_kind control_reports[] = {
 	[CTLREQ_STATS_JSON] = REPORT_JSON,
 	[CTLREQ_METRICS] = REPORT_METRICS,
 	[CTLREQ_FDB_SHOW] = REPORT_FDB,
+	[CTLREQ_CONFIG] = REPORT_CONFIG,
 };
 
 /*
@@ -499,6 +500,7 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_STATS_JSON:
 	case CTLREQ_METRICS:
 	case CTLREQ_FDB_SHOW:
+	case CTLREQ_CONFIG:
 		report_start(&cl->cur, control_reports[q->kind]);
 		cl->more = true;
 		break;

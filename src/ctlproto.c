@@ -44,6 +44,7 @@ bool control_is_command(const char *word)
 {
 	static const char *const commands[] = {
 		"show", "stats", "metrics", "version", "help", "peer", "fdb",
+		"config",
 	};
 	size_t i;
 

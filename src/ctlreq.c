@@ -26,12 +26,14 @@ static const struct {
 	{ "version", NULL, CTLREQ_VERSION },
 	{ "help", NULL, CTLREQ_HELP },
 	{ "fdb", "show", CTLREQ_FDB_SHOW },
+	{ "config", NULL, CTLREQ_CONFIG },
 };
 
 const char ctlreq_help[] =
 	"show\nstats\nstats json\nmetrics\nversion\n"
 	"peer add ADDR\npeer del ADDR\nfdb show\n"
-	"fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n";
+	"fdb add MAC[@VID]=ADDR [TAP]\nfdb del MAC[@VID] [TAP]\n"
+	"config\n";
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

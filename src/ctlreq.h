@@ -19,6 +19,7 @@ enum ctlreq_kind {
 	CTLREQ_VERSION,
 	CTLREQ_HELP,
 	CTLREQ_FDB_SHOW,
+	CTLREQ_CONFIG,
 	/* From here on, changes (ctlreq_changes()). */
 	CTLREQ_PEER_ADD,
 	CTLREQ_PEER_DEL,

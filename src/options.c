@@ -1798,7 +1798,8 @@ static char **options_join(int argc, char **argv, const struct conffile *cf,
 		return NULL;
 	/* getopt_long()'s messages begin "gsotun:" as the others do. */
 	v[0] = (char *)"gsotun";
-	memcpy(v + 1, cf->words, cf->n * sizeof(*v));
+	for (i = 0; i < (int)cf->n; i++)
+		v[1 + i] = cf->words[i];
 	*n = 1 + (int)cf->n;
 	for (i = 1; i < argc; i++)
 		v[(*n)++] = argv[i];

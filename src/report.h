@@ -8,6 +8,7 @@
 #define GSOTUN_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,11 @@ enum report_kind {
 	REPORT_METRICS,
 	/* The forwarding tables, an entry a line as `bridge fdb show`. */
 	REPORT_FDB,
+	/*
+	 * The configuration running, as --config reads it: the options,
+	 * the peers and static entries of now (conffile.h).
+	 */
+	REPORT_CONFIG,
 };
 
 /*
@@ -40,6 +46,7 @@ struct report_cursor {
 	unsigned int part;	/* the section it has come to */
 	unsigned int i;		/* the tunnel, peer or counter in it */
 	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, tunnel i */
+	uint64_t after;		/* REPORT_CONFIG: fdb_next_static()'s */
 };
 
 /* The largest piece report_step() writes, about: a tunnel in JSON. */

@@ -92,6 +92,7 @@ static const struct {
 	[CTLREQ_VERSION] = { "version", NULL, 1 },
 	[CTLREQ_HELP] = { "help", NULL, 1 },
 	[CTLREQ_FDB_SHOW] = { "fdb", "show", 2 },
+	[CTLREQ_CONFIG] = { "config", NULL, 1 },
 	[CTLREQ_PEER_ADD] = { "peer", "add", 3 },
 	[CTLREQ_PEER_DEL] = { "peer", "del", 3 },
 	[CTLREQ_FDB_ADD] = { "fdb", "add", 3 },
