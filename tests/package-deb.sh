@@ -23,14 +23,17 @@ for tool in dpkg-buildpackage dpkg-deb dh; do
 done
 
 # What the package must hold, whatever else it has: the programs, their
-# pages, the unit, and /etc/gsotun for the unit's NAME.conf files.
+# pages, the unit, and /etc/gsotun for the unit's NAME.conf files with the
+# example beside them.
 expected="usr/sbin/gsotun
 	usr/sbin/gsotunctl
 	usr/share/man/man8/gsotun.8.gz
 	usr/share/man/man8/gsotunctl.8.gz
 	usr/share/doc/gsotun/copyright
 	usr/share/doc/gsotun/changelog.gz
+	usr/share/doc/gsotun/examples/gsotun.conf.example
 	etc/gsotun/
+	etc/gsotun/gsotun.conf.example
 	lib/systemd/system/gsotun@.service
 	usr/lib/sysusers.d/gsotun.conf"
 programs="gsotun gsotunctl"
@@ -115,6 +118,12 @@ mkdir "$root"
 dpkg-deb -x "$deb" "$root"
 grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
 ok $? "/$unit runs /usr/sbin/gsotun"
+grep -qE '^ExecStart=[^ ]* --dev %i --config /etc/gsotun/%i\.conf ' \
+	"$root/$unit"
+ok $? "  with --config /etc/gsotun/NAME.conf"
+grep -qx 'EnvironmentFile=-/etc/gsotun/%i.env' "$root/$unit" &&
+	grep -qE '^ExecStart=.* \$GSOTUN_OPTS$' "$root/$unit"
+ok $? "  and GSOTUN_OPTS from /etc/gsotun/NAME.env if there is one"
 grep -qx 'User=gsotun' "$root/$unit"
 ok $? "  as the service user gsotun"
 grep -qE '^SystemCallFilter=@system-service .*seccomp' "$root/$unit"
