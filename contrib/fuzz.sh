@@ -10,8 +10,9 @@
 #             pmtu_icmp_build), icmp (the underlay's ICMP errors:
 #             pmtu_serr_mtu, pmtu_lower), peers (the --peers file:
 #             options_peers_load), control (the control socket's
-#             requests: ctlreq_line, ctlreq_parse) (default: every
-#             tests/fuzz-NAME.c)
+#             requests: ctlreq_line, ctlreq_parse), config (the --config
+#             file: conffile_read, options_parse_file, conffile_write)
+#             (default: every tests/fuzz-NAME.c)
 #   -k        keep going after a crash (libFuzzer -fork=1 -ignore_crashes=1)
 #             and collect every crashing input
 #   -u        afterwards, merge inputs that add coverage into the source

@@ -460,6 +460,7 @@ static const enum report_kind control_reports[] = {
 	[CTLREQ_FDB_SHOW_JSON] = REPORT_FDB_JSON,
 	[CTLREQ_PEER_LIST] = REPORT_PEERS,
 	[CTLREQ_PEER_LIST_JSON] = REPORT_PEERS_JSON,
+	[CTLREQ_CONFIG] = REPORT_CONFIG,
 };
 
 /* Start the report q asks for, of its TAP only if it names one. */
@@ -526,6 +527,7 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_FDB_SHOW_JSON:
 	case CTLREQ_PEER_LIST:
 	case CTLREQ_PEER_LIST_JSON:
+	case CTLREQ_CONFIG:
 		control_report(cl, q, r);
 		break;
 	}

@@ -40,7 +40,7 @@ const char control_help[] =
 	"show [json] [TAP]\nstats\nstats json\nmetrics\nversion\nhelp\n"
 	"taps\npeer add ADDR\npeer del ADDR\npeer list [json]\n"
 	"fdb show [json] [TAP]\nfdb add MAC[@VID]=ADDR [TAP]\n"
-	"fdb del MAC[@VID] [TAP]\n";
+	"fdb del MAC[@VID] [TAP]\nconfig\n";
 
 /*
  * The first words of ctlreq.c's requests: every request that parses
@@ -51,7 +51,7 @@ bool control_is_command(const char *word)
 {
 	static const char *const commands[] = {
 		"show", "stats", "metrics", "version", "help", "peer", "fdb",
-		"taps",
+		"taps", "config",
 	};
 	size_t i;
 

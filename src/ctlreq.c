@@ -25,6 +25,7 @@ static const struct {
 	{ .w0 = "version", .w1 = NULL, .kind = CTLREQ_VERSION },
 	{ .w0 = "help", .w1 = NULL, .kind = CTLREQ_HELP },
 	{ .w0 = "taps", .w1 = NULL, .kind = CTLREQ_TAPS },
+	{ .w0 = "config", .w1 = NULL, .kind = CTLREQ_CONFIG },
 };
 
 /*

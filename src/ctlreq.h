@@ -30,6 +30,7 @@ enum ctlreq_kind {
 	CTLREQ_FDB_SHOW_JSON,
 	CTLREQ_PEER_LIST,
 	CTLREQ_PEER_LIST_JSON,
+	CTLREQ_CONFIG,
 };
 
 /* A request: what it asks, with its arguments parsed. */

@@ -386,6 +386,17 @@ int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 	return (int)f->slots[i].peer;
 }
 
+int fdb_lookup_static(const struct fdb *f, const uint8_t mac[ETH_ALEN],
+		      uint16_t vlan)
+{
+	uint32_t i;
+
+	if (!fdb_key_ok(mac, vlan) || !fdb_find(f, mac, vlan, &i) ||
+	    !(f->slots[i].flags & FDB_SLOT_STATIC))
+		return -ENOENT;
+	return (int)f->slots[i].peer;
+}
+
 /*
  * The key is held already. As vxlan_snoop(): a static entry stays as it
  * is; a learnt one follows the MAC to the peer it was last seen behind.
@@ -556,6 +567,48 @@ bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 		return true;
 	}
 	return false;
+}
+
+/* mac and vlan as one number, for fdb_next_static()'s order. */
+static uint64_t fdb_order(const uint8_t *mac, uint16_t vlan)
+{
+	uint64_t k = 0;
+	unsigned int i;
+
+	for (i = 0; i < ETH_ALEN; i++)
+		k = k << 8 | mac[i];
+	return k << 16 | vlan;
+}
+
+unsigned int fdb_next_static(const struct fdb *f, uint64_t *after,
+			     struct fdb_entry *e, unsigned int max)
+{
+	const uint8_t both = FDB_SLOT_USED | FDB_SLOT_STATIC;
+	unsigned int n = 0, i, j;
+	uint64_t k;
+
+	for (i = 0; max && i <= f->mask; i++) {
+		const struct fdb_slot *s = &f->slots[i];
+
+		if ((s->flags & both) != both)
+			continue;
+		k = fdb_order(s->mac, s->vlan);
+		if (k <= *after ||
+		    (n == max && k >= fdb_order(e[n - 1].mac, e[n - 1].vlan)))
+			continue;
+		/* Into its place among the smallest so far. */
+		j = n < max ? n++ : n - 1;
+		for (; j && fdb_order(e[j - 1].mac, e[j - 1].vlan) > k; j--)
+			e[j] = e[j - 1];
+		memcpy(e[j].mac, s->mac, ETH_ALEN);
+		e[j].vlan = s->vlan;
+		e[j].peer = s->peer;
+		e[j].is_static = true;
+		e[j].age_ns = 0;
+	}
+	if (n)
+		*after = fdb_order(e[n - 1].mac, e[n - 1].vlan);
+	return n;
 }
 
 uint16_t fdb_frame_vlan(const uint8_t *frame, size_t len)

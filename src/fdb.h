@@ -84,6 +84,13 @@ unsigned int fdb_del_peer(struct fdb *f, unsigned int peer);
 int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 	       uint64_t now_ns);
 
+/*
+ * The peer of the static entry of mac on vlan, or -ENOENT: none, or a
+ * learnt one.
+ */
+int fdb_lookup_static(const struct fdb *f, const uint8_t mac[ETH_ALEN],
+		      uint16_t vlan);
+
 /* What fdb_learn() did. */
 enum fdb_learn {
 	FDB_LEARN_NEW = 0,	/* learnt: a key not held, or aged out */
@@ -169,5 +176,17 @@ struct fdb_entry {
  */
 bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 	      struct fdb_entry *e);
+
+/*
+ * The static entries in the order of their keys, the MAC's six bytes
+ * then the VLAN read as one number: at most max of those after *after
+ * (0 at first) into e, in that order, and *after past the last of them.
+ * Returns how many; 0 at the end. An order of the entries, not of the
+ * keyed hash: two tables that hold the same entries give them alike (the
+ * control socket's config). Each call looks at every slot; a walk goes
+ * on across changes of the table, never giving an entry twice.
+ */
+unsigned int fdb_next_static(const struct fdb *f, uint64_t *after,
+			     struct fdb_entry *e, unsigned int max);
 
 #endif

@@ -48,6 +48,12 @@ int fwd_peers_open(struct port *port, const struct config *c)
 	return err;
 }
 
+/* Is --fdb e one of t's: one for every tap, or for t's name? */
+static bool fwd_fdb_of(const struct tunnel *t, const struct config_fdb *e)
+{
+	return !e->dev[0] || !strcmp(e->dev, t->dev);
+}
+
 /* The --fdb entries, each naming a peer (options_check_fdb()). */
 static int fwd_add_static(struct tunnel *t)
 {
@@ -59,6 +65,8 @@ static int fwd_add_static(struct tunnel *t)
 		const uint8_t *addr = (const uint8_t *)&e->peer.addr;
 		int peer = peers_find(t->peers, addr), err = peer;
 
+		if (!fwd_fdb_of(t, e))
+			continue;
 		if (peer >= 0)
 			err = fdb_add_static(&t->fwd.fdb, e->mac, e->vlan,
 					     (unsigned int)peer);
@@ -268,7 +276,8 @@ static int fwd_replace_static(struct tunnel *t, const struct config_fdb *old,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		fdb_del(&t->fwd.fdb, old[i].mac, old[i].vlan);
+		if (fwd_fdb_of(t, &old[i]))
+			fdb_del(&t->fwd.fdb, old[i].mac, old[i].vlan);
 	return fwd_add_static(t);
 }
 

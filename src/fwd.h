@@ -45,8 +45,8 @@ struct port;
 int fwd_peers_open(struct port *port, const struct config *c);
 
 /*
- * The forwarding table of tunnel t with the --fdb entries (every tunnel
- * has them). 0 or -errno (logged).
+ * The forwarding table of tunnel t with its --fdb entries (those for
+ * every tunnel, and those with t's DEV=). 0 or -errno (logged).
  */
 int fwd_open(struct tunnel *t);
 void fwd_close(struct tunnel *t);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <ev.h>
 #include "clock.h"
+#include "conffile.h"
 #include "control.h"
 #include "daemon.h"
 #include "encap.h"
@@ -374,6 +375,22 @@ static int become_service(struct gsotun *g)
 	return err;
 }
 
+/*
+ * --check: the configuration options_parse() made of the command line
+ * and --config, checked there, printed; nothing is set up.
+ */
+static int check_config(struct config *cfg)
+{
+	int ret;
+
+	conffile_write(stdout, cfg);
+	ret = fflush(stdout) || ferror(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (ret)
+		log_err_errno("cannot write the configuration");
+	options_free(cfg);
+	return ret;
+}
+
 static void set_log_level(int verbosity)
 {
 	log_level = LOG_LVL_INFO + verbosity;
@@ -396,6 +413,8 @@ int main(int argc, char **argv)
 
 	g.port.start_ns = clock_now_ns();
 	options_parse(argc, argv, &g.cfg);
+	if (g.cfg.check)
+		return check_config(&g.cfg);
 	set_log_level(g.cfg.verbosity);
 	log_open(g.cfg.log_time);
 	notify_open();

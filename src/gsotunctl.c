@@ -70,6 +70,8 @@ static const char ctl_doc[] =
 	"  fdb show [TAP]             the forwarding table\n"
 	"  fdb add MAC[@VID]=ADDR [TAP]\n"
 	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
+	"  config                     the configuration running, as\n"
+	"                             gsotun --config reads it\n"
 	"  list                       the gsotun of this namespace, their "
 	"taps\n"
 	"  help                       the requests (no gsotun is asked)\n"

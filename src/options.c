@@ -10,63 +10,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "conffile.h"
 #include "ctlproto.h"
 #include "options.h"
 
 const char *argp_program_version = PACKAGE_STRING;
 const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
 
-/* Long-only options are keyed above the character range. */
-enum {
-	OPT_REMOTE = 256,
-	OPT_LOCAL,
-	OPT_ALLOW,
-	OPT_PORT,
-	OPT_SOURCE_PORTS,
-	OPT_TTL,
-	OPT_TOS,
-	OPT_DF,
-	OPT_PMTUD,
-	OPT_ENCAP,
-	OPT_VNI,
-	OPT_KEY,
-	OPT_CSUM,
-	OPT_NO_CSUM,
-	OPT_SEQ,
-	OPT_DEV,
-	OPT_MTU,
-	OPT_ADDRESS,
-	OPT_NO_OFFLOAD,
-	OPT_NO_GRO,
-	OPT_UDP_GRO,
-	OPT_DAEMON,
-	OPT_PIDFILE,
-	OPT_USER,
-	OPT_CHROOT,
-	OPT_FDB,
-	OPT_LEARNING,
-	OPT_AGEING,
-	OPT_MAX_ADDRESS,
-	OPT_PEERS,
-	OPT_CONTROL,
-	OPT_ADMIN_GROUP,
-	OPT_MAC,
-	OPT_LOG_TIME,
-	OPT_NO_SECCOMP,
-};
-
 #define VNI_MAX 0xffffffu
 #define KEY_MAX 0xffffffffu
 #define MTU_MIN 68		/* RFC 791: every IPv4 host takes 68 bytes */
 #define MTU_MAX 65535
 
-static const struct argp_option options_table[] = {
+const struct argp_option options_table[] = {
 	{ .doc = "Tunnel:" },
 	{ .name = "remote", .key = OPT_REMOTE, .arg = "ADDR",
 	  .doc = "A peer's IPv4 or IPv6 address (required); repeatable, one "
@@ -98,10 +61,10 @@ static const struct argp_option options_table[] = {
 		 "tap (default on)" },
 
 	{ .doc = "Forwarding (several --remote):" },
-	{ .name = "fdb", .key = OPT_FDB, .arg = "MAC[@VID]=ADDR",
+	{ .name = "fdb", .key = OPT_FDB, .arg = "[DEV=]MAC[@VID]=ADDR",
 	  .doc = "Frames to MAC (on VLAN VID) go to the peer at ADDR, one "
-		 "of --remote; repeatable, up to 4096 (others are flooded "
-		 "to every peer)" },
+		 "of --remote, in every tap (or tap DEV); repeatable, up to "
+		 "4096 (others are flooded to every peer)" },
 	{ .name = "learning", .key = OPT_LEARNING,
 	  .doc = "Learn the source MACs of frames from each peer" },
 	{ .name = "ageing", .key = OPT_AGEING, .arg = "SECONDS",
@@ -111,7 +74,7 @@ static const struct argp_option options_table[] = {
 	  .doc = "Learn at most N MACs, 1..1048576 (default 4096)" },
 	{ .name = "peers", .key = OPT_PEERS, .arg = "FILE",
 	  .doc = "More peers and entries from FILE, lines 'remote ADDR' and "
-		 "'fdb MAC[@VID]=ADDR', read again on SIGHUP" },
+		 "'fdb [DEV=]MAC[@VID]=ADDR', read again on SIGHUP" },
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
@@ -158,6 +121,14 @@ static const struct argp_option options_table[] = {
 		 "6.6.26 and later), on for one with that fix backported" },
 
 	{ .doc = "Process:" },
+	{ .name = "config", .key = OPT_CONFIG, .arg = "FILE",
+	  .doc = "Read options from FILE first, one a line as 'NAME [VALUE]' "
+		 "('learning', 'remote 192.0.2.2'); those of the command "
+		 "line add to its lists and override the rest" },
+	{ .name = "check", .key = OPT_CHECK,
+	  .doc = "Check the options, print the configuration they make in "
+		 "the form of --config, and exit (0, or 64 on an error) "
+		 "without setting anything up" },
 	{ .name = "verbose", .key = 'v',
 	  .doc = "More messages (repeatable)" },
 	{ .name = "quiet", .key = 'q',
@@ -215,7 +186,35 @@ struct options_state {
 	bool vni_set;
 	bool key_tap_set;
 	bool csum_set;
+	/*
+	 * --config: its lines, argv[1] to argv[n_conf] (conffile.c), and
+	 * the line of the option being parsed (0: the command line's).
+	 */
+	const char *conf_name;
+	const unsigned int *conf_lines;
+	unsigned int n_conf;
+	unsigned int line;
 };
+
+static void options_error(const struct argp_state *state, const char *fmt,
+			  ...) __attribute__((format(printf, 2, 3)));
+
+/* argp_error(), saying the file and line of an option from --config. */
+static void options_error(const struct argp_state *state, const char *fmt,
+			  ...)
+{
+	const struct options_state *st = state->input;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (st->line)
+		argp_error(state, "%s:%u: %s", st->conf_name, st->line, msg);
+	else
+		argp_error(state, "%s", msg);
+}
 
 /*
  * A strictly unsigned number: decimal, or hex after 0x; the whole string
@@ -250,7 +249,7 @@ static int options_range(struct argp_state *state, const char *opt,
 			 unsigned long long max, unsigned long long *out)
 {
 	if (options_num(arg, true, max, out) || *out < min) {
-		argp_error(state, "invalid %s '%s': must be %llu..%llu", opt,
+		options_error(state, "invalid %s '%s': must be %llu..%llu", opt,
 			   arg, min, max);
 		return EINVAL;
 	}
@@ -335,7 +334,7 @@ static int options_endpoint(struct argp_state *state, const char *opt,
 	const char *why = options_endpoint_parse(arg, ip);
 
 	if (why) {
-		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
+		options_error(state, "invalid %s '%s': %s", opt, arg, why);
 		return EINVAL;
 	}
 	return 0;
@@ -377,7 +376,7 @@ static int options_remote(struct argp_state *state, struct config *cfg,
 	const char *why = options_add_remote(cfg, arg);
 
 	if (why) {
-		argp_error(state, "invalid --remote '%s': %s", arg, why);
+		options_error(state, "invalid --remote '%s': %s", arg, why);
 		return EINVAL;
 	}
 	cfg->n_remotes_cmd = cfg->n_remotes;
@@ -457,18 +456,48 @@ const char *options_fdb_parse(const char *s, struct config_fdb *e)
 	return NULL;
 }
 
+static const char *options_address_dev(const char *arg, char *dev,
+				       const char **rest);
+
+/*
+ * [DEV=]MAC[@VID]=ADDR into *e: a tap's name before the entry when there
+ * are two '='. Why not, or NULL.
+ */
+static const char *options_fdb_dev_parse(const char *arg,
+					 struct config_fdb *e)
+{
+	const char *eq = strchr(arg, '='), *entry = arg, *why;
+	char dev[IFNAMSIZ] = "";
+
+	if (eq && strchr(eq + 1, '=')) {
+		why = options_address_dev(arg, dev, &entry);
+		if (why)
+			return why;
+	}
+	why = options_fdb_parse(entry, e);
+	strcpy(e->dev, dev);
+	return why;
+}
+
+/* Do a and b hold one key in one tap (either in every tap)? */
+static bool options_fdb_clash(const struct config_fdb *a,
+			      const struct config_fdb *b)
+{
+	return !memcmp(a->mac, b->mac, 6) && a->vlan == b->vlan &&
+	       (!a->dev[0] || !b->dev[0] || !strcmp(a->dev, b->dev));
+}
+
 /* A static forwarding entry more in cfg; why not, or NULL. */
 static const char *options_add_fdb(struct config *cfg, const char *arg)
 {
 	struct config_fdb e, *v;
-	const char *why = options_fdb_parse(arg, &e);
+	const char *why = options_fdb_dev_parse(arg, &e);
 	unsigned int i;
 
 	if (why)
 		return why;
 	for (i = 0; i < cfg->n_fdb; i++)
-		if (!memcmp(cfg->fdb[i].mac, e.mac, 6) &&
-		    cfg->fdb[i].vlan == e.vlan)
+		if (options_fdb_clash(&cfg->fdb[i], &e))
 			return "that MAC and VLAN have an entry already";
 	if (cfg->n_fdb == CONFIG_MAX_FDB)
 		return "too many entries (at most 4096)";
@@ -486,7 +515,7 @@ static int options_fdb(struct argp_state *state, struct config *cfg,
 	const char *why = options_add_fdb(cfg, arg);
 
 	if (why) {
-		argp_error(state, "invalid --fdb '%s': %s", arg, why);
+		options_error(state, "invalid --fdb '%s': %s", arg, why);
 		return EINVAL;
 	}
 	cfg->n_fdb_cmd = cfg->n_fdb;
@@ -549,7 +578,7 @@ static int options_address(struct argp_state *state, struct config *cfg,
 	const char *why, *cidr;
 
 	if (cfg->n_addrs == CONFIG_MAX_ADDRS) {
-		argp_error(state, "too many --address: at most %d",
+		options_error(state, "too many --address: at most %d",
 			   CONFIG_MAX_ADDRS);
 		return E2BIG;
 	}
@@ -557,7 +586,7 @@ static int options_address(struct argp_state *state, struct config *cfg,
 	if (!why)
 		why = options_cidr_parse(cidr, &cfg->addrs[cfg->n_addrs]);
 	if (why) {
-		argp_error(state, "invalid --address '%s': %s", arg, why);
+		options_error(state, "invalid --address '%s': %s", arg, why);
 		return EINVAL;
 	}
 	cfg->n_addrs++;
@@ -586,7 +615,7 @@ static int options_mac(struct argp_state *state, struct config *cfg,
 	const char *why, *mac;
 
 	if (cfg->n_macs == CONFIG_MAX_TUNNELS) {
-		argp_error(state, "too many --mac: at most %d",
+		options_error(state, "too many --mac: at most %d",
 			   CONFIG_MAX_TUNNELS);
 		return E2BIG;
 	}
@@ -594,7 +623,7 @@ static int options_mac(struct argp_state *state, struct config *cfg,
 	if (!why)
 		why = options_tap_mac_invalid(mac, m->mac);
 	if (why) {
-		argp_error(state, "invalid --mac '%s': %s", arg, why);
+		options_error(state, "invalid --mac '%s': %s", arg, why);
 		return EINVAL;
 	}
 	cfg->n_macs++;
@@ -623,7 +652,7 @@ static int options_allow(struct argp_state *state, struct config *cfg,
 	const char *why;
 
 	if (cfg->n_allow == CONFIG_MAX_ALLOW) {
-		argp_error(state, "too many --allow: at most %d",
+		options_error(state, "too many --allow: at most %d",
 			   CONFIG_MAX_ALLOW);
 		return E2BIG;
 	}
@@ -631,7 +660,7 @@ static int options_allow(struct argp_state *state, struct config *cfg,
 	if (!why && options_cidr_host_bits(&cfg->allow[cfg->n_allow]))
 		why = "host bits set after the prefix";
 	if (why) {
-		argp_error(state, "invalid --allow '%s': %s", arg, why);
+		options_error(state, "invalid --allow '%s': %s", arg, why);
 		return EINVAL;
 	}
 	cfg->n_allow++;
@@ -645,7 +674,7 @@ static int options_string(struct argp_state *state, const char *opt,
 	char *copy;
 
 	if (!*arg) {
-		argp_error(state, "invalid %s '': empty", opt);
+		options_error(state, "invalid %s '': empty", opt);
 		return EINVAL;
 	}
 	copy = strdup(arg);
@@ -670,7 +699,7 @@ static int options_path(struct argp_state *state, const char *opt,
 	int n;
 
 	if (!*arg) {
-		argp_error(state, "invalid %s '': empty file name", opt);
+		options_error(state, "invalid %s '': empty file name", opt);
 		return EINVAL;
 	}
 	if (arg[0] == '/') {
@@ -705,7 +734,7 @@ static int options_dev(struct argp_state *state, struct config *cfg,
 	const char *why = options_dev_invalid(arg);
 
 	if (why) {
-		argp_error(state, "invalid --dev '%s': %s", arg, why);
+		options_error(state, "invalid --dev '%s': %s", arg, why);
 		return EINVAL;
 	}
 	strcpy(cfg->dev, arg);
@@ -718,7 +747,7 @@ static int options_encap(struct argp_state *state, struct config *cfg,
 	int t = encap_from_name(arg);
 
 	if (t < 0) {
-		argp_error(state, "invalid --encap '%s': must be vxlan, gre or "
+		options_error(state, "invalid --encap '%s': must be vxlan, gre or "
 			   "gre-udp", arg);
 		return EINVAL;
 	}
@@ -736,7 +765,7 @@ static int options_mtu(struct argp_state *state, struct config *cfg,
 		return 0;
 	}
 	if (options_num(arg, true, MTU_MAX, &v) || v < MTU_MIN) {
-		argp_error(state, "invalid --mtu '%s': must be %d..%d or auto",
+		options_error(state, "invalid --mtu '%s': must be %d..%d or auto",
 			   arg, MTU_MIN, MTU_MAX);
 		return EINVAL;
 	}
@@ -755,7 +784,7 @@ static int options_tos(struct argp_state *state, struct config *cfg,
 		return 0;
 	}
 	if (options_num(arg, true, 255, &v)) {
-		argp_error(state, "invalid --tos '%s': must be 0..255 or "
+		options_error(state, "invalid --tos '%s': must be 0..255 or "
 			   "inherit", arg);
 		return EINVAL;
 	}
@@ -780,7 +809,7 @@ static int options_df(struct argp_state *state, struct config *cfg,
 			return 0;
 		}
 	}
-	argp_error(state, "invalid --df '%s': must be set, unset or inherit",
+	options_error(state, "invalid --df '%s': must be set, unset or inherit",
 		   arg);
 	return EINVAL;
 }
@@ -795,7 +824,7 @@ static int options_udp_gro(struct argp_state *state, struct config *cfg,
 	} else if (!strcmp(arg, "off")) {
 		cfg->udp_gro = UDP_GRO_OFF;
 	} else {
-		argp_error(state, "invalid --udp-gro '%s': must be auto, on "
+		options_error(state, "invalid --udp-gro '%s': must be auto, on "
 			   "or off", arg);
 		return EINVAL;
 	}
@@ -806,7 +835,7 @@ static int options_pmtud(struct argp_state *state, struct config *cfg,
 			 const char *arg)
 {
 	if (strcmp(arg, "on") && strcmp(arg, "off")) {
-		argp_error(state, "invalid --pmtud '%s': must be on or off",
+		options_error(state, "invalid --pmtud '%s': must be on or off",
 			   arg);
 		return EINVAL;
 	}
@@ -827,7 +856,7 @@ static int options_tap(struct argp_state *state, const char *opt,
 	char num[16];
 
 	if (cfg->n_taps == CONFIG_MAX_TUNNELS - 1) {
-		argp_error(state, "too many taps: at most %d",
+		options_error(state, "too many taps: at most %d",
 			   CONFIG_MAX_TUNNELS);
 		return E2BIG;
 	}
@@ -840,7 +869,7 @@ static int options_tap(struct argp_state *state, const char *opt,
 			why = options_dev_invalid(eq + 1);
 	}
 	if (why) {
-		argp_error(state, "invalid %s '%s': %s", opt, arg, why);
+		options_error(state, "invalid %s '%s': %s", opt, arg, why);
 		return EINVAL;
 	}
 	strcpy(tap->dev, eq + 1);
@@ -924,26 +953,26 @@ static int options_check_encap(struct argp_state *state,
 
 	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
 	if (st->port_set && t == ENCAP_GRE) {
-		argp_error(state, "--port is not used with --encap gre");
+		options_error(state, "--port is not used with --encap gre");
 		return EINVAL;
 	}
 	if (st->src_ports_set && t == ENCAP_GRE) {
-		argp_error(state, "--source-ports is not used with --encap "
+		options_error(state, "--source-ports is not used with --encap "
 			   "gre");
 		return EINVAL;
 	}
 	if (st->vni_set && t != ENCAP_VXLAN) {
-		argp_error(state, "--vni is for --encap vxlan, not %s (use "
+		options_error(state, "--vni is for --encap vxlan, not %s (use "
 			   "--key)", encap_name(t));
 		return EINVAL;
 	}
 	if (cfg->encap.has_key && t == ENCAP_VXLAN) {
-		argp_error(state, "--key is for --encap gre or gre-udp, not "
+		options_error(state, "--key is for --encap gre or gre-udp, not "
 			   "vxlan (use --vni)");
 		return EINVAL;
 	}
 	if (cfg->encap.gre_seq && t == ENCAP_VXLAN) {
-		argp_error(state, "--seq is for --encap gre or gre-udp, not "
+		options_error(state, "--seq is for --encap gre or gre-udp, not "
 			   "vxlan");
 		return EINVAL;
 	}
@@ -972,7 +1001,23 @@ static const char *options_peers_invalid(struct config *cfg, bool need_one)
 	return NULL;
 }
 
-/* Every --fdb names a peer; which one does not, in buf, or NULL. */
+/* The tap named dev: 0 for --dev, i for taps[i - 1]; -1 if none. */
+static int options_tap_index(const struct config *cfg, const char *dev)
+{
+	unsigned int i;
+
+	if (!strcmp(dev, cfg->dev))
+		return 0;
+	for (i = 0; i < cfg->n_taps; i++)
+		if (!strcmp(dev, cfg->taps[i].dev))
+			return (int)i + 1;
+	return -1;
+}
+
+/*
+ * Every --fdb names a peer, and a tap with DEV=; which one does not, in
+ * buf, or NULL.
+ */
 static const char *options_fdb_invalid(const struct config *cfg, char *buf,
 				       size_t len)
 {
@@ -981,7 +1026,13 @@ static const char *options_fdb_invalid(const struct config *cfg, char *buf,
 
 	for (i = 0; i < cfg->n_fdb; i++) {
 		const struct ipaddr *a = &cfg->fdb[i].peer;
+		const char *dev = cfg->fdb[i].dev;
 
+		if (dev[0] && options_tap_index(cfg, dev) < 0) {
+			snprintf(buf, len, "--fdb %s=...: no tap is named %s "
+				 "(--dev, --vni N=DEV, --key N=DEV)", dev, dev);
+			return buf;
+		}
 		for (j = 0; j < cfg->n_remotes; j++)
 			if (options_ip_equal(&cfg->remotes[j], a))
 				break;
@@ -1016,7 +1067,7 @@ static const char *options_peers_line(struct config *cfg, char *line)
 		return options_add_remote(cfg, val);
 	if (!strcmp(key, "fdb"))
 		return options_add_fdb(cfg, val);
-	return "neither 'remote ADDR' nor 'fdb MAC[@VID]=ADDR'";
+	return "neither 'remote ADDR' nor 'fdb [DEV=]MAC[@VID]=ADDR'";
 }
 
 /* The command line's part of cfg's lists, copied into c. */
@@ -1135,14 +1186,14 @@ static int options_check_peers_file(struct argp_state *state,
 		return 0;
 	f = options_peers_open(AT_FDCWD, cfg->peers_file, why, sizeof(why));
 	if (!f) {
-		argp_error(state, "cannot read --peers '%s': %s",
+		options_error(state, "cannot read --peers '%s': %s",
 			   cfg->peers_file, why);
 		return EINVAL;
 	}
 	err = options_peers_load(cfg, f, why, sizeof(why));
 	fclose(f);
 	if (err) {
-		argp_error(state, "--peers '%s': %s", cfg->peers_file, why);
+		options_error(state, "--peers '%s': %s", cfg->peers_file, why);
 		return EINVAL;
 	}
 	return 0;
@@ -1154,11 +1205,11 @@ static int options_check_peer(struct argp_state *state, struct config *cfg)
 	const char *why = options_peers_invalid(cfg, true);
 
 	if (why) {
-		argp_error(state, "%s", why);
+		options_error(state, "%s", why);
 		return EINVAL;
 	}
 	if (cfg->local.family && cfg->local.family != cfg->family) {
-		argp_error(state, "--local and --remote must both be IPv4 or "
+		options_error(state, "--local and --remote must both be IPv4 or "
 			   "both IPv6");
 		return EINVAL;
 	}
@@ -1168,11 +1219,11 @@ static int options_check_peer(struct argp_state *state, struct config *cfg)
 static int options_check_fdb(struct argp_state *state,
 			     const struct config *cfg)
 {
-	char buf[96];
+	char buf[160];
 	const char *why = options_fdb_invalid(cfg, buf, sizeof(buf));
 
 	if (why) {
-		argp_error(state, "%s", why);
+		options_error(state, "%s", why);
 		return EINVAL;
 	}
 	return 0;
@@ -1185,25 +1236,12 @@ static int options_check_allow(struct argp_state *state,
 
 	for (i = 0; i < cfg->n_allow; i++) {
 		if (cfg->allow[i].family != cfg->family) {
-			argp_error(state, "--allow must be of the family of "
+			options_error(state, "--allow must be of the family of "
 				   "--remote");
 			return EINVAL;
 		}
 	}
 	return 0;
-}
-
-/* The tap named dev: 0 for --dev, i for taps[i - 1]; -1 if none. */
-static int options_tap_index(const struct config *cfg, const char *dev)
-{
-	unsigned int i;
-
-	if (!strcmp(dev, cfg->dev))
-		return 0;
-	for (i = 0; i < cfg->n_taps; i++)
-		if (!strcmp(dev, cfg->taps[i].dev))
-			return (int)i + 1;
-	return -1;
 }
 
 /*
@@ -1251,7 +1289,7 @@ static int options_check_taps(struct argp_state *state,
 	const char *why = options_taps_invalid(st->cfg, st->key_tap_set);
 
 	if (why) {
-		argp_error(state, "%s", why);
+		options_error(state, "%s", why);
 		return EINVAL;
 	}
 	return 0;
@@ -1268,7 +1306,7 @@ static int options_check_macs(struct argp_state *state, struct config *cfg)
 
 		tap = m->dev[0] ? options_tap_index(cfg, m->dev) : 0;
 		if (tap < 0) {
-			argp_error(state, "--mac %s=MAC: no tap is named %s "
+			options_error(state, "--mac %s=MAC: no tap is named %s "
 				   "(--dev, --vni N=DEV, --key N=DEV)", m->dev,
 				   m->dev);
 			return EINVAL;
@@ -1276,7 +1314,7 @@ static int options_check_macs(struct argp_state *state, struct config *cfg)
 		m->tap = tap;
 		for (j = 0; j < i; j++) {
 			if (cfg->macs[j].tap == tap) {
-				argp_error(state, "two --mac for tap %s",
+				options_error(state, "two --mac for tap %s",
 					   tap ? cfg->taps[tap - 1].dev
 					       : cfg->dev);
 				return EINVAL;
@@ -1301,7 +1339,7 @@ static int options_check_df(struct argp_state *state,
 			    const struct config *cfg)
 {
 	if (cfg->df_set && cfg->family == AF_INET6) {
-		argp_error(state, "--df is for IPv4 underlays; IPv6 packets "
+		options_error(state, "--df is for IPv4 underlays; IPv6 packets "
 			   "are never fragmented on the way");
 		return EINVAL;
 	}
@@ -1349,18 +1387,18 @@ static int options_check_process(struct argp_state *state,
 	const char *why;
 
 	if (cfg->chroot && !cfg->user) {
-		argp_error(state, "--chroot needs --user (root can leave a "
+		options_error(state, "--chroot needs --user (root can leave a "
 			   "chroot)");
 		return EINVAL;
 	}
 	if (cfg->admin_group && cfg->control &&
 	    !strcmp(cfg->control, "none")) {
-		argp_error(state, "--admin-group with --control none: there "
+		options_error(state, "--admin-group with --control none: there "
 			   "is no control socket to change anything through");
 		return EINVAL;
 	}
 	if (cfg->chroot && cfg->chroot[0] != '/') {
-		argp_error(state, "invalid --chroot '%s': not an absolute "
+		options_error(state, "invalid --chroot '%s': not an absolute "
 			   "path", cfg->chroot);
 		return EINVAL;
 	}
@@ -1369,7 +1407,7 @@ static int options_check_process(struct argp_state *state,
 	why = options_peers_root(cfg->chroot, cfg->peers_file,
 				 &cfg->peers_in_root);
 	if (why) {
-		argp_error(state, "--peers '%s' with --chroot '%s': %s",
+		options_error(state, "--peers '%s' with --chroot '%s': %s",
 			   cfg->peers_file, cfg->chroot, why);
 		return EINVAL;
 	}
@@ -1469,6 +1507,9 @@ static bool options_flag(int key, struct options_state *st)
 	case OPT_LEARNING:
 		cfg->learning = true;
 		return true;
+	case OPT_CHECK:
+		cfg->check = true;
+		return true;
 	}
 	return false;
 }
@@ -1483,7 +1524,7 @@ static int options_control(struct argp_state *state, struct config *cfg,
 	free(cfg->control);
 	cfg->control = NULL;
 	if (arg[0] == '@' && !arg[1]) {
-		argp_error(state, "invalid --control '@': empty name");
+		options_error(state, "invalid --control '@': empty name");
 		return EINVAL;
 	}
 	if (!strcmp(arg, "none") || arg[0] == '@') {
@@ -1495,7 +1536,7 @@ static int options_control(struct argp_state *state, struct config *cfg,
 	}
 	if (!err && strcmp(cfg->control, "none") &&
 	    !control_name(cfg->control, "", &sa)) {
-		argp_error(state, "invalid --control '%s': longer than a "
+		options_error(state, "invalid --control '%s': longer than a "
 			   "socket name can be (%zu bytes)", arg,
 			   sizeof(sa.sun_path) - 2);
 		return EINVAL;
@@ -1503,16 +1544,35 @@ static int options_control(struct argp_state *state, struct config *cfg,
 	return err;
 }
 
+/*
+ * The line of --config an option came from, or 0: the file's are argv[1]
+ * to argv[n_conf], one each ("--NAME=VALUE"), so the option argp parses
+ * is the word before state->next. argp's own keys are no option's.
+ */
+static unsigned int options_line(const struct argp_state *state, int key)
+{
+	const struct options_state *st = state->input;
+	int i = state->next - 1;
+
+	if (key <= 0 || key >= ARGP_KEY_END || i < 1 || i > (int)st->n_conf)
+		return 0;
+	return st->conf_lines[i - 1];
+}
+
 static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options_state *st = state->input;
 	struct config *cfg = st->cfg;
 
+	st->line = options_line(state, key);
 	if (options_flag(key, st))
 		return 0;
 	switch (key) {
 	case 'h':
 		argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
+		return 0;
+	case OPT_CONFIG:
+		/* Read before the rest, by options_parse(). */
 		return 0;
 	case OPT_REMOTE:
 		return options_remote(state, cfg, arg);
@@ -1562,7 +1622,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CHROOT:
 		return options_string(state, "--chroot", arg, &cfg->chroot);
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+		options_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
 		return options_finish(state);
@@ -1579,9 +1639,9 @@ static const struct argp options_argp = {
 static void options_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	strcpy(cfg->dev, "gsotun0");
+	strcpy(cfg->dev, CONFIG_DEV);
 	cfg->encap.type = ENCAP_VXLAN;
-	cfg->encap.vni = 1;
+	cfg->encap.vni = CONFIG_VNI;
 	cfg->tos_mode = TOS_FIXED;
 	cfg->offload = true;
 	cfg->gro = true;
@@ -1649,7 +1709,7 @@ static const struct argp_option *options_find(const char *name, size_t len,
  * The name of the table closest to name (len bytes), if it is close: two
  * edits at most, and not more than a third of what was typed.
  */
-static const char *options_closest(const char *name, size_t len)
+const char *options_closest(const char *name, size_t len)
 {
 	const struct argp_option *o;
 	unsigned int d, best = 3;
@@ -1704,23 +1764,113 @@ static void options_check_unknown(int argc, char **argv)
 	}
 }
 
-int options_parse(int argc, char **argv, struct config *cfg)
+/*
+ * The file of the last --config of argv, or NULL: argv scanned as
+ * getopt_long() will parse it, the argument of an option skipped.
+ */
+static const char *options_config_file(int argc, char **argv)
 {
-	struct options_state st = { .cfg = cfg };
-	char *name = argc > 0 ? argv[0] : NULL;
-	error_t err;
+	const struct argp_option *o;
+	const char *file = NULL, *name, *value;
+	size_t len;
+	bool known;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		name = argv[i] + 2;
+		len = strcspn(name, "=");
+		o = options_find(name, len, &known);
+		if (!o || !o->arg)
+			continue;
+		value = name[len] ? name + len + 1 : i + 1 < argc ? argv[++i]
+								 : NULL;
+		if (o->key == OPT_CONFIG)
+			file = value;
+	}
+	return file;
+}
+
+/* argv[0], the words of cf, the rest of argv: one argv for argp. */
+static char **options_join(int argc, char **argv, const struct conffile *cf,
+			   int *n)
+{
+	char **v = malloc((cf->n + (argc > 0 ? argc : 1) + 1) * sizeof(*v));
+	int i;
+
+	if (!v)
+		return NULL;
+	/* getopt_long()'s messages begin "gsotun:" as the others do. */
+	v[0] = (char *)"gsotun";
+	for (i = 0; i < (int)cf->n; i++)
+		v[1 + i] = cf->words[i];
+	*n = 1 + (int)cf->n;
+	for (i = 1; i < argc; i++)
+		v[(*n)++] = argv[i];
+	v[*n] = NULL;
+	return v;
+}
+
+int options_parse_file(int argc, char **argv, FILE *f, const char *name,
+		       bool quiet, struct config *cfg)
+{
+	struct options_state st = { .cfg = cfg, .conf_name = name };
+	struct conffile cf = { 0 };
+	unsigned int line = 0;
+	char why[160], **v;
+	int n, err = 0;
 
 	options_defaults(cfg);
-	options_check_unknown(argc, argv);
-	/* getopt_long()'s messages begin "gsotun:" as the others do. */
-	if (argc > 0)
-		argv[0] = (char *)"gsotun";
+	if (f)
+		err = conffile_read(f, &cf, &line, why, sizeof(why));
+	if (err && !quiet) {
+		fprintf(stderr, "gsotun: %s:%u%s%s\n", name, line, line ? ": "
+			: "", why);
+		exit(err == -ENOMEM ? EXIT_FAILURE : EX_USAGE);
+	}
+	if (err)
+		return err;
+	v = options_join(argc, argv, &cf, &n);
+	if (!v) {
+		conffile_free(&cf);
+		if (quiet)
+			return -ENOMEM;
+		fprintf(stderr, "gsotun: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	st.conf_lines = cf.lines;
+	st.n_conf = cf.n;
 	/* glibc's default already, but the exit status is our interface. */
 	argp_err_exit_status = EX_USAGE;
-	err = argp_parse(&options_argp, argc, argv, 0, NULL, &st);
-	if (argc > 0)
-		argv[0] = name;
+	err = argp_parse(&options_argp, n, v,
+			 quiet ? ARGP_NO_EXIT | ARGP_NO_ERRS : 0, NULL, &st);
+	free(v);
+	conffile_free(&cf);
 	return err ? -err : 0;
+}
+
+int options_parse(int argc, char **argv, struct config *cfg)
+{
+	const char *file;
+	char why[160];
+	FILE *f = NULL;
+	int err;
+
+	options_check_unknown(argc, argv);
+	file = options_config_file(argc, argv);
+	if (file) {
+		f = options_peers_open(AT_FDCWD, file, why, sizeof(why));
+		if (!f) {
+			fprintf(stderr, "gsotun: cannot read --config '%s': "
+				"%s\n", file, why);
+			exit(EX_USAGE);
+		}
+	}
+	err = options_parse_file(argc, argv, f, file, false, cfg);
+	if (f)
+		fclose(f);
+	return err;
 }
 
 void options_free(struct config *cfg)

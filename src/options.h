@@ -5,6 +5,7 @@
 #ifndef GSOTUN_OPTIONS_H
 #define GSOTUN_OPTIONS_H
 
+#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,59 @@
 #define CONFIG_MAX_AGEING 1000000
 #define CONFIG_MAX_ADDRESS 4096
 #define CONFIG_MAX_ADDRESS_MAX (1u << 20)
+/* The main tap's name and VNI by default. */
+#define CONFIG_DEV "gsotun0"
+#define CONFIG_VNI 1
+
+/*
+ * The options' keys in the argp table (options_table), long-only ones
+ * above the character range; conffile.c writes a config out by them.
+ */
+enum options_key {
+	OPT_REMOTE = 256,
+	OPT_LOCAL,
+	OPT_ALLOW,
+	OPT_PORT,
+	OPT_SOURCE_PORTS,
+	OPT_TTL,
+	OPT_TOS,
+	OPT_DF,
+	OPT_PMTUD,
+	OPT_ENCAP,
+	OPT_VNI,
+	OPT_KEY,
+	OPT_CSUM,
+	OPT_NO_CSUM,
+	OPT_SEQ,
+	OPT_DEV,
+	OPT_MTU,
+	OPT_ADDRESS,
+	OPT_NO_OFFLOAD,
+	OPT_NO_GRO,
+	OPT_UDP_GRO,
+	OPT_DAEMON,
+	OPT_PIDFILE,
+	OPT_USER,
+	OPT_CHROOT,
+	OPT_FDB,
+	OPT_LEARNING,
+	OPT_AGEING,
+	OPT_MAX_ADDRESS,
+	OPT_PEERS,
+	OPT_CONTROL,
+	OPT_ADMIN_GROUP,
+	OPT_MAC,
+	OPT_LOG_TIME,
+	OPT_NO_SECCOMP,
+	OPT_CONFIG,
+	OPT_CHECK,
+};
+
+/*
+ * The argp table, in the order of --help: its long names are those of a
+ * configuration file too (conffile.c). Ends with an all-zero entry.
+ */
+extern const struct argp_option options_table[];
 
 /* An address with prefix length, for --address. */
 struct cidr {
@@ -70,11 +124,15 @@ struct config_mac {
 	unsigned char tap;		/* 0: --dev, i: taps[i - 1] */
 };
 
-/* --fdb MAC[@VID]=ADDR: frames to mac on vlan go to the peer at ADDR. */
+/*
+ * --fdb [DEV=]MAC[@VID]=ADDR: frames to mac on vlan go to the peer at
+ * ADDR, in tap DEV or, without, in every tap.
+ */
 struct config_fdb {
 	uint8_t mac[6];
 	uint16_t vlan;			/* 802.1Q VID; 0: untagged */
 	struct ipaddr peer;
+	char dev[IFNAMSIZ];		/* DEV, or "": every tap */
 };
 
 enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
@@ -90,7 +148,7 @@ enum udp_gro {
 };
 
 struct config {
-	char dev[IFNAMSIZ];		/* --dev, default "gsotun0" */
+	char dev[IFNAMSIZ];		/* --dev, default CONFIG_DEV */
 	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
 	bool csum;			/* outer checksum (UDP csum or GRE C) */
 	struct ipaddr local;		/* --local */
@@ -141,14 +199,31 @@ struct config {
 	char *admin_group;		/* --admin-group GROUP (owned) */
 	char *chroot;			/* --chroot DIR (owned) */
 	bool seccomp;			/* false with --no-seccomp */
+	bool check;			/* --check: print it, run nothing */
 };
 
 /*
- * Parse argv into *cfg (which it initialises with the defaults first).
+ * Parse argv into *cfg (which it initialises with the defaults first),
+ * after the file of --config FILE when argv has one (options_parse_file()).
  * Bad usage prints a message naming the option and exits with EX_USAGE (64)
  * through argp_error(). Returns 0.
  */
 int options_parse(int argc, char **argv, struct config *cfg);
+
+/*
+ * As options_parse(), with the options of configuration file f (NULL:
+ * none) before argv's: those of argv add to the file's list options
+ * (--remote, --fdb, --address...) and override its others. A bad line
+ * is said as "gsotun: NAME:LINE: what" (NAME: the file's, in messages).
+ * quiet: a usage error returns -EINVAL, said nowhere, instead of exit 64
+ * (the fuzz harness); argv must then hold no --help, --usage nor
+ * --version.
+ */
+int options_parse_file(int argc, char **argv, FILE *f, const char *name,
+		       bool quiet, struct config *cfg);
+
+/* The long name of the table closest to name (len bytes), or NULL. */
+const char *options_closest(const char *name, size_t len);
 
 /*
  * Read the peers file f again: on success its entries replace the file's

@@ -14,6 +14,7 @@
 #include <linux/if_tun.h>
 #include "clock.h"
 #include "compat.h"
+#include "conffile.h"
 #include "report.h"
 #include "tap.h"
 #include "tunnel.h"
@@ -786,6 +787,130 @@ static bool report_peers_json_step(FILE *out, const struct port *port,
 	return false;
 }
 
+/* Static entries a piece of the configuration looks at: a line each. */
+#define REPORT_CONFIG_BATCH 48
+
+/* Is a one of the peers --peers gave (the file says them)? */
+static bool report_peer_of_file(const struct config *cfg,
+				const struct ipaddr *a)
+{
+	unsigned int i;
+
+	for (i = cfg->n_remotes_cmd; i < cfg->n_remotes; i++)
+		if (options_ip_equal(&cfg->remotes[i], a))
+			return true;
+	return false;
+}
+
+/* The live peers as "remote" lines, but those of --peers. */
+static bool report_config_peer(FILE *out, const struct port *port,
+			       struct report_cursor *c)
+{
+	const struct config *cfg = port->tun[0]->cfg;
+	const struct peer *e;
+
+	while ((e = report_peer(port, c->pos++))) {
+		if (report_peer_of_file(cfg, &e->addr))
+			continue;
+		conffile_put_remote(out, &e->addr);
+		return true;
+	}
+	return false;
+}
+
+/* Is static entry e, to the peer at a, one that --peers gave? */
+static bool report_fdb_of_file(const struct config *cfg,
+			       const struct fdb_entry *e,
+			       const struct ipaddr *a)
+{
+	unsigned int i;
+
+	for (i = cfg->n_fdb_cmd; i < cfg->n_fdb; i++) {
+		const struct config_fdb *f = &cfg->fdb[i];
+
+		if (!memcmp(f->mac, e->mac, ETH_ALEN) && f->vlan == e->vlan &&
+		    options_ip_equal(&f->peer, a))
+			return true;
+	}
+	return false;
+}
+
+/* Does every tap hold e, to its peer, as a static entry? */
+static bool report_fdb_in_every_tap(const struct port *port,
+				    const struct fdb_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_tun; i++)
+		if (fdb_lookup_static(&port->tun[i]->fwd.fdb, e->mac,
+				      e->vlan) != (int)e->peer)
+			return false;
+	return true;
+}
+
+/*
+ * The static entries of tap c->pos, a batch at a time in the order of
+ * their keys (the same in every gsotun that holds them): one that every
+ * tap holds as "fdb ENTRY" with the first tap's, as --fdb without DEV=
+ * makes them, the others as "fdb DEV=ENTRY"; those of --peers left to
+ * the file. false past the last tap.
+ */
+static bool report_config_fdb(FILE *out, const struct port *port,
+			      struct report_cursor *c)
+{
+	const struct config *cfg = port->tun[0]->cfg;
+	struct fdb_entry e[REPORT_CONFIG_BATCH];
+	const struct tunnel *t;
+	const struct ipaddr *a;
+	unsigned int n, i;
+	bool every;
+
+	for (; c->pos < port->n_tun; c->pos++, c->after = 0) {
+		t = port->tun[c->pos];
+		n = fdb_next_static(&t->fwd.fdb, &c->after, e,
+				    REPORT_CONFIG_BATCH);
+		if (!n)
+			continue;
+		for (i = 0; i < n; i++) {
+			a = &port->peers.v[e[i].peer].addr;
+			every = report_fdb_in_every_tap(port, &e[i]);
+			if ((every && c->pos) ||
+			    report_fdb_of_file(cfg, &e[i], a))
+				continue;
+			conffile_put_fdb(out, every ? NULL : t->ifname,
+					 e[i].mac, e[i].vlan, a);
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Part 0: the head; 1: row i of the argp table, its item pos: what the
+ * config says, but the peers and static entries as they are now.
+ */
+static bool report_config_step(FILE *out, const struct port *port,
+			       struct report_cursor *c)
+{
+	const struct config *cfg = port->tun[0]->cfg;
+	int key;
+
+	if (c->part == 0) {
+		conffile_head(out);
+		report_next_part(c);
+		return true;
+	}
+	for (; (key = conffile_row(c->i)); c->i++, c->pos = 0, c->after = 0) {
+		if (key < 0)
+			continue;
+		if (key == OPT_REMOTE ? report_config_peer(out, port, c)
+		    : key == OPT_FDB  ? report_config_fdb(out, port, c)
+				      : conffile_put(out, cfg, key, c->pos++))
+			return true;
+	}
+	return false;
+}
+
 bool report_step(FILE *out, const struct port *port, struct report_cursor *c)
 {
 	switch (c->kind) {
@@ -807,6 +932,8 @@ bool report_step(FILE *out, const struct port *port, struct report_cursor *c)
 		return report_peers_json_step(out, port, c);
 	case REPORT_FDB_JSON:
 		return report_fdb_json_step(out, port, c);
+	case REPORT_CONFIG:
+		return report_config_step(out, port, c);
 	}
 	return false;
 }

@@ -8,6 +8,7 @@
 #define GSOTUN_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,11 @@ enum report_kind {
 	REPORT_PEERS_JSON,
 	/* The forwarding tables as one JSON object. */
 	REPORT_FDB_JSON,
+	/*
+	 * The configuration running, as --config reads it: the options,
+	 * the peers and static entries of now (conffile.h).
+	 */
+	REPORT_CONFIG,
 };
 
 /*
@@ -51,6 +57,7 @@ struct report_cursor {
 	unsigned int n;		/* REPORT_FDB_JSON: the entries written */
 	bool one;		/* of one tunnel only, tun (report_only()) */
 	unsigned int tun;
+	uint64_t after;		/* REPORT_CONFIG: fdb_next_static()'s */
 };
 
 /* The largest piece report_step() writes, about: a tunnel in JSON. */

@@ -163,7 +163,7 @@ offers "--control --help --json --usage --version" _gsotunctl \
 	"$GSOTUNCTL" --
 ok $? "gsotunctl --<TAB>: its options"
 if [ "$CLI_ALONE" = 1 ]; then
-	offers "fdb help list metrics peer show stats taps version" \
+	offers "config fdb help list metrics peer show stats taps version" \
 		_gsotunctl "$GSOTUNCTL" ""
 	ok $? "gsotunctl <TAB>: the commands (no tap runs here)"
 else

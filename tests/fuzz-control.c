@@ -111,6 +111,7 @@ static const struct {
 				   .tap = true },
 	[CTLREQ_PEER_LIST] = { .w = { "peer", "list" }, .json_next = true },
 	[CTLREQ_PEER_LIST_JSON] = { .w = { "peer", "list", "json" } },
+	[CTLREQ_CONFIG] = { .w = { "config" } },
 };
 
 /* How many words of its own a request of kind has. */

@@ -8,16 +8,17 @@
 # encap_build; sendq), fuzz-icmp.c (the underlay's ICMP errors as the
 # error queue gives them: pmtu_serr_mtu, pmtu_lower), fuzz-peers.c (the
 # --peers file: options_peers_load), fuzz-control.c (the control
-# socket's requests: ctlreq_line, ctlreq_parse).
-# tests/fuzz-seeds.c writes the seeds (peers' and control's are text, in
-# the tree); contrib/fuzz.sh fuzzes.
+# socket's requests: ctlreq_line, ctlreq_parse), fuzz-config.c (the
+# --config file: conffile_read, options_parse_file, conffile_write).
+# tests/fuzz-seeds.c writes the seeds (peers', control's and config's are
+# text, in the tree); contrib/fuzz.sh fuzzes.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
 tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
 top_srcdir=${top_srcdir:-$tests_dir/..}
 top_builddir=${top_builddir:-.}
-read -r -a harnesses <<<"${FUZZ_HARNESSES:-rx tx icmp peers control}"
+read -r -a harnesses <<<"${FUZZ_HARNESSES:-rx tx icmp peers control config}"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-fuzz.XXXXXX") || {
 	echo "Bail out! cannot create a temporary directory"

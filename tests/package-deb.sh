@@ -24,7 +24,7 @@ done
 
 # What the package must hold, whatever else it has: the programs, their
 # pages and bash completion, the unit, and /etc/gsotun for the unit's
-# NAME.conf files.
+# NAME.conf files with the example beside them.
 expected="usr/sbin/gsotun
 	usr/sbin/gsotunctl
 	usr/share/man/man8/gsotun.8.gz
@@ -33,7 +33,9 @@ expected="usr/sbin/gsotun
 	usr/share/bash-completion/completions/gsotunctl
 	usr/share/doc/gsotun/copyright
 	usr/share/doc/gsotun/changelog.gz
+	usr/share/doc/gsotun/examples/gsotun.conf.example
 	etc/gsotun/
+	etc/gsotun/gsotun.conf.example
 	lib/systemd/system/gsotun@.service
 	usr/lib/sysusers.d/gsotun.conf"
 programs="gsotun gsotunctl"
@@ -118,6 +120,12 @@ mkdir "$root"
 dpkg-deb -x "$deb" "$root"
 grep -qE '^ExecStart=/usr/sbin/gsotun( |$)' "$root/$unit"
 ok $? "/$unit runs /usr/sbin/gsotun"
+grep -qE '^ExecStart=[^ ]* --dev %i --config /etc/gsotun/%i\.conf ' \
+	"$root/$unit"
+ok $? "  with --config /etc/gsotun/NAME.conf"
+grep -qx 'EnvironmentFile=-/etc/gsotun/%i.env' "$root/$unit" &&
+	grep -qE '^ExecStart=.* \$GSOTUN_OPTS$' "$root/$unit"
+ok $? "  and GSOTUN_OPTS from /etc/gsotun/NAME.env if there is one"
 grep -qx 'User=gsotun' "$root/$unit"
 ok $? "  as the service user gsotun"
 grep -qE '^SystemCallFilter=@system-service .*seccomp' "$root/$unit"

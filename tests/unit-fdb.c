@@ -432,6 +432,68 @@ static void test_walk(void)
 	fdb_free(&f);
 }
 
+/*
+ * The static entries in the order of their keys, a few at a time, from
+ * two tables of other hash keys and of other learnt entries: the same,
+ * each once.
+ */
+static void test_walk_static(void)
+{
+	uint8_t mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0 };
+	struct fdb_entry e[3], all[2][64];
+	unsigned int n[2] = { 0, 0 }, t, i, got, bad = 0;
+	uint64_t after;
+	struct fdb f;
+	int before;
+
+	for (t = 0; t < 2; t++) {
+		fdb_init(&f, 64, 64, 16, 0, 7 + t);
+		/* 40 static, MACs and VLANs out of order; learnt beside. */
+		for (i = 0; i < 40; i++) {
+			mac[4] = (uint8_t)(i * 37 % 11);
+			mac[5] = (uint8_t)(i * 13 % 40);
+			fdb_add_static(&f, mac, (uint16_t)(i % 3 * 100), i % 16);
+			mac[3] = 1;
+			fdb_learn(&f, mac, 0, (t + i) % 16, S(1), &before);
+			mac[3] = 0;
+		}
+		/* One taken out half way: the walk goes on past its gap. */
+		after = 0;
+		while ((got = fdb_next_static(&f, &after, e, 3))) {
+			if (n[t] == 21)
+				fdb_del(&f, all[t][0].mac, all[t][0].vlan);
+			for (i = 0; i < got && n[t] < 64; i++)
+				all[t][n[t]++] = e[i];
+		}
+		fdb_free(&f);
+	}
+	is_int(n[0], 40, "the ordered walk gives each static entry once");
+	ok(n[0] == n[1] && !memcmp(all[0], all[1], sizeof(all[0][0]) * n[0]),
+	   "alike from two tables of other hash keys and learnt entries");
+	for (i = 0; i < n[0]; i++) {
+		bad += !all[0][i].is_static;
+		if (i)
+			bad += memcmp(all[0][i - 1].mac, all[0][i].mac,
+				      ETH_ALEN) > 0 ||
+			       (!memcmp(all[0][i - 1].mac, all[0][i].mac,
+					ETH_ALEN) &&
+				all[0][i - 1].vlan >= all[0][i].vlan);
+	}
+	is_int(bad, 0, "by MAC, then VLAN, only static ones");
+	fdb_init(&f, 8, 8, 16, 0, 1);
+	fdb_add_static(&f, S1, 5, 3);
+	fdb_learn(&f, A, 0, 2, S(1), &before);
+	is_int(fdb_lookup_static(&f, S1, 5), 3,
+	       "fdb_lookup_static: a static entry's peer");
+	is_int(fdb_lookup_static(&f, A, 0), -ENOENT,
+	       "fdb_lookup_static: not a learnt one");
+	is_int(fdb_lookup_static(&f, S1, 6), -ENOENT,
+	       "fdb_lookup_static: nor another VLAN");
+	after = 0;
+	ok(!fdb_next_static(&f, &after, e, 0), "max 0: nothing");
+	fdb_free(&f);
+}
+
 /* ---- random runs against a model ------------------------------------ */
 
 static uint64_t rnd_state;
@@ -885,6 +947,7 @@ int main(void)
 		test_script(&scripts[i]);
 	test_init();
 	test_walk();
+	test_walk_static();
 	test_shares();
 	test_frame_vlan();
 	for (i = 0; i < sizeof(churns) / sizeof(churns[0]); i++)

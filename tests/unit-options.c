@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "conffile.h"
 #include "options.h"
 #include "tap.h"
 
@@ -21,18 +22,23 @@
  * fields the parsed config must show (see test_render() for the keys);
  * for status 64 it is a text stderr must contain. out, when set, is a
  * space-separated list of words stdout must contain (--help, --version).
+ * file, when set, is written to a file that "@CONF" in args names (for
+ * --config). Every config that parses is written out (conffile_write())
+ * and read back as a --config alone: it must be the same config.
  */
 struct row {
 	const char *const *args;
 	int status;
 	const char *want;
 	const char *out;
+	const char *file;
 };
 
 /* The argv of a row (designated, so rows may leave out the last fields). */
 #define A(...) .args = ((const char *const[]){ __VA_ARGS__, NULL })
 #define R "--remote", "192.0.2.2"
 #define R6 "--remote", "2001:db8::2"
+#define C "--config", "@CONF"
 #define ADDR(n) "--address", "10.0." #n ".1/24"
 #define ADDR16                                                                \
 	ADDR(0), ADDR(1), ADDR(2), ADDR(3), ADDR(4), ADDR(5), ADDR(6),        \
@@ -543,6 +549,105 @@ static const struct row rows[] = {
 	{ A(R, "--vni"), 64, NULL },
 	{ A(R, "--vni", "bad", "--help"), 64, "invalid --vni 'bad'" },
 
+	/* --fdb [DEV=]: one tap's entry, or every tap's */
+	{ A(R, "--vni", "2=ov2", "--fdb", "ov2=52:54:00:00:00:01=192.0.2.2",
+	    "--fdb", "52:54:00:00:00:02@3=192.0.2.2", "--fdb",
+	    "gsotun0=52:54:00:00:00:01=192.0.2.2"), 0,
+	  "nfdb=3 fdb0=ov2=52:54:00:00:00:01@0=192.0.2.2 "
+	  "fdb1=52:54:00:00:00:02@3=192.0.2.2 "
+	  "fdb2=gsotun0=52:54:00:00:00:01@0=192.0.2.2" },
+	{ A(R, "--vni", "2=ov2", "--fdb", "52:54:00:00:00:01=192.0.2.2",
+	    "--fdb", "ov2=52:54:00:00:00:01=192.0.2.2"), 64,
+	  "invalid --fdb 'ov2=52:54:00:00:00:01=192.0.2.2': that MAC and "
+	  "VLAN have an entry already" },
+	{ A(R, "--vni", "2=ov2", "--fdb", "ov2=52:54:00:00:00:01=192.0.2.2",
+	    "--fdb", "ov2=52:54:00:00:00:01=192.0.2.2"), 64,
+	  "have an entry already" },
+	{ A(R, "--fdb", "nope=52:54:00:00:00:01=192.0.2.2"), 64,
+	  "--fdb nope=...: no tap is named nope" },
+	{ A(R, "--fdb", "=52:54:00:00:00:01=192.0.2.2"), 64,
+	  "invalid --fdb '=52:54:00:00:00:01=192.0.2.2': not a device name" },
+	{ A(R, "--fdb", "a/b=52:54:00:00:00:01=192.0.2.2"), 64,
+	  "invalid --fdb 'a/b=" },
+
+	/*
+	 * --config FILE: a long option a line, the command line's after;
+	 * the lists add up, the rest is overridden.
+	 */
+	{ A(C), 0, DEFAULTS, .file = "remote 192.0.2.2\n" },
+	{ A(C), 0, "learning=1 vni=42 remote=192.0.2.2 nremotes=1",
+	  .file = "# a comment\n\n  remote\t192.0.2.2   # the peer\r\n"
+		  "learning\n\tvni 42\n#vni 43\n" },
+	{ A("--conf=@CONF"), 0, "dev=a", .file = "remote 192.0.2.2\ndev a" },
+	{ A("--config", "/nonexistent", C), 0, "dev=a",
+	  .file = "remote 192.0.2.2\ndev a\n" },
+	{ A(C, "--dev", "b", "--mtu", "auto", "--remote", "192.0.2.3",
+	    "--address", "10.1.0.1/24", "--port", "4790"), 0,
+	  "dev=b mtu=auto port=4790 nremotes=2 remote=192.0.2.2 "
+	  "remote1=192.0.2.3 naddrs=2 addr0=10.0.0.1/24 addr1=10.1.0.1/24 "
+	  "learning=1",
+	  .file = "remote 192.0.2.2\ndev a\nmtu 1400\nport 5000\n"
+		  "address 10.0.0.1/24\nlearning\n" },
+	{ A("--dev", "b", C), 0, "dev=b",
+	  .file = "remote 192.0.2.2\ndev a\n" },
+	{ A(C, "--remote", "192.0.2.2"), 64,
+	  "invalid --remote '192.0.2.2': that peer is given already",
+	  .file = "remote 192.0.2.2\n" },
+	{ A(C, "--vni", "3=ov3", "--fdb", "ov2=52:54:00:00:00:02=192.0.2.2",
+	    "--mac", "ov3=02:00:00:00:00:03"), 0,
+	  "ntaps=2 tap0=2=ov2 tap1=3=ov3 nfdb=2 "
+	  "fdb0=52:54:00:00:00:01@0=192.0.2.2 "
+	  "fdb1=ov2=52:54:00:00:00:02@0=192.0.2.2 mac1=- "
+	  "mac2=02:00:00:00:00:03",
+	  .file = "remote 192.0.2.2\nvni 2=ov2\n"
+		  "fdb 52:54:00:00:00:01=192.0.2.2\n" },
+	{ A(C), 0, "pidfile=/run/a#b user=a verbosity=1 tos=inherit",
+	  .file = "remote 192.0.2.2\npidfile /run/a#b\nuser a #b\n"
+		  "verbose\nverbose\nquiet\ntos inherit\n" },
+	{ A(C, "--check"), 0, "check=1 remote=192.0.2.2",
+	  .file = "remote 192.0.2.2\n" },
+	{ A(C), 0, "check=0 nremotes=2", .file = "remote 192.0.2.2\n"
+						   "remote 192.0.2.3\n" },
+	{ A(C), 64, ".conf:2: invalid --remote '192.0.2.300': not an",
+	  .file = "remote 192.0.2.2\nremote 192.0.2.300\n" },
+	{ A(C), 64, ".conf:1: invalid --remote '192.0.2.2 192.0.2.3'",
+	  .file = "remote 192.0.2.2 192.0.2.3\n" },
+	{ A(C, "--remote", "192.0.2.300"), 64,
+	  "gsotun: invalid --remote '192.0.2.300'",
+	  .file = "remote 192.0.2.2\n" },
+	{ A(C), 64, ".conf:3: unknown option 'remte' (did you mean remote?)",
+	  .file = "# x\n\nremte 192.0.2.2\n" },
+	{ A(C), 64, ".conf:1: unknown option '--remote' (did you mean "
+	  "remote?)", .file = "--remote 192.0.2.2\n" },
+	{ A(C), 64, ".conf:1: unknown option 'help'", .file = "help\n" },
+	{ A(C), 64, ".conf:1: remote needs a value (remote ADDR)",
+	  .file = "remote   # none\n" },
+	{ A(C), 64, ".conf:2: learning takes no value",
+	  .file = "remote 192.0.2.2\nlearning yes\n" },
+	{ A(C), 64, ".conf:1: config is for the command line only",
+	  .file = "config /etc/gsotun/x.conf\n" },
+	{ A(C), 64, ".conf:1: check is for the command line only",
+	  .file = "check\n" },
+	{ A(C), 64, ".conf:2: an environment file (GSOTUN_OPTS=...)",
+	  .file = "# old\nGSOTUN_OPTS=\"--remote 192.0.2.2\"\n" },
+	{ A(C), 64, ".conf:2: a control character",
+	  .file = "remote 192.0.2.2\nlearning\001\n" },
+	{ A(C), 64, "--chroot needs --user",
+	  .file = "remote 192.0.2.2\nchroot /var/empty\n" },
+	{ A(C), 64, "missing --remote", .file = "" },
+	{ A(C), 64, ".conf:3: invalid --fdb '52:54:00:00:00:01=192.0.2.2': "
+	  "that MAC",
+	  .file = "remote 192.0.2.2\nfdb ov9=52:54:00:00:00:01=192.0.2.2\n"
+		  "fdb 52:54:00:00:00:01=192.0.2.2\n" },
+	{ A(R, "--config", "/nonexistent/x.conf"), 64,
+	  "cannot read --config '/nonexistent/x.conf': cannot open it: No "
+	  "such file" },
+	{ A(R, "--config", "/dev/null"), 64,
+	  "cannot read --config '/dev/null': not a regular file" },
+	{ A(R, "--config", ""), 64, "cannot read --config ''" },
+	{ A(R, "--address", "--config"), 64, "invalid --address '--config'" },
+	{ A(R, "--config"), 64, NULL },
+
 	/* argp's own: exit 0, even without --remote */
 	{ A("--help"), 0, NULL,
 	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
@@ -623,8 +728,9 @@ static char *test_render(const struct config *c)
 
 		inet_ntop(c->fdb[i].peer.family, &c->fdb[i].peer.addr, ip,
 			  sizeof(ip));
-		fprintf(f, " fdb%u=%02x:%02x:%02x:%02x:%02x:%02x@%u=%s", i,
-			m[0], m[1], m[2], m[3], m[4], m[5], c->fdb[i].vlan, ip);
+		fprintf(f, " fdb%u=%s%s%02x:%02x:%02x:%02x:%02x:%02x@%u=%s", i,
+			c->fdb[i].dev, c->fdb[i].dev[0] ? "=" : "", m[0], m[1],
+			m[2], m[3], m[4], m[5], c->fdb[i].vlan, ip);
 	}
 	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
 		c->ageing, c->max_address);
@@ -691,6 +797,7 @@ static char *test_render(const struct config *c)
 	if (c->control)
 		fprintf(f, " control=%s", c->control);
 	fprintf(f, " admin_group=%s", c->admin_group ? c->admin_group : "-");
+	fprintf(f, " check=%d", c->check);
 	fputc(' ', f);
 	fclose(f);
 	return text;
@@ -710,27 +817,90 @@ static int test_write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-/* In the child: parse, and send the rendered config down fd. */
+/* Where a row's file is written, for "@CONF" in its args. */
+static char test_conf[4096 + 16];
+
+/* arg, with "@CONF" replaced by test_conf (owned by the caller). */
+static char *test_arg(const char *arg)
+{
+	const char *at = strstr(arg, "@CONF");
+	char *s;
+
+	if (!at)
+		return strdup(arg);
+	if (asprintf(&s, "%.*s%s%s", (int)(at - arg), arg, test_conf,
+		     at + 5) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * c written out and read back alone, as a --config: the render of what
+ * that makes, owned by the caller; NULL when it does not parse (what
+ * was written is on stderr then).
+ */
+static char *test_round_trip(const struct config *c)
+{
+	char *text = NULL, *again = NULL, *argv[] = { "gsotun", NULL };
+	size_t size;
+	struct config cfg2;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	conffile_write(f, c);
+	fclose(f);
+	f = fmemopen(text, size, "r");
+	if (f && !options_parse_file(1, argv, f, "written", true, &cfg2))
+		again = test_render(&cfg2);
+	if (!again)
+		fprintf(stderr, "written:\n%s", text);
+	if (f) {
+		fclose(f);
+		options_free(&cfg2);
+	}
+	free(text);
+	return again;
+}
+
+/*
+ * In the child: parse, and send the rendered config down fd, with
+ * " roundtrip=1 " when test_round_trip() gives it again.
+ */
 static void __attribute__((noreturn))
 test_child(const struct row *r, int out, int err, int cfg_fd)
 {
 	char *argv[64];
 	struct config cfg;
-	char *text;
+	char *text, *again;
 	int argc = 0;
+	bool same, check;
 
 	dup2(out, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
 	argv[argc++] = strdup("gsotun");
 	for (; r->args[argc - 1] && argc < 63; argc++)
-		argv[argc] = strdup(r->args[argc - 1]);
+		argv[argc] = test_arg(r->args[argc - 1]);
 	argv[argc] = NULL;
 
 	options_parse(argc, argv, &cfg);
+	/* --check is the command line's alone: it is never written. */
+	check = cfg.check;
+	cfg.check = false;
 	text = test_render(&cfg);
-	if (!text || test_write_all(cfg_fd, text, strlen(text)))
+	again = text ? test_round_trip(&cfg) : NULL;
+	same = again && !strcmp(text, again);
+	cfg.check = check;
+	free(text);
+	text = test_render(&cfg);
+	if (again && !same)
+		fprintf(stderr, "read back:%s\n", again);
+	if (!text || test_write_all(cfg_fd, text, strlen(text)) ||
+	    test_write_all(cfg_fd, same ? "roundtrip=1 " : "roundtrip=0 ",
+			   12))
 		exit(99);
 	free(text);
+	free(again);
 	options_free(&cfg);
 	while (argc--)
 		free(argv[argc]);
@@ -771,11 +941,24 @@ struct result {
 	char *out, *err, *cfg;
 };
 
+/* text as the file test_conf. */
+static int test_write_file(const char *text)
+{
+	FILE *f = fopen(test_conf, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
 static int test_run(const struct row *r, struct result *res)
 {
 	int out[2], err[2], cfg[2], ws;
 	pid_t pid;
 
+	if (r->file && test_write_file(r->file))
+		return -1;
 	if (pipe(out) || pipe(err) || pipe(cfg))
 		return -1;
 	fflush(stdout);
@@ -853,6 +1036,9 @@ static void test_check(const struct row *r, const char *name,
 		if (!ok(!miss, "fields of %s", name))
 			printf("#   want '%s'\n#   got  '%s'\n", miss,
 			       res->cfg);
+		if (!ok(strstr(res->cfg, " roundtrip=1 ") != NULL,
+			"written out and read back, %s is the same", name))
+			printf("#   %s\n#   stderr: %s", res->cfg, res->err);
 	} else if (r->want) {
 		if (!ok(strstr(res->err, r->want) != NULL,
 			"message of %s", name))
@@ -966,6 +1152,13 @@ static const struct reload reloads[] = {
 	  "nremotes=1 nfdb=2 fdb0=52:54:00:00:00:02@0=192.0.2.2 "
 	  "fdb1=52:54:00:00:00:02@7=192.0.2.2" },
 	{ A(R), "", 0, "nremotes=1 nfdb=0" },
+	{ A(R, "--vni", "2=ov2"), "fdb ov2=52:54:00:00:00:03=192.0.2.2\n", 0,
+	  "nfdb=1 fdb0=ov2=52:54:00:00:00:03@0=192.0.2.2" },
+	{ A(R, "--vni", "2=ov2"), "fdb ov3=52:54:00:00:00:03=192.0.2.2\n",
+	  -EINVAL, "--fdb ov3=...: no tap is named ov3" },
+	{ A(R, "--fdb", "ov2=52:54:00:00:00:03=192.0.2.2", "--vni", "2=ov2"),
+	  "fdb 52:54:00:00:00:03=192.0.2.2\n", -EINVAL,
+	  "line 1: that MAC and VLAN have an entry already" },
 	{ A(R), "remote 2001:db8::3\n", -EINVAL, "every --remote must be" },
 	{ A(R), "remote 192.0.2.2\n", -EINVAL,
 	  "line 1: that peer is given already" },
@@ -1024,6 +1217,175 @@ static void test_reload(const struct reload *r)
 	options_free(&cfg);
 }
 
+/*
+ * conffile_read() alone: the words a file's len bytes make (joined by
+ * spaces), or its error's line and reason.
+ */
+struct conf_row {
+	const char *name;
+	const char *text;
+	size_t len;		/* 0: strlen(text) */
+	int rc;
+	const char *want;	/* the words, or a text of the reason */
+	unsigned int line;	/* of the error */
+};
+
+static const struct conf_row conf_rows[] = {
+	{ "nothing at all", "", 0, 0, "", 0 },
+	{ "blank lines and comments only", "\n  \n# x\n\t# y\n", 0, 0, "", 0 },
+	{ "a flag, a value, both forms of blank", "learning\n remote\t 192.0.2.2 "
+	  "\t\n", 0, 0, "--learning --remote=192.0.2.2", 0 },
+	{ "a last line without its newline", "learning\nvni 5", 0, 0,
+	  "--learning --vni=5", 0 },
+	{ "CRLF line ends", "learning\r\nvni 5\r\n", 0, 0,
+	  "--learning --vni=5", 0 },
+	{ "a comment after a blank ends the value", "user a b #c d\n", 0, 0,
+	  "--user=a b", 0 },
+	{ "a '#' inside a word is the value's", "pidfile /run/x#1\n", 0, 0,
+	  "--pidfile=/run/x#1", 0 },
+	{ "a comment after a flag", "learning # on\n", 0, 0, "--learning", 0 },
+	{ "a comment right after the name is part of it", "learning#\n", 0,
+	  -EINVAL, "unknown option 'learning#'", 1 },
+	{ "a value that looks like an option", "address --x\n", 0, 0,
+	  "--address=--x", 0 },
+	{ "a NUL byte", "learning\nvni 5\0\n", 16, -EINVAL, "a NUL byte", 2 },
+	{ "a lone CR", "vni\r5\n", 0, -EINVAL, "a control character", 1 },
+	{ "an escape", "learning\n\n\033[1m\n", 0, -EINVAL,
+	  "a control character", 3 },
+	{ "a value missing", "vni\n", 0, -EINVAL, "vni needs a value (vni N)",
+	  1 },
+	{ "a value too many", "daemon yes\n", 0, -EINVAL,
+	  "daemon takes no value", 1 },
+	{ "a prefix is not a name", "rem 192.0.2.2\n", 0, -EINVAL,
+	  "unknown option 'rem'", 1 },
+	{ "upper case is not a name", "Remote 192.0.2.2\n", 0, -EINVAL,
+	  "unknown option 'Remote' (did you mean remote?)", 1 },
+	{ "a short option is not a name", "v\n", 0, -EINVAL,
+	  "unknown option 'v'", 1 },
+	{ "--config in a file", "config x\n", 0, -EINVAL,
+	  "config is for the command line only", 1 },
+};
+#define N_CONF (sizeof(conf_rows) / sizeof(conf_rows[0]))
+
+/* The words of cf, a space between two. */
+static char *test_words(const struct conffile *cf)
+{
+	size_t size;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &size);
+	unsigned int i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < cf->n; i++)
+		fprintf(f, "%s%s", i ? " " : "", cf->words[i]);
+	fclose(f);
+	return text;
+}
+
+/* conffile_read() of len bytes at text: rc, and what it said. */
+static int test_conf_read(const char *text, size_t len, struct conffile *cf,
+			  unsigned int *line, char *why, size_t why_len)
+{
+	FILE *f = len ? fmemopen((void *)text, len, "r")
+		      : fopen("/dev/null", "r");
+	int rc;
+
+	if (!f)
+		return -EIO;
+	rc = conffile_read(f, cf, line, why, why_len);
+	fclose(f);
+	return rc;
+}
+
+static void test_conf_row(const struct conf_row *r)
+{
+	size_t len = r->len ? r->len : strlen(r->text);
+	char why[160] = "", *words;
+	struct conffile cf;
+	unsigned int line;
+	int rc = test_conf_read(r->text, len, &cf, &line, why, sizeof(why));
+
+	is_int(rc, r->rc, "config file, %s: rc", r->name);
+	if (!rc) {
+		words = test_words(&cf);
+		if (!ok(words && !strcmp(words, r->want),
+			"config file, %s: words", r->name))
+			printf("#   want '%s'\n#   got  '%s'\n", r->want, words);
+		free(words);
+		conffile_free(&cf);
+		return;
+	}
+	if (!ok(strstr(why, r->want) && line == r->line && !cf.n,
+		"config file, %s: line and reason", r->name))
+		printf("#   want %u: '%s'\n#   got  %u: '%s'\n", r->line,
+		       r->want, line, why);
+}
+
+/* The files' bounds: a line of 4096 bytes, 8192 options, 1 MiB. */
+static void test_conf_bounds(void)
+{
+	size_t big = OPTIONS_PEERS_FILE_MAX + 2, i;
+	char *text = malloc(big), why[160] = "";
+	struct conffile cf;
+	unsigned int line;
+	int rc;
+
+	if (!text) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	/* "user " and 4091 bytes: 4096, then one more. */
+	memset(text, 'u', 4097);
+	memcpy(text, "user ", 5);
+	text[4096] = '\n';
+	rc = test_conf_read(text, 4097, &cf, &line, why, sizeof(why));
+	is_int(rc == 0 && cf.n == 1 ? (int)strlen(cf.words[0]) : rc,
+	       (int)strlen("--user=") + 4091,
+	       "config file: a line of 4096 bytes is one");
+	conffile_free(&cf);
+	text[4096] = 'u';
+	text[4097] = '\n';
+	rc = test_conf_read(text, 4098, &cf, &line, why, sizeof(why));
+	ok(rc == -EINVAL && line == 1 && strstr(why, "line too long"),
+	   "config file: a line of 4097 bytes is too long (%d, %u: %s)", rc,
+	   line, why);
+	for (i = 0; i + 4 <= big; i += 4)
+		memcpy(text + i, "seq\n", 4);
+	rc = test_conf_read(text, CONFFILE_OPTIONS_MAX * 4, &cf, &line, why,
+			    sizeof(why));
+	ok(rc == 0 && cf.n == CONFFILE_OPTIONS_MAX,
+	   "config file: 8192 options are read");
+	conffile_free(&cf);
+	rc = test_conf_read(text, CONFFILE_OPTIONS_MAX * 4 + 4, &cf, &line,
+			    why, sizeof(why));
+	ok(rc == -EINVAL && line == CONFFILE_OPTIONS_MAX + 1 &&
+	   strstr(why, "more than 8192 options"),
+	   "config file: 8193 are too many (%d, %u: %s)", rc, line, why);
+	/* Comments, a line of 64 bytes each. */
+	memset(text, '#', big);
+	for (i = 63; i < big; i += 64)
+		text[i] = '\n';
+	rc = test_conf_read(text, big, &cf, &line, why, sizeof(why));
+	ok(rc == -EINVAL && line == 0 && strstr(why, "more than 1024 KiB"),
+	   "config file: more than 1 MiB is said of the file (%d, %u: %s)", rc,
+	   line, why);
+	free(text);
+}
+
+/* test_conf in a directory of its own: true, or false if none can be. */
+static bool test_conf_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(test_conf, sizeof(test_conf), "%s/unit-options.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(test_conf))
+		return false;
+	strcat(test_conf, "/gt.conf");
+	return true;
+}
+
 int main(void)
 {
 	struct result res;
@@ -1033,9 +1395,14 @@ int main(void)
 
 	if (!getcwd(test_cwd, sizeof(test_cwd)))
 		test_cwd[0] = '\0';
+	if (!test_conf_dir()) {
+		printf("Bail out! cannot make a temporary directory\n");
+		return 1;
+	}
 	for (i = 0; i < N_ROWS; i++)
-		n += 1 + !!rows[i].want + !!rows[i].out;
-	plan(n + (int)N_CIDR + 2 * (int)N_RELOADS);
+		n += 1 + !!rows[i].want + !!rows[i].out +
+		     (rows[i].want && !rows[i].status);
+	plan(n + (int)N_CIDR + 2 * (int)N_RELOADS + 2 * (int)N_CONF + 5);
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -1050,5 +1417,11 @@ int main(void)
 	test_cidr();
 	for (i = 0; i < N_RELOADS; i++)
 		test_reload(&reloads[i]);
+	for (i = 0; i < N_CONF; i++)
+		test_conf_row(&conf_rows[i]);
+	test_conf_bounds();
+	unlink(test_conf);
+	*strrchr(test_conf, '/') = '\0';
+	rmdir(test_conf);
 	return done_testing();
 }
