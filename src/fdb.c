@@ -93,6 +93,55 @@ static bool fdb_expired(const struct fdb *f, const struct fdb_slot *s,
 	       fdb_since(now_ns, s->updated) >= f->ageing_ns;
 }
 
+/* mac and vlan as one number, for fdb_next_static()'s order. */
+static uint64_t fdb_order(const uint8_t *mac, uint16_t vlan)
+{
+	uint64_t k = 0;
+	unsigned int i;
+
+	for (i = 0; i < ETH_ALEN; i++)
+		k = k << 8 | mac[i];
+	return k << 16 | vlan;
+}
+
+/* The first of the sorted static keys above k (n_static: none). */
+static unsigned int fdb_static_above(const struct fdb *f, uint64_t k)
+{
+	unsigned int lo = 0, hi = f->n_static, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f->static_keys[mid] <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Slot s became static: its key into static_keys, in order. Room was
+ * checked (n_static below max_static); the caller counts it.
+ */
+static void fdb_static_key_add(struct fdb *f, const struct fdb_slot *s)
+{
+	uint64_t k = fdb_order(s->mac, s->vlan);
+	unsigned int at = fdb_static_above(f, k);
+
+	memmove(&f->static_keys[at + 1], &f->static_keys[at],
+		(f->n_static - at) * sizeof(*f->static_keys));
+	f->static_keys[at] = k;
+}
+
+/* Static slot s goes: its key out of static_keys (before n_static--). */
+static void fdb_static_key_del(struct fdb *f, const struct fdb_slot *s)
+{
+	unsigned int at = fdb_static_above(f, fdb_order(s->mac, s->vlan)) - 1;
+
+	memmove(&f->static_keys[at], &f->static_keys[at + 1],
+		(f->n_static - at - 1) * sizeof(*f->static_keys));
+}
+
 /*
  * A MAC that may be in the table: unicast (the I/G bit, the lowest of the
  * first byte, clear) and not all-zero, as is_valid_ether_addr() asks of
@@ -231,6 +280,7 @@ static void fdb_insert(struct fdb *f, uint32_t i, const uint8_t *mac,
 	s->flags = FDB_SLOT_USED;
 	if (is_static) {
 		s->flags |= FDB_SLOT_STATIC;
+		fdb_static_key_add(f, s);
 		f->n_static++;
 		return;
 	}
@@ -251,6 +301,7 @@ static void fdb_remove(struct fdb *f, uint32_t i)
 	uint32_t j = i, home;
 
 	if (f->slots[i].flags & FDB_SLOT_STATIC) {
+		fdb_static_key_del(f, &f->slots[i]);
 		f->n_static--;
 	} else {
 		fdb_unlink(f, i);
@@ -289,7 +340,9 @@ int fdb_init(struct fdb *f, unsigned int max_learnt, unsigned int max_static,
 		n <<= 1;
 	f->slots = calloc(n, sizeof(*f->slots));
 	f->peers = calloc(max_peers, sizeof(*f->peers));
-	if (!f->slots || !f->peers) {
+	f->static_keys = calloc(max_static ? max_static : 1,
+				sizeof(*f->static_keys));
+	if (!f->slots || !f->peers || !f->static_keys) {
 		fdb_free(f);
 		return -ENOMEM;
 	}
@@ -309,6 +362,7 @@ void fdb_free(struct fdb *f)
 {
 	free(f->slots);
 	free(f->peers);
+	free(f->static_keys);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -334,6 +388,7 @@ int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		s->prev = s->next = FDB_NIL;
 		s->updated = 0;
 		s->flags |= FDB_SLOT_STATIC;
+		fdb_static_key_add(f, s);
 		f->n_learnt--;
 		f->n_static++;
 	}
@@ -569,45 +624,27 @@ bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 	return false;
 }
 
-/* mac and vlan as one number, for fdb_next_static()'s order. */
-static uint64_t fdb_order(const uint8_t *mac, uint16_t vlan)
-{
-	uint64_t k = 0;
-	unsigned int i;
-
-	for (i = 0; i < ETH_ALEN; i++)
-		k = k << 8 | mac[i];
-	return k << 16 | vlan;
-}
-
 unsigned int fdb_next_static(const struct fdb *f, uint64_t *after,
 			     struct fdb_entry *e, unsigned int max)
 {
-	const uint8_t both = FDB_SLOT_USED | FDB_SLOT_STATIC;
-	unsigned int n = 0, i, j;
+	unsigned int at = fdb_static_above(f, *after), n = 0, i;
 	uint64_t k;
+	uint32_t slot;
 
-	for (i = 0; max && i <= f->mask; i++) {
-		const struct fdb_slot *s = &f->slots[i];
-
-		if ((s->flags & both) != both)
-			continue;
-		k = fdb_order(s->mac, s->vlan);
-		if (k <= *after ||
-		    (n == max && k >= fdb_order(e[n - 1].mac, e[n - 1].vlan)))
-			continue;
-		/* Into its place among the smallest so far. */
-		j = n < max ? n++ : n - 1;
-		for (; j && fdb_order(e[j - 1].mac, e[j - 1].vlan) > k; j--)
-			e[j] = e[j - 1];
-		memcpy(e[j].mac, s->mac, ETH_ALEN);
-		e[j].vlan = s->vlan;
-		e[j].peer = s->peer;
-		e[j].is_static = true;
-		e[j].age_ns = 0;
+	for (; n < max && at < f->n_static; at++, n++) {
+		k = f->static_keys[at];
+		e[n].vlan = (uint16_t)k;
+		for (i = ETH_ALEN; i--;) {
+			k >>= 8 * (i == ETH_ALEN - 1 ? 2 : 1);
+			e[n].mac[i] = (uint8_t)k;
+		}
+		/* Always there: the keys are those of static slots. */
+		fdb_find(f, e[n].mac, e[n].vlan, &slot);
+		e[n].peer = f->slots[slot].peer;
+		e[n].is_static = true;
+		e[n].age_ns = 0;
+		*after = f->static_keys[at];
 	}
-	if (n)
-		*after = fdb_order(e[n - 1].mac, e[n - 1].vlan);
 	return n;
 }
 

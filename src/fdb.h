@@ -40,6 +40,7 @@ struct fdb {
 	uint64_t ageing_ns;
 	uint64_t next_expiry;		/* none ages before it (fdb_age()) */
 	uint64_t k0, k1;		/* the hash key */
+	uint64_t *static_keys;		/* n_static, sorted: fdb_next_static() */
 };
 
 /*
@@ -183,8 +184,9 @@ bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
  * (0 at first) into e, in that order, and *after past the last of them.
  * Returns how many; 0 at the end. An order of the entries, not of the
  * keyed hash: two tables that hold the same entries give them alike (the
- * control socket's config). Each call looks at every slot; a walk goes
- * on across changes of the table, never giving an entry twice.
+ * control socket's config). A binary search and a lookup an entry (the
+ * static keys are kept sorted beside the table); a walk goes on across
+ * changes of the table, never giving an entry twice.
  */
 unsigned int fdb_next_static(const struct fdb *f, uint64_t *after,
 			     struct fdb_entry *e, unsigned int max);

@@ -26,6 +26,12 @@ static const char *lists_check_slots(const struct fdb *f, unsigned int *learnt,
 		if (!fdb_find(f, s->mac, s->vlan, &pos) || pos != i)
 			return "an entry its lookup does not reach";
 		if (s->flags & FDB_SLOT_STATIC) {
+			unsigned int at = fdb_static_above(f,
+					fdb_order(s->mac, s->vlan));
+
+			if (!at || f->static_keys[at - 1] !=
+					   fdb_order(s->mac, s->vlan))
+				return "a static entry whose key is not kept";
 			(*statics)++;
 			continue;
 		}
@@ -84,6 +90,10 @@ static const char *lists_check(const struct fdb *f)
 		return why;
 	if (learnt != f->n_learnt || statics != f->n_static)
 		return "the counts are not the slots'";
+	/* Sorted and as many as the static slots: each one's, once. */
+	for (p = 1; p < f->n_static; p++)
+		if (f->static_keys[p - 1] >= f->static_keys[p])
+			return "the static keys out of order";
 	for (p = 0; p < f->max_peers; p++) {
 		why = lists_check_peer(f, p, &n, &first);
 		if (why)
