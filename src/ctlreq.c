@@ -223,5 +223,10 @@ int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 		if (!strcmp(argv[0], ctlreq_parsed[i].w0))
 			return ctlreq_parsed[i].parse(argv, argc, r, why,
 						      why_len);
+	/* A request's own words, and more ("config extra"). */
+	for (i = 0; i < ARRAY_LEN(ctlreq_fixed); i++)
+		if (!strcmp(argv[0], ctlreq_fixed[i].w0))
+			return ctlreq_fail(why, why_len, "%s: too many words "
+					   "(try help)", argv[0]);
 	return ctlreq_fail(why, why_len, "unknown request (try help)");
 }

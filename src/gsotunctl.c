@@ -272,6 +272,14 @@ static bool ctl_seen(const struct ctl_found *found, int i)
 	return false;
 }
 
+/* Is the socket fd is connected to, name, served by whom it may be? */
+static bool ctl_served_trusted(int fd, const char *name)
+{
+	uid_t uid;
+
+	return ctl_server_uid(fd, &uid) && ctl_trusted(name, uid);
+}
+
 /*
  * A connection to the socket f names, if it is served by whom it may
  * be; else -1 with its name cleared, counted in *others (served by
@@ -281,10 +289,8 @@ static int ctl_dial_trusted(struct ctl_found *f, int *others, int *denied)
 {
 	/* Non-blocking: a squatter's full backlog holds nothing. */
 	int fd = ctl_dial(f->name, true);
-	uid_t uid;
 
-	if (fd >= 0 && (!ctl_server_uid(fd, &uid) ||
-			!ctl_trusted(f->name, uid))) {
+	if (fd >= 0 && !ctl_served_trusted(fd, f->name)) {
 		(*others)++;
 		close(fd);
 		fd = -1;
@@ -692,9 +698,21 @@ static int ctl_find_tap(const char *dev, char *name, size_t len)
 	const struct ctl_found *f;
 	char why[CONTROL_REQ_MAX];
 	int fd, refused = 0;
+	bool squatted = false;
 
 	ctl_dev_name(dev, name, len);
-	fd = ctl_dial(name, false);
+	fd = ctl_dial(name, true);
+	/*
+	 * Anyone may bind the name of a tap that is not a main one (no
+	 * gsotun binds it): one not trusted, or whose backlog is full, is
+	 * passed over, not obeyed nor waited for.
+	 */
+	if (fd == -EAGAIN || (fd >= 0 && !ctl_served_trusted(fd, name))) {
+		if (fd >= 0)
+			close(fd);
+		fd = -ENOENT;
+		squatted = true;
+	}
 	if (fd != -ENOENT && fd != -ECONNREFUSED)
 		return ctl_checked(fd, name);
 	ctl_scan_start(&s);
@@ -708,6 +726,9 @@ static int ctl_find_tap(const char *dev, char *name, size_t len)
 		}
 	}
 	free(b.p);
+	if (squatted)
+		fprintf(stderr, "gsotunctl: %s is served by another user, not "
+			"by a gsotun: not trusted\n", name);
 	if (refused || s.denied)
 		ctl_die(EXIT_FAILURE, "no gsotun with tap %s among those "
 			"this user may ask (root, or the user or group gsotun "

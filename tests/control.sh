@@ -216,7 +216,10 @@ peer_list()
 errors()
 {
 	ctl_fails 1 "no gsotun with tap nosuch" "$NS_A" nosuch show &&
-		ctl_fails 64 "unknown request" "$NS_A" "$TAP_A" stats bogus &&
+		ctl_fails 64 "stats: too many words (try help)" "$NS_A" \
+			"$TAP_A" stats bogus &&
+		ctl_fails 64 "config: too many words" "$NS_A" "$TAP_A" \
+			config extra &&
 		ctl_fails 64 "unrecognized option" "$NS_A" --bogus &&
 		ctl_fails 64 "--json goes with show, stats, fdb show and peer list" \
 			"$NS_A" metrics --json &&
@@ -272,6 +275,26 @@ tap_show()
 		"$NS_C" "zz$$" show &&
 		ctl_fails 64 "no tap zz$$ in this gsotun" "$NS_C" "$TAP_O" \
 			show "zz$$"
+}
+
+# Nobody binds the name of a tap that is not a main one: another user
+# who does is passed over, and the tap's own gsotun still answers.
+tap_squatted()
+{
+	local sp
+
+	ip netns exec "$NS_C" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups /usr/bin/python3 - squat "gsotun/$TAP_O" 20 \
+		<"$PY" &
+	sp=$!
+	track_pid "$sp"
+	sleep 0.5
+	ctl_ok "$NS_C" "$TAP_O" show && has "tunnel $TAP_O: vxlan VNI 2"
+	ST=$?
+	kill "$sp" 2>/dev/null
+	wait "$sp"
+	forget_pid "$sp"
+	return "$ST"
 }
 
 # fdb add, show and del by the second tap's name: its table, not the
@@ -903,6 +926,7 @@ check "fdb show --json: static and learnt entries" fdb_json
 check "errors and exit codes" errors
 check "two gsotun in one namespace, one with two taps" two_start
 check "show of a tap by its own name" tap_show
+check "  another user at the name of the second tap: passed over" tap_squatted
 check "fdb add, show and del of a tap by its own name" tap_fdb
 check "list: each gsotun and its taps" listed
 check "show --json of a tap, peer list --json and text" tap_json
