@@ -254,8 +254,9 @@ static bool conffile_fits(const char *value)
 	for (i = 0; i < n; i++)
 		if ((unsigned char)value[i] < 0x20 && value[i] != '\t')
 			return false;
-	for (i = 1; i < n; i++)
-		if (value[i] == '#' && conffile_blank(value[i - 1]))
+	/* A '#' after a blank starts a comment: the value's first too. */
+	for (i = 0; i < n; i++)
+		if (value[i] == '#' && (!i || conffile_blank(value[i - 1])))
 			return false;
 	return true;
 }

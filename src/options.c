@@ -271,10 +271,14 @@ static const char *options_dev_invalid(const char *name)
 		return "longer than 15 characters";
 	if (!strcmp(name, ".") || !strcmp(name, ".."))
 		return "not a device name";
+	/* '=' ends DEV in DEV=VALUE; '#' would start a --config comment. */
+	if (*name == '#')
+		return "it may not begin with '#'";
 	for (p = name; *p; p++) {
-		if (*p == '/' || *p == ':' || *p == '%' || *p == ' ' ||
-		    (*p >= '\t' && *p <= '\r'))
-			return "'/', ':', '%' and white space are not allowed";
+		if (*p == '/' || *p == ':' || *p == '%' || *p == '=' ||
+		    *p == ' ' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			return "'/', ':', '%', '=', white space and control "
+			       "characters are not allowed";
 	}
 	return NULL;
 }
@@ -1825,8 +1829,11 @@ int options_parse_file(int argc, char **argv, FILE *f, const char *name,
 	if (f)
 		err = conffile_read(f, &cf, &line, why, sizeof(why));
 	if (err && !quiet) {
-		fprintf(stderr, "gsotun: %s:%u%s%s\n", name, line, line ? ": "
-			: "", why);
+		/* Line 0: of the file as a whole (its size, a read error). */
+		if (line)
+			fprintf(stderr, "gsotun: %s:%u: %s\n", name, line, why);
+		else
+			fprintf(stderr, "gsotun: %s: %s\n", name, why);
 		exit(err == -ENOMEM ? EXIT_FAILURE : EX_USAGE);
 	}
 	if (err)
