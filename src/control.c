@@ -212,27 +212,34 @@ static int control_bind(struct control *c, const char *name)
 	return err;
 }
 
-/* --admin-group: a group name, or a number. */
-static int control_admin(struct control *c, const char *group)
+int control_admin_gid(const char *group, gid_t *gid)
 {
 	struct group *gr;
 	char *end;
 	unsigned long id;
 
+	errno = 0;
+	gr = getgrnam(group);
+	if (gr) {
+		*gid = gr->gr_gid;
+		return 0;
+	}
+	id = strtoul(group, &end, 10);
+	if (!isdigit((unsigned char)*group) || *end || id > (gid_t)-2)
+		return -ENOENT;
+	*gid = (gid_t)id;
+	return 0;
+}
+
+/* --admin-group's gid, when given. */
+static int control_admin(struct control *c, const char *group)
+{
 	c->admin_name = group;
 	if (!group)
 		return 0;
-	gr = getgrnam(group);
-	if (gr) {
-		c->admin_gid = gr->gr_gid;
-	} else {
-		id = strtoul(group, &end, 10);
-		if (!isdigit((unsigned char)*group) || *end ||
-		    id > (gid_t)-2) {
-			log_err("cannot find --admin-group %s", group);
-			return -ENOENT;
-		}
-		c->admin_gid = (gid_t)id;
+	if (control_admin_gid(group, &c->admin_gid)) {
+		log_err("cannot find --admin-group %s", group);
+		return -ENOENT;
 	}
 	c->has_admin = true;
 	return 0;

@@ -80,6 +80,9 @@ struct control {
 int control_open(struct control *c, const struct config *cfg,
 		 const char *dev);
 
+/* --admin-group's group (a name, or a number) in *gid; -ENOENT: none. */
+int control_admin_gid(const char *group, gid_t *gid);
+
 /* Serve it from loop; requests are about port. */
 void control_watch(struct control *c, struct ev_loop *loop,
 		   struct port *port);

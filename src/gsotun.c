@@ -7,10 +7,12 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <unistd.h>
 #include <ev.h>
 #include "clock.h"
@@ -379,6 +381,28 @@ static int become_service(struct gsotun *g)
  * --check: the configuration options_parse() made of the command line
  * and --config, checked there, printed; nothing is set up.
  */
+/*
+ * --user and --admin-group name a user and a group that exist: one that
+ * does not is a usage error (64) of --check and of a start alike, said
+ * before anything is set up, not a start that fails (1) and is retried.
+ */
+static bool names_exist(const struct config *cfg)
+{
+	gid_t gid;
+
+	errno = 0;
+	if (cfg->user && !getpwnam(cfg->user)) {
+		log_err("no user %s (--user)%s%s", cfg->user,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		return false;
+	}
+	if (cfg->admin_group && control_admin_gid(cfg->admin_group, &gid)) {
+		log_err("no group %s (--admin-group)", cfg->admin_group);
+		return false;
+	}
+	return true;
+}
+
 static int check_config(struct config *cfg)
 {
 	int ret;
@@ -413,6 +437,10 @@ int main(int argc, char **argv)
 
 	g.port.start_ns = clock_now_ns();
 	options_parse(argc, argv, &g.cfg);
+	if (!names_exist(&g.cfg)) {
+		options_free(&g.cfg);
+		return EX_USAGE;
+	}
 	if (g.cfg.check)
 		return check_config(&g.cfg);
 	set_log_level(g.cfg.verbosity);

@@ -818,21 +818,33 @@ static bool report_config_peer(FILE *out, const struct port *port,
 	return false;
 }
 
-/* Is static entry e, to the peer at a, one that --peers gave? */
-static bool report_fdb_of_file(const struct config *cfg,
-			       const struct fdb_entry *e,
-			       const struct ipaddr *a)
+/* What --peers says of a static entry: */
+enum report_file_fdb {
+	REPORT_FILE_EVERY = 1,	/* it, for every tap (no DEV=) */
+	REPORT_FILE_TAP = 2,	/* it, for the tap asked about (DEV=) */
+	REPORT_FILE_ONE = 4,	/* it, for some one tap */
+};
+
+/* What --peers says of static entry e, to the peer at a, of tap. */
+static unsigned int report_fdb_of_file(const struct config *cfg,
+				       const struct fdb_entry *e,
+				       const struct ipaddr *a, const char *tap)
 {
-	unsigned int i;
+	unsigned int i, said = 0;
 
 	for (i = cfg->n_fdb_cmd; i < cfg->n_fdb; i++) {
 		const struct config_fdb *f = &cfg->fdb[i];
 
-		if (!memcmp(f->mac, e->mac, ETH_ALEN) && f->vlan == e->vlan &&
-		    options_ip_equal(&f->peer, a))
-			return true;
+		if (memcmp(f->mac, e->mac, ETH_ALEN) || f->vlan != e->vlan ||
+		    !options_ip_equal(&f->peer, a))
+			continue;
+		if (!f->dev[0])
+			said |= REPORT_FILE_EVERY;
+		else
+			said |= REPORT_FILE_ONE |
+				(!strcmp(f->dev, tap) ? REPORT_FILE_TAP : 0);
 	}
-	return false;
+	return said;
 }
 
 /* Does every tap hold e, to its peer, as a static entry? */
@@ -862,7 +874,7 @@ static bool report_config_fdb(FILE *out, const struct port *port,
 	struct fdb_entry e[REPORT_CONFIG_BATCH];
 	const struct tunnel *t;
 	const struct ipaddr *a;
-	unsigned int n, i;
+	unsigned int n, i, file;
 	bool every;
 
 	for (; c->pos < port->n_tun; c->pos++, c->after = 0) {
@@ -873,9 +885,12 @@ static bool report_config_fdb(FILE *out, const struct port *port,
 			continue;
 		for (i = 0; i < n; i++) {
 			a = &port->peers.v[e[i].peer].addr;
-			every = report_fdb_in_every_tap(port, &e[i]);
-			if ((every && c->pos) ||
-			    report_fdb_of_file(cfg, &e[i], a))
+			file = report_fdb_of_file(cfg, &e[i], a, t->ifname);
+			/* One line for all taps, unless the file has some. */
+			every = !(file & REPORT_FILE_ONE) &&
+				report_fdb_in_every_tap(port, &e[i]);
+			if ((every && c->pos) || (file & REPORT_FILE_EVERY) ||
+			    (file & REPORT_FILE_TAP))
 				continue;
 			conffile_put_fdb(out, every ? NULL : t->ifname,
 					 e[i].mac, e[i].vlan, a);

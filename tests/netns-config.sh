@@ -25,7 +25,7 @@ O2_A=10.145.0.1 O2_B=10.145.0.2
 # Peers that answer nothing, on the underlay's subnet.
 P3=198.18.45.3 P4=198.18.45.4
 M1=02:00:00:45:00:01 M2=02:00:00:45:00:02 M3=02:00:00:45:00:03
-MP=02:00:00:45:00:04
+MP=02:00:00:45:00:04 M5=02:00:00:45:00:05
 NS_C=gtC$$
 ns_add "$NS_C"
 
@@ -42,9 +42,12 @@ learning		# what B's taps send from is learnt
 ageing 120
 mtu 1300
 fdb $M1=$UL_B
+# The file has it for the main tap: this line is the second's alone.
+fdb $T2_A=$M5=$P4
 peers $peers
 EOF
-printf 'remote %s\nfdb %s=%s\n' "$P4" "$MP" "$P4" >"$peers"
+printf 'remote %s\nfdb %s=%s\nfdb %s=%s=%s\n' "$P4" "$MP" "$P4" \
+	"$TAP_A" "$M5" "$P4" >"$peers"
 
 # ctl NS ARGS...: gsotunctl in NS; its output in OUT, status in ST.
 ctl()
@@ -106,7 +109,9 @@ config_says()
 		has "address $OV4_A/24" && has "address $T2_A=$O2_A/24" &&
 		has "fdb $TAP_A=$M2=$P3" && has "fdb $T2_A=$M1=$UL_B" &&
 		has "fdb $T2_A=$M3@7=$UL_B" && has "peers $peers" &&
-		lacks "$P4" && lacks "$MP" && lacks "$b_mac" && lacks "mtu 1300"
+		has "fdb $T2_A=$M5=$P4" && lacks "fdb $M5=" &&
+		lacks "$TAP_A=$M5" && lacks "remote $P4" && lacks "$MP" &&
+		lacks "$b_mac" && lacks "mtu 1300"
 }
 
 # A again, from the saved file alone (and --dev, as the unit gives it).
@@ -179,6 +184,23 @@ check_bad()
 		{ diag "status $ST, line $n: $ERR" "$OUT"; return 1; }
 }
 
+# A --user or --admin-group nobody has: 64 from --check, as at a start.
+check_names()
+{
+	local u=nosuchuser$$ g=nosuchgroup$$
+
+	gt_check --config "$saved" --user "$u"
+	[ "$ST" -eq 64 ] && [ -z "$OUT" ] &&
+		[[ $ERR == *"no user $u (--user)"* ]] ||
+		{ diag "--user $u: status $ST: $ERR"; return 1; }
+	gt_check --config "$saved" --admin-group "$g"
+	[ "$ST" -eq 64 ] && [[ $ERR == *"no group $g (--admin-group)"* ]] ||
+		{ diag "--admin-group $g: status $ST: $ERR"; return 1; }
+	gt_check --config "$saved" --user nobody --admin-group 4242
+	[ "$ST" -eq 0 ] && has "user nobody" && has "admin-group 4242" ||
+		{ diag "nobody, 4242: status $ST: $ERR"; return 1; }
+}
+
 # The example make install puts beside NAME.conf parses, as it says.
 check_example()
 {
@@ -204,6 +226,7 @@ check "--check of the saved file prints it as it is, exit 0" check_good
 check "  no tap, no socket" untouched
 check "--check of a bad line: exit 64, FILE:LINE said" check_bad
 check "  no tap, no socket" untouched
+check "--check of a user or group that does not exist: exit 64" check_names
 check "--check of contrib/gsotun.conf.example, as the unit gives it" \
 	check_example
 check "A stops" gt_stop "$NS_A"
