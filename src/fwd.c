@@ -307,7 +307,7 @@ void fwd_reload(struct tunnel *t)
 {
 	struct port *port = t->port;
 	struct config_fdb *old;
-	unsigned int n_old, gone, added, i;
+	unsigned int n_old, gone, added, i, n;
 	bool partial = false;
 
 	n_old = t->cfg->n_fdb;
@@ -336,9 +336,10 @@ void fwd_reload(struct tunnel *t)
 		log_warn("%s: not every fdb entry was taken",
 			 t->cfg->peers_file);
 	free(old);
-	log_info("%s: %u peers (%u new, %u gone), %u static fdb entries",
-		 t->ifname, t->peers->n, added, gone,
-		 fdb_count_static(&t->fwd.fdb));
+	n = fdb_count_static(&t->fwd.fdb);
+	log_info("%s: %u peer%s (%u new, %u gone), %u static fdb entr%s",
+		 t->ifname, t->peers->n, t->peers->n == 1 ? "" : "s", added,
+		 gone, n, n == 1 ? "y" : "ies");
 }
 
 /*

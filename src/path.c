@@ -543,16 +543,24 @@ uint32_t path_budget(const struct path *p)
 }
 
 /*
- * Where else a peer of t's encapsulation may listen: the other UDP
- * encapsulation's port, and the kernel's vxlan's own default (8472, the
- * port Linux took before IANA gave 4789).
+ * Port unreachable, in buf: nothing takes t's port at the peer; where
+ * else it may listen: the other UDP encapsulation's port, and the
+ * kernel's vxlan's own default (8472, the port Linux took before IANA
+ * gave 4789), which `dstport` changes to ours.
  */
-static const char *path_other_ports(const struct tunnel *t)
+static void path_port_hint(const struct tunnel *t, char *buf, size_t len)
 {
+	unsigned int port = t->cfg->port;
+
 	if (t->encap.type == ENCAP_VXLAN)
-		return "the kernel's vxlan listens on 8472 unless given "
-		       "dstport 4789; gre-udp's port is 4754";
-	return "vxlan's port is 4789 (the kernel's vxlan's 8472)";
+		snprintf(buf, len, "port unreachable: nothing takes UDP port "
+			 "%u there: is its tunnel up, on that port? (the "
+			 "kernel's vxlan listens on 8472 unless given "
+			 "dstport %u; gre-udp's port is 4754)", port, port);
+	else
+		snprintf(buf, len, "port unreachable: nothing takes UDP port "
+			 "%u there: is its tunnel up, on that port? (vxlan's "
+			 "port is 4789, the kernel's vxlan's 8472)", port);
 }
 
 /* What an ICMP destination unreachable's code says (RFC 792, 1812). */
@@ -634,9 +642,7 @@ const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
 {
 	switch (path_icmp_cause(i)) {
 	case PATH_ICMP_PORT:
-		snprintf(buf, len, "port unreachable: nothing takes UDP port "
-			 "%u there: is its tunnel up, on that port? (%s)",
-			 t->cfg->port, path_other_ports(t));
+		path_port_hint(t, buf, len);
 		break;
 	case PATH_ICMP_PROTOCOL:
 		snprintf(buf, len, "protocol unreachable: it takes no GRE: is "

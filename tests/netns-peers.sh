@@ -74,7 +74,7 @@ hup_taken()
 	kill -HUP "${GT_PID[$NS_A]}" || return 1
 	for ((i = 0; i < 50; i++)); do
 		tail -n "+$((n + 1))" "${GT_ERR[$NS_A]}" |
-			grep -q "1 peers (0 new, 0 gone)" && return 0
+			grep -q "1 peer (0 new, 0 gone)" && return 0
 		sleep 0.1
 	done
 	diag "not taken:" "$(tail -n 2 "${GT_ERR[$NS_A]}")"
