@@ -72,6 +72,8 @@ static const char ctl_doc[] =
 	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
 	"  config                     the configuration running, as\n"
 	"                             gsotun --config reads it\n"
+	"  version                    the version of the gsotun asked\n"
+	"  taps                       its taps, the main one first\n"
 	"  list                       the gsotun of this namespace, their "
 	"taps\n"
 	"  help                       the requests (no gsotun is asked)\n"

@@ -4,9 +4,10 @@
 # needed: -h is --help in both; gsotunctl help lists the requests by
 # itself, in a network namespace of its own where no gsotun runs (one
 # of a user namespace when not root; where neither can be made, those
-# checks skip); the bash completion of completion/ parses (bash -n),
-# then completes every long option of gsotun(8)'s OPTIONS and the
-# values of some, and gsotunctl's options and commands word by word.
+# checks skip), and each of its commands is in gsotunctl(8)'s COMMANDS
+# and in gsotunctl --help; the bash completion of completion/ parses
+# (bash -n), then completes every long option of gsotun(8)'s OPTIONS and
+# the values of some, and gsotunctl's options and commands word by word.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
@@ -86,6 +87,37 @@ help_lists()
 	return "$st"
 }
 
+# command_words: each line's command, its words up to the first that is
+# not one (a placeholder, an option, json), a line each.
+command_words()
+{
+	awk '{ w = ""
+		for (i = 1; i <= NF && $i ~ /^[a-z]+$/ && $i != "json"; i++)
+			w = w (i > 1 ? " " : "") $i
+		print w }'
+}
+
+# Every command that gsotunctl help lists is one of gsotunctl(8)'s
+# COMMANDS, and is in gsotunctl --help.
+help_documented()
+{
+	local man cmd st=0
+
+	man=$(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
+		on && prev == ".TP" { print } { prev = $0 }' \
+		"$top_srcdir/man/gsotunctl.8" |
+		sed -e 's/^\.[BIR]* //' -e 's/"//g' -e 's/\\f.//g' \
+			-e 's/\\-/-/g' | command_words)
+	"$GSOTUNCTL" --help >"$tmp/usage" 2>&1 || return 1
+	while read -r cmd; do
+		grep -qxF "$cmd" <<<"$man" ||
+			{ diag "'$cmd' is not in gsotunctl(8) COMMANDS"; st=1; }
+		grep -qE "^  ${cmd%% *}( |\$)" "$tmp/usage" ||
+			{ diag "'$cmd' is not in gsotunctl --help"; st=1; }
+	done < <(command_words <"$tmp/help" | sort -u)
+	return "$st"
+}
+
 if [ "$CLI_ALONE" = 1 ]; then
 	"$GSOTUNCTL" show >/dev/null 2>"$tmp/none"
 	st=$?
@@ -94,9 +126,12 @@ if [ "$CLI_ALONE" = 1 ]; then
 	ok $? "no gsotun runs here (gsotunctl show: status $st)"
 	help_lists
 	ok $? "gsotunctl help lists every request all the same, exit 0"
+	"$GSOTUNCTL" help >"$tmp/help" 2>&1 && help_documented
+	ok $? "each command of gsotunctl help is in gsotunctl(8) and --help"
 else
 	skip "no network namespace of our own (unshare -n, -rn)"
 	skip "gsotunctl help without a gsotun"
+	skip "the commands of gsotunctl help documented"
 fi
 
 for f in gsotun gsotunctl; do
