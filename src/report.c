@@ -449,12 +449,29 @@ static void report_json_head(FILE *out, const struct port *port)
 	fputs(",\"tunnels\":[", out);
 }
 
+/*
+ * The "peers" array's next piece, a peer a step from c->i, then its
+ * end and the object's: on to the next part.
+ */
+static void report_json_peers_step(FILE *out, const struct port *port,
+				   struct report_cursor *c)
+{
+	const struct peer *e = report_peer(port, c->i);
+
+	if (e) {
+		fputs(c->i++ ? "," : "", out);
+		report_json_peer(out, e, clock_now_ns());
+		return;
+	}
+	fputs("]}\n", out);
+	report_next_part(c);
+}
+
 /* Part 0: the process; 1: each tunnel; 2: each peer; 3: the end. */
 static bool report_json_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
 	const struct tunnel *t;
-	const struct peer *e;
 
 	switch (c->part) {
 	case 0:
@@ -472,14 +489,7 @@ static bool report_json_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 2:
-		e = report_peer(port, c->i);
-		if (e) {
-			fputs(c->i++ ? "," : "", out);
-			report_json_peer(out, e, clock_now_ns());
-			return true;
-		}
-		fputs("]}\n", out);
-		report_next_part(c);
+		report_json_peers_step(out, port, c);
 		return true;
 	}
 	return false;
@@ -766,22 +776,13 @@ static bool report_peers_step(FILE *out, const struct port *port,
 static bool report_peers_json_step(FILE *out, const struct port *port,
 				   struct report_cursor *c)
 {
-	const struct peer *e;
-
 	switch (c->part) {
 	case 0:
 		fputs("{\"peers\":[", out);
 		report_next_part(c);
 		return true;
 	case 1:
-		e = report_peer(port, c->i);
-		if (e) {
-			fputs(c->i++ ? "," : "", out);
-			report_json_peer(out, e, clock_now_ns());
-			return true;
-		}
-		fputs("]}\n", out);
-		report_next_part(c);
+		report_json_peers_step(out, port, c);
 		return true;
 	}
 	return false;

@@ -281,19 +281,11 @@ tap_show()
 # who does is passed over, and the tap's own gsotun still answers.
 tap_squatted()
 {
-	local sp
-
-	ip netns exec "$NS_C" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups /usr/bin/python3 - squat "gsotun/$TAP_O" 20 \
-		<"$PY" &
-	sp=$!
-	track_pid "$sp"
+	squat_start "$NS_C" "gsotun/$TAP_O" 20
 	sleep 0.5
 	ctl_ok "$NS_C" "$TAP_O" show && has "tunnel $TAP_O: vxlan VNI 2"
 	ST=$?
-	kill "$sp" 2>/dev/null
-	wait "$sp"
-	forget_pid "$sp"
+	squat_stop
 	return "$ST"
 }
 
@@ -495,25 +487,35 @@ permissions()
 	return 1
 }
 
+# squat_start NS NAME SECONDS [bind]: nobody binds (and serves, without
+# bind) the abstract NAME in NS, in the background: its PID in SQUAT.
+# The system's python (one under root's home is not nobody's), the
+# script on its stdin (the tree may not be readable by nobody).
+squat_start()
+{
+	ip netns exec "$1" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups /usr/bin/python3 - squat "$2" "$3" ${4:+"$4"} \
+		<"$PY" &
+	SQUAT=$!
+	track_pid "$SQUAT"
+}
+
+squat_stop()
+{
+	kill "$SQUAT" 2>/dev/null
+	wait "$SQUAT"
+	forget_pid "$SQUAT"
+}
+
 # Anyone may bind an abstract name first: gsotunctl trusts no answer
 # from a socket that root did not open.
 squatter()
 {
-	local sp
-
-	# The system's python (one under root's home is not nobody's), the
-	# script on its stdin (the tree may not be readable by nobody).
-	ip netns exec "$NS_A" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups /usr/bin/python3 - squat "gsotun/sq$$" 20 \
-		<"$PY" &
-	sp=$!
-	track_pid "$sp"
+	squat_start "$NS_A" "gsotun/sq$$" 20
 	sleep 0.5
 	ctl_fails 1 "not trusted" "$NS_A" "sq$$" show
 	ST=$?
-	kill "$sp" 2>/dev/null
-	wait "$sp"
-	forget_pid "$sp"
+	squat_stop
 	return "$ST"
 }
 
@@ -521,18 +523,10 @@ squatter()
 # tap's name gsotunctl still finds the one of the namespace.
 squatter_not_counted()
 {
-	local sp
-
-	ip netns exec "$NS_A" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups /usr/bin/python3 - squat "gsotun/zz$$" 20 \
-		<"$PY" &
-	sp=$!
-	track_pid "$sp"
+	squat_start "$NS_A" "gsotun/zz$$" 20
 	sleep 0.5
 	ctl "$NS_A" show
-	kill "$sp" 2>/dev/null
-	wait "$sp"
-	forget_pid "$sp"
+	squat_stop
 	[ "$ST" -eq 0 ] && has "tunnel $TAP_A" && return 0
 	diag "gsotunctl show beside @gsotun/zz$$: status $ST: $ERR"
 	return 1
@@ -818,23 +812,17 @@ non_readers()
 # starts all the same, says who holds it, and carries traffic.
 squatted_start()
 {
-	local sp st=0
+	local st=0
 
 	gt_stop "$NS_B" || return 1
-	ip netns exec "$NS_B" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups /usr/bin/python3 - squat "gsotun/$TAP_B" 60 \
-		bind <"$PY" &
-	sp=$!
-	track_pid "$sp"
+	squat_start "$NS_B" "gsotun/$TAP_B" 60 bind
 	sleep 0.5
 	gt_start "$NS_B" "$TAP_B" --local "$UL_B" --remote "$UL_A" \
 		--address "$OV4_B/24" --address "$OV6_B/64" "${GT_ARGS[@]}" &&
-		wait_log "$NS_B" "control socket @gsotun/$TAP_B is taken (uid 65534, pid $sp)" &&
+		wait_log "$NS_B" "control socket @gsotun/$TAP_B is taken (uid 65534, pid $SQUAT)" &&
 		ping_ok "$NS_A" "$OV4_B" && xfer "$NS_A" "$NS_B" "$OV4_B" big 60 ||
 		st=1
-	kill "$sp" 2>/dev/null
-	wait "$sp"
-	forget_pid "$sp"
+	squat_stop
 	return "$st"
 }
 
@@ -861,7 +849,7 @@ unit_ask()
 # abstract name squatted meanwhile changes nothing.
 unit_socket()
 {
-	local run=$LIB_TMP/inrun.sh pid sp st=0
+	local run=$LIB_TMP/inrun.sh pid st=0
 
 	cat >"$run" <<-EOF
 		#!/bin/sh
@@ -877,11 +865,7 @@ unit_socket()
 	chmod 755 "$run"
 	# Whatever a check before left running there goes first.
 	[ -z "${GT_PID[$NS_C]}" ] || gt_stop "$NS_C"
-	ip netns exec "$NS_C" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups /usr/bin/python3 - squat "gsotun/p$$" 60 \
-		<"$PY" &
-	sp=$!
-	track_pid "$sp"
+	squat_start "$NS_C" "gsotun/p$$" 60
 	GSOTUN=$run gt_start "$NS_C" p$$ --local 198.18.23.1 \
 		--remote 198.18.23.2 --control /run/gsotun/p$$/ctl || st=1
 	pid=${GT_PID[$NS_C]}
@@ -890,9 +874,7 @@ unit_socket()
 		unit_ask "without" "$pid" show || st=1
 		gt_stop "$NS_C" || st=1
 	fi
-	kill "$sp" 2>/dev/null
-	wait "$sp"
-	forget_pid "$sp"
+	squat_stop
 	[ ! -e /run/gsotun/p$$ ] || { diag "/run/gsotun/p$$ on the host"; st=1; }
 	return "$st"
 }
