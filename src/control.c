@@ -218,7 +218,6 @@ int control_admin_gid(const char *group, gid_t *gid)
 	char *end;
 	unsigned long id;
 
-	errno = 0;
 	gr = getgrnam(group);
 	if (gr) {
 		*gid = gr->gr_gid;

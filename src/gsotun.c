@@ -378,10 +378,6 @@ static int become_service(struct gsotun *g)
 }
 
 /*
- * --check: the configuration options_parse() made of the command line
- * and --config, checked there, printed; nothing is set up.
- */
-/*
  * --user and --admin-group name a user and a group that exist: one that
  * does not is a usage error (64) of --check and of a start alike, said
  * before anything is set up, not a start that fails (1) and is retried.
@@ -390,10 +386,8 @@ static bool names_exist(const struct config *cfg)
 {
 	gid_t gid;
 
-	errno = 0;
 	if (cfg->user && !getpwnam(cfg->user)) {
-		log_err("no user %s (--user)%s%s", cfg->user,
-			errno ? ": " : "", errno ? strerror(errno) : "");
+		log_err("no user %s (--user)", cfg->user);
 		return false;
 	}
 	if (cfg->admin_group && control_admin_gid(cfg->admin_group, &gid)) {
@@ -403,6 +397,10 @@ static bool names_exist(const struct config *cfg)
 	return true;
 }
 
+/*
+ * --check: the configuration options_parse() made of the command line
+ * and --config, checked there, printed; nothing is set up.
+ */
 static int check_config(struct config *cfg)
 {
 	int ret;
