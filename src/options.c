@@ -1152,14 +1152,23 @@ int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len)
 	return 0;
 }
 
-FILE *options_peers_open(int dir, const char *name, char *why, size_t len)
+/*
+ * A regular file of at most OPTIONS_PEERS_FILE_MAX bytes, opened with
+ * flags more (O_NOFOLLOW), never blocking on a FIFO put at its name.
+ */
+static FILE *options_file_open(int dir, const char *name, int flags,
+			       char *why, size_t len)
 {
 	struct stat st;
 	FILE *f = NULL;
 	int fd;
 
-	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-				       O_CLOEXEC);
+	fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+				       flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW)) {
+		snprintf(why, len, "a symbolic link: give the file itself");
+		return NULL;
+	}
 	if (fd < 0) {
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return NULL;
@@ -1176,6 +1185,11 @@ FILE *options_peers_open(int dir, const char *name, char *why, size_t len)
 	if (!f)
 		close(fd);
 	return f;
+}
+
+FILE *options_peers_open(int dir, const char *name, char *why, size_t len)
+{
+	return options_file_open(dir, name, O_NOFOLLOW, why, len);
 }
 
 /* --peers: the file's entries after the command line's. */
@@ -1867,7 +1881,11 @@ int options_parse(int argc, char **argv, struct config *cfg)
 	options_check_unknown(argc, argv);
 	file = options_config_file(argc, argv);
 	if (file) {
-		f = options_peers_open(AT_FDCWD, file, why, sizeof(why));
+		/*
+		 * A symlink followed, unlike --peers: read once, at start, as
+		 * root, never again after privileges are dropped.
+		 */
+		f = options_file_open(AT_FDCWD, file, 0, why, sizeof(why));
 		if (!f) {
 			fprintf(stderr, "gsotun: cannot read --config '%s': "
 				"%s\n", file, why);

@@ -184,6 +184,24 @@ check_bad()
 		{ diag "status $ST, line $n: $ERR" "$OUT"; return 1; }
 }
 
+# A symlink to the file is followed (config management puts them in
+# /etc/gsotun); a FIFO at its name is refused, not waited on.
+check_links()
+{
+	local link=$LIB_TMP/link.conf fifo=$LIB_TMP/fifo.conf
+
+	ln -sf "$saved" "$link" && mkfifo "$fifo" || return 1
+	gt_check --config "$link"
+	[ "$ST" -eq 0 ] && diff -u "$saved" - <<<"$OUT" >/dev/null ||
+		{ diag "a symlink: status $ST: $ERR"; return 1; }
+	OUT=$(timeout 5 ip netns exec "$NS_C" "$GSOTUN" --check \
+		--config "$fifo" 2>&1)
+	ST=$?
+	[ "$ST" -eq 64 ] &&
+		[[ $OUT == *"cannot read --config '$fifo': not a regular file"* ]] ||
+		{ diag "a FIFO: status $ST: $OUT"; return 1; }
+}
+
 # A --user or --admin-group nobody has: 64 from --check, as at a start.
 check_names()
 {
@@ -227,6 +245,7 @@ check "  no tap, no socket" untouched
 check "--check of a bad line: exit 64, FILE:LINE said" check_bad
 check "  no tap, no socket" untouched
 check "--check of a user or group that does not exist: exit 64" check_names
+check "--config: a symlink followed, a FIFO refused" check_links
 check "--check of contrib/gsotun.conf.example, as the unit gives it" \
 	check_example
 check "A stops" gt_stop "$NS_A"

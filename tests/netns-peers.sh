@@ -128,7 +128,7 @@ rm -f "$PEERS"
 peers_file "$LIB_TMP/elsewhere" "$UL_B" "$OTHER"
 ln -s "$LIB_TMP/elsewhere" "$PEERS"
 check "a symlink at its name: refused (not followed)" \
-	hup_refused "cannot read $PEERS: cannot open it: Too many levels"
+	hup_refused "cannot read $PEERS: a symbolic link: give the file itself"
 rm -f "$PEERS"
 {
 	echo "remote $UL_B"
