@@ -116,11 +116,15 @@ int tap_open(const char *name, bool offload, char *ifname)
 	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
-		/* The node's mode, not a capability: udev makes it 0666. */
+		/*
+		 * The node's mode (udev makes it 0666), which CAP_NET_ADMIN
+		 * does not get past; TUNSETIFF then asks for CAP_NET_ADMIN.
+		 */
 		log_err("cannot open /dev/net/tun for tap %s: %s%s", shown,
 			strerror(-ret), ret == -EACCES ? " (its mode keeps "
-			"this user out: ls -l /dev/net/tun; udev makes it "
-			"0666)" : tap_why(-ret));
+			"this user out: ls -l /dev/net/tun, which udev makes "
+			"0666; creating a tap needs CAP_NET_ADMIN too)"
+			: tap_why(-ret));
 		return ret;
 	}
 	/* Not TUNSETPERSIST: closing the fd removes the tap. */

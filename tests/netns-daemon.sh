@@ -121,18 +121,20 @@ daemon_hup()
 check "SIGHUP without --peers: the daemon and its tunnel stay" daemon_hup
 check "SIGTERM removes the daemon and its tap within 2 s" daemon_stop
 
-# A set-up error after the fork (--user of no one): said on the terminal
-# and exit status 1, the parent waiting for the child's word; no pidfile
-# left (the drop failed: gsotun is root still and removes it), no tap.
-bad_user()
+# A set-up error after the fork (a --chroot that is not there, found
+# when privileges are dropped): said on the terminal and exit status 1,
+# the parent waiting for the child's word; no pidfile left (the drop
+# failed: gsotun is root still and removes it), no tap. (A --user of no
+# one is found before anything is set up: 64, netns-privdrop.sh.)
+bad_chroot()
 {
-	local st out pid user=nosuchuser$$ i
+	local st out pid dir=/nonexistent$$ i
 
 	out=$(ip netns exec "$NS_A" timeout 10 "$GSOTUN" --dev "$TAP_A" \
-		"${a_args[@]}" --daemon --pidfile "$pidfile" --user "$user" \
-		2>&1 </dev/null)
+		"${a_args[@]}" --daemon --pidfile "$pidfile" --user nobody \
+		--chroot "$dir" 2>&1 </dev/null)
 	st=$?
-	diag "--daemon --user $user -> $st: $out"
+	diag "--daemon --chroot $dir -> $st: $out"
 	pid=$(head -n 1 "$pidfile" 2>/dev/null | tr -dc 0-9)
 	if [ -n "$pid" ] && pid_alive "$pid"; then
 		diag "PID $pid of $pidfile runs"
@@ -146,11 +148,12 @@ bad_user()
 		dev_gone "$NS_A" "$TAP_A" && break
 		sleep 0.1
 	done
-	[ "$st" -eq 1 ] && grep -q "find user $user" <<<"$out" &&
+	[ "$st" -eq 1 ] && grep -q "change root to $dir" <<<"$out" &&
 		dev_gone "$NS_A" "$TAP_A"
 }
 
-check "--daemon --user of no one: exit status 1, said on stderr" bad_user
+check "--daemon --chroot that is not there: exit status 1, said on stderr" \
+	bad_chroot
 
 # The planted symlink: a directory of nobody's, and at the pidfile's
 # name a link to a root-owned file of mode 0600.

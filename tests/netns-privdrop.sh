@@ -144,7 +144,8 @@ check "  none effective" status_is CapEff 0000000000000000
 check "  ping through the tunnel" ping_ok "$NS_A" "$OV4_B"
 check "  stops cleanly" gt_stop "$NS_A"
 
-# --user naming no one: exit status 1, a message, no tap left.
+# --user naming no one: a usage error (64), said before anything is set
+# up, so no tap was made.
 unknown_user()
 {
 	local out st
@@ -152,12 +153,12 @@ unknown_user()
 	out=$(ip netns exec "$NS_A" "$GSOTUN" --dev "$TAP_A" --remote "$UL_B" \
 		--user no-such-user-$$ 2>&1)
 	st=$?
-	[ "$st" -eq 1 ] &&
-		grep -q "cannot find user no-such-user-$$" <<<"$out" &&
+	[ "$st" -eq 64 ] &&
+		grep -q "no user no-such-user-$$ (--user)" <<<"$out" &&
 		dev_gone "$NS_A" "$TAP_A" ||
 		{ diag "status $st:" "$out"; return 1; }
 }
-check "--user with an unknown name: exit 1, says so, no tap left" \
+check "--user with an unknown name: exit 64, says so, no tap made" \
 	unknown_user
 
 # --allow: B sends from a second address (its route's preferred source)
