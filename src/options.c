@@ -1745,35 +1745,58 @@ const char *options_closest(const char *name, size_t len)
 	return hit;
 }
 
+/* Where options_scan_next() is in an argv. */
+struct options_scan {
+	int argc, i;
+	char **argv;
+	const char *name;		/* after "--", len bytes before '=' */
+	size_t len;
+	const struct argp_option *o;	/* NULL: none, or ambiguous (known) */
+	bool known;			/* it names one, or the start of some */
+	const char *value;		/* what o takes, or NULL */
+};
+
+/*
+ * The next long option of argv, as getopt_long() will see it, up to
+ * "--": its argument, given with '=' or as the next word, taken too.
+ * false at the end.
+ */
+static bool options_scan_next(struct options_scan *sc)
+{
+	while (++sc->i < sc->argc && strcmp(sc->argv[sc->i], "--")) {
+		if (strncmp(sc->argv[sc->i], "--", 2))
+			continue;
+		sc->name = sc->argv[sc->i] + 2;
+		sc->len = strcspn(sc->name, "=");
+		sc->o = options_find(sc->name, sc->len, &sc->known);
+		sc->value = NULL;
+		if (sc->o && sc->o->arg)
+			sc->value = sc->name[sc->len] ? sc->name + sc->len + 1
+				    : sc->i + 1 < sc->argc ? sc->argv[++sc->i]
+							   : NULL;
+		return true;
+	}
+	return false;
+}
+
 /*
  * A long option that names none, nor the start of one: said with the
  * closest name (getopt_long() says "unrecognized" alone), exit 64. The
- * scan skips what an option takes as its argument, and stops at one
- * that is ambiguous, which getopt_long() then explains.
+ * scan stops at one that is ambiguous, which getopt_long() explains.
  */
 static void options_check_unknown(int argc, char **argv)
 {
-	const struct argp_option *o;
-	const char *name, *near;
-	size_t len;
-	bool known;
-	int i;
+	struct options_scan sc = { .argc = argc, .argv = argv };
+	const char *near;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (strncmp(argv[i], "--", 2))
-			continue;
-		name = argv[i] + 2;
-		len = strcspn(name, "=");
-		o = options_find(name, len, &known);
-		if (known && !o)
+	while (options_scan_next(&sc)) {
+		if (sc.known && !sc.o)
 			return;
-		if (o && o->arg && !name[len])
-			i++;
-		if (known)
+		if (sc.known)
 			continue;
-		near = options_closest(name, len);
+		near = options_closest(sc.name, sc.len);
 		fprintf(stderr, "gsotun: unrecognized option '--%.*s'",
-			(int)len, name);
+			(int)sc.len, sc.name);
 		if (near)
 			fprintf(stderr, " (did you mean --%s?)", near);
 		fprintf(stderr, "\nTry `gsotun --help' or `gsotun --usage' for "
@@ -1782,31 +1805,15 @@ static void options_check_unknown(int argc, char **argv)
 	}
 }
 
-/*
- * The file of the last --config of argv, or NULL: argv scanned as
- * getopt_long() will parse it, the argument of an option skipped.
- */
+/* The file of the last --config of argv, or NULL. */
 static const char *options_config_file(int argc, char **argv)
 {
-	const struct argp_option *o;
-	const char *file = NULL, *name, *value;
-	size_t len;
-	bool known;
-	int i;
+	struct options_scan sc = { .argc = argc, .argv = argv };
+	const char *file = NULL;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (strncmp(argv[i], "--", 2))
-			continue;
-		name = argv[i] + 2;
-		len = strcspn(name, "=");
-		o = options_find(name, len, &known);
-		if (!o || !o->arg)
-			continue;
-		value = name[len] ? name + len + 1 : i + 1 < argc ? argv[++i]
-								 : NULL;
-		if (o->key == OPT_CONFIG)
-			file = value;
-	}
+	while (options_scan_next(&sc))
+		if (sc.o && sc.o->key == OPT_CONFIG)
+			file = sc.value;
 	return file;
 }
 
