@@ -30,7 +30,8 @@
 #include "holder.h"
 #include "log.h"
 #include "report.h"
-#include "tunnel.h"
+#include "device.h"
+#include "port.h"
 
 /* "cannot accept a client" once a minute at most (EMFILE). */
 #define CONTROL_PAUSE_WARN_NS (60 * 1000000000ull)
@@ -375,16 +376,16 @@ static bool control_who(const struct control *c, int fd, uid_t *uid,
 }
 
 /* The tap named dev (NULL: the main one); NULL when none is. */
-static struct tunnel *control_tunnel(struct port *port, const char *dev,
+static struct device *control_device(struct port *port, const char *dev,
 				     struct control_reply *r)
 {
 	unsigned int i;
 
 	if (!dev)
-		return port->tun[0];
-	for (i = 0; i < port->n_tun; i++)
-		if (!strcmp(port->tun[i]->ifname, dev))
-			return port->tun[i];
+		return port->dev[0];
+	for (i = 0; i < port->n_dev; i++)
+		if (!strcmp(port->dev[i]->s.ifname, dev))
+			return port->dev[i];
 	control_fail(r, CONTROL_EUSAGE, "no tap %s in this gsotun", dev);
 	return NULL;
 }
@@ -395,7 +396,8 @@ static void control_peer(struct port *port, const struct ctlreq *q,
 	bool add = q->kind == CTLREQ_PEER_ADD;
 	int err;
 
-	err = add ? fwd_peer_add(port, &q->peer) : fwd_peer_del(port, &q->peer);
+	err = add ? port_peer_add(port, &q->peer)
+		  : port_peer_del(port, &q->peer);
 	if (err == -EEXIST)
 		control_fail(r, CONTROL_EFAIL, "%s is a peer already", q->arg);
 	else if (err == -ENOENT)
@@ -430,14 +432,14 @@ static void control_fdb(struct port *port, const struct ctlreq *q,
 			struct control_reply *r)
 {
 	bool add = q->kind == CTLREQ_FDB_ADD;
-	struct tunnel *t = control_tunnel(port, q->tap, r);
+	struct device *dev = control_device(port, q->tap, r);
 	char addr[INET6_ADDRSTRLEN];
 	int err;
 
-	if (!t)
+	if (!dev)
 		return;
-	err = add ? fwd_fdb_add(t, &q->fdb)
-		  : fwd_fdb_del(t, q->fdb.mac, q->fdb.vlan);
+	err = add ? fwd_fdb_add(dev, &q->fdb)
+		  : fwd_fdb_del(dev, q->fdb.mac, q->fdb.vlan);
 	if (err == -ENOENT && add)
 		control_fail(r, CONTROL_EFAIL, "%s: %s is not a peer (peer "
 			     "add it first)", q->arg,
@@ -450,7 +452,7 @@ static void control_fdb(struct port *port, const struct ctlreq *q,
 	else if (err)
 		control_fail(r, CONTROL_EFAIL, "%s", strerror(-err));
 	else
-		log_info("control: %s: fdb entry %s %s", t->ifname, q->arg,
+		log_info("control: %s: fdb entry %s %s", dev->s.ifname, q->arg,
 			 add ? "added" : "removed");
 }
 
@@ -473,16 +475,16 @@ static const enum report_kind control_reports[] = {
 static void control_report(struct control_client *cl, const struct ctlreq *q,
 			   struct control_reply *r)
 {
-	const struct tunnel *t = NULL;
+	const struct device *dev = NULL;
 
 	if (q->tap) {
-		t = control_tunnel(cl->ctl->port, q->tap, r);
-		if (!t)
+		dev = control_device(cl->ctl->port, q->tap, r);
+		if (!dev)
 			return;
 	}
 	report_start(&cl->cur, control_reports[q->kind]);
-	if (t)
-		report_only(&cl->cur, t->idx);
+	if (dev)
+		report_only(&cl->cur, dev->idx);
 	cl->more = true;
 }
 

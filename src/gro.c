@@ -532,7 +532,7 @@ static uint32_t gro_gso_mss(const struct gro *g, const struct gro_seg *s)
 
 /*
  * A TCP frame over the tap's MTU (the kernel's vxlan hands a veth its
- * unsegmented TSO frame, KERNEL-FACTS.md): written as it is it could not
+ * unsegmented TSO frame, doc/design.md): written as it is it could not
  * be forwarded behind the tap, so it becomes a super-frame of MTU-sized
  * segments. Its sender marked it SKB_GSO_TCP_ECN if it carries CWR
  * (tcp_ecn_send()); the hint is restored so CWR stays on the first

@@ -27,7 +27,8 @@
 #include "report.h"
 #include "sandbox.h"
 #include "tap.h"
-#include "tunnel.h"
+#include "device.h"
+#include "port.h"
 
 /*
  * Submission queue entries: a batch of reads and the sends of another,
@@ -36,11 +37,11 @@
  */
 #define RING_ENTRIES 512
 
-/* What set-up opens and the loop watches, beside the tunnels' parts. */
+/* What set-up opens and the loop watches, beside the devices' parts. */
 struct gsotun {
 	struct config cfg;
 	struct port port;
-	struct tunnel tun[CONFIG_MAX_TUNNELS];
+	struct device dev[CONFIG_MAX_TUNNELS];
 	struct pidfile pidfile;
 	bool dropped;		/* --user took effect */
 	struct control ctl;
@@ -48,24 +49,13 @@ struct gsotun {
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 };
 
-void tunnel_done(void *ctx, uint64_t data, int res)
-{
-	struct tunnel *any = ctx;
-	struct tunnel *t = any->port->tun[TAG_TUN_OF(data)];
-
-	if (TAG_KIND(data) == TAG_WRITE)
-		rx_done(t, (uint32_t)data, res);
-	else
-		tx_done(t, data, res);
-}
-
 /* Completions that came after their submission: sends that waited. */
 static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct tunnel *t = w->data;
+	struct lane *l = w->data;
 
-	ring_ack(t->ring);
-	ring_reap(t->ring, tunnel_done, t);
+	ring_ack(l->ring);
+	ring_reap(l->ring, queue_done, l->q[0]);
 }
 
 static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -84,13 +74,13 @@ static void print_counters(const struct port *port)
 }
 
 /*
- * For the service manager (STATUS=) the main tunnel in a few words:
+ * For the service manager (STATUS=) the main device in a few words:
  * "VXLAN VNI 1 to 198.18.0.2, MTU 1450".
  */
 static void notify_port_ready(const struct port *port)
 {
-	const struct tunnel *t = port->tun[0];
-	const struct config *cfg = t->cfg;
+	const struct device *d = port->dev[0];
+	const struct config *cfg = port->cfg;
 	char peer[INET6_ADDRSTRLEN] = "no peer", id[24] = "", more[32] = "";
 	char taps[24] = "", status[192];
 
@@ -100,12 +90,12 @@ static void notify_port_ready(const struct port *port)
 	if (cfg->n_remotes > 1)
 		snprintf(more, sizeof(more), " and %u more",
 			 cfg->n_remotes - 1);
-	report_id(t, id, sizeof(id));
-	if (port->n_tun > 1)
-		snprintf(taps, sizeof(taps), ", %u taps", port->n_tun);
+	report_id(d, id, sizeof(id));
+	if (port->n_dev > 1)
+		snprintf(taps, sizeof(taps), ", %u taps", port->n_dev);
 	snprintf(status, sizeof(status), "%s%s to %s%s, MTU %u%s",
-		 encap_name(t->encap.type), id, peer, more,
-		 path_tap_mtu(&t->path), taps);
+		 encap_name(d->s.encap.type), id, peer, more, device_mtu(d),
+		 taps);
 	notify_ready(status);
 }
 
@@ -119,147 +109,59 @@ static void notify_port_ready(const struct port *port)
  */
 static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
-	struct tunnel *t = w->data;
+	struct port *port = w->data;
+	const struct config *cfg = port->cfg;
 
-	if (!t->cfg->peers_file && !t->cfg->daemon && !notify_active()) {
+	if (!cfg->peers_file && !cfg->daemon && !notify_active()) {
 		stop_cb(loop, w, revents);
 		return;
 	}
 	notify_reloading();
-	if (t->cfg->peers_file) {
+	if (cfg->peers_file) {
 		log_info("signal %d: reading %s again", w->signum,
-			 t->cfg->peers_file);
-		fwd_reload(t);
+			 cfg->peers_file);
+		port_reload(port);
 	} else {
 		log_info("SIGHUP: nothing to read again (no --peers)");
 	}
-	notify_port_ready(t->port);
+	notify_port_ready(port);
 }
 
 static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
-	struct tunnel *t = w->data;
-
-	print_counters(t->port);
+	print_counters(w->data);
 }
 
-/*
- * The tap's MAC: --mac, else the stable one of its name and the local
- * address (--local, else the source of the route to the first peer).
- */
-static int setup_mac(struct tunnel *t)
+/* The port's lane: its ring and sockets; the loop comes later. */
+static void setup_lane(struct port *port)
 {
-	const uint8_t *mac = options_tap_mac(t->cfg, t->idx);
-	struct ipaddr local = t->cfg->local;
-	struct link_route r;
-
-	if (mac) {
-		memcpy(t->mac, mac, MAC_LEN);
-	} else {
-		if (!local.family &&
-		    !link_route_get(t->link, &t->cfg->remotes[0], true, &r))
-			local = r.src;
-		tap_stable_mac(t->ifname, &local, t->mac);
-	}
-	return link_set_mac(t->link, t->ifindex, t->mac);
-}
-
-/* The tap, its MTU (path.c), MAC, addresses, up; the receive batch. */
-static int setup_tap(struct tunnel *t)
-{
-	unsigned int i;
-	int err;
-
-	t->tap_fd = tap_open(t->dev, t->cfg->offload, t->ifname);
-	if (t->tap_fd < 0)
-		return t->tap_fd;
-	t->ifindex = if_nametoindex(t->ifname);
-	if (!t->ifindex) {
-		log_err_errno("cannot find tap %s", t->ifname);
-		return -errno;
-	}
-	t->link = link_open();
-	if (!t->link)
-		return -EIO;
-	err = path_open(t);
-	if (!err)
-		err = rx_init(t, path_tap_mtu(&t->path));
-	if (!err)
-		err = setup_mac(t);
-	if (err)
-		return err;
-	tap_set_sysctls(t->ifname);
-	for (i = 0; i < t->cfg->n_addrs; i++) {
-		if (t->cfg->addr_tap[i] != t->idx)
-			continue;
-		err = link_add_addr(t->link, t->ifindex, &t->cfg->addrs[i]);
-		if (err)
-			return err;
-	}
-	/* Up before the first write: a down tap answers EIO. */
-	return link_set_up(t->link, t->ifindex);
-}
-
-/*
- * Tunnel i of the port: the main one (--dev, --vni or --key), or the tap
- * of taps[i - 1] with its VNI or key.
- */
-static void tunnel_init(struct gsotun *g, unsigned int i)
-{
-	struct tunnel *t = &g->tun[i];
-	struct port *port = &g->port;
-
-	t->cfg = &g->cfg;
-	t->encap = g->cfg.encap;
-	t->dev = g->cfg.dev;
-	if (i) {
-		const struct config_tap *tap = &g->cfg.taps[i - 1];
-
-		t->dev = tap->dev;
-		if (t->encap.type == ENCAP_VXLAN) {
-			t->encap.vni = tap->id;
-		} else {
-			t->encap.key = tap->id;
-			t->encap.has_key = true;
-		}
-	}
-	t->idx = i;
-	t->port = port;
-	t->ul = &port->ul;
-	t->ring = &port->ring;
-	t->peers = &port->peers;
-	t->tap_fd = -1;
-	t->fwd.peers_dir = -1;
-	port->tun[port->n_tun++] = t;
+	port->lane.ring = &port->ring;
+	port->lane.done = queue_done;
+	port->lane.ul = &port->ul;
 }
 
 static int setup(struct gsotun *g)
 {
 	struct port *port = &g->port;
 	unsigned int i;
-	int err;
+	int err = 0;
 
-	for (i = 0; i <= g->cfg.n_taps; i++)
-		tunnel_init(g, i);
-	err = fwd_peers_open(port, &g->cfg);
+	setup_lane(port);
+	for (i = 0; !err && i <= g->cfg.n_taps; i++)
+		err = device_init(&g->dev[i], &g->cfg, port, i);
+	if (!err)
+		err = port_peers_open(port, &g->cfg);
 	if (!err)
 		err = ring_init(&port->ring, RING_ENTRIES);
 	if (err)
 		return err;
 	port->ring_up = true;
 	err = underlay_open(&port->ul, &g->cfg, &port->peers);
-	for (i = 0; !err && i < port->n_tun; i++) {
-		struct tunnel *t = port->tun[i];
-
-		err = tx_init(t);
-		if (!err)
-			err = fwd_open(t);
-		if (!err)
-			err = setup_tap(t);
-	}
+	for (i = 0; !err && i < port->n_dev; i++)
+		err = device_open(port->dev[i]);
 	/* Named after the tap, which may have been named by the kernel. */
 	if (!err)
-		err = control_open(&g->ctl, &g->cfg, port->tun[0]->ifname);
+		err = control_open(&g->ctl, &g->cfg, port->dev[0]->s.ifname);
 	return err;
 }
 
@@ -268,20 +170,11 @@ static void teardown(struct gsotun *g)
 	struct port *port = &g->port;
 	unsigned int i;
 
-	for (i = 0; i < port->n_tun; i++) {
-		struct tunnel *t = port->tun[i];
-
-		if (t->tap_fd >= 0)
-			close(t->tap_fd);
-		path_close(&t->path);
-		fwd_close(t);
-		link_close(t->link);
-		tx_free(&t->tx);
-		rx_free(&t->rx);
-	}
+	for (i = 0; i < port->n_dev; i++)
+		device_close(port->dev[i]);
 	control_close(&g->ctl);
 	underlay_close(&port->ul);
-	peers_free(&port->peers);
+	port_peers_close(port);
 	if (port->ring_up)
 		ring_exit(&port->ring);
 	options_free(&g->cfg);
@@ -289,66 +182,62 @@ static void teardown(struct gsotun *g)
 
 static void watch(struct gsotun *g, struct ev_loop *loop)
 {
-	struct tunnel *t = g->port.tun[0];
+	struct port *port = &g->port;
 	unsigned int i;
 
-	for (i = 0; i < g->port.n_tun; i++) {
-		struct tunnel *u = g->port.tun[i];
-
-		u->loop = loop;
-		tx_watch(u);
-		path_watch(u);
-		fwd_watch(u);
-	}
-	/* The shared sockets: received packets go to their tunnel. */
-	rx_watch(t);
-	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(t->ring), EV_READ);
+	port->lane.loop = loop;
+	for (i = 0; i < port->n_dev; i++)
+		device_watch(port->dev[i], loop);
+	/* The shared sockets: received packets go to their device's queue. */
+	rx_watch(&port->lane);
+	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(&port->ring), EV_READ);
 	ev_signal_init(&g->sigint_w, stop_cb, SIGINT);
 	ev_signal_init(&g->sigterm_w, stop_cb, SIGTERM);
 	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
 	ev_signal_init(&g->sigusr1_w, usr1_cb, SIGUSR1);
-	g->ring_w.data = g->sigusr1_w.data = g->sighup_w.data = t;
+	g->ring_w.data = &port->lane;
+	g->sigusr1_w.data = g->sighup_w.data = port;
 	ev_io_start(loop, &g->ring_w);
 	ev_signal_start(loop, &g->sigint_w);
 	ev_signal_start(loop, &g->sigterm_w);
 	ev_signal_start(loop, &g->sighup_w);
 	ev_signal_start(loop, &g->sigusr1_w);
-	control_watch(&g->ctl, loop, &g->port);
+	control_watch(&g->ctl, loop, port);
 }
 
-static void log_tunnel(const struct tunnel *t)
+static void log_device(const struct device *d)
 {
-	const struct ipaddr *first = &t->cfg->remotes[0];
-	const struct ipaddr *local = &t->cfg->local;
+	const struct ipaddr *first = &d->s.cfg->remotes[0];
+	const struct ipaddr *local = &d->s.cfg->local;
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
 	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "";
-	unsigned int n_src = underlay_n_src(t->ul);
+	unsigned int n_src = underlay_n_src(&d->port->ul);
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
 	if (local->family)
 		inet_ntop(local->family, &local->addr, addr, sizeof(addr));
-	if (encap_is_udp(t->encap.type))
+	if (encap_is_udp(d->s.encap.type))
 		snprintf(where, sizeof(where), " on %s%sport %u",
 			 local->family ? addr : "", local->family ? " " : "",
-			 t->cfg->port);
+			 d->s.cfg->port);
 	else if (local->family)
 		snprintf(where, sizeof(where), " on %s", addr);
-	if (t->peers->n > 1)
+	if (d->s.peers->n > 1)
 		snprintf(more, sizeof(more), " and %u more peer%s%s%s",
-			 t->peers->n - 1, t->peers->n > 2 ? "s" : "",
-			 t->fwd.learning ? ", learning" : "",
-			 t->cfg->n_fdb ? ", static fdb entries" : "");
+			 d->s.peers->n - 1, d->s.peers->n > 2 ? "s" : "",
+			 d->s.learning ? ", learning" : "",
+			 d->s.cfg->n_fdb ? ", static fdb entries" : "");
 	/* Raw GRE has no ports. */
-	if (encap_is_udp(t->encap.type))
+	if (encap_is_udp(d->s.encap.type))
 		snprintf(ports, sizeof(ports), ", %u source port%s", n_src,
 			 n_src > 1 ? "s" : "");
-	report_id(t, id, sizeof(id));
+	report_id(d, id, sizeof(id));
 	report_offloads(offl, sizeof(offl));
 	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
-		 "%s%s", t->ifname, encap_name(t->encap.type), id, where,
-		 remote, more, mac_ntoa(t->mac, mac), path_tap_mtu(&t->path),
+		 "%s%s", d->s.ifname, encap_name(d->s.encap.type), id, where,
+		 remote, more, mac_ntoa(d->s.mac, mac), device_mtu(d),
 		 offl, ports);
 }
 
@@ -361,7 +250,7 @@ static void log_tunnel(const struct tunnel *t)
 static int become_service(struct gsotun *g)
 {
 	struct config *cfg = &g->cfg;
-	bool net_admin = path_needs_net_admin(g->port.tun[0]);
+	bool net_admin = path_needs_net_admin(g->port.dev[0]);
 	int err = 0;
 
 	if (cfg->daemon)
@@ -425,7 +314,8 @@ static void set_log_level(int verbosity)
 int main(int argc, char **argv)
 {
 	static struct gsotun g = {
-		.port = { .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 } },
+		.port = { .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 },
+			  .peers_dir = -1 },
 		.pidfile = { .fd = -1 },
 		.ctl = { .fd = -1 },
 	};
@@ -460,13 +350,13 @@ int main(int argc, char **argv)
 	notify_port_ready(&g.port);
 	if (daemon_detach())
 		goto out_loop;
-	for (i = 0; i < g.port.n_tun; i++)
-		log_tunnel(g.port.tun[i]);
+	for (i = 0; i < g.port.n_dev; i++)
+		log_device(g.port.dev[i]);
 	ev_run(loop, 0);
 	notify_stopping();
 	ret = EXIT_SUCCESS;
 	/* Sends still waiting for room are cancelled and counted as drops. */
-	ring_drain(&g.port.ring, tunnel_done, g.port.tun[0]);
+	ring_drain(&g.port.ring, queue_done, g.port.lane.q[0]);
 	print_counters(&g.port);
 out_loop:
 	control_close(&g.ctl);

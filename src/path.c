@@ -19,14 +19,7 @@
 #include "path.h"
 #include "rx.h"
 #include "tap.h"
-#include "tunnel.h"
-
-/*
- * ICMP "too big" into the tap: the kernel's icmp_msgs_per_sec and
- * icmp_msgs_burst defaults.
- */
-#define ICMP_PER_SEC 1000
-#define ICMP_BURST 50
+#include "device.h"
 
 /* Seconds between looks at the route: learnt PMTUs expire (600 s). */
 #define PATH_RECHECK 10.0
@@ -43,23 +36,30 @@
 /* The kernel's default gso_max_size (GSO_LEGACY_MAX_SIZE). */
 #define PATH_GSO_MAX 65536
 
-static bool path_ipv6(const struct tunnel *t)
+static int path_set_gso(struct device *d, uint32_t size)
 {
-	return t->cfg->family == AF_INET6;
-}
-
-static int path_set_gso(struct tunnel *t, uint32_t size)
-{
-	int err = link_set_gso_max_size(t->link, t->ifindex, size);
+	int err = link_set_gso_max_size(d->link, d->ifindex, size);
 
 	if (!err)
-		log_debug("%s: gso_max_size %u", t->ifname, size);
+		log_debug("%s: gso_max_size %u", d->s.ifname, size);
 	return err;
 }
 
 /*
+ * What the queues take of path_fit_gso() and path_udp_bulk() (struct
+ * dev_state's udp_fit): the size a bulk UDP frame must reach to raise
+ * the tap's gso_max_size, 0 for never.
+ */
+static void path_publish_fit(struct device *d)
+{
+	const struct path *p = &d->path;
+
+	d->s.udp_fit = p->udp_raise ? p->gso_fit : 0;
+}
+
+/*
  * One super-frame from the tap should fit one UDP GSO send (64000 bytes,
- * KERNEL-FACTS.md) once cut into segments with their headers and the
+ * doc/design.md) once cut into segments with their headers and the
  * encapsulation: lower the tap's gso_max_size so TCP builds frames of that
  * size. The estimate takes the smallest likely MSS (IPv6 with TCP
  * timestamps) of the tap or of the path, whichever is smaller, and leaves
@@ -69,21 +69,23 @@ static int path_set_gso(struct tunnel *t, uint32_t size)
  * not a capability kept for the process's life. While bulk UDP is
  * seen, the tap keeps 64 KB (path_udp_bulk()).
  */
-static void path_fit_gso(struct tunnel *t)
+static void path_fit_gso(struct device *d)
 {
-	struct path *p = &t->path;
+	struct path *p = &d->path;
 	uint32_t mtu = p->mtu, seg;
 
-	if (p->budget - ETH_HLEN < mtu)
-		mtu = p->budget - ETH_HLEN;
+	if (d->s.budget - ETH_HLEN < mtu)
+		mtu = d->s.budget - ETH_HLEN;
 	p->gso_fit = 0;
-	if (!t->cfg->offload || !encap_is_udp(t->encap.type) || mtu < 576)
-		return;
-	seg = encap_hdr_len(&t->encap) + ETH_HLEN + mtu;
-	p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg + 320;
+	if (d->s.cfg->offload && encap_is_udp(d->s.encap.type) && mtu >= 576) {
+		seg = encap_hdr_len(&d->s.encap) + ETH_HLEN + mtu;
+		p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg +
+			     320;
+	}
 	/* Not lowered (Linux before 5.19, no CAP_NET_ADMIN): never raised. */
-	if (!p->gso_raised && path_set_gso(t, p->gso_fit))
+	if (p->gso_fit && !p->gso_raised && path_set_gso(d, p->gso_fit))
 		p->gso_fit = 0;
+	path_publish_fit(d);
 }
 
 /*
@@ -96,10 +98,10 @@ static void path_fit_gso(struct tunnel *t)
  * that need the raise keep it, and a row of datagrams that brought none
  * cannot raise it again for PATH_UDP_BACKOFF seconds.
  */
-void path_udp_bulk(struct tunnel *t, enum xmit_bulk b)
+void path_udp_bulk(struct device *d, enum xmit_bulk b)
 {
-	struct path *p = &t->path;
-	ev_tstamp now = ev_now(t->loop);
+	struct path *p = &d->path;
+	ev_tstamp now = ev_now(d->loop);
 
 	if (b == XMIT_BULK_SUPER) {
 		p->udp_bulk_at = now;
@@ -107,21 +109,22 @@ void path_udp_bulk(struct tunnel *t, enum xmit_bulk b)
 	}
 	if (p->gso_raised || now < p->udp_backoff)
 		return;
-	if (path_set_gso(t, PATH_GSO_MAX)) {
+	if (path_set_gso(d, PATH_GSO_MAX)) {
 		p->udp_raise = false;
+		path_publish_fit(d);
 		return;
 	}
 	p->gso_raised = true;
 	p->udp_super_seen = b == XMIT_BULK_SUPER;
 	p->udp_bulk_at = now;
-	t->st.tx_udp_bulk++;
+	d->st.tx_udp_bulk++;
 }
 
 /* No UDP super-frame for PATH_UDP_HOLD seconds: TCP's size again. */
-static void path_udp_bulk_over(struct tunnel *t)
+static void path_udp_bulk_over(struct device *d)
 {
-	struct path *p = &t->path;
-	ev_tstamp now = ev_now(t->loop);
+	struct path *p = &d->path;
+	ev_tstamp now = ev_now(d->loop);
 
 	if (!p->gso_raised || now - p->udp_bulk_at < PATH_UDP_HOLD)
 		return;
@@ -129,27 +132,22 @@ static void path_udp_bulk_over(struct tunnel *t)
 	if (!p->udp_super_seen)
 		p->udp_backoff = now + PATH_UDP_BACKOFF;
 	if (p->gso_fit)
-		path_set_gso(t, p->gso_fit);
+		path_set_gso(d, p->gso_fit);
 }
 
-uint32_t path_udp_bulk_fit(const struct path *p)
-{
-	return p->udp_raise ? p->gso_fit : 0;
-}
 
 /* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
-static uint32_t path_auto_mtu(const struct path *p)
+static uint32_t path_auto_mtu(const struct device *d)
 {
-	if (p->budget < ETH_HLEN + 68)
+	if (d->s.budget < ETH_HLEN + 68)
 		return 0;
-	return p->budget - ETH_HLEN;
+	return d->s.budget - ETH_HLEN;
 }
 
 /* The largest inner frame a path MTU (0: unknown) takes. */
-static uint32_t path_frame_budget(const struct tunnel *t, uint32_t path)
+static uint32_t path_frame_budget(const struct device *d, uint32_t path)
 {
-	return path ? pmtu_frame_budget(&t->encap, path_ipv6(t), path)
-		    : UINT32_MAX;
+	return pmtu_path_budget(&d->s.encap, d->s.ipv6, path);
 }
 
 /* The smallest known path MTU of the peers (0: none known). */
@@ -167,61 +165,61 @@ static uint32_t path_smallest(const struct peers *ps)
 	return min;
 }
 
+/* The tap's MTU changed: what its queues merge follows. */
+static void path_queues_mtu(struct device *d, uint32_t mtu)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_q; i++)
+		rx_set_mtu(&d->q[i], mtu);
+}
+
 /*
- * The peers' paths changed: the tunnel's budget (the one every peer
+ * The peers' paths changed: the device's budget (the one every peer
  * takes, for flooded frames) follows the smallest, and so do the tap's
  * MTU and gso_max_size with --mtu auto. Called between batches only.
  */
-static void path_update(struct tunnel *t)
+static void path_update(struct device *d)
 {
-	struct path *p = &t->path;
-	uint32_t path = path_smallest(t->peers), mtu;
+	struct path *p = &d->path;
+	uint32_t path = path_smallest(d->s.peers), mtu;
 
 	if (path == p->path_mtu)
 		return;
 	p->path_mtu = path;
-	p->budget = path_frame_budget(t, path);
-	mtu = path_auto_mtu(p);
+	d->s.budget = path_frame_budget(d, path);
+	mtu = path_auto_mtu(d);
 	/* No peer's path known (none left): the tap keeps its MTU. */
-	if (t->cfg->mtu || !p->mtu || !path)
+	if (d->s.cfg->mtu || !p->mtu || !path)
 		return;
-	if (mtu && mtu != p->mtu && !link_set_mtu(t->link, t->ifindex, mtu)) {
-		log_info("%s: MTU %u (was %u)", t->ifname, mtu, p->mtu);
+	if (mtu && mtu != p->mtu && !link_set_mtu(d->link, d->ifindex, mtu)) {
+		log_info("%s: MTU %u (was %u)", d->s.ifname, mtu, p->mtu);
 		p->mtu = mtu;
-		rx_set_mtu(t, mtu);
+		path_queues_mtu(d, mtu);
 	}
-	path_fit_gso(t);
+	path_fit_gso(d);
 }
 
 /* A new path MTU to peer e; path_update() makes the rest follow. */
-static void path_peer_set(struct tunnel *t, struct peer *e, uint32_t path)
+static void path_peer_set(struct device *d, struct peer *e, uint32_t path)
 {
 	char addr[INET6_ADDRSTRLEN];
 
 	if (path == e->path_mtu)
 		return;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
-	log_info("%s: path MTU to %s %u (was %u)", t->ifname, addr, path,
+	log_info("%s: path MTU to %s %u (was %u)", d->s.ifname, addr, path,
 		 e->path_mtu);
 	e->path_mtu = path;
 }
 
-/*
- * Per tunnel, not per peer: the taps of --key N=DEV carry a GRE key that
- * a main tunnel without --key does not.
- */
-uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e)
-{
-	return path_frame_budget(t, e->path_mtu);
-}
-
 /* An ICMP error said our packets to peer are too big for reported bytes. */
-static void path_lower(struct tunnel *t, int peer, uint32_t reported)
+static void path_lower(struct device *d, int peer, uint32_t reported)
 {
-	struct peer *e = &t->peers->v[peer];
+	struct peer *e = &d->s.peers->v[peer];
 	uint32_t cur = e->path_mtu ? e->path_mtu : UINT32_MAX;
 
-	path_peer_set(t, e, pmtu_lower(cur, reported, path_ipv6(t)));
+	path_peer_set(d, e, pmtu_lower(cur, reported, d->s.ipv6));
 }
 
 /* Seconds between two warnings that peers are unreachable. */
@@ -234,13 +232,13 @@ static void path_lower(struct tunnel *t, int peer, uint32_t reported)
  * that went down (the kernel removes the routes of a link it takes down)
  * is said as the link's fault; *err is why there is no route.
  */
-static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
+static enum peer_reach path_peer_route(struct device *d, struct peer *e,
 				       bool quiet, uint32_t *mtu, int *err)
 {
 	struct link_route r;
 	bool up;
 
-	*err = -link_route_get(t->link, &e->addr, quiet, &r);
+	*err = -link_route_get(d->link, &e->addr, quiet, &r);
 	*mtu = *err ? 0 : r.mtu;
 	if (!*err) {
 		if (r.oif != e->oif && e->oif)
@@ -248,7 +246,7 @@ static enum peer_reach path_peer_route(struct tunnel *t, struct peer *e,
 		e->oif = r.oif;
 		return r.oif_up ? PEER_REACH_OK : PEER_REACH_LINK_DOWN;
 	}
-	if (e->oif && !link_is_up(t->link, e->oif, &up) && !up)
+	if (e->oif && !link_is_up(d->link, e->oif, &up) && !up)
 		return PEER_REACH_LINK_DOWN;
 	return PEER_REACH_NO_ROUTE;
 }
@@ -264,16 +262,16 @@ struct path_say {
 	unsigned int lost, back;
 };
 
-static void path_say_rest(const struct tunnel *t, const struct path_say *say)
+static void path_say_rest(const struct device *d, const struct path_say *say)
 {
 	unsigned int lost = say->lost - PATH_SAY_NAMED;
 	unsigned int back = say->back - PATH_SAY_NAMED;
 
 	if (say->lost > PATH_SAY_NAMED)
-		log_warn("%s: and %u more peer%s unreachable", t->ifname, lost,
+		log_warn("%s: and %u more peer%s unreachable", d->s.ifname, lost,
 			 lost > 1 ? "s" : "");
 	if (say->back > PATH_SAY_NAMED)
-		log_info("%s: and %u more peer%s reachable again", t->ifname,
+		log_info("%s: and %u more peer%s reachable again", d->s.ifname,
 			 back, back > 1 ? "s" : "");
 }
 
@@ -285,7 +283,7 @@ static void path_say_rest(const struct tunnel *t, const struct path_say *say)
  * PATH_RECHECK seconds) until it is said: after a flap, a lasting outage
  * is said too. Past PATH_SAY_NAMED in one look, say only counts them.
  */
-static void path_peer_reach(struct tunnel *t, struct peer *e,
+static void path_peer_reach(struct device *d, struct peer *e,
 			    enum peer_reach reach, int err,
 			    struct path_say *say)
 {
@@ -303,7 +301,7 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 	if (reach == PEER_REACH_OK) {
 		if (e->reach_said && say->back++ < PATH_SAY_NAMED)
 			log_info("%s: the peer %s is reachable again",
-				 t->ifname, addr);
+				 d->s.ifname, addr);
 		e->reach_said = false;
 		return;
 	}
@@ -317,11 +315,11 @@ static void path_peer_reach(struct tunnel *t, struct peer *e,
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
 	if (reach == PEER_REACH_LINK_DOWN)
 		log_warn("%s: underlay link %s down: nothing reaches %s%s",
-			 t->ifname,
-			 link_name(t->link, e->oif, dev, sizeof(dev)), addr,
+			 d->s.ifname,
+			 link_name(d->link, e->oif, dev, sizeof(dev)), addr,
 			 more);
 	else
-		log_warn("%s: no route to the peer %s (%s)%s", t->ifname, addr,
+		log_warn("%s: no route to the peer %s (%s)%s", d->s.ifname, addr,
 			 strerror(err), more);
 }
 
@@ -341,15 +339,15 @@ static bool path_peer_stale(const struct peer *e, const struct link_changes *c)
 
 /*
  * The routes to the port's peers that the changes c may have changed
- * (NULL: all of them), looked up by t, the main tunnel, once for every
- * tunnel. A peer without one is warned of (as a failed lookup unless
+ * (NULL: all of them), looked up by d, the main device, once for every
+ * device. A peer without one is warned of (as a failed lookup unless
  * quiet, and as unreachable once) and keeps the path MTU it had (unknown
  * at first).
  */
-static void path_look(struct tunnel *t, bool quiet,
+static void path_look(struct device *d, bool quiet,
 		      const struct link_changes *c)
 {
-	struct peers *ps = t->peers;
+	struct peers *ps = d->s.peers;
 	struct path_say say = { 0 };
 	unsigned int i;
 
@@ -361,49 +359,49 @@ static void path_look(struct tunnel *t, bool quiet,
 
 		if (!path_peer_stale(e, c))
 			continue;
-		reach = path_peer_route(t, e, quiet, &mtu, &err);
+		reach = path_peer_route(d, e, quiet, &mtu, &err);
 		if (mtu)
-			path_peer_set(t, e, mtu);
-		path_peer_reach(t, e, reach, err, &say);
+			path_peer_set(d, e, mtu);
+		path_peer_reach(d, e, reach, err, &say);
 	}
-	path_say_rest(t, &say);
+	path_say_rest(d, &say);
 }
 
 /*
  * The tap's own MAC, which frames from the peers may not carry as their
  * source (fwd_learn()), after `ip link set DEV address` (c NULL: any).
  */
-static void path_follow_mac(struct tunnel *t, const struct link_changes *c)
+static void path_follow_mac(struct device *d, const struct link_changes *c)
 {
-	if (!t->link || (c && !link_changes_touch_link(c, t->ifindex)))
+	if (!d->link || (c && !link_changes_touch_link(c, d->ifindex)))
 		return;
-	if (link_get_mac(t->link, t->ifindex, t->mac))
-		log_debug("%s: cannot read its MAC address", t->ifname);
+	if (link_get_mac(d->link, d->ifindex, d->s.mac))
+		log_debug("%s: cannot read its MAC address", d->s.ifname);
 }
 
-/* After the changes c (NULL: any), every tunnel of t's port follows. */
-static void path_check_changed(struct tunnel *t, const struct link_changes *c)
+/* After the changes c (NULL: any), every device of d's port follows. */
+static void path_check_changed(struct device *d, const struct link_changes *c)
 {
-	struct port *port = t->port;
+	struct port *port = d->port;
 	unsigned int i;
 
-	path_look(port->tun[0], true, c);
-	for (i = 0; i < port->n_tun; i++) {
-		path_follow_mac(port->tun[i], c);
-		path_update(port->tun[i]);
+	path_look(port->dev[0], true, c);
+	for (i = 0; i < port->n_dev; i++) {
+		path_follow_mac(port->dev[i], c);
+		path_update(port->dev[i]);
 	}
 }
 
 /*
- * At start: the main tunnel looks at the routes, the others of the port
+ * At start: the main device looks at the routes, the others of the port
  * take what it found. Whether any peer has one.
  */
-static bool path_routes(struct tunnel *t, bool quiet)
+static bool path_routes(struct device *d, bool quiet)
 {
-	if (!t->idx)
-		path_look(t, quiet, NULL);
-	path_update(t);
-	return t->path.path_mtu != 0;
+	if (!d->idx)
+		path_look(d, quiet, NULL);
+	path_update(d);
+	return d->path.path_mtu != 0;
 }
 
 /*
@@ -412,9 +410,9 @@ static bool path_routes(struct tunnel *t, bool quiet)
  * are said together, whether this or the watch sees it first; from the
  * loop (path_look_cb()), as path_update() is not for a completion.
  */
-void path_send_failed(struct tunnel *t, struct peer *e, int err)
+void path_send_failed(struct device *d, struct peer *e, int err)
 {
-	struct path *p = &t->port->tun[0]->path;
+	struct path *p = &d->port->dev[0]->path;
 	unsigned long held;
 
 	/* Said already, or held; and a look at the routes a while at most. */
@@ -424,21 +422,21 @@ void path_send_failed(struct tunnel *t, struct peer *e, int err)
 		return;
 	/* By address: the peer may be gone, its slot taken, by then. */
 	p->look_addr = e->addr;
-	p->look_tun = t->idx;
+	p->look_dev = d->idx;
 	p->look_err = err;
-	ev_timer_start(t->loop, &p->look_w);
+	ev_timer_start(d->loop, &p->look_w);
 }
 
 static void path_look_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct tunnel *t = w->data;
-	const struct path *p = &t->path;
+	struct device *d = w->data;
+	const struct path *p = &d->path;
 	char addr[INET6_ADDRSTRLEN];
 	int idx;
 
-	path_check(t);
-	idx = peers_find(t->peers, (const uint8_t *)&p->look_addr.addr);
-	if (idx < 0 || t->peers->v[idx].reach != PEER_REACH_OK)
+	path_check(d);
+	idx = peers_find(d->s.peers, (const uint8_t *)&p->look_addr.addr);
+	if (idx < 0 || d->s.peers->v[idx].reach != PEER_REACH_OK)
 		return;
 	/*
 	 * The route is there: the route was back already, the kernel found
@@ -447,7 +445,7 @@ static void path_look_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	 */
 	inet_ntop(p->look_addr.family, &p->look_addr.addr, addr, sizeof(addr));
 	log_debug("%s: a send to the peer %s failed (%s), its route is up",
-		  t->port->tun[p->look_tun]->ifname, addr,
+		  d->port->dev[p->look_dev]->s.ifname, addr,
 		  strerror(p->look_err));
 }
 
@@ -455,58 +453,57 @@ static void path_look_cb(struct ev_loop *loop, ev_timer *w, int revents)
  * Ask the routes again (a learnt PMTU may have expired). No route now
  * (the underlay is down): keep what we had.
  */
-void path_check(struct tunnel *t)
+void path_check(struct device *d)
 {
-	path_check_changed(t, NULL);
+	path_check_changed(d, NULL);
 }
 
 /* Nothing changed but the peers: the new ones are not known yet. */
-void path_peers_changed(struct tunnel *t)
+void path_peers_changed(struct device *d)
 {
 	static const struct link_changes none;
 
-	path_check_changed(t, &none);
+	path_check_changed(d, &none);
 }
 
 /* The tap's MTU: --mtu, or the smallest path MTU less the tunnel's. */
-static int path_first_mtu(struct tunnel *t)
+static int path_first_mtu(struct device *d)
 {
-	bool routed = path_routes(t, t->cfg->mtu != 0);
+	bool routed = path_routes(d, d->s.cfg->mtu != 0);
 	uint32_t mtu;
 
-	if (t->cfg->mtu)
-		return t->cfg->mtu;
+	if (d->s.cfg->mtu)
+		return d->s.cfg->mtu;
 	if (!routed) {
 		/* link_route_mtu() said why; say what it means here. */
 		log_err("--mtu auto needs a route to a remote: give --mtu N");
 		return -ENETUNREACH;
 	}
-	mtu = path_auto_mtu(&t->path);
+	mtu = path_auto_mtu(d);
 	if (!mtu) {
 		log_err("path MTU %u leaves no room for the tunnel (%zu bytes)",
-			t->path.path_mtu,
-			encap_overhead(&t->encap, path_ipv6(t)) + ETH_HLEN);
+			d->path.path_mtu,
+			encap_overhead(&d->s.encap, d->s.ipv6) + ETH_HLEN);
 		return -EINVAL;
 	}
 	return (int)mtu;
 }
 
-int path_open(struct tunnel *t)
+int path_open(struct device *d)
 {
-	struct path *p = &t->path;
+	struct path *p = &d->path;
 	int mtu, err;
 
-	p->budget = UINT32_MAX;
-	pmtu_limit_init(&p->icmp_limit, ICMP_PER_SEC, ICMP_BURST);
-	/* The routes are to the port's peers: the main tunnel watches. */
-	p->watch = t->idx ? NULL : link_watch_open();
-	if (!t->idx && !p->watch)
+	d->s.budget = UINT32_MAX;
+	/* The routes are to the port's peers: the main device watches. */
+	p->watch = d->idx ? NULL : link_watch_open();
+	if (!d->idx && !p->watch)
 		return -EIO;
-	mtu = path_first_mtu(t);
+	mtu = path_first_mtu(d);
 	if (mtu < 0)
 		return mtu;
 	p->mtu = (uint32_t)mtu;
-	err = link_set_mtu(t->link, t->ifindex, p->mtu);
+	err = link_set_mtu(d->link, d->ifindex, p->mtu);
 	if (err)
 		return err;
 	/*
@@ -514,15 +511,15 @@ int path_open(struct tunnel *t)
 	 * small MSS (48 is allowed) TCP would build them, and they would be
 	 * dropped whole.
 	 */
-	if (t->cfg->offload)
-		link_set_gso_max_segs(t->link, t->ifindex, VNET_MAX_SEGS);
+	if (d->s.cfg->offload)
+		link_set_gso_max_segs(d->link, d->ifindex, VNET_MAX_SEGS);
 	/*
 	 * Raised only for UDP super-frames the tap takes (USO), and only
 	 * where CAP_NET_ADMIN stays (path_needs_net_admin()).
 	 */
 	p->udp_raise = (tap_offloads() & TUN_F_USO4) &&
-		       (!t->cfg->user || path_needs_net_admin(t));
-	path_fit_gso(t);
+		       (!d->s.cfg->user || path_needs_net_admin(d));
+	path_fit_gso(d);
 	return 0;
 }
 
@@ -537,22 +534,17 @@ uint32_t path_tap_mtu(const struct path *p)
 	return p->mtu;
 }
 
-uint32_t path_budget(const struct path *p)
-{
-	return p->budget;
-}
-
 /*
- * Port unreachable, in buf: nothing takes t's port at the peer; where
+ * Port unreachable, in buf: nothing takes d's port at the peer; where
  * else it may listen: the other UDP encapsulation's port, and the
  * kernel's vxlan's own default (8472, the port Linux took before IANA
  * gave 4789), which `dstport` changes to ours.
  */
-static void path_port_hint(const struct tunnel *t, char *buf, size_t len)
+static void path_port_hint(const struct device *d, char *buf, size_t len)
 {
-	unsigned int port = t->cfg->port;
+	unsigned int port = d->s.cfg->port;
 
-	if (t->encap.type == ENCAP_VXLAN)
+	if (d->s.encap.type == ENCAP_VXLAN)
 		snprintf(buf, len, "port unreachable: nothing takes UDP port "
 			 "%u there: is its tunnel up, on that port? (the "
 			 "kernel's vxlan listens on 8472 unless given "
@@ -637,12 +629,12 @@ const char *path_icmp_name(enum path_icmp c)
 	return names[c];
 }
 
-const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
+const char *path_icmp_hint(const struct device *d, const struct peer_icmp *i,
 			   char *buf, size_t len)
 {
 	switch (path_icmp_cause(i)) {
 	case PATH_ICMP_PORT:
-		path_port_hint(t, buf, len);
+		path_port_hint(d, buf, len);
 		break;
 	case PATH_ICMP_PROTOCOL:
 		snprintf(buf, len, "protocol unreachable: it takes no GRE: is "
@@ -677,81 +669,56 @@ const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
  * ICMP says packets to a peer do not arrive (port or host unreachable):
  * said once in a while, as traffic otherwise just stops.
  */
-static void path_warn_unreach(struct tunnel *t, const struct peer *e)
+static void path_warn_unreach(struct device *d, const struct peer *e)
 {
 	char addr[INET6_ADDRSTRLEN], hint[200];
 	unsigned long held;
 
-	if (!log_limit_take(&t->path.unreach_warn, clock_now_ns(),
+	if (!log_limit_take(&d->path.unreach_warn, clock_now_ns(),
 			    PATH_WARN_NS, &held))
 		return;
 	inet_ntop(e->addr.family, &e->addr.addr, addr, sizeof(addr));
-	log_warn("%s: ICMP says of peer %s: %s", t->ifname, addr,
-		 path_icmp_hint(t, &e->icmp, hint, sizeof(hint)));
+	log_warn("%s: ICMP says of peer %s: %s", d->s.ifname, addr,
+		 path_icmp_hint(d, &e->icmp, hint, sizeof(hint)));
 }
 
 /* The peers the error queue said were unreachable, each told so. */
-static void path_unreach(struct tunnel *t, const struct underlay_errors *u)
+static void path_unreach(struct device *d, const struct underlay_errors *u)
 {
 	uint64_t now = clock_now_ns();
 	struct peer *e = NULL;
 	unsigned int i;
 
 	for (i = 0; i < u->n_unreach; i++) {
-		e = &t->peers->v[u->unreach_of[i].peer];
+		e = &d->s.peers->v[u->unreach_of[i].peer];
 		e->icmp_ns = now;
 		e->icmp = u->unreach_of[i].last;
 		e->st.icmp_unreach += u->unreach_of[i].n;
 	}
 	if (e)
-		path_warn_unreach(t, e);
+		path_warn_unreach(d, e);
 }
 
-void path_errors(struct tunnel *t, int fd)
+void path_errors(struct device *d, int fd)
 {
 	struct underlay_errors e;
 	unsigned int i;
 
-	underlay_read_errors(t->ul, fd, &e);
-	t->st.tx_icmp_too_big += e.too_big;
-	t->st.tx_icmp_unreach += e.unreach;
-	t->st.tx_icmp_muted += e.muted;
-	path_unreach(t, &e);
+	underlay_read_errors(&d->port->ul, fd, &e);
+	d->st.tx_icmp_too_big += e.too_big;
+	d->st.tx_icmp_unreach += e.unreach;
+	d->st.tx_icmp_muted += e.muted;
+	path_unreach(d, &e);
 	for (i = 0; i < e.n_mtu; i++)
-		path_lower(t, e.mtu[i].peer, e.mtu[i].mtu);
-	/* The peers are every tunnel's. */
-	for (i = 0; e.n_mtu && i < t->port->n_tun; i++)
-		path_update(t->port->tun[i]);
+		path_lower(d, e.mtu[i].peer, e.mtu[i].mtu);
+	/* The peers are every device's. */
+	for (i = 0; e.n_mtu && i < d->port->n_dev; i++)
+		path_update(d->port->dev[i]);
 }
 
-void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget)
+bool path_needs_net_admin(const struct device *d)
 {
-	struct path *p = &t->path;
-	struct virtio_net_hdr hdr;
-	size_t len;
-
-	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, budget),
-			      p->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
-	if (!len)
-		return;
-	if (!pmtu_limit_take(&p->icmp_limit,
-			     (uint64_t)(ev_now(t->loop) * 1e9))) {
-		t->st.tx_icmp_limited++;
-		return;
-	}
-	vnet_hdr_build_plain(&hdr);
-	memcpy(p->icmp_buf, &hdr, VNET_HDR_LEN);
-	if (write(t->tap_fd, p->icmp_buf, VNET_HDR_LEN + len) < 0) {
-		log_debug("tap write: %s", strerror(errno));
-		stats_drop(&t->st, DROP_RX_WRITE, 1, clock_now_ns());
-		return;
-	}
-	t->st.tx_icmp_sent++;
-}
-
-bool path_needs_net_admin(const struct tunnel *t)
-{
-	return !t->cfg->mtu;
+	return !d->s.cfg->mtu;
 }
 
 /* The sockets that only send (DF, source ports) take in only errors. */
@@ -762,12 +729,12 @@ static void path_err_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct tunnel *t = w->data;
+	struct device *d = w->data;
 	struct link_changes c;
 
-	link_watch_read(t->path.watch, &c);
+	link_watch_read(d->path.watch, &c);
 	if (c.any)
-		path_check_changed(t, &c);
+		path_check_changed(d, &c);
 }
 
 /*
@@ -777,37 +744,37 @@ static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
  */
 static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct tunnel *t = w->data;
+	struct device *d = w->data;
 
-	underlay_errors_resume(t->ul);
-	if (!t->idx)
-		path_check(t);
-	path_udp_bulk_over(t);
+	underlay_errors_resume(&d->port->ul);
+	if (!d->idx)
+		path_check(d);
+	path_udp_bulk_over(d);
 }
 
-void path_watch(struct tunnel *t)
+void path_watch(struct device *d)
 {
-	struct path *p = &t->path;
+	struct path *p = &d->path;
 	int fds[2 * CONFIG_MAX_SRC_PORTS];
 	unsigned int i;
 
 	ev_timer_init(&p->timer_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
-	p->timer_w.data = t;
-	ev_timer_start(t->loop, &p->timer_w);
+	p->timer_w.data = d;
+	ev_timer_start(d->loop, &p->timer_w);
 	if (p->watch) {
 		ev_io_init(&p->watch_w, path_watch_cb, link_watch_fd(p->watch),
 			   EV_READ);
-		p->watch_w.data = t;
-		ev_io_start(t->loop, &p->watch_w);
+		p->watch_w.data = d;
+		ev_io_start(d->loop, &p->watch_w);
 	}
-	/* Started by path_send_failed(), on the main tunnel's path. */
+	/* Started by path_send_failed(), on the main device's path. */
 	ev_timer_init(&p->look_w, path_look_cb, 0., 0.);
-	p->look_w.data = t;
-	/* The port's sockets: the main tunnel reads their errors. */
-	p->n_err_w = t->idx ? 0 : underlay_send_only_fds(t->ul, fds);
+	p->look_w.data = d;
+	/* The port's sockets: the main device reads their errors. */
+	p->n_err_w = d->idx ? 0 : underlay_send_only_fds(&d->port->ul, fds);
 	for (i = 0; i < p->n_err_w; i++) {
 		ev_io_init(&p->err_w[i], path_err_cb, fds[i], EV_READ);
-		p->err_w[i].data = t;
-		ev_io_start(t->loop, &p->err_w[i]);
+		p->err_w[i].data = d;
+		ev_io_start(d->loop, &p->err_w[i]);
 	}
 }

@@ -18,15 +18,12 @@
 #include "pmtu.h"
 #include "vnet.h"
 
-struct tunnel;
+struct device;
 
 struct path {
 	struct link_watch *watch;	/* link and route changes; main's */
 	uint32_t mtu;		/* the tap's */
 	uint32_t path_mtu;	/* the peers' smallest; 0: unknown */
-	uint32_t budget;	/* largest inner frame that fits every peer */
-	struct pmtu_limit icmp_limit;	/* ICMP "too big" into the tap */
-	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	ev_io watch_w;
 	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
 	unsigned int n_err_w;
@@ -41,20 +38,20 @@ struct path {
 	struct log_limit send_warn;	/* routes looked at, a send failed */
 	ev_timer look_w;	/* that look, from the loop */
 	struct ipaddr look_addr;	/* the peer of that send */
-	unsigned int look_tun;	/* the tunnel it was sent by */
+	unsigned int look_dev;	/* the device it was sent by */
 	int look_err;		/* and its error */
 };
 
 /*
- * Learn the path MTU (the route, over t->link), give the tap its MTU
+ * Learn the path MTU (the route, over d->link), give the tap its MTU
  * (--mtu or the path's less the tunnel's overhead) and offload limits,
  * and open the watch of link and route changes. 0 or -errno (logged).
  */
-int path_open(struct tunnel *t);
+int path_open(struct device *d);
 void path_close(struct path *p);
 
 /* Watch links, routes, the send-only sockets' errors and a timer. */
-void path_watch(struct tunnel *t);
+void path_watch(struct device *d);
 
 /*
  * The gso_max_size the tap is given so that a TCP super-frame fits one
@@ -68,39 +65,35 @@ uint32_t path_udp_bulk_fit(const struct path *p);
  * gso_max_size goes to 64 KB so that UDP_SEGMENT sends reach gsotun
  * whole, until no UDP super-frame has come for PATH_UDP_HOLD seconds.
  */
-void path_udp_bulk(struct tunnel *t, enum xmit_bulk b);
+void path_udp_bulk(struct device *d, enum xmit_bulk b);
 
 /*
  * A send to peer e failed for want of a route (err: ENETUNREACH,
  * EHOSTUNREACH, ENETDOWN): every route is looked at soon, and the peers
  * lost said, at most once an interval.
  */
-void path_send_failed(struct tunnel *t, struct peer *e, int err);
+void path_send_failed(struct device *d, struct peer *e, int err);
 
 /*
- * Ask every route to the peers again, for every tunnel of t's port: a
+ * Ask every route to the peers again, for every device of d's port: a
  * learnt PMTU may have expired.
  */
-void path_check(struct tunnel *t);
+void path_check(struct device *d);
 
 /*
- * Peers of t's port came or went: the routes to the new ones, and every
- * tunnel's tap MTU and budget for the peers as they are now.
+ * Peers of d's port came or went: the routes to the new ones, and every
+ * device's tap MTU and budget for the peers as they are now.
  */
-void path_peers_changed(struct tunnel *t);
+void path_peers_changed(struct device *d);
 
-/* The largest inner frame t may send to peer e (UINT32_MAX: no limit). */
-uint32_t path_peer_budget(const struct tunnel *t, const struct peer *e);
-
-/* The tap's MTU, and the largest inner frame every peer's path takes. */
+/* The tap's MTU. */
 uint32_t path_tap_mtu(const struct path *p);
-uint32_t path_budget(const struct path *p);
 
 /*
  * Read fd's error queue: ICMP errors counted, a learnt MTU heeded, what
  * ICMP said of a peer kept in it (icmp_ns, icmp_err).
  */
-void path_errors(struct tunnel *t, int fd);
+void path_errors(struct device *d, int fd);
 
 /* What an ICMP error says of a peer, by its type and code. */
 enum path_icmp {
@@ -120,23 +113,17 @@ enum path_icmp path_icmp_cause(const struct peer_icmp *i);
 const char *path_icmp_name(enum path_icmp c);
 
 /*
- * What ICMP error i says of a peer of t, and its likely causes, as text in
+ * What ICMP error i says of a peer of d, and its likely causes, as text in
  * buf: "port unreachable: nothing takes UDP port 4789 there: ...".
  * Returns buf.
  */
-const char *path_icmp_hint(const struct tunnel *t, const struct peer_icmp *i,
+const char *path_icmp_hint(const struct device *d, const struct peer_icmp *i,
 			   char *buf, size_t len);
-
-/*
- * Answer f, too big for the path it was for (budget: its largest inner
- * frame), with an ICMP "too big" into the tap.
- */
-void path_icmp(struct tunnel *t, const struct frame *f, uint32_t budget);
 
 /*
  * What needs CAP_NET_ADMIN after set-up: the tap's MTU, and with it its
  * gso_max_size, following the path (--mtu auto).
  */
-bool path_needs_net_admin(const struct tunnel *t);
+bool path_needs_net_admin(const struct device *d);
 
 #endif

@@ -57,6 +57,13 @@ uint32_t pmtu_frame_budget(const struct encap_cfg *c, bool ipv6_underlay,
 	return path_mtu - over;
 }
 
+uint32_t pmtu_path_budget(const struct encap_cfg *c, bool ipv6_underlay,
+			  uint32_t path_mtu)
+{
+	return path_mtu ? pmtu_frame_budget(c, ipv6_underlay, path_mtu)
+			: UINT32_MAX;
+}
+
 uint32_t pmtu_lower(uint32_t cur, uint32_t reported, bool ipv6_underlay)
 {
 	uint32_t floor = ipv6_underlay ? PMTU_FLOOR6 : PMTU_FLOOR4;

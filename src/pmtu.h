@@ -31,6 +31,10 @@
 uint32_t pmtu_frame_budget(const struct encap_cfg *c, bool ipv6_underlay,
 			   uint32_t path_mtu);
 
+/* pmtu_frame_budget(), but no limit (UINT32_MAX) for path_mtu 0: unknown. */
+uint32_t pmtu_path_budget(const struct encap_cfg *c, bool ipv6_underlay,
+			  uint32_t path_mtu);
+
 /*
  * A learned path MTU (from an ICMP error about our own packets):
  * min(cur, reported), but never below the floor of the family (and never

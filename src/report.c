@@ -17,7 +17,8 @@
 #include "conffile.h"
 #include "report.h"
 #include "tap.h"
-#include "tunnel.h"
+#include "device.h"
+#include "port.h"
 
 /* Counters of a peer: names as the dump and JSON call them, and help. */
 #define PEER_STATS_LIST(X)                                                    \
@@ -106,16 +107,16 @@ void report_offloads(char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-void report_id(const struct tunnel *t, char *buf, size_t len)
+void report_id(const struct device *dev, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (t->encap.type == ENCAP_VXLAN)
-		snprintf(buf, len, " VNI %u", t->encap.vni);
-	else if (t->encap.has_key)
-		snprintf(buf, len, " key %u", t->encap.key);
+	if (dev->s.encap.type == ENCAP_VXLAN)
+		snprintf(buf, len, " VNI %u", dev->s.encap.vni);
+	else if (dev->s.encap.has_key)
+		snprintf(buf, len, " key %u", dev->s.encap.key);
 }
 
-/* The cursor's next section, from its first tunnel or peer. */
+/* The cursor's next section, from its first device or peer. */
 static void report_next_part(struct report_cursor *c)
 {
 	c->part++;
@@ -123,16 +124,16 @@ static void report_next_part(struct report_cursor *c)
 }
 
 /*
- * The i-th tunnel the report is about: of all, or the one it is of
+ * The i-th device the report is about: of all, or the one it is of
  * (report_only()); NULL past the last.
  */
-static const struct tunnel *report_tunnel(const struct port *port,
+static const struct device *report_device(const struct port *port,
 					  const struct report_cursor *c,
 					  unsigned int i)
 {
 	if (c->one)
-		return i ? NULL : port->tun[c->tun];
-	return i < port->n_tun ? port->tun[i] : NULL;
+		return i ? NULL : port->dev[c->dev];
+	return i < port->n_dev ? port->dev[i] : NULL;
 }
 
 /* The i-th live peer, or NULL past the last (peers come and go). */
@@ -158,12 +159,13 @@ static void report_dump_peer(FILE *out, const struct peer *e)
 	fputc('\n', out);
 }
 
-/* Part 0: a line per peer; 1: per tunnel, the main one last. */
+/* Part 0: a line per peer; 1: per device, the main one last. */
 static bool report_dump_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
-	const struct tunnel *t;
+	const struct device *dev;
 	const struct peer *e;
+	struct stats st;
 
 	if (c->part == 0) {
 		e = report_peer(port, c->i++);
@@ -173,12 +175,13 @@ static bool report_dump_step(FILE *out, const struct port *port,
 		}
 		report_next_part(c);
 	}
-	if (c->i >= port->n_tun)
+	if (c->i >= port->n_dev)
 		return false;
-	t = port->tun[port->n_tun - 1 - c->i++];
-	if (port->n_tun > 1)
-		fprintf(out, "tunnel %s ", t->ifname);
-	stats_print(out, &t->st);
+	dev = port->dev[port->n_dev - 1 - c->i++];
+	if (port->n_dev > 1)
+		fprintf(out, "tunnel %s ", dev->s.ifname);
+	device_stats(dev, &st);
+	stats_print(out, &st);
 	return true;
 }
 
@@ -189,12 +192,13 @@ static double report_ago(uint64_t now, uint64_t then)
 }
 
 /*
- * The drops of t that are not zero, each with what it means, what the
- * last one came with where that tells the cause (the VNI, the sender),
- * and how long ago it was: a cause that was mended stands out.
+ * The drops of dev (its counters st) that are not zero, each with what
+ * it means, what the last one came with where that tells the cause (the
+ * VNI, the sender), and how long ago it was: a cause that was mended
+ * stands out.
  */
-static void report_show_drops(FILE *out, const struct tunnel *t,
-			      uint64_t now)
+static void report_show_drops(FILE *out, const struct device *dev,
+			      const struct stats *st, uint64_t now)
 {
 	const char *lead = "  drops:";
 	char seen[80];
@@ -202,7 +206,7 @@ static void report_show_drops(FILE *out, const struct tunnel *t,
 
 	for (i = 0; i < stats_n; i++) {
 		const struct stats_desc *d = &stats_desc[i];
-		uint64_t v = stats_value(&t->st, d);
+		uint64_t v = stats_value(st, d);
 		/* "Packets dropped: wrong VNI" says "wrong VNI" here. */
 		const char *colon = strstr(d->help, ": ");
 		const char *why = colon ? colon + 2 : d->help;
@@ -211,44 +215,45 @@ static void report_show_drops(FILE *out, const struct tunnel *t,
 			continue;
 		fprintf(out, "%-11s %" PRIu64 " %s (%s)", lead, v, why,
 			d->name);
-		if (rx_seen_text(t, d->reason, seen, sizeof(seen)))
+		if (device_seen_text(dev, d->reason, seen, sizeof(seen)))
 			fprintf(out, ", %s", seen);
 		fprintf(out, ", last %.1f s ago\n",
-			report_ago(now, t->st.drop_ns[d->reason]));
+			report_ago(now, st->drop_ns[d->reason]));
 		lead = "";
 	}
 }
 
-static void report_show_tunnel(FILE *out, const struct tunnel *t)
+static void report_show_device(FILE *out, const struct device *dev)
 {
-	const struct stats *s = &t->st;
 	char id[24], tx[24], rx[24], offl[80], mac[MAC_TEXT_LEN];
-	const struct fdb *f = &t->fwd.fdb;
+	const struct fdb *f = &dev->s.fdb;
+	struct stats st, *s = &st;
 
-	report_id(t, id, sizeof(id));
+	device_stats(dev, &st);
+	report_id(dev, id, sizeof(id));
 	report_offloads(offl, sizeof(offl));
 	report_bytes(s->tx_bytes, tx, sizeof(tx));
 	report_bytes(s->rx_frame_bytes, rx, sizeof(rx));
-	fprintf(out, "tunnel %s: %s%s\n", t->ifname, encap_name(t->encap.type),
-		id);
-	mac_ntoa(t->mac, mac);
+	fprintf(out, "tunnel %s: %s%s\n", dev->s.ifname,
+		encap_name(dev->s.encap.type), id);
+	mac_ntoa(dev->s.mac, mac);
 	fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
-		path_tap_mtu(&t->path), offl);
+		device_mtu(dev), offl);
 	fprintf(out, "  forwarding: %u learnt%s, %u static\n",
-		fdb_count_learnt(f), t->fwd.learning ? "" : " (no learning)",
+		fdb_count_learnt(f), dev->s.learning ? "" : " (no learning)",
 		fdb_count_static(f));
 	fprintf(out, "  sent: %" PRIu64 " frames (%s) in %" PRIu64
 		" packets\n", s->tx_frames, tx, s->tx_segments);
 	fprintf(out, "  received: %" PRIu64 " packets, %" PRIu64
 		" frames (%s)\n", s->rx_segments, s->rx_frames, rx);
-	report_show_drops(out, t, clock_now_ns());
+	report_show_drops(out, dev, s, clock_now_ns());
 }
 
 /*
  * What the underlay last said of peer e, if anything: the ICMP error and
  * its likely causes, how long ago, and whether the peer spoke since.
  */
-static void report_show_icmp(FILE *out, const struct tunnel *t,
+static void report_show_icmp(FILE *out, const struct device *dev,
 			     const struct peer *e, uint64_t now)
 {
 	char hint[200];
@@ -256,12 +261,12 @@ static void report_show_icmp(FILE *out, const struct tunnel *t,
 	if (!e->icmp_ns)
 		return;
 	fprintf(out, "  underlay: ICMP %s, %.1f s ago (%" PRIu64 " in all%s)\n",
-		path_icmp_hint(t, &e->icmp, hint, sizeof(hint)),
+		path_icmp_hint(dev, &e->icmp, hint, sizeof(hint)),
 		report_ago(now, e->icmp_ns), e->st.icmp_unreach,
 		e->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
 }
 
-static void report_show_peer(FILE *out, const struct tunnel *t,
+static void report_show_peer(FILE *out, const struct device *dev,
 			     const struct peer *e, uint64_t now)
 {
 	const struct peer_stats *s = &e->st;
@@ -282,12 +287,12 @@ static void report_show_peer(FILE *out, const struct tunnel *t,
 		" refused\n", s->tx_packets, tx, s->tx_drops);
 	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
 		s->rx_packets, rx, last);
-	report_show_icmp(out, t, e, now);
+	report_show_icmp(out, dev, e, now);
 }
 
 static void report_show_head(FILE *out, const struct port *port)
 {
-	const struct config *c = port->tun[0]->cfg;
+	const struct config *c = port->cfg;
 	const struct peers *ps = &port->peers;
 	char local[INET6_ADDRSTRLEN] = "any";
 	uint64_t up = (uint64_t)report_uptime(port);
@@ -305,11 +310,11 @@ static void report_show_head(FILE *out, const struct port *port)
 	fprintf(out, ", %u peer%s\n", ps->n, ps->n == 1 ? "" : "s");
 }
 
-/* Part 0: the process and underlay; 1: each tunnel; 2: each peer. */
+/* Part 0: the process and underlay; 1: each device; 2: each peer. */
 static bool report_show_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
-	const struct tunnel *t;
+	const struct device *dev;
 	const struct peer *e;
 
 	switch (c->part) {
@@ -318,9 +323,9 @@ static bool report_show_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 1:
-		t = report_tunnel(port, c, c->i++);
-		if (t) {
-			report_show_tunnel(out, t);
+		dev = report_device(port, c, c->i++);
+		if (dev) {
+			report_show_device(out, dev);
 			return true;
 		}
 		report_next_part(c);
@@ -328,7 +333,7 @@ static bool report_show_step(FILE *out, const struct port *port,
 	default:
 		e = report_peer(port, c->i++);
 		if (e)
-			report_show_peer(out, port->tun[0], e,
+			report_show_peer(out, port->dev[0], e,
 					 clock_now_ns());
 		return e != NULL;
 	}
@@ -367,31 +372,33 @@ static void report_json_offloads(FILE *out)
 	fputc(']', out);
 }
 
-static void report_json_tunnel(FILE *out, const struct tunnel *t)
+static void report_json_device(FILE *out, const struct device *dev)
 {
 	char mac[MAC_TEXT_LEN];
+	struct stats st;
 	size_t i;
 
-	mac_ntoa(t->mac, mac);
+	device_stats(dev, &st);
+	mac_ntoa(dev->s.mac, mac);
 	fputs("{\"dev\":", out);
-	json_str(out, t->ifname);
+	json_str(out, dev->s.ifname);
 	fprintf(out, ",\"ifindex\":%u,\"mac\":\"%s\",\"mtu\":%u",
-		t->ifindex, mac, path_tap_mtu(&t->path));
-	if (t->encap.type == ENCAP_VXLAN)
-		fprintf(out, ",\"vni\":%u", t->encap.vni);
-	else if (t->encap.has_key)
-		fprintf(out, ",\"key\":%u", t->encap.key);
+		dev->ifindex, mac, device_mtu(dev));
+	if (dev->s.encap.type == ENCAP_VXLAN)
+		fprintf(out, ",\"vni\":%u", dev->s.encap.vni);
+	else if (dev->s.encap.has_key)
+		fprintf(out, ",\"key\":%u", dev->s.encap.key);
 	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,"
-		"\"offloads\":", fdb_count_learnt(&t->fwd.fdb),
-		fdb_count_static(&t->fwd.fdb),
-		t->fwd.learning ? "true" : "false");
+		"\"offloads\":", fdb_count_learnt(&dev->s.fdb),
+		fdb_count_static(&dev->s.fdb),
+		dev->s.learning ? "true" : "false");
 	report_json_offloads(out);
 	fputs(",\"counters\":{", out);
 	for (i = 0; i < stats_n; i++) {
 		const struct stats_desc *d = &stats_desc[i];
 
 		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", d->name,
-			stats_value(&t->st, d));
+			stats_value(&st, d));
 	}
 	fputs("}}", out);
 }
@@ -432,7 +439,7 @@ static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
 
 static void report_json_head(FILE *out, const struct port *port)
 {
-	const struct config *c = port->tun[0]->cfg;
+	const struct config *c = port->cfg;
 	char local[INET6_ADDRSTRLEN];
 
 	fprintf(out, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%.3f,"
@@ -467,11 +474,11 @@ static void report_json_peers_step(FILE *out, const struct port *port,
 	report_next_part(c);
 }
 
-/* Part 0: the process; 1: each tunnel; 2: each peer; 3: the end. */
+/* Part 0: the process; 1: each device; 2: each peer; 3: the end. */
 static bool report_json_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
-	const struct tunnel *t;
+	const struct device *dev;
 
 	switch (c->part) {
 	case 0:
@@ -479,10 +486,10 @@ static bool report_json_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 1:
-		t = report_tunnel(port, c, c->i);
-		if (t) {
+		dev = report_device(port, c, c->i);
+		if (dev) {
 			fputs(c->i++ ? "," : "", out);
-			report_json_tunnel(out, t);
+			report_json_device(out, dev);
 			return true;
 		}
 		fputs("],\"peers\":[", out);
@@ -524,10 +531,10 @@ static void metric_head(FILE *out, const char *name, const char *type,
 	fprintf(out, "\n# TYPE gsotun_%s %s\n", name, type);
 }
 
-static void metric_dev(FILE *out, const char *name, const struct tunnel *t)
+static void metric_dev(FILE *out, const char *name, const struct device *dev)
 {
 	fprintf(out, "gsotun_%s{dev=\"", name);
-	metric_label(out, t->ifname);
+	metric_label(out, dev->s.ifname);
 	fputs("\"", out);
 }
 
@@ -572,7 +579,7 @@ static void metric_peer(FILE *out, const struct port *port, size_t f,
 	if (!e)
 		return;
 	report_addr(&e->addr, addr, sizeof(addr));
-	metric_dev(out, name, port->tun[0]);
+	metric_dev(out, name, port->dev[0]);
 	fprintf(out, ",peer=\"%s\"} %" PRIu64 "\n", addr,
 		metric_peer_value(e, f));
 }
@@ -588,17 +595,17 @@ static void report_metrics_head(FILE *out, const struct port *port)
 	metric_head(out, "peers", "gauge", "Peers of the tunnel");
 	fprintf(out, "gsotun_peers %u\n", port->peers.n);
 	metric_head(out, "tap_mtu", "gauge", "MTU of the tap");
-	for (i = 0; i < port->n_tun; i++) {
-		metric_dev(out, "tap_mtu", port->tun[i]);
-		fprintf(out, "} %u\n", path_tap_mtu(&port->tun[i]->path));
+	for (i = 0; i < port->n_dev; i++) {
+		metric_dev(out, "tap_mtu", port->dev[i]);
+		fprintf(out, "} %u\n", device_mtu(port->dev[i]));
 	}
 	metric_head(out, "fdb_entries", "gauge", "Forwarding table entries");
-	for (i = 0; i < port->n_tun; i++) {
-		const struct fdb *f = &port->tun[i]->fwd.fdb;
+	for (i = 0; i < port->n_dev; i++) {
+		const struct fdb *f = &port->dev[i]->s.fdb;
 
-		metric_dev(out, "fdb_entries", port->tun[i]);
+		metric_dev(out, "fdb_entries", port->dev[i]);
 		fprintf(out, ",type=\"learnt\"} %u\n", fdb_count_learnt(f));
-		metric_dev(out, "fdb_entries", port->tun[i]);
+		metric_dev(out, "fdb_entries", port->dev[i]);
 		fprintf(out, ",type=\"static\"} %u\n", fdb_count_static(f));
 	}
 }
@@ -612,10 +619,10 @@ static void report_metrics_counter(FILE *out, const struct port *port,
 
 	snprintf(name, sizeof(name), "%s_total", d->name);
 	metric_head(out, name, "counter", d->help);
-	for (i = 0; i < port->n_tun; i++) {
-		metric_dev(out, name, port->tun[i]);
+	for (i = 0; i < port->n_dev; i++) {
+		metric_dev(out, name, port->dev[i]);
 		fprintf(out, "} %" PRIu64 "\n",
-			stats_value(&port->tun[i]->st, d));
+			device_stat(port->dev[i], d));
 	}
 }
 
@@ -652,7 +659,7 @@ static bool report_metrics_step(FILE *out, const struct port *port,
 }
 
 /*
- * The next entry of the tables c is about, and its tunnel; false after
+ * The next entry of the tables c is about, and its device; false after
  * the last. pos is fdb_next()'s cursor, kept from one piece to
  * the next while the loop learns, ages and deletes entries in between:
  * the table is one array of slots that fdb_next() walks by index (it
@@ -664,11 +671,11 @@ static bool report_metrics_step(FILE *out, const struct port *port,
  * a peer goes only after its entries (fwd_peer_del()).
  */
 static bool report_fdb_next(const struct port *port,
-			    struct report_cursor *c, const struct tunnel **t,
+			    struct report_cursor *c, const struct device **dev,
 			    struct fdb_entry *e)
 {
-	for (; (*t = report_tunnel(port, c, c->i)); c->i++, c->pos = 0)
-		if (fdb_next(&(*t)->fwd.fdb, &c->pos, clock_now_ns(), e))
+	for (; (*dev = report_device(port, c, c->i)); c->i++, c->pos = 0)
+		if (fdb_next(&(*dev)->s.fdb, &c->pos, clock_now_ns(), e))
 			return true;
 	return false;
 }
@@ -678,16 +685,16 @@ static bool report_fdb_step(FILE *out, const struct port *port,
 			    struct report_cursor *c)
 {
 	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
-	const struct tunnel *t;
+	const struct device *dev;
 	struct fdb_entry e;
 
-	if (!report_fdb_next(port, c, &t, &e))
+	if (!report_fdb_next(port, c, &dev, &e))
 		return false;
 	report_addr(&port->peers.v[e.peer].addr, addr, sizeof(addr));
 	fputs(mac_ntoa(e.mac, mac), out);
 	if (e.vlan)
 		fprintf(out, " vlan %u", e.vlan);
-	fprintf(out, " dst %s dev %s", addr, t->ifname);
+	fprintf(out, " dst %s dev %s", addr, dev->s.ifname);
 	if (e.is_static)
 		fputs(" static\n", out);
 	else
@@ -696,7 +703,7 @@ static bool report_fdb_step(FILE *out, const struct port *port,
 }
 
 static void report_json_fdb_entry(FILE *out, const struct port *port,
-				  const struct tunnel *t,
+				  const struct device *dev,
 				  const struct fdb_entry *e)
 {
 	char addr[INET6_ADDRSTRLEN], mac[MAC_TEXT_LEN];
@@ -708,7 +715,7 @@ static void report_json_fdb_entry(FILE *out, const struct port *port,
 	else
 		fputs("null", out);
 	fprintf(out, ",\"dst\":\"%s\",\"dev\":", addr);
-	json_str(out, t->ifname);
+	json_str(out, dev->s.ifname);
 	if (e->is_static)
 		fputs(",\"static\":true,\"age_seconds\":null}", out);
 	else
@@ -720,7 +727,7 @@ static void report_json_fdb_entry(FILE *out, const struct port *port,
 static bool report_fdb_json_step(FILE *out, const struct port *port,
 				 struct report_cursor *c)
 {
-	const struct tunnel *t;
+	const struct device *dev;
 	struct fdb_entry e;
 
 	switch (c->part) {
@@ -729,9 +736,9 @@ static bool report_fdb_json_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		return true;
 	case 1:
-		if (report_fdb_next(port, c, &t, &e)) {
+		if (report_fdb_next(port, c, &dev, &e)) {
 			fputs(c->n++ ? "," : "", out);
-			report_json_fdb_entry(out, port, t, &e);
+			report_json_fdb_entry(out, port, dev, &e);
 			return true;
 		}
 		fputs("]}\n", out);
@@ -745,11 +752,11 @@ static bool report_fdb_json_step(FILE *out, const struct port *port,
 static bool report_taps_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
 {
-	const struct tunnel *t = report_tunnel(port, c, c->i++);
+	const struct device *dev = report_device(port, c, c->i++);
 
-	if (t)
-		fprintf(out, "%s\n", t->ifname);
-	return t != NULL;
+	if (dev)
+		fprintf(out, "%s\n", dev->s.ifname);
+	return dev != NULL;
 }
 
 /* A peer a line: its address, then what show says of its path. */
@@ -807,7 +814,7 @@ static bool report_peer_of_file(const struct config *cfg,
 static bool report_config_peer(FILE *out, const struct port *port,
 			       struct report_cursor *c)
 {
-	const struct config *cfg = port->tun[0]->cfg;
+	const struct config *cfg = port->cfg;
 	const struct peer *e;
 
 	while ((e = report_peer(port, c->pos++))) {
@@ -854,8 +861,8 @@ static bool report_fdb_in_every_tap(const struct port *port,
 {
 	unsigned int i;
 
-	for (i = 0; i < port->n_tun; i++)
-		if (fdb_lookup_static(&port->tun[i]->fwd.fdb, e->mac,
+	for (i = 0; i < port->n_dev; i++)
+		if (fdb_lookup_static(&port->dev[i]->s.fdb, e->mac,
 				      e->vlan) != (int)e->peer)
 			return false;
 	return true;
@@ -871,29 +878,29 @@ static bool report_fdb_in_every_tap(const struct port *port,
 static bool report_config_fdb(FILE *out, const struct port *port,
 			      struct report_cursor *c)
 {
-	const struct config *cfg = port->tun[0]->cfg;
+	const struct config *cfg = port->cfg;
 	struct fdb_entry e[REPORT_CONFIG_BATCH];
-	const struct tunnel *t;
+	const struct device *dev;
 	const struct ipaddr *a;
 	unsigned int n, i, file;
 	bool every;
 
-	for (; c->pos < port->n_tun; c->pos++, c->after = 0) {
-		t = port->tun[c->pos];
-		n = fdb_next_static(&t->fwd.fdb, &c->after, e,
+	for (; c->pos < port->n_dev; c->pos++, c->after = 0) {
+		dev = port->dev[c->pos];
+		n = fdb_next_static(&dev->s.fdb, &c->after, e,
 				    REPORT_CONFIG_BATCH);
 		if (!n)
 			continue;
 		for (i = 0; i < n; i++) {
 			a = &port->peers.v[e[i].peer].addr;
-			file = report_fdb_of_file(cfg, &e[i], a, t->ifname);
+			file = report_fdb_of_file(cfg, &e[i], a, dev->s.ifname);
 			/* One line for all taps, unless the file has some. */
 			every = !(file & REPORT_FILE_ONE) &&
 				report_fdb_in_every_tap(port, &e[i]);
 			if ((every && c->pos) || (file & REPORT_FILE_EVERY) ||
 			    (file & REPORT_FILE_TAP))
 				continue;
-			conffile_put_fdb(out, every ? NULL : t->ifname,
+			conffile_put_fdb(out, every ? NULL : dev->s.ifname,
 					 e[i].mac, e[i].vlan, a);
 		}
 		return true;
@@ -908,7 +915,7 @@ static bool report_config_fdb(FILE *out, const struct port *port,
 static bool report_config_step(FILE *out, const struct port *port,
 			       struct report_cursor *c)
 {
-	const struct config *cfg = port->tun[0]->cfg;
+	const struct config *cfg = port->cfg;
 	int key;
 
 	if (c->part == 0) {

@@ -13,14 +13,14 @@
 #include <string.h>
 
 struct port;
-struct tunnel;
+struct device;
 
 enum report_kind {
-	/* The counters dump: a line per peer, then per tunnel (main last). */
+	/* The counters dump: a line per peer, then per device (main last). */
 	REPORT_DUMP = 0,
-	/* For people: the tunnels, their drops by cause, the peers. */
+	/* For people: the devices, their drops by cause, the peers. */
 	REPORT_SHOW,
-	/* Every counter of every tunnel and peer, one JSON object. */
+	/* Every counter of every device and peer, one JSON object. */
 	REPORT_JSON,
 	/* The same in Prometheus' text exposition format (version 0.0.4). */
 	REPORT_METRICS,
@@ -44,7 +44,7 @@ enum report_kind {
 /*
  * Where a report is, so that it can be written a piece at a time from
  * the loop, as a netlink dump is: what it has come to is kept here, not
- * what it said. Between two pieces the tunnel may change (peers come
+ * what it said. Between two pieces the device may change (peers come
  * and go, entries are learnt and age): each piece says the state of its
  * moment, and a peer or entry that came, went or moved in between may
  * be missed or said twice; the report still ends.
@@ -52,15 +52,15 @@ enum report_kind {
 struct report_cursor {
 	enum report_kind kind;
 	unsigned int part;	/* the section it has come to */
-	unsigned int i;		/* the tunnel, peer or counter in it */
-	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, tunnel i */
+	unsigned int i;		/* the device, peer or counter in it */
+	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, device i */
 	unsigned int n;		/* REPORT_FDB_JSON: the entries written */
-	bool one;		/* of one tunnel only, tun (report_only()) */
-	unsigned int tun;
+	bool one;		/* of one device only, dev (report_only()) */
+	unsigned int dev;
 	uint64_t after;		/* REPORT_CONFIG: fdb_next_static()'s */
 };
 
-/* The largest piece report_step() writes, about: a tunnel in JSON. */
+/* The largest piece report_step() writes, about: a device in JSON. */
 #define REPORT_PIECE_MAX 8192
 
 static inline void report_start(struct report_cursor *c,
@@ -71,13 +71,13 @@ static inline void report_start(struct report_cursor *c,
 }
 
 /*
- * The report of c, started, of tunnel tun only (the show, JSON and
+ * The report of c, started, of device dev only (the show, JSON and
  * forwarding reports; the others are of the port).
  */
-static inline void report_only(struct report_cursor *c, unsigned int tun)
+static inline void report_only(struct report_cursor *c, unsigned int dev)
 {
 	c->one = true;
-	c->tun = tun;
+	c->dev = dev;
 }
 
 /*
@@ -90,8 +90,8 @@ bool report_step(FILE *out, const struct port *port,
 /* A whole report to out, at once (SIGUSR1, exit). */
 void report_write(FILE *out, const struct port *port, enum report_kind kind);
 
-/* The tunnel's id as its messages say it: " VNI 1", " key 7" or "". */
-void report_id(const struct tunnel *t, char *buf, size_t len);
+/* The device's id as its messages say it: " VNI 1", " key 7" or "". */
+void report_id(const struct device *dev, char *buf, size_t len);
 
 /* The tap's offloads as names, space-separated ("csum tso4 tso6"). */
 void report_offloads(char *buf, size_t len);

@@ -13,14 +13,13 @@
 #include "clock.h"
 #include "decap.h"
 #include "log.h"
-#include "path.h"
+#include "queue.h"
 #include "rx.h"
 #include "tap.h"
-#include "tunnel.h"
 
 static bool rx_writes_pending(void *ctx)
 {
-	return ((struct tunnel *)ctx)->rx.writes > 0;
+	return ((struct queue *)ctx)->rx.writes > 0;
 }
 
 /*
@@ -51,16 +50,16 @@ static bool rx_kernel_merges_udp(enum udp_gro mode)
 }
 
 /* What gro did in the batch, into the counters. */
-static void rx_count_gro(struct tunnel *t)
+static void rx_count_gro(struct queue *q)
 {
-	struct gro_counts *n = &t->rx.gro->n;
+	struct gro_counts *n = &q->rx.gro->n;
 
-	t->st.rx_gro_merged += n->merged;
-	t->st.rx_gso_frames += n->gso_frames;
-	t->st.rx_udp_merged += n->udp_merged;
-	t->st.rx_udp_gso_frames += n->udp_gso_frames;
-	t->st.rx_csum_partial += n->csum_partial;
-	t->st.rx_inner_csum_bad += n->inner_csum_bad;
+	q->st.rx_gro_merged += n->merged;
+	q->st.rx_gso_frames += n->gso_frames;
+	q->st.rx_udp_merged += n->udp_merged;
+	q->st.rx_udp_gso_frames += n->udp_gso_frames;
+	q->st.rx_csum_partial += n->csum_partial;
+	q->st.rx_inner_csum_bad += n->inner_csum_bad;
 	memset(n, 0, sizeof(*n));
 }
 
@@ -84,25 +83,25 @@ static int rx_frame_iov(struct gro_frame *fr, struct iovec *iov)
  * io_uring submission, no timers; the batch's buffers are reused once
  * every write has completed.
  */
-static void rx_flush(struct tunnel *t)
+static void rx_flush(struct queue *q)
 {
-	struct gro *g = t->rx.gro;
+	struct gro *g = q->rx.gro;
 	unsigned int i;
 
 	gro_flush(g);
-	rx_count_gro(t);
+	rx_count_gro(q);
 	for (i = 0; i < g->n_frames; i++) {
-		struct iovec *iov = t->rx.tap_iov[i];
+		struct iovec *iov = q->rx.tap_iov[i];
 		int n = rx_frame_iov(&g->frames[i], iov);
 
-		while (ring_writev(t->ring, t->tap_fd, iov, n,
-				   TAG_WRITE | TAG_TUN(t->idx) | i)) {
-			ring_submit(t->ring);
-			ring_reap(t->ring, tunnel_done, t);
+		while (ring_writev(q->lane->ring, q->tap_fd, iov, n,
+				   TAG_WRITE | TAG_DEV(q->idx) | i)) {
+			ring_submit(q->lane->ring);
+			ring_reap(q->lane->ring, q->lane->done, q);
 		}
-		t->rx.writes++;
+		q->rx.writes++;
 	}
-	ring_wait(t->ring, tunnel_done, t, rx_writes_pending);
+	ring_wait(q->lane->ring, q->lane->done, q, rx_writes_pending);
 	gro_reset(g);
 }
 
@@ -156,12 +155,12 @@ static void rx_seen_from(struct rx_seen *s, const struct sockaddr_storage *ss)
  * naming the sender, since otherwise traffic just stops. pkt is the
  * packet at its encapsulation header, or NULL.
  */
-static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
+static void rx_warn(struct queue *q, const struct rx_pkt *p,
 		    const uint8_t *pkt, size_t len, enum drop why,
 		    uint64_t now)
 {
 	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
-	const struct encap_cfg *e = &t->encap;
+	const struct encap_cfg *e = &q->dev->encap;
 	const char *name = encap_name(e->type);
 	bool vxlan = e->type == ENCAP_VXLAN, has;
 	struct rx_seen *seen;
@@ -172,11 +171,11 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 	if (!rx_warn_cause(why, &w))
 		return;
 	/* What gsotunctl show names, of every such packet. */
-	seen = &t->rx.seen[w];
+	seen = &q->rx.seen[w];
 	rx_seen_from(seen, p->from);
 	seen->has_id = w == RX_WARN_ID && pkt &&
 		       encap_peek_id(e->type, pkt, len, &seen->id);
-	if (!log_limit_take(&t->rx.warn[w], now,
+	if (!log_limit_take(&q->rx.warn[w], now,
 			    RX_WARN_INTERVAL * 1000000000ull, &held))
 		return;
 	if (peer_sockaddr_bytes(p->from))
@@ -186,13 +185,13 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
 	if (w == RX_WARN_SOURCE) {
 		log_warn("%s: dropping packets from %s, which is not a peer "
-			 "(--remote, --peers, --allow)%s", t->ifname, from,
+			 "(--remote, --peers, --allow)%s", q->dev->ifname, from,
 			 more);
 	} else if (w == RX_WARN_ID) {
 		has = seen->has_id;
 		id = seen->id;
 		log_warn("%s: dropping %s packets with %s %s from %s, "
-			 "expecting %s%s", t->ifname, name,
+			 "expecting %s%s", q->dev->ifname, name,
 			 vxlan ? "VNI" : "key",
 			 rx_id_text(has, id, got, sizeof(got)), from,
 			 rx_id_text(vxlan || e->has_key,
@@ -200,82 +199,138 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 			 more);
 	} else {
 		log_warn("%s: dropping packets from %s that are not %s: is "
-			 "it set up for another encapsulation?%s", t->ifname,
+			 "it set up for another encapsulation?%s", q->dev->ifname,
 			 from, name, more);
 	}
+}
+
+/* A source learnt this recently is not handed to the device again (ns). */
+#define RX_RELEARN_NS 1000000000ull
+
+/* A source MAC and VLAN from peer learnt less than a second ago. */
+static bool rx_learnt_just_now(const struct rx_learnt *l, const uint8_t *mac,
+			       uint16_t vlan, int peer, uint64_t now)
+{
+	return peer == l->peer && vlan == l->vlan &&
+	       now - l->ns < RX_RELEARN_NS && !memcmp(mac, l->mac, ETH_ALEN);
+}
+
+/*
+ * What the source of a frame from peer (-1: a sender that is no peer)
+ * teaches: a frame from the tap's own MAC is a loop, or a peer that
+ * claims to be us (vxlan_set_mac()); with --learning a source not
+ * learnt just now goes to the device (vxlan_snoop()). One the device
+ * could not take is not tried again for a second either.
+ */
+static enum drop rx_learn(struct queue *q, int peer, const uint8_t *frame,
+			  size_t len, uint64_t now)
+{
+	const struct dev_state *d = q->dev;
+	struct rx_learnt *last = &q->rx.last;
+	const uint8_t *mac = frame + ETH_ALEN;
+	enum drop why;
+	uint16_t vlan;
+
+	if (len < ETH_HLEN)
+		return DROP_NONE;
+	if (!memcmp(mac, d->mac, ETH_ALEN))
+		return DROP_RX_MAC_OWN;
+	if (!d->learning)
+		return DROP_NONE;
+	if (peer < 0) {
+		q->st.rx_learn_not_peer++;
+		return DROP_NONE;
+	}
+	vlan = fdb_frame_vlan(frame, len);
+	if (rx_learnt_just_now(last, mac, vlan, peer, now))
+		return DROP_NONE;
+	why = q->ops->learn(q, (unsigned int)peer, mac, vlan, now);
+	if (why)
+		return why;
+	memcpy(last->mac, mac, ETH_ALEN);
+	last->vlan = vlan;
+	last->peer = peer;
+	last->ns = now;
+	return DROP_NONE;
+}
+
+void rx_forget_learnt(struct queue *q)
+{
+	q->rx.last.peer = -1;
 }
 
 /*
  * One packet of p (a datagram of its UDP GRO batch): its source MAC
  * learnt, then a full batch goes to the tap first.
  */
-static void rx_packet(struct tunnel *t, const struct rx_pkt *p, uint8_t *pkt,
+static void rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 		      size_t len, uint64_t now)
 {
 	struct decap_out out;
 	enum gro_result r;
 	enum drop why;
 
-	if (decap_strip(&t->encap, pkt, len, p->ecn, &out)) {
-		stats_drop(&t->st, out.drop, 1, now);
-		rx_warn(t, p, pkt, len, out.drop, now);
+	if (decap_strip(&q->dev->encap, pkt, len, p->ecn, &out)) {
+		stats_drop(&q->st, out.drop, 1, now);
+		rx_warn(q, p, pkt, len, out.drop, now);
 		return;
 	}
-	t->st.rx_ecn_ce += out.ce;
-	why = fwd_learn(t, p->peer, out.inner, out.inner_len);
+	q->st.rx_ecn_ce += out.ce;
+	why = rx_learn(q, p->peer, out.inner, out.inner_len, now);
 	if (why) {
-		stats_drop(&t->st, why, 1, now);
+		stats_drop(&q->st, why, 1, now);
 		return;
 	}
-	r = decap_again(t->rx.gro, &out);
+	r = decap_again(q->rx.gro, &out);
 	if (r == GRO_FULL) {
-		rx_flush(t);
-		r = decap_again(t->rx.gro, &out);
+		rx_flush(q);
+		r = decap_again(q->rx.gro, &out);
 	}
 	if (r == GRO_DROPPED)
-		stats_drop(&t->st, out.drop, 1, now);
+		stats_drop(&q->st, out.drop, 1, now);
 }
 
 /*
  * A receive the underlay dropped before its datagrams were looked at
- * (p->data is NULL): the main tunnel t counts it as one datagram.
+ * (p->data is NULL): the main device's queue q counts it as one
+ * datagram.
  */
-static void rx_dropped(struct tunnel *t, const struct rx_pkt *p, uint64_t now)
+static void rx_dropped(struct queue *q, const struct rx_pkt *p, uint64_t now)
 {
-	t->st.rx_packets++;
-	t->st.rx_segments++;
-	t->st.rx_bytes += p->wire_len;
-	stats_drop(&t->st, p->drop, 1, now);
-	rx_warn(t, p, NULL, 0, p->drop, now);
+	q->st.rx_packets++;
+	q->st.rx_segments++;
+	q->st.rx_bytes += p->wire_len;
+	stats_drop(&q->st, p->drop, 1, now);
+	rx_warn(q, p, NULL, 0, p->drop, now);
 }
 
-/* Back-to-back datagrams of one receive for one tunnel (rx_datagrams()). */
+/* Back-to-back datagrams of one receive for one queue (rx_datagrams()). */
 struct rx_run {
-	struct tunnel *t;	/* NULL: none yet */
+	struct queue *q;	/* NULL: none yet */
 	uint32_t segs;
 	size_t bytes;
 };
 
 /*
- * A run of receive p, into its tunnel's counters and its peer's: a
- * receive counts once in each tunnel's rx_packets (*seen: the tunnels
- * that counted it already), its datagrams in rx_segments.
+ * A run of receive p, into its queue's counters and its peer's: a
+ * receive counts once in each queue's rx_packets (*seen: the queues that
+ * counted it already), its datagrams in rx_segments.
  */
 static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 			 uint64_t now, uint32_t *seen)
 {
-	struct tunnel *t = r->t;
+	struct queue *q = r->q;
 
-	if (!t)
+	if (!q)
 		return;
-	if (!(*seen & 1u << t->idx))
-		t->st.rx_packets++;
-	*seen |= 1u << t->idx;
-	t->st.rx_segments += r->segs;
-	t->st.rx_bytes += r->bytes;
-	t->st.rx_udp_csum_zero += p->csum_zero ? r->segs : 0;
+	if (!(*seen & 1u << q->idx))
+		q->st.rx_packets++;
+	*seen |= 1u << q->idx;
+	q->st.rx_segments += r->segs;
+	q->st.rx_bytes += r->bytes;
+	q->st.rx_udp_csum_zero += p->csum_zero ? r->segs : 0;
 	if (p->peer >= 0) {
-		struct peer *pe = &t->peers->v[p->peer];
+		struct peer *pe = &q->dev->peers->v[p->peer];
 
 		pe->st.rx_packets += r->segs;
 		pe->st.rx_bytes += r->bytes;
@@ -283,79 +338,79 @@ static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 	}
 }
 
-static bool rx_tunnel_is(const struct tunnel *u, uint32_t id)
+static bool rx_queue_is(const struct queue *q, uint32_t id)
 {
-	const struct encap_cfg *e = &u->encap;
+	const struct encap_cfg *e = &q->dev->encap;
 
 	return e->type == ENCAP_VXLAN ? e->vni == id : e->key == id;
 }
 
 /*
- * The tunnel a datagram is for, by the VNI or key it carries: the main
- * one (t) when no other has it, which then drops it if it is not its
- * own either, counted. Most datagrams are for the tunnel of the one
+ * The queue a datagram is for, by the VNI or key it carries: the main
+ * device's when no other has it, which then drops it if it is not its
+ * own either, counted. Most datagrams are for the queue of the one
  * before (last), looked at first.
  */
-static struct tunnel *rx_tunnel(struct tunnel *t, struct tunnel *last,
-				const uint8_t *pkt, size_t len)
+static struct queue *rx_queue(const struct lane *l, struct queue *last,
+			      const uint8_t *pkt, size_t len)
 {
-	const struct port *port = t->port;
+	struct queue *main = l->q[0];
 	unsigned int i;
 	uint32_t id;
 
-	if (!encap_peek_id(t->encap.type, pkt, len, &id))
-		return t;
-	if (last && rx_tunnel_is(last, id))
+	if (!encap_peek_id(main->dev->encap.type, pkt, len, &id))
+		return main;
+	if (last && rx_queue_is(last, id))
 		return last;
-	for (i = 1; i < port->n_tun; i++)
-		if (rx_tunnel_is(port->tun[i], id))
-			return port->tun[i];
-	return t;
+	for (i = 1; i < l->n_q; i++)
+		if (rx_queue_is(l->q[i], id))
+			return l->q[i];
+	return main;
 }
 
 /*
- * The datagrams of receive p (gro_split_next()), each to the tunnel of
- * its VNI or key, counted in runs of one tunnel; *got gains the tunnels
+ * The datagrams of receive p (gro_split_next()), each to the queue of
+ * its VNI or key, counted in runs of one queue; *got gains the queues
  * that got some. One receive may hold several VNIs: the socket's UDP
  * GRO joins datagrams by their UDP flow alone
  * (udp_gro_receive_segment()), while the kernel's vxlan would never
  * merge two VNIs (vxlan_gro_receive() holds packets of another VNI or
- * other flags apart). With one tunnel a receive is one run.
+ * other flags apart). With one device a receive is one run.
  */
-static void rx_datagrams(struct tunnel *t, const struct rx_pkt *p, uint64_t now,
-			 uint32_t *got)
+static void rx_datagrams(const struct lane *l, const struct rx_pkt *p,
+			 uint64_t now, uint32_t *got)
 {
-	struct rx_run run = { .t = NULL };
+	struct rx_run run = { .q = NULL };
 	/* The bytes of the outer headers underlay_recv() stripped. */
 	size_t outer = p->wire_len - p->len, off, len;
-	bool many = t->port->n_tun > 1;
+	bool many = l->n_q > 1;
+	struct queue *q = l->q[0];
 	struct gro_split s;
-	struct tunnel *u = t;
 	uint32_t seen = 0;
 
 	gro_split_init(&s, p->len, p->gso_size);
 	while (gro_split_next(&s, &off, &len)) {
 		if (many)
-			u = rx_tunnel(t, run.t, p->data + off, len);
-		if (u != run.t) {
+			q = rx_queue(l, run.q, p->data + off, len);
+		if (q != run.q) {
 			rx_count_run(p, &run, now, &seen);
-			run = (struct rx_run){ .t = u, .bytes = outer };
+			run = (struct rx_run){ .q = q, .bytes = outer };
 			outer = 0;
 		}
 		run.segs++;
 		run.bytes += len;
-		rx_packet(u, p, p->data + off, len, now);
+		rx_packet(q, p, p->data + off, len, now);
 	}
 	rx_count_run(p, &run, now, &seen);
 	*got |= seen;
 }
 
 /*
- * One receive batch of the port's socket fd (t is the main tunnel): its
- * packets to their tunnels, each tunnel's frames written out. The
- * number of packets, 0 when none came or on an error.
+ * One receive batch of the lane's socket fd: its packets to their
+ * queues, each queue's frames written out. The number of packets, 0
+ * when none came or on an error.
  */
-static int rx_batch(struct tunnel *t, int fd)
+static int rx_batch(const struct lane *l, int fd)
 {
 	struct rx_pkt p[UNDERLAY_RX_BATCH];
 	uint64_t now;
@@ -363,20 +418,20 @@ static int rx_batch(struct tunnel *t, int fd)
 	unsigned int j;
 	int i, n;
 
-	n = underlay_recv(t->ul, fd, p);
+	n = underlay_recv(l->ul, fd, p);
 	if (n <= 0)
 		return 0;
 	/* A batch's packets came at one time, as far as "last heard" goes. */
 	now = clock_now_ns();
 	for (i = 0; i < n; i++) {
 		if (p[i].data)
-			rx_datagrams(t, &p[i], now, &got);
+			rx_datagrams(l, &p[i], now, &got);
 		else
-			rx_dropped(t, &p[i], now);
+			rx_dropped(l->q[0], &p[i], now);
 	}
-	for (j = 0; j < t->port->n_tun; j++)
+	for (j = 0; j < l->n_q; j++)
 		if (got & 1u << j)
-			rx_flush(t->port->tun[j]);
+			rx_flush(l->q[j]);
 	return n;
 }
 
@@ -388,22 +443,22 @@ static int rx_batch(struct tunnel *t, int fd)
  */
 static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct tunnel *t = w->data;
+	const struct lane *l = w->data;
 	unsigned int took = 0, asked;
 	int n;
 
 	do {
-		asked = t->ul->rx_batch;
-		n = rx_batch(t, w->fd);
+		asked = l->ul->rx_batch;
+		n = rx_batch(l, w->fd);
 		took += (unsigned int)n;
 	} while (n > 0 && (unsigned int)n == asked &&
-		 took < t->ul->rx_batch_max);
+		 took < l->ul->rx_batch_max);
 	/*
 	 * Readable with nothing to read, or an error: ICMP about our packets
 	 * may be queued. (An empty read after a full batch is not that.)
 	 */
 	if (!took)
-		path_errors(t, w->fd);
+		l->q[0]->ops->sock_errors(l->q[0], w->fd);
 }
 
 /*
@@ -411,42 +466,42 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
  * some 6.1 and 6.6 stable kernels did for GSO writes to a tun): UDP goes
  * datagram by datagram from the next batch on; TCP merging stays.
  */
-static void rx_uso_refused(struct tunnel *t, const struct gro_frame *fr,
+static void rx_uso_refused(struct queue *q, const struct gro_frame *fr,
 			   int res)
 {
-	if (res != -EINVAL || !gro_merges_udp(t->rx.gro) ||
+	if (res != -EINVAL || !gro_merges_udp(q->rx.gro) ||
 	    fr->vnet.gso_type != VIRTIO_NET_HDR_GSO_UDP_L4)
 		return;
-	t->st.rx_uso_refused++;
+	q->st.rx_uso_refused++;
 	/* The batch's frames are built already: from the next one on. */
-	gro_stop_udp(t->rx.gro);
+	gro_stop_udp(q->rx.gro);
 	log_warn("tap %s refuses UDP super-frames: UDP datagrams are no "
-		 "longer merged", t->ifname);
+		 "longer merged", q->dev->ifname);
 }
 
-void rx_done(struct tunnel *t, unsigned int i, int res)
+void rx_done(struct queue *q, unsigned int i, int res)
 {
-	const struct gro_frame *fr = &t->rx.gro->frames[i];
+	const struct gro_frame *fr = &q->rx.gro->frames[i];
 	uint8_t gso = fr->vnet.gso_type & ~VIRTIO_NET_HDR_GSO_ECN;
 
-	t->rx.writes--;
+	q->rx.writes--;
 	if (res < 0) {
 		log_debug_ret(res, "tap write");
-		stats_drop(&t->st, DROP_RX_WRITE, 1, clock_now_ns());
-		rx_uso_refused(t, fr, res);
+		stats_drop(&q->st, DROP_RX_WRITE, 1, clock_now_ns());
+		rx_uso_refused(q, fr, res);
 		return;
 	}
-	t->st.rx_frames++;
-	t->st.rx_frame_bytes += fr->len;
+	q->st.rx_frames++;
+	q->st.rx_frame_bytes += fr->len;
 	if (gso == VIRTIO_NET_HDR_GSO_UDP_L4)
-		t->st.rx_udp_gso_bytes += fr->len;
+		q->st.rx_udp_gso_bytes += fr->len;
 	else if (gso != VIRTIO_NET_HDR_GSO_NONE)
-		t->st.rx_gso_bytes += fr->len;
+		q->st.rx_gso_bytes += fr->len;
 }
 
-int rx_init(struct tunnel *t, uint32_t mtu)
+int rx_init(struct queue *q, uint32_t mtu)
 {
-	struct rx *r = &t->rx;
+	struct rx *r = &q->rx;
 
 	r->gro = malloc(sizeof(*r->gro));
 	r->tap_iov = calloc(GRO_MAX_FRAMES, sizeof(*r->tap_iov));
@@ -454,8 +509,9 @@ int rx_init(struct tunnel *t, uint32_t mtu)
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	gro_init(r->gro, mtu, t->cfg->gro,
-		 t->cfg->gro && rx_kernel_merges_udp(t->cfg->udp_gro));
+	rx_forget_learnt(q);
+	gro_init(r->gro, mtu, q->dev->cfg->gro,
+		 q->dev->cfg->gro && rx_kernel_merges_udp(q->dev->cfg->udp_gro));
 	return 0;
 }
 
@@ -465,26 +521,25 @@ void rx_free(struct rx *r)
 	free(r->tap_iov);
 }
 
-void rx_set_mtu(struct tunnel *t, uint32_t mtu)
+void rx_set_mtu(struct queue *q, uint32_t mtu)
 {
-	gro_init(t->rx.gro, mtu, t->cfg->gro, gro_merges_udp(t->rx.gro));
+	gro_init(q->rx.gro, mtu, q->dev->cfg->gro, gro_merges_udp(q->rx.gro));
 }
 
-void rx_watch(struct tunnel *t)
+void rx_watch(struct lane *l)
 {
-	struct rx *r = &t->rx;
 	unsigned int i, n;
 	int fds[2];
 
-	n = underlay_recv_fds(t->ul, fds);
+	n = underlay_recv_fds(l->ul, fds);
 	for (i = 0; i < n; i++) {
-		ev_io_init(&r->sock_w[i], rx_sock_cb, fds[i], EV_READ);
-		r->sock_w[i].data = t;
-		ev_io_start(t->loop, &r->sock_w[i]);
+		ev_io_init(&l->sock_w[i], rx_sock_cb, fds[i], EV_READ);
+		l->sock_w[i].data = l;
+		ev_io_start(l->loop, &l->sock_w[i]);
 	}
 }
 
-bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
+bool rx_seen_text(const struct queue *q, enum drop why, char *buf,
 		  size_t len)
 {
 	const struct rx_seen *s;
@@ -494,13 +549,13 @@ bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
 
 	if (!rx_warn_cause(why, &w))
 		return false;
-	s = &t->rx.seen[w];
+	s = &q->rx.seen[w];
 	if (!s->from.family ||
 	    !inet_ntop(s->from.family, &s->from.addr, from, sizeof(from)))
 		return false;
 	if (s->has_id)
 		n = snprintf(buf, len, "%s %u ",
-			     t->encap.type == ENCAP_VXLAN ? "VNI" : "key",
+			     q->dev->encap.type == ENCAP_VXLAN ? "VNI" : "key",
 			     s->id);
 	else if (w == RX_WARN_ID)
 		n = snprintf(buf, len, "no key ");

@@ -12,13 +12,14 @@
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <ev.h>
+#include <linux/if_ether.h>
 #include "gro.h"
 #include "log.h"
 #include "options.h"
 #include "stats.h"
 
-struct tunnel;
+struct queue;
+struct lane;
 
 /* Causes of drops said in the log (rx_warn()), each limited on its own. */
 enum rx_warn {
@@ -35,34 +36,51 @@ struct rx_seen {
 	bool has_id;
 };
 
+/*
+ * The source learnt last, not handed to the device again within a
+ * second (rx_learn()); last_peer -1: none.
+ */
+struct rx_learnt {
+	uint8_t mac[ETH_ALEN];
+	uint16_t vlan;
+	int peer;
+	uint64_t ns;
+};
+
 struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
 	struct log_limit warn[RX_WARN_MAX];
 	struct rx_seen seen[RX_WARN_MAX];
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
-	ev_io sock_w[2];	/* the underlay's receiving sockets */
+	struct rx_learnt last;
 };
 
-/* Buffers for t->rx, for a tap of MTU mtu. 0 or -ENOMEM (logged). */
-int rx_init(struct tunnel *t, uint32_t mtu);
+/* Buffers for q->rx, for a tap of MTU mtu. 0 or -ENOMEM (logged). */
+int rx_init(struct queue *q, uint32_t mtu);
 void rx_free(struct rx *r);
 
-/* The tap's MTU changed (between batches). */
-void rx_set_mtu(struct tunnel *t, uint32_t mtu);
-
-/* Read the underlay's receiving sockets when they are readable. */
-void rx_watch(struct tunnel *t);
-
-/* The completion of tap write i of the batch (TAG_WRITE). */
-void rx_done(struct tunnel *t, unsigned int i, int res);
+/* The tap's MTU changed: what gro merges follows. Between batches. */
+void rx_set_mtu(struct queue *q, uint32_t mtu);
 
 /*
- * What the last packet that t dropped for why came with, as `gsotunctl
+ * The forwarding table or the peers changed: the source learnt last is
+ * handed to the device again.
+ */
+void rx_forget_learnt(struct queue *q);
+
+/* Start reading the lane's underlay sockets. */
+void rx_watch(struct lane *l);
+
+/* The completion of tap write i of the batch (TAG_WRITE). */
+void rx_done(struct queue *q, unsigned int i, int res);
+
+/*
+ * What the last packet that q dropped for why came with, as `gsotunctl
  * show' says it ("VNI 2 from 198.18.0.3"), into buf; false when why is
  * not a cause a wrong set-up gives, or none was seen.
  */
-bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
+bool rx_seen_text(const struct queue *q, enum drop why, char *buf,
 		  size_t len);
 
 #endif

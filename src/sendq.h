@@ -16,7 +16,7 @@
 #include "vnet.h"
 
 /*
- * UDP GSO limits measured here (KERNEL-FACTS.md): at most 128 segments per
+ * UDP GSO limits measured here (doc/design.md): at most 128 segments per
  * send, and a send must stay clearly below veth's 64 KiB gso_max_size
  * or the kernel segments it in software.
  */

@@ -32,3 +32,17 @@ void stats_print(FILE *out, const struct stats *s)
 	fputc('\n', out);
 	fflush(out);
 }
+
+void stats_add(struct stats *sum, const struct stats *s)
+{
+	size_t i;
+
+	for (i = 0; i < stats_n; i++) {
+		uint64_t *v = (uint64_t *)((char *)sum + stats_desc[i].off);
+
+		*v += stats_value(s, &stats_desc[i]);
+	}
+	for (i = 0; i < DROP__MAX; i++)
+		if (s->drop_ns[i] > sum->drop_ns[i])
+			sum->drop_ns[i] = s->drop_ns[i];
+}

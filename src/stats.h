@@ -211,6 +211,12 @@ static inline uint64_t stats_value(const struct stats *s,
 	return *(const uint64_t *)((const char *)s + d->off);
 }
 
+/*
+ * The counters of s added into sum; each drop's time the later of the
+ * two (a device's counters and its queues' as one).
+ */
+void stats_add(struct stats *sum, const struct stats *s);
+
 /* Print every counter as "name=value" pairs separated by spaces, one line. */
 void stats_print(FILE *out, const struct stats *s);
 

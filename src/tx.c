@@ -7,61 +7,71 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_ether.h>
 #include "clock.h"
 #include "log.h"
-#include "path.h"
-#include "tunnel.h"
+#include "queue.h"
+#include "tap.h"
 #include "tx.h"
 #include "xmit.h"
 
 #define TX_BUF_LEN (VNET_HDR_LEN + VNET_FRAME_MAX)
 
+/*
+ * ICMP "too big" into the tap: the kernel's icmp_msgs_per_sec and
+ * icmp_msgs_burst defaults, for each queue.
+ */
+#define TX_ICMP_PER_SEC 1000
+#define TX_ICMP_BURST 50
+
 /* Batches one wake-up may chain before the loop looks elsewhere. */
 #define TX_CHAIN 8
 
 /* A set whose last reference went: its buffers may take frames again. */
-static void tx_set_release(struct tunnel *t, struct tx_set *s)
+static void tx_set_release(struct queue *q, struct tx_set *s)
 {
 	sendq_reset(s->q);
 	s->arena.n = 0;
 	/* Backpressure over: the tap is read again (tx_tap_cb). */
-	if (!ev_is_active(&t->tx.tap_w) && pool_free(&t->tx.pool) == TX_SETS)
-		ev_io_start(t->loop, &t->tx.tap_w);
+	if (!ev_is_active(&q->tx.tap_w) && pool_free(&q->tx.pool) == TX_SETS)
+		ev_io_start(q->lane->loop, &q->tx.tap_w);
 }
 
-static void tx_put(struct tunnel *t, struct tx_set *s)
+static void tx_put(struct queue *q, struct tx_set *s)
 {
-	if (pool_put(&t->tx.pool, s->idx))
-		tx_set_release(t, s);
+	if (pool_put(&q->tx.pool, s->idx))
+		tx_set_release(q, s);
 }
 
 static bool tx_reads_pending(void *ctx)
 {
-	return ((struct tunnel *)ctx)->tx.reads > 0;
+	return ((struct queue *)ctx)->tx.reads > 0;
 }
 
 /* Sends into the current set still in flight (its owner holds one ref). */
 static bool tx_cur_sending(void *ctx)
 {
-	const struct tunnel *t = ctx;
+	const struct queue *q = ctx;
 
-	return pool_busy(&t->tx.pool, t->tx.cur->idx);
+	return pool_busy(&q->tx.pool, q->tx.cur->idx);
 }
 
 /*
  * Hand the set's queued messages to the ring, one reference each; a full
  * ring is submitted (and its completions reaped) to make room.
  */
-static void tx_submit(struct tunnel *t, struct tx_set *s)
+static void tx_submit(struct queue *q, struct tx_set *s)
 {
 	unsigned int n = sendq_pending(s->q);
 
-	pool_ref(&t->tx.pool, s->idx, n);
-	t->st.tx_sends += n;
-	while (underlay_submit(t->ul, s->q, t->ring,
-			       TAG_SEND | TAG_TUN(t->idx) | TAG_SET(s->idx))) {
-		ring_submit(t->ring);
-		ring_reap(t->ring, tunnel_done, t);
+	pool_ref(&q->tx.pool, s->idx, n);
+	q->st.tx_sends += n;
+	while (underlay_submit(q->lane->ul, s->q, q->lane->ring,
+			       TAG_SEND | TAG_DEV(q->idx) | TAG_SET(s->idx))) {
+		ring_submit(q->lane->ring);
+		ring_reap(q->lane->ring, q->lane->done, q);
 	}
 }
 
@@ -70,12 +80,12 @@ static void tx_submit(struct tunnel *t, struct tx_set *s)
  * flooded to many peers): send what it holds and wait for it, so that
  * its messages can be queued again. The arena keeps its segments.
  */
-static void tx_flush_queue(struct tunnel *t)
+static void tx_flush_queue(struct queue *q)
 {
-	struct tx_set *s = t->tx.cur;
+	struct tx_set *s = q->tx.cur;
 
-	tx_submit(t, s);
-	ring_wait(t->ring, tunnel_done, t, tx_cur_sending);
+	tx_submit(q, s);
+	ring_wait(q->lane->ring, q->lane->done, q, tx_cur_sending);
 	sendq_reset(s->q);
 }
 
@@ -83,47 +93,47 @@ static void tx_flush_queue(struct tunnel *t)
  * The current set's arena is full in the middle of a batch: send what it
  * holds and wait for it, so that its header blocks can be planned again.
  */
-static void tx_flush(struct tunnel *t)
+static void tx_flush(struct queue *q)
 {
-	tx_flush_queue(t);
-	t->tx.cur->arena.n = 0;
+	tx_flush_queue(q);
+	q->tx.cur->arena.n = 0;
 }
 
 /* Counts of one frame that xmit_frame() parsed. */
-static void tx_count(struct tunnel *t, const struct xmit_out *o)
+static void tx_count(struct queue *q, const struct xmit_out *o)
 {
-	t->st.tx_frames++;
-	t->st.tx_bytes += o->f.len;
+	q->st.tx_frames++;
+	q->st.tx_bytes += o->f.len;
 	if (o->f.gso)
-		t->st.tx_gso_frames++;
+		q->st.tx_gso_frames++;
 	if (o->fit == PMTU_FIT_CUT)
-		t->st.tx_resegmented++;
+		q->st.tx_resegmented++;
 	else if (o->fit == PMTU_FIT_FRAGMENT)
-		t->st.tx_fragmented++;
+		q->st.tx_fragmented++;
 }
 
 /* sendq_add() of the segments of frame o for peer e. */
-static int tx_queue_add(struct tunnel *t, const struct xmit_out *o,
+static int tx_queue_add(struct queue *q, const struct xmit_out *o,
 			const struct peer *e)
 {
-	struct tx_set *s = t->tx.cur;
+	struct tx_set *s = q->tx.cur;
 
-	return sendq_add(s->q, underlay_sendq_params(t->ul),
-			 underlay_dst(t->ul, e), o->src,
+	return sendq_add(s->q, underlay_sendq_params(q->lane->ul),
+			 underlay_dst(q->lane->ul, e), o->src,
 			 &s->arena.segs[o->first], (int)o->n,
-			 encap_hdr_len(&t->encap), o->tos, o->df);
+			 encap_hdr_len(&q->dev->encap), o->tos, o->df);
 }
 
 /* The segments of frame o for peer e, queued. */
-static void tx_queue(struct tunnel *t, const struct xmit_out *o,
+static void tx_queue(struct queue *q, const struct xmit_out *o,
 		     const struct peer *e)
 {
-	int r = tx_queue_add(t, o, e);
+	int r = tx_queue_add(q, o, e);
 
 	/* Full (a frame flooded to many peers): send what it holds. */
 	if (r == -ENOSPC) {
-		tx_flush_queue(t);
-		r = tx_queue_add(t, o, e);
+		tx_flush_queue(q);
+		r = tx_queue_add(q, o, e);
 	}
 	/* An empty queue holds as many segments as the arena. */
 	BUG_ON(r);
@@ -133,91 +143,143 @@ static void tx_queue(struct tunnel *t, const struct xmit_out *o,
  * Head-end replication (vxlan_xmit() over the all-zeros entries): the
  * segments planned once, queued for every peer.
  */
-static void tx_flood(struct tunnel *t, const struct xmit_out *o)
+static void tx_flood(struct queue *q, const struct xmit_out *o)
 {
-	struct peers *ps = t->peers;
+	struct peers *ps = q->dev->peers;
 	unsigned int i;
 
-	t->st.tx_flood++;
+	q->st.tx_flood++;
 	for (i = 0; i < ps->n; i++) {
 		struct peer *e = &ps->v[ps->live[i]];
 
 		e->st.tx_flood += o->n;
-		tx_queue(t, o, e);
+		tx_queue(q, o, e);
 	}
 }
 
-/* Where the tap read of len bytes at buf goes: fwd_dest(). */
-static int tx_dest(struct tunnel *t, const uint8_t *buf, size_t len)
+/* Frames for every peer (no forwarding entry; tx_dest()). */
+#define TX_FLOOD (-1)
+
+/*
+ * The peer the tap read of len bytes at buf goes to, or TX_FLOOD: by its
+ * destination MAC in the forwarding table (the kernel's vxlan_xmit()).
+ */
+static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
 {
+	const struct dev_state *d = q->dev;
+	const uint8_t *frame = buf + VNET_HDR_LEN;
+	int peer;
+
 	if (len < VNET_HDR_LEN)
-		return FWD_FLOOD;
-	return fwd_dest(t, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
+		return TX_FLOOD;
+	len -= VNET_HDR_LEN;
+	/* One peer: where everything goes, as point to point always did. */
+	if (d->peers->n == 1)
+		return (int)d->peers->live[0];
+	if (len < ETH_HLEN || (frame[0] & 1))
+		return TX_FLOOD;
+	if (!fdb_count_static(&d->fdb) && !fdb_count_learnt(&d->fdb))
+		return TX_FLOOD;
+	peer = fdb_lookup(&d->fdb, frame, fdb_frame_vlan(frame, len),
+			  clock_now_ns());
+	return peer < 0 ? TX_FLOOD : peer;
+}
+
+/*
+ * ICMP "fragmentation needed" or "packet too big" for frame f, which
+ * does not fit budget, written into the tap, so that its sender learns
+ * the path MTU (icmp_send() of ip_tunnel_xmit()); rate limited.
+ */
+static void tx_icmp(struct queue *q, const struct frame *f, uint32_t budget)
+{
+	struct tx *x = &q->tx;
+	struct virtio_net_hdr hdr;
+	size_t len;
+
+	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, budget),
+			      x->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
+	if (!len)
+		return;
+	if (!pmtu_limit_take(&x->icmp_limit,
+			     (uint64_t)(ev_now(q->lane->loop) * 1e9))) {
+		q->st.tx_icmp_limited++;
+		return;
+	}
+	vnet_hdr_build_plain(&hdr);
+	memcpy(x->icmp_buf, &hdr, VNET_HDR_LEN);
+	if (write(q->tap_fd, x->icmp_buf, VNET_HDR_LEN + len) < 0) {
+		log_debug("tap write: %s", strerror(errno));
+		stats_drop(&q->st, DROP_RX_WRITE, 1, clock_now_ns());
+		return;
+	}
+	q->st.tx_icmp_sent++;
 }
 
 /* One frame from the tap: composed for the wire and queued. */
-static void tx_frame(struct tunnel *t, const uint8_t *buf, size_t len)
+static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 {
-	int dest = tx_dest(t, buf, len);
+	const struct dev_state *d = q->dev;
+	int dest = tx_dest(q, buf, len);
 	struct xmit_cfg c = {
-		.encap = &t->encap,
-		.budget = dest == FWD_FLOOD ?
-				  path_budget(&t->path) :
-				  path_peer_budget(t, &t->peers->v[dest]),
-		.pmtud = t->cfg->pmtud,
-		.tos_inherit = t->cfg->tos_mode == TOS_INHERIT,
-		.df_inherit = t->cfg->df == DF_INHERIT,
-		.n_src = underlay_n_src(t->ul),
+		.encap = &d->encap,
+		.budget = dest == TX_FLOOD ?
+				  d->budget :
+				  pmtu_path_budget(&d->encap, d->ipv6,
+						   d->peers->v[dest].path_mtu),
+		.pmtud = q->dev->cfg->pmtud,
+		.tos_inherit = q->dev->cfg->tos_mode == TOS_INHERIT,
+		.df_inherit = q->dev->cfg->df == DF_INHERIT,
+		.n_src = underlay_n_src(q->lane->ul),
 	};
-	struct tx_set *s = t->tx.cur;
-	uint32_t fit = path_udp_bulk_fit(&t->path);
+	struct tx_set *s = q->tx.cur;
+	uint32_t fit = d->udp_fit;
 	struct xmit_out o;
 	int r;
 
-	r = xmit_frame(&c, &t->tx.gre_seq, buf, len, &s->arena, &o);
+	r = xmit_frame(&c, &q->tx.gre_seq, buf, len, &s->arena, &o);
 	/* The arena is full: send what it holds, plan into it again. */
 	if (r == -ENOSPC && s->arena.n) {
-		tx_flush(t);
-		r = xmit_frame(&c, &t->tx.gre_seq, buf, len, &s->arena, &o);
+		tx_flush(q);
+		r = xmit_frame(&c, &q->tx.gre_seq, buf, len, &s->arena, &o);
 	}
 	if (r == -ENOSPC)
 		r = DROP_TX_SEGMENT;
 	if (o.parsed)
-		tx_count(t, &o);
+		tx_count(q, &o);
 	if (o.parsed && o.fit == PMTU_FIT_ICMP)
-		path_icmp(t, &o.f, c.budget);
+		tx_icmp(q, &o.f, c.budget);
 	if (o.parsed && fit) {
-		enum xmit_bulk b = xmit_udp_bulk(&t->tx.train, &o.f, fit);
+		enum xmit_bulk b = xmit_udp_bulk(&q->tx.train, &o.f, fit);
 
 		if (b != XMIT_BULK_NONE)
-			path_udp_bulk(t, b);
+			q->ops->udp_bulk(q, b);
 	}
 	if (r) {
-		stats_drop(&t->st, r, 1, clock_now_ns());
+		stats_drop(&q->st, r, 1, clock_now_ns());
 		return;
 	}
-	if (dest == FWD_FLOOD)
-		tx_flood(t, &o);
+	if (dest == TX_FLOOD)
+		tx_flood(q, &o);
 	else
-		tx_queue(t, &o, &t->peers->v[dest]);
+		tx_queue(q, &o, &q->dev->peers->v[dest]);
 }
 
-static void tx_read(struct tunnel *t, struct tx_set *s, int batch)
+static void tx_read(struct queue *q, struct tx_set *s, int batch)
 {
 	int i;
 
 	for (i = 0; i < batch; i++)
 		s->lens[i] = -EAGAIN;
 	for (i = 0; i < batch; i++) {
-		if (ring_read(t->ring, t->tap_fd, s->bufs[i], TX_BUF_LEN,
-			      TAG_READ | TAG_TUN(t->idx) | TAG_SET(s->idx) | i))
+		if (ring_read(q->lane->ring, q->tap_fd, s->bufs[i], TX_BUF_LEN,
+			      TAG_READ | TAG_DEV(q->idx) | TAG_SET(s->idx) | i))
 			break;
-		t->tx.reads++;
+		q->tx.reads++;
 	}
 }
 
 /* The frames a batch of reads brought: validate, plan, queue. */
-static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
+static int tx_frames(struct queue *q, struct tx_set *s, int batch)
 {
 	int i, got = 0;
 
@@ -228,11 +290,11 @@ static int tx_frames(struct tunnel *t, struct tx_set *s, int batch)
 			got++;
 		/* tun_put_user() reports a frame it truncated at full size. */
 		if (n > TX_BUF_LEN)
-			stats_drop(&t->st, DROP_TX_READ, 1, clock_now_ns());
+			stats_drop(&q->st, DROP_TX_READ, 1, clock_now_ns());
 		else if (n >= 0)
-			tx_frame(t, s->bufs[i], n);
+			tx_frame(q, s->bufs[i], n);
 		else if (n != -EAGAIN && n != -EINTR)
-			stats_drop(&t->st, DROP_TX_READ, 1, clock_now_ns());
+			stats_drop(&q->st, DROP_TX_READ, 1, clock_now_ns());
 	}
 	return got;
 }
@@ -253,14 +315,14 @@ static int tx_next_batch(int batch, int got, int max)
  * sends in flight, so that sends leave in the order frames came), or for
  * the next batch of a chain (only the current one may).
  */
-static struct tx_set *tx_take(struct tunnel *t, unsigned int busy)
+static struct tx_set *tx_take(struct queue *q, unsigned int busy)
 {
 	int i;
 
-	if (pool_free(&t->tx.pool) != TX_SETS - busy)
+	if (pool_free(&q->tx.pool) != TX_SETS - busy)
 		return NULL;
-	i = pool_take(&t->tx.pool);
-	return i < 0 ? NULL : &t->tx.sets[i];
+	i = pool_take(&q->tx.pool);
+	return i < 0 ? NULL : &q->tx.sets[i];
 }
 
 /*
@@ -273,48 +335,49 @@ static struct tx_set *tx_take(struct tunnel *t, unsigned int busy)
  */
 static void tx_tap_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct tunnel *t = w->data;
-	struct tx *x = &t->tx;
+	struct queue *q = w->data;
+	struct tx *x = &q->tx;
 	int batch = x->batch, got, i;
-	struct tx_set *s = tx_take(t, 0), *next;
+	struct tx_set *s = tx_take(q, 0), *next;
 
 	if (!s) {
-		t->st.tx_backpressure++;
+		q->st.tx_backpressure++;
 		ev_io_stop(loop, w);
 		return;
 	}
 	x->cur = s;
-	tx_read(t, s, batch);
+	tx_read(q, s, batch);
 	for (i = 0;; i++) {
-		ring_wait(t->ring, tunnel_done, t, tx_reads_pending);
-		got = tx_frames(t, s, batch);
+		ring_wait(q->lane->ring, q->lane->done, q, tx_reads_pending);
+		got = tx_frames(q, s, batch);
 		x->batch = tx_next_batch(batch, got, x->batch_max);
-		tx_submit(t, s);
+		tx_submit(q, s);
 		next = NULL;
 		if (got == batch && i + 1 < TX_CHAIN && x->batch_max > 1)
-			next = tx_take(t, 1);
-		tx_put(t, s);
+			next = tx_take(q, 1);
+		tx_put(q, s);
 		if (!next)
 			break;
 		s = x->cur = next;
 		batch = x->batch;
-		tx_read(t, s, batch);
+		tx_read(q, s, batch);
 	}
-	ring_submit(t->ring);
-	ring_reap(t->ring, tunnel_done, t);
+	ring_submit(q->lane->ring);
+	ring_reap(q->lane->ring, q->lane->done, q);
 	if (pool_free(&x->pool) != TX_SETS) {
-		t->st.tx_backpressure++;
+		q->st.tx_backpressure++;
 		ev_io_stop(loop, w);
 	}
 }
 
 /* The peer message m went to: its msg_name, or the connected one. */
-static struct peer *tx_msg_peer(struct tunnel *t, const struct sendq *q,
-				unsigned int m)
+static struct peer *tx_msg_peer(const struct queue *q,
+				const struct sendq *sq, unsigned int m)
 {
-	const void *name = q->msgs[m].msg.msg_name;
+	const void *name = sq->msgs[m].msg.msg_name;
+	struct peers *ps = q->dev->peers;
 
-	return name ? peer_of_name(name) : &t->peers->v[t->peers->live[0]];
+	return name ? peer_of_name(name) : &ps->v[ps->live[0]];
 }
 
 /* The errors of a send that say the underlay does not reach the peer. */
@@ -324,38 +387,38 @@ static bool tx_err_unreachable(int err)
 }
 
 /* The completion of one send: counted, a set freed with its last. */
-static void tx_send_done(struct tunnel *t, struct tx_set *s, unsigned int m,
+static void tx_send_done(struct queue *q, struct tx_set *s, unsigned int m,
 			 int res)
 {
-	struct peer *e = tx_msg_peer(t, s->q, m);
+	struct peer *e = tx_msg_peer(q, s->q, m);
 	struct peer_stats *ps = &e->st;
 	struct underlay_sent out;
 
-	underlay_complete(t->ul, s->q, m, res, &out);
+	underlay_complete(q->lane->ul, s->q, m, res, &out);
 	if (out.dropped && tx_err_unreachable(out.err))
-		path_send_failed(t, e, out.err);
+		q->ops->send_failed(q, e, out.err);
 	ps->tx_packets += out.segments;
 	ps->tx_bytes += out.bytes;
 	ps->tx_drops += out.dropped;
-	t->st.tx_segments += out.segments;
-	t->st.tx_sends += out.sends;
+	q->st.tx_segments += out.segments;
+	q->st.tx_sends += out.sends;
 	if (out.dropped)
-		stats_drop(&t->st, DROP_TX_SEND, out.dropped, clock_now_ns());
-	t->st.tx_gso_fallback += out.gso_fallback;
-	t->st.tx_gso_oversize += out.gso_oversize;
-	tx_put(t, s);
+		stats_drop(&q->st, DROP_TX_SEND, out.dropped, clock_now_ns());
+	q->st.tx_gso_fallback += out.gso_fallback;
+	q->st.tx_gso_oversize += out.gso_oversize;
+	tx_put(q, s);
 }
 
-void tx_done(struct tunnel *t, uint64_t data, int res)
+void tx_done(struct queue *q, uint64_t data, int res)
 {
-	struct tx_set *s = &t->tx.sets[TAG_SET_OF(data)];
+	struct tx_set *s = &q->tx.sets[TAG_SET_OF(data)];
 
 	if (TAG_KIND(data) == TAG_SEND) {
-		tx_send_done(t, s, (uint32_t)data, res);
+		tx_send_done(q, s, (uint32_t)data, res);
 		return;
 	}
 	s->lens[(uint32_t)data] = res;
-	t->tx.reads--;
+	q->tx.reads--;
 }
 
 static int tx_set_alloc(struct tx_set *s, unsigned int idx)
@@ -390,15 +453,16 @@ static void tx_set_free(struct tx_set *s)
 	free(s->q);
 }
 
-int tx_init(struct tunnel *t)
+int tx_init(struct queue *q)
 {
-	struct tx *x = &t->tx;
+	struct tx *x = &q->tx;
 	unsigned int i;
 
 	pool_init(&x->pool, TX_SETS);
+	pmtu_limit_init(&x->icmp_limit, TX_ICMP_PER_SEC, TX_ICMP_BURST);
 	x->cur = &x->sets[0];
 	/* --no-offload, the classic userspace tunnel: a frame per read. */
-	x->batch_max = t->cfg->offload ? TAP_BATCH : 1;
+	x->batch_max = q->dev->cfg->offload ? TAP_BATCH : 1;
 	x->batch = x->batch_max;
 	for (i = 0; i < TX_SETS; i++) {
 		if (tx_set_alloc(&x->sets[i], i)) {
@@ -420,20 +484,20 @@ void tx_free(struct tx *x)
 /* Sends into any set still in flight. */
 static bool tx_any_sending(void *ctx)
 {
-	const struct tunnel *t = ctx;
+	const struct queue *q = ctx;
 
-	return pool_free(&t->tx.pool) != TX_SETS;
+	return pool_free(&q->tx.pool) != TX_SETS;
 }
 
-void tx_quiesce(struct tunnel *t)
+void tx_quiesce(struct queue *q)
 {
-	ring_submit(t->ring);
-	ring_wait(t->ring, tunnel_done, t, tx_any_sending);
+	ring_submit(q->lane->ring);
+	ring_wait(q->lane->ring, q->lane->done, q, tx_any_sending);
 }
 
-void tx_watch(struct tunnel *t)
+void tx_watch(struct queue *q)
 {
-	ev_io_init(&t->tx.tap_w, tx_tap_cb, t->tap_fd, EV_READ);
-	t->tx.tap_w.data = t;
-	ev_io_start(t->loop, &t->tx.tap_w);
+	ev_io_init(&q->tx.tap_w, tx_tap_cb, q->tap_fd, EV_READ);
+	q->tx.tap_w.data = q;
+	ev_io_start(q->lane->loop, &q->tx.tap_w);
 }

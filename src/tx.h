@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <ev.h>
 #include "gso.h"
+#include "pmtu.h"
 #include "pool.h"
 #include "sendq.h"
 #include "vnet.h"
@@ -23,7 +24,7 @@
 /* Transmit buffer sets: one filling while the other's sends go. */
 #define TX_SETS 2
 
-struct tunnel;
+struct queue;
 
 /*
  * The buffers of one transmit batch: the frames read from the tap, the
@@ -49,23 +50,25 @@ struct tx {
 	unsigned int reads;	/* tap reads in flight */
 	uint32_t gre_seq;
 	struct xmit_udp_train train;	/* bulk UDP (xmit_udp_bulk()) */
+	struct pmtu_limit icmp_limit;	/* ICMP "too big" into the tap */
+	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	ev_io tap_w;
 };
 
-/* Buffers for t->tx. 0 or -ENOMEM (logged). */
-int tx_init(struct tunnel *t);
+/* Buffers for q->tx. 0 or -ENOMEM (logged). */
+int tx_init(struct queue *q);
 void tx_free(struct tx *x);
 
 /*
  * Wait until no send is in flight (between batches): the peers' socket
  * addresses that queued messages point to may then change.
  */
-void tx_quiesce(struct tunnel *t);
+void tx_quiesce(struct queue *q);
 
 /* Read the tap when it is readable. */
-void tx_watch(struct tunnel *t);
+void tx_watch(struct queue *q);
 
 /* A completion of a tap read or of a send (TAG_READ, TAG_SEND). */
-void tx_done(struct tunnel *t, uint64_t data, int res);
+void tx_done(struct queue *q, uint64_t data, int res);
 
 #endif

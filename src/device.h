@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The devices and their port. A device is one tap: its name, MTU and
+ * MAC, its forwarding table (fwd.c), its path policy (path.c), the
+ * counters of its own events, and its queues (queue.h), which carry its
+ * traffic. The port is what the devices of a process share: the underlay
+ * sockets, the ring, the peers (port.c), the lane its queues run on.
+ * Set-up, the control socket and netlink change devices; the queues
+ * read them (struct dev_state) and tell them what they saw (queue_ops).
+ */
+#ifndef GSOTUN_DEVICE_H
+#define GSOTUN_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ev.h>
+#include "fwd.h"
+#include "options.h"
+#include "path.h"
+#include "peer.h"
+#include "queue.h"
+#include "ring.h"
+#include "stats.h"
+#include "underlay.h"
+
+struct device;
+
+/*
+ * What the devices of one process share: the underlay sockets on one
+ * port, the ring, the peers, the lane. A device is a tap and its VNI or
+ * GRE key; received packets go to the one whose VNI or key they carry.
+ */
+struct port {
+	struct config *cfg;	/* the devices'; --peers changes it */
+	struct underlay ul;
+	struct ring ring;	/* tap reads and writes, sends */
+	bool ring_up;
+	struct peers peers;	/* --remote, --peers */
+	struct lane lane;	/* the loop's: a queue of every device */
+	struct device *dev[CONFIG_MAX_TUNNELS];
+	unsigned int n_dev;	/* [0] is the main one (--dev) */
+	uint64_t start_ns;	/* when it started (clock.h) */
+	int peers_dir;		/* --peers: its directory; else -1 */
+	const char *peers_name;	/* and its name there */
+};
+
+struct device {
+	struct dev_state s;	/* what its queues read */
+	const char *name;	/* the tap's name, as asked */
+	unsigned int idx;	/* in port->dev[] */
+	struct port *port;
+	struct ev_loop *loop;
+	struct stats st;	/* its own events; the queues count theirs */
+	struct link *link;	/* rtnetlink */
+	unsigned int ifindex;
+	struct fwd fwd;		/* the table's timers and warnings */
+	struct path path;
+	struct queue *q;	/* its queues, n_q of them */
+	unsigned int n_q;
+};
+
+/*
+ * Device i of the port: the main one (--dev, --vni or --key), or the tap
+ * of cfg->taps[i - 1] with its VNI or key. Nothing opened yet.
+ */
+int device_init(struct device *d, const struct config *cfg,
+		struct port *port, unsigned int i);
+
+/* Its forwarding table, tap, MTU, MAC, addresses and queues. 0 or -errno. */
+int device_open(struct device *d);
+void device_close(struct device *d);
+
+/* Its timers and watchers, and its queues' tap reads, on loop. */
+void device_watch(struct device *d, struct ev_loop *loop);
+
+/* The device's counters and its queues', into *sum. */
+void device_stats(const struct device *d, struct stats *sum);
+
+/* One counter of the device and its queues, summed. */
+uint64_t device_stat(const struct device *d, const struct stats_desc *desc);
+
+/* Wait until none of its queues has a send in flight (tx_quiesce()). */
+void device_quiesce(struct device *d);
+
+/* The tap's MTU: --mtu, or what the path leaves (path.c). */
+uint32_t device_mtu(const struct device *d);
+
+/*
+ * What the last packet dropped for why came with (rx_seen_text()), of
+ * the queue that saw one; false if none did.
+ */
+bool device_seen_text(const struct device *d, enum drop why, char *buf,
+		      size_t len);
+
+#endif

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * port: the peers of the port, from --remote and --peers, read again at
+ * SIGHUP, added and removed at run time; each device follows.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "device.h"
+#include "log.h"
+#include "port.h"
+
+/* Whom but root st lets write: its owner, its group, anyone; or NULL. */
+static const char *port_writer(const struct stat *st, char *buf, size_t len)
+{
+	if (st->st_uid != 0) {
+		snprintf(buf, len, "its owner, uid %u", (unsigned)st->st_uid);
+		return buf;
+	}
+	if (st->st_mode & S_IWOTH)
+		return "anyone";
+	if ((st->st_mode & S_IWGRP) && st->st_gid != 0) {
+		snprintf(buf, len, "group %u", (unsigned)st->st_gid);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * Whoever may write the peers file, or replace it in its directory (a
+ * sticky one only where they own it), chooses where the tunnel's traffic
+ * goes: said at start when that is someone but root.
+ */
+static void port_say_writable(const char *path)
+{
+	char *dir = strdup(path), buf[40];
+	struct stat st, dst;
+	const char *who;
+
+	if (!dir || stat(path, &st))
+		goto out;
+	who = port_writer(&st, buf, sizeof(buf));
+	if (who) {
+		log_warn("--peers %s may be written by %s, not only root: "
+			 "whoever writes it chooses the peers", path, who);
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
+	if (stat(dir[0] ? dir : "/", &dst))
+		goto out;
+	who = port_writer(&dst, buf, sizeof(buf));
+	if (who && !((dst.st_mode & S_ISVTX) && st.st_uid == 0))
+		log_warn("the directory of --peers %s may be written by %s, "
+			 "not only root: whoever replaces the file chooses the "
+			 "peers", path, who);
+out:
+	free(dir);
+}
+
+
+/*
+ * Where --peers is read again: through its directory, kept open, from
+ * wherever the daemon's working directory is; after a --chroot by its
+ * path inside it (a directory outside, kept open, would lead out).
+ */
+static int port_open_peers_dir(struct port *port, const struct config *c)
+{
+	const char *slash = strrchr(c->peers_file, '/');
+	char *dir;
+
+	if (c->peers_in_root) {
+		port->peers_dir = AT_FDCWD;
+		port->peers_name = c->peers_in_root;
+		return 0;
+	}
+	dir = strndup(c->peers_file,
+		      slash == c->peers_file ? 1
+					     : (size_t)(slash - c->peers_file));
+	port->peers_name = slash + 1;
+	if (!dir) {
+		log_err("out of memory");
+		return -ENOMEM;
+	}
+	port->peers_dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (port->peers_dir < 0)
+		log_err_errno("cannot open %s, the directory of --peers", dir);
+	free(dir);
+	return port->peers_dir < 0 ? -errno : 0;
+}
+
+int port_peers_open(struct port *port, struct config *c)
+{
+	unsigned int i;
+	int err;
+
+	port->cfg = c;
+	port->peers_dir = -1;
+	err = peers_init(&port->peers, CONFIG_MAX_PEERS, c->family,
+			 encap_is_udp(c->encap.type) ? c->port : 0);
+	for (i = 0; !err && i < c->n_remotes; i++) {
+		int r = peers_add(&port->peers, &c->remotes[i]);
+
+		err = r < 0 ? r : 0;
+	}
+	if (err) {
+		log_err_ret(err, "cannot set up the peers");
+		return err;
+	}
+	if (!c->peers_file)
+		return 0;
+	port_say_writable(c->peers_file);
+	return port_open_peers_dir(port, c);
+}
+
+void port_peers_close(struct port *port)
+{
+	if (port->peers_dir >= 0)
+		close(port->peers_dir);
+	port->peers_dir = -1;
+	peers_free(&port->peers);
+}
+
+/* Is a in cfg's peers? */
+static bool port_configured(const struct config *c, const struct ipaddr *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_remotes; i++)
+		if (options_ip_equal(&c->remotes[i], a))
+			return true;
+	return false;
+}
+
+/* Messages in flight name peers by their slots' addresses: done first. */
+static void port_quiesce(struct port *port)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_dev; i++)
+		device_quiesce(port->dev[i]);
+}
+
+/*
+ * The peer in slot idx gone, with every device's entries to it and the
+ * source its queues learnt last (which may name it); after
+ * port_quiesce().
+ */
+static void port_forget_peer(struct port *port, unsigned int idx)
+{
+	unsigned int j;
+
+	for (j = 0; j < port->n_dev; j++)
+		fwd_forget_peer(port->dev[j], idx);
+	peers_del(&port->peers, idx);
+}
+
+/* The live peers cfg no longer has: gone, with every device's entries. */
+static unsigned int port_remove_peers(struct port *port,
+				      const struct config *c)
+{
+	struct peers *ps = &port->peers;
+	unsigned int i = 0, n = 0;
+
+	while (i < ps->n) {
+		unsigned int idx = ps->live[i];
+
+		if (port_configured(c, &ps->v[idx].addr)) {
+			i++;
+			continue;
+		}
+		port_forget_peer(port, idx);
+		n++;
+	}
+	return n;
+}
+
+/* The peers cfg has that are not live yet. */
+static unsigned int port_new_peers(struct port *port, const struct config *c)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->n_remotes; i++)
+		n += peers_add(&port->peers, &c->remotes[i]) >= 0;
+	return n;
+}
+
+/* Read the peers file into cfg; 0, or -errno with the reason logged. */
+static int port_read_peers(struct port *port, struct config *cfg)
+{
+	char why[160];
+	FILE *file;
+	int err;
+
+	file = options_peers_open(port->peers_dir, port->peers_name, why,
+				  sizeof(why));
+	if (!file) {
+		log_warn("cannot read %s: %s: peers unchanged",
+			 cfg->peers_file, why);
+		return -EIO;
+	}
+	err = options_peers_load(cfg, file, why, sizeof(why));
+	fclose(file);
+	if (err)
+		log_warn("%s: %s: peers unchanged", cfg->peers_file, why);
+	return err;
+}
+
+void port_reload(struct port *port)
+{
+	struct device *main = port->dev[0];
+	struct config *cfg = port->cfg;
+	struct config_fdb *old;
+	unsigned int n_old, gone, added, i, n;
+	bool partial = false;
+
+	n_old = cfg->n_fdb;
+	old = malloc(n_old * sizeof(*old) + 1);
+	if (!old) {
+		log_warn("out of memory: peers unchanged");
+		return;
+	}
+	if (n_old)
+		memcpy(old, cfg->fdb, n_old * sizeof(*old));
+	if (port_read_peers(port, cfg)) {
+		free(old);
+		return;
+	}
+	port_quiesce(port);
+	gone = port_remove_peers(port, cfg);
+	added = port_new_peers(port, cfg);
+	for (i = 0; i < port->n_dev; i++)
+		partial |= fwd_replace_static(port->dev[i], old, n_old) != 0;
+	path_peers_changed(main);
+	if (partial)
+		log_warn("%s: not every fdb entry was taken", cfg->peers_file);
+	free(old);
+	n = fdb_count_static(&main->s.fdb);
+	log_info("%s: %u peer%s (%u new, %u gone), %u static fdb entr%s",
+		 main->s.ifname, port->peers.n, port->peers.n == 1 ? "" : "s",
+		 added, gone, n, n == 1 ? "y" : "ies");
+}
+
+int port_peer_add(struct port *port, const struct ipaddr *a)
+{
+	int r;
+
+	if (port->ul.connected)
+		return -EISCONN;
+	r = peers_add(&port->peers, a);
+	if (r < 0)
+		return r;
+	path_peers_changed(port->dev[0]);
+	return 0;
+}
+
+int port_peer_del(struct port *port, const struct ipaddr *a)
+{
+	struct peers *ps = &port->peers;
+	int idx = -ENOENT;
+
+	if (a->family == ps->family)
+		idx = peers_find(ps, (const uint8_t *)&a->addr);
+	if (idx < 0)
+		return -ENOENT;
+	if (ps->n == 1)
+		return -EBUSY;
+	port_quiesce(port);
+	port_forget_peer(port, (unsigned int)idx);
+	path_peers_changed(port->dev[0]);
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The port's peers: those of --remote and --peers, the file read again
+ * at SIGHUP, and peers added or removed at run time, with what each
+ * device keeps of them.
+ */
+#ifndef GSOTUN_PORT_H
+#define GSOTUN_PORT_H
+
+#include "options.h"
+#include "peer.h"
+
+struct port;
+
+/*
+ * The peers (--remote, --peers) of c into port->peers, and where
+ * --peers is read again: the file changes c (the devices' config).
+ * 0 or -errno (logged).
+ */
+int port_peers_open(struct port *port, struct config *c);
+void port_peers_close(struct port *port);
+
+/*
+ * SIGHUP with --peers: read the file again; peers it no longer has go
+ * (with their entries in every device), new ones come, its fdb entries
+ * replace the old ones; traffic to the others goes on. A file that does
+ * not read or parse, or would leave no peer, changes nothing (logged).
+ */
+void port_reload(struct port *port);
+
+/*
+ * At run time (the control socket): a peer more (-EEXIST, -ENOSPC,
+ * -EINVAL for the other family, -EISCONN when the raw GRE socket is
+ * connected to the one peer), or the peer at a gone with its forwarding
+ * entries in every device (-ENOENT, -EBUSY for the last one). Peers
+ * added so last until a reload of --peers. 0 or -errno.
+ */
+int port_peer_add(struct port *port, const struct ipaddr *a);
+int port_peer_del(struct port *port, const struct ipaddr *a);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A device's queues: each one data path (a tap fd, its transmit and
+ * receive state, its counters) on a lane (a ring, the underlay's sockets,
+ * a loop). What a queue reads of its device is struct dev_state; what it
+ * has to tell its device goes up through struct queue_ops, so that the
+ * rooms below the device (tx.c, rx.c) call none above them (doc/design.md).
+ */
+#ifndef GSOTUN_QUEUE_H
+#define GSOTUN_QUEUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <ev.h>
+#include "encap.h"
+#include "fdb.h"
+#include "mac.h"
+#include "options.h"
+#include "peer.h"
+#include "ring.h"
+#include "rx.h"
+#include "stats.h"
+#include "tx.h"
+#include "underlay.h"
+#include "xmit.h"
+
+/*
+ * User data of a ring request: its kind, the device (its queue on the
+ * ring's lane) and the transmit set it belongs to, and an index (the
+ * read's slot, the message, the receive frame).
+ */
+#define TAG_READ (0ull << 62)
+#define TAG_SEND (1ull << 62)
+#define TAG_WRITE (2ull << 62)
+#define TAG_KIND(d) ((d) & (3ull << 62))
+#define TAG_SET(i) ((uint64_t)(i) << 32)
+#define TAG_SET_OF(d) (((d) >> 32) & 0xff)
+#define TAG_DEV(i) ((uint64_t)(i) << 40)
+#define TAG_DEV_OF(d) (((d) >> 40) & 0xff)
+
+/*
+ * What the queues read of their device on every frame. The device's
+ * rooms (fwd.c, path.c, port.c) write it, between batches.
+ */
+struct dev_state {
+	const struct config *cfg;	/* shared by the devices */
+	struct encap_cfg encap;	/* with this device's VNI or key */
+	char ifname[IFNAMSIZ];	/* the tap's */
+	uint8_t mac[MAC_LEN];	/* the tap's: frames from it are a loop */
+	bool learning;		/* --learning */
+	bool ipv6;		/* the underlay is */
+	struct peers *peers;	/* the port's */
+	struct fdb fdb;		/* where MACs are; learnt by the device */
+	uint32_t budget;	/* largest inner frame that fits every peer */
+	uint32_t udp_fit;	/* path_udp_bulk_fit(): 0, none */
+};
+
+struct queue;
+
+/*
+ * What a queue tells its device (the device's handlers, set at set-up).
+ * Each is called from the queue's loop, between the packets of a batch.
+ */
+struct queue_ops {
+	/* A source MAC on vlan from peer, not learnt just now: 0 or a drop. */
+	enum drop (*learn)(struct queue *q, unsigned int peer,
+			   const uint8_t *mac, uint16_t vlan, uint64_t now);
+	/* Bulk UDP seen (xmit_udp_bulk()): the tap's GSO size may follow. */
+	void (*udp_bulk)(struct queue *q, enum xmit_bulk b);
+	/* A send to e failed for want of a route (errno err). */
+	void (*send_failed)(struct queue *q, struct peer *e, int err);
+	/* An underlay socket of the lane was readable with nothing to read. */
+	void (*sock_errors)(struct queue *q, int fd);
+};
+
+/*
+ * One data path of a device: its tap fd, what is on its way out (tx) and
+ * in (rx), and the counters of both.
+ */
+struct queue {
+	struct dev_state *dev;	/* its device's, read */
+	const struct queue_ops *ops;
+	void *owner;		/* its device, for ops */
+	struct lane *lane;
+	unsigned int idx;	/* its device's in the lane (TAG_DEV) */
+	int tap_fd;
+	struct stats st;
+	struct tx tx;
+	struct rx rx;
+};
+
+/*
+ * What one loop runs: a ring, the underlay's sockets, and a queue of
+ * every device of the port, [0] the main device's. A received datagram
+ * goes to the queue of its VNI or key.
+ */
+struct lane {
+	struct ev_loop *loop;
+	struct ring *ring;
+	ring_done_fn done;	/* queue_done(): its completions to the queues */
+	struct underlay *ul;
+	struct queue *q[CONFIG_MAX_TUNNELS];
+	unsigned int n_q;
+	ev_io sock_w[2];	/* the underlay's receiving sockets */
+};
+
+/*
+ * Every completion of the lane's ring, handed to tx or rx of the queue
+ * its tag names; ctx is any queue of the lane. The queues reach it as
+ * their lane's done, as they call nothing above them.
+ */
+void queue_done(void *ctx, uint64_t data, int res);
+
+#endif
