@@ -268,8 +268,8 @@ static void path_say_rest(const struct device *d, const struct path_say *say)
 	unsigned int back = say->back - PATH_SAY_NAMED;
 
 	if (say->lost > PATH_SAY_NAMED)
-		log_warn("%s: and %u more peer%s unreachable", d->s.ifname, lost,
-			 lost > 1 ? "s" : "");
+		log_warn("%s: and %u more peer%s unreachable", d->s.ifname,
+			 lost, lost > 1 ? "s" : "");
 	if (say->back > PATH_SAY_NAMED)
 		log_info("%s: and %u more peer%s reachable again", d->s.ifname,
 			 back, back > 1 ? "s" : "");
@@ -319,8 +319,8 @@ static void path_peer_reach(struct device *d, struct peer *e,
 			 link_name(d->link, e->oif, dev, sizeof(dev)), addr,
 			 more);
 	else
-		log_warn("%s: no route to the peer %s (%s)%s", d->s.ifname, addr,
-			 strerror(err), more);
+		log_warn("%s: no route to the peer %s (%s)%s", d->s.ifname,
+			 addr, strerror(err), more);
 }
 
 /*

@@ -98,7 +98,7 @@ struct queue {
 struct lane {
 	struct ev_loop *loop;
 	struct ring *ring;
-	ring_done_fn done;	/* queue_done(): its completions to the queues */
+	ring_done_fn done;	/* queue_done(): completions to the queues */
 	struct underlay *ul;
 	struct queue *q[CONFIG_MAX_TUNNELS];
 	unsigned int n_q;

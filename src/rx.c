@@ -199,8 +199,8 @@ static void rx_warn(struct queue *q, const struct rx_pkt *p,
 			 more);
 	} else {
 		log_warn("%s: dropping packets from %s that are not %s: is "
-			 "it set up for another encapsulation?%s", q->dev->ifname,
-			 from, name, more);
+			 "it set up for another encapsulation?%s",
+			 q->dev->ifname, from, name, more);
 	}
 }
 
@@ -511,7 +511,8 @@ int rx_init(struct queue *q, uint32_t mtu)
 	}
 	rx_forget_learnt(q);
 	gro_init(r->gro, mtu, q->dev->cfg->gro,
-		 q->dev->cfg->gro && rx_kernel_merges_udp(q->dev->cfg->udp_gro));
+		 q->dev->cfg->gro &&
+			 rx_kernel_merges_udp(q->dev->cfg->udp_gro));
 	return 0;
 }
 
