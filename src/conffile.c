@@ -11,9 +11,10 @@
 #include <string.h>
 #include "conffile.h"
 #include "mac.h"
+#include "peersfile.h"
 
 /* A file grows no longer than the peers file, which is opened alike. */
-#define CONFFILE_BYTES_MAX OPTIONS_PEERS_FILE_MAX
+#define CONFFILE_BYTES_MAX PEERSFILE_MAX
 
 void conffile_free(struct conffile *cf)
 {

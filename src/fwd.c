@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "fwd.h"
 #include "log.h"
+#include "peersfile.h"
 #include "tunnel.h"
 
 /* Seconds between sweeps of aged entries (vxlan's FDB_AGE_INTERVAL). */
@@ -209,7 +210,7 @@ static bool fwd_configured(const struct config *c, const struct ipaddr *a)
 	unsigned int i;
 
 	for (i = 0; i < c->n_remotes; i++)
-		if (options_ip_equal(&c->remotes[i], a))
+		if (optvalue_ip_equal(&c->remotes[i], a))
 			return true;
 	return false;
 }
@@ -289,14 +290,13 @@ static int fwd_read_peers(struct tunnel *t)
 	FILE *file;
 	int err;
 
-	file = options_peers_open(f->peers_dir, f->peers_name, why,
-				  sizeof(why));
+	file = peersfile_open(f->peers_dir, f->peers_name, why, sizeof(why));
 	if (!file) {
 		log_warn("cannot read %s: %s: peers unchanged",
 			 t->cfg->peers_file, why);
 		return -EIO;
 	}
-	err = options_peers_load(t->cfg, file, why, sizeof(why));
+	err = peersfile_load(t->cfg, file, why, sizeof(why));
 	fclose(file);
 	if (err)
 		log_warn("%s: %s: peers unchanged", t->cfg->peers_file, why);

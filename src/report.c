@@ -798,7 +798,7 @@ static bool report_peer_of_file(const struct config *cfg,
 	unsigned int i;
 
 	for (i = cfg->n_remotes_cmd; i < cfg->n_remotes; i++)
-		if (options_ip_equal(&cfg->remotes[i], a))
+		if (optvalue_ip_equal(&cfg->remotes[i], a))
 			return true;
 	return false;
 }
@@ -837,7 +837,7 @@ static unsigned int report_fdb_of_file(const struct config *cfg,
 		const struct config_fdb *f = &cfg->fdb[i];
 
 		if (memcmp(f->mac, e->mac, ETH_ALEN) || f->vlan != e->vlan ||
-		    !options_ip_equal(&f->peer, a))
+		    !optvalue_ip_equal(&f->peer, a))
 			continue;
 		if (!f->dev[0])
 			said |= REPORT_FILE_EVERY;
