@@ -330,14 +330,14 @@ static const char *conffile_df_name(enum df_mode df)
 static bool conffile_put_id(FILE *out, const struct config *c, int key,
 			    unsigned int item)
 {
-	bool keyed = c->encap.type != ENCAP_VXLAN;
+	bool keyed = encap_takes(c->encap.type, ENCAP_OPT_KEY);
 	bool main = keyed ? c->encap.has_key : c->encap.vni != CONFIG_VNI;
 
 	if (keyed != (key == OPT_KEY))
 		return false;
 	if (main && !item) {
 		fprintf(out, "%s %u\n", conffile_name(key),
-		keyed ? c->encap.key : c->encap.vni);
+			encap_id(&c->encap));
 		return true;
 	}
 	item -= main;
@@ -398,9 +398,7 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 		return i < c->n_allow;
 	case OPT_PORT:
 		return udp && conffile_put_num(out, key, c->port,
-					       t == ENCAP_VXLAN ? VXLAN_PORT
-								: GRE_UDP_PORT,
-					       i);
+					       encap_default_port(t), i);
 	case OPT_SOURCE_PORTS:
 		return udp && conffile_put_num(out, key, c->src_ports,
 					       CONFIG_SRC_PORTS, i);
@@ -430,7 +428,7 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 	case OPT_PEERS:
 		return conffile_put_set(out, key, c->peers_file, i);
 	case OPT_ENCAP:
-		return conffile_put_set(out, key, t != ENCAP_VXLAN ?
+		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
 					encap_name(t) : NULL, i);
 	case OPT_VNI:
 	case OPT_KEY:

@@ -216,12 +216,7 @@ static void tunnel_init(struct gsotun *g, unsigned int i)
 		const struct config_tap *tap = &g->cfg.taps[i - 1];
 
 		t->dev = tap->dev;
-		if (t->encap.type == ENCAP_VXLAN) {
-			t->encap.vni = tap->id;
-		} else {
-			t->encap.key = tap->id;
-			t->encap.has_key = true;
-		}
+		encap_set_id(&t->encap, tap->id);
 	}
 	t->idx = i;
 	t->port = port;

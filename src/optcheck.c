@@ -39,28 +39,30 @@ static int options_check_encap(struct argp_state *state,
 	enum encap_type t = cfg->encap.type;
 
 	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
-	if (st->port_set && t == ENCAP_GRE) {
-		options_error(state, "--port is not used with --encap gre");
+	if (st->port_set && !encap_takes(t, ENCAP_OPT_UDP)) {
+		options_error(state, "--port is not used with --encap %s",
+			      encap_name(t));
 		return EINVAL;
 	}
-	if (st->src_ports_set && t == ENCAP_GRE) {
+	if (st->src_ports_set && !encap_takes(t, ENCAP_OPT_UDP)) {
 		options_error(state, "--source-ports is not used with --encap "
-			   "gre");
+			      "%s", encap_name(t));
 		return EINVAL;
 	}
-	if (st->vni_set && t != ENCAP_VXLAN) {
+	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI)) {
 		options_error(state, "--vni is for --encap vxlan, not %s (use "
-			   "--key)", encap_name(t));
+			      "--%s)", encap_name(t), encap_id_option(t));
 		return EINVAL;
 	}
-	if (cfg->encap.has_key && t == ENCAP_VXLAN) {
+	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY)) {
 		options_error(state, "--key is for --encap gre or gre-udp, not "
-			   "vxlan (use --vni)");
+			      "%s (use --%s)", encap_name(t),
+			      encap_id_option(t));
 		return EINVAL;
 	}
-	if (cfg->encap.gre_seq && t == ENCAP_VXLAN) {
+	if (cfg->encap.gre_seq && !encap_takes(t, ENCAP_OPT_SEQ)) {
 		options_error(state, "--seq is for --encap gre or gre-udp, not "
-			   "vxlan");
+			      "%s", encap_name(t));
 		return EINVAL;
 	}
 	return 0;
@@ -142,9 +144,9 @@ static int options_check_allow(struct argp_state *state,
  */
 static const char *options_taps_invalid(struct config *cfg, bool key_taps)
 {
-	bool keyed = cfg->encap.type != ENCAP_VXLAN;
-	uint32_t main_id = keyed ? cfg->encap.key : cfg->encap.vni;
-	bool main_has = !keyed || cfg->encap.has_key;
+	bool keyed = encap_takes(cfg->encap.type, ENCAP_OPT_KEY);
+	uint32_t main_id = encap_id(&cfg->encap);
+	bool main_has = encap_has_id(&cfg->encap);
 	unsigned int i, j;
 	int tap;
 
@@ -303,9 +305,8 @@ static void options_implied(struct options_state *st)
 	enum encap_type t = cfg->encap.type;
 
 	if (!st->port_set)
-		cfg->port = t == ENCAP_VXLAN ? VXLAN_PORT
-			    : t == ENCAP_GRE_UDP ? GRE_UDP_PORT : 0;
-	if (t != ENCAP_VXLAN)
+		cfg->port = encap_default_port(t);
+	if (!encap_takes(t, ENCAP_OPT_VNI))
 		cfg->encap.vni = 0;
 	if (!st->src_ports_set)
 		cfg->src_ports = encap_is_udp(t) ? CONFIG_SRC_PORTS : 1;
@@ -315,7 +316,8 @@ static void options_implied(struct options_state *st)
 	 */
 	if (!st->csum_set)
 		cfg->csum = encap_is_udp(t);
-	cfg->encap.gre_csum = t == ENCAP_GRE && cfg->csum;
+	/* Without UDP, the outer checksum is GRE's own (RFC 2784). */
+	cfg->encap.gre_csum = !encap_is_udp(t) && cfg->csum;
 }
 
 /* Given in any order; the first check that fails is the one reported. */

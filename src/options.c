@@ -752,7 +752,7 @@ static void options_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	strcpy(cfg->dev, CONFIG_DEV);
-	cfg->encap.type = ENCAP_VXLAN;
+	cfg->encap.type = CONFIG_ENCAP;
 	cfg->encap.vni = CONFIG_VNI;
 	cfg->tos_mode = TOS_FIXED;
 	cfg->offload = true;

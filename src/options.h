@@ -41,7 +41,8 @@
 #define CONFIG_MAX_AGEING 1000000
 #define CONFIG_MAX_ADDRESS 4096
 #define CONFIG_MAX_ADDRESS_MAX (1u << 20)
-/* The main tap's name and VNI by default. */
+/* The encapsulation, the main tap's name and its VNI by default. */
+#define CONFIG_ENCAP ENCAP_VXLAN
 #define CONFIG_DEV "gsotun0"
 #define CONFIG_VNI 1
 

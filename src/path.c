@@ -552,7 +552,7 @@ static void path_port_hint(const struct tunnel *t, char *buf, size_t len)
 {
 	unsigned int port = t->cfg->port;
 
-	if (t->encap.type == ENCAP_VXLAN)
+	if (encap_linux_port(t->encap.type))
 		snprintf(buf, len, "port unreachable: nothing takes UDP port "
 			 "%u there: is its tunnel up, on that port? (the "
 			 "kernel's vxlan listens on 8472 unless given "

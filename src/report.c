@@ -109,10 +109,9 @@ void report_offloads(char *buf, size_t len)
 void report_id(const struct tunnel *t, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (t->encap.type == ENCAP_VXLAN)
-		snprintf(buf, len, " VNI %u", t->encap.vni);
-	else if (t->encap.has_key)
-		snprintf(buf, len, " key %u", t->encap.key);
+	if (encap_has_id(&t->encap))
+		snprintf(buf, len, " %s %u", encap_id_name(t->encap.type),
+			 encap_id(&t->encap));
 }
 
 /* The cursor's next section, from its first tunnel or peer. */
@@ -377,10 +376,9 @@ static void report_json_tunnel(FILE *out, const struct tunnel *t)
 	json_str(out, t->ifname);
 	fprintf(out, ",\"ifindex\":%u,\"mac\":\"%s\",\"mtu\":%u",
 		t->ifindex, mac, path_tap_mtu(&t->path));
-	if (t->encap.type == ENCAP_VXLAN)
-		fprintf(out, ",\"vni\":%u", t->encap.vni);
-	else if (t->encap.has_key)
-		fprintf(out, ",\"key\":%u", t->encap.key);
+	if (encap_has_id(&t->encap))
+		fprintf(out, ",\"%s\":%u", encap_id_option(t->encap.type),
+			encap_id(&t->encap));
 	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,"
 		"\"offloads\":", fdb_count_learnt(&t->fwd.fdb),
 		fdb_count_static(&t->fwd.fdb),

@@ -163,7 +163,7 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
 	const struct encap_cfg *e = &t->encap;
 	const char *name = encap_name(e->type);
-	bool vxlan = e->type == ENCAP_VXLAN, has;
+	bool has;
 	struct rx_seen *seen;
 	unsigned long held;
 	enum rx_warn w;
@@ -193,10 +193,10 @@ static void rx_warn(struct tunnel *t, const struct rx_pkt *p,
 		id = seen->id;
 		log_warn("%s: dropping %s packets with %s %s from %s, "
 			 "expecting %s%s", t->ifname, name,
-			 vxlan ? "VNI" : "key",
+			 encap_id_name(e->type),
 			 rx_id_text(has, id, got, sizeof(got)), from,
-			 rx_id_text(vxlan || e->has_key,
-				    vxlan ? e->vni : e->key, own, sizeof(own)),
+			 rx_id_text(encap_has_id(e), encap_id(e), own,
+				    sizeof(own)),
 			 more);
 	} else {
 		log_warn("%s: dropping packets from %s that are not %s: is "
@@ -287,7 +287,7 @@ static bool rx_tunnel_is(const struct tunnel *u, uint32_t id)
 {
 	const struct encap_cfg *e = &u->encap;
 
-	return e->type == ENCAP_VXLAN ? e->vni == id : e->key == id;
+	return encap_id(e) == id;
 }
 
 /*
@@ -500,7 +500,7 @@ bool rx_seen_text(const struct tunnel *t, enum drop why, char *buf,
 		return false;
 	if (s->has_id)
 		n = snprintf(buf, len, "%s %u ",
-			     t->encap.type == ENCAP_VXLAN ? "VNI" : "key",
+			     encap_id_name(t->encap.type),
 			     s->id);
 	else if (w == RX_WARN_ID)
 		n = snprintf(buf, len, "no key ");
