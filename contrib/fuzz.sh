@@ -9,7 +9,7 @@
 #             encap_build, and the path MTU: pmtu_fit, pmtu_fragment,
 #             pmtu_icmp_build), icmp (the underlay's ICMP errors:
 #             pmtu_serr_mtu, pmtu_lower), peers (the --peers file:
-#             options_peers_load), control (the control socket's
+#             peersfile_load), control (the control socket's
 #             requests: ctlreq_line, ctlreq_parse), config (the --config
 #             file: conffile_read, options_parse_file, conffile_write)
 #             (default: every tests/fuzz-NAME.c)

@@ -11,9 +11,11 @@
 #include <string.h>
 #include "conffile.h"
 #include "mac.h"
+#include "optable.h"
+#include "peersfile.h"
 
 /* A file grows no longer than the peers file, which is opened alike. */
-#define CONFFILE_BYTES_MAX OPTIONS_PEERS_FILE_MAX
+#define CONFFILE_BYTES_MAX PEERSFILE_MAX
 
 void conffile_free(struct conffile *cf)
 {
@@ -88,7 +90,7 @@ static const struct argp_option *conffile_option(const char *name)
 {
 	const struct argp_option *o;
 
-	for (o = options_table; o->name || o->doc; o++)
+	for (o = optable; o->name || o->doc; o++)
 		if (o->name && !strcmp(o->name, name))
 			return o;
 	return NULL;
@@ -138,7 +140,7 @@ static const char *conffile_invalid(const char *name, const char *value,
 		return "an environment file (GSOTUN_OPTS=...): the unit reads "
 		       "it as /etc/gsotun/NAME.env; here, an option a line";
 	if (!o) {
-		near = options_closest(name, strlen(name));
+		near = optable_closest(name, strlen(name));
 		snprintf(buf, len, "unknown option '%.64s'%s%s%s", name,
 			 near ? " (did you mean " : "", near ? near : "",
 			 near ? "?)" : "");
@@ -220,7 +222,7 @@ int conffile_read(FILE *f, struct conffile *cf, unsigned int *line,
 
 int conffile_row(unsigned int i)
 {
-	const struct argp_option *o = &options_table[i];
+	const struct argp_option *o = &optable[i];
 
 	if (!o->name && !o->doc)
 		return 0;
@@ -234,7 +236,7 @@ static const char *conffile_name(int key)
 {
 	const struct argp_option *o;
 
-	for (o = options_table; o->name || o->doc; o++)
+	for (o = optable; o->name || o->doc; o++)
 		if (o->name && o->key == key)
 			return o->name;
 	return "?";
@@ -329,14 +331,14 @@ static const char *conffile_df_name(enum df_mode df)
 static bool conffile_put_id(FILE *out, const struct config *c, int key,
 			    unsigned int item)
 {
-	bool keyed = c->encap.type != ENCAP_VXLAN;
+	bool keyed = encap_takes(c->encap.type, ENCAP_OPT_KEY);
 	bool main = keyed ? c->encap.has_key : c->encap.vni != CONFIG_VNI;
 
 	if (keyed != (key == OPT_KEY))
 		return false;
 	if (main && !item) {
 		fprintf(out, "%s %u\n", conffile_name(key),
-		keyed ? c->encap.key : c->encap.vni);
+			encap_id(&c->encap));
 		return true;
 	}
 	item -= main;
@@ -397,9 +399,7 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 		return i < c->n_allow;
 	case OPT_PORT:
 		return udp && conffile_put_num(out, key, c->port,
-					       t == ENCAP_VXLAN ? VXLAN_PORT
-								: GRE_UDP_PORT,
-					       i);
+					       encap_default_port(t), i);
 	case OPT_SOURCE_PORTS:
 		return udp && conffile_put_num(out, key, c->src_ports,
 					       CONFIG_SRC_PORTS, i);
@@ -429,7 +429,7 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 	case OPT_PEERS:
 		return conffile_put_set(out, key, c->peers_file, i);
 	case OPT_ENCAP:
-		return conffile_put_set(out, key, t != ENCAP_VXLAN ?
+		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
 					encap_name(t) : NULL, i);
 	case OPT_VNI:
 	case OPT_KEY:

@@ -39,7 +39,7 @@ int conffile_read(FILE *f, struct conffile *cf, unsigned int *line,
 void conffile_free(struct conffile *cf);
 
 /*
- * The key of row i of options_table, for a walk in its order: 0 past
+ * The key of row i of optable, for a walk in its order: 0 past
  * its end, -1 for a row that is never written (a group's header,
  * --config, --check).
  */

@@ -116,7 +116,7 @@ static int ctlreq_peer(char **argv, int argc, struct ctlreq *r, char *why,
 	if (argc != 3 || (strcmp(argv[1], "add") && strcmp(argv[1], "del")))
 		return ctlreq_fail(why, why_len, "usage: peer add|del ADDR, "
 				   "peer list [json]");
-	bad = options_endpoint_parse(argv[2], &r->peer);
+	bad = optvalue_endpoint_parse(argv[2], &r->peer);
 	if (bad)
 		return ctlreq_fail(why, why_len, "invalid peer '%s': %s",
 				   argv[2], bad);
@@ -138,10 +138,10 @@ static int ctlreq_fdb(char **argv, int argc, struct ctlreq *r, char *why,
 				   "MAC[@VID]=ADDR [TAP], fdb del MAC[@VID] "
 				   "[TAP]");
 	if (add)
-		bad = options_fdb_parse(argv[2], &r->fdb);
+		bad = optvalue_fdb_parse(argv[2], &r->fdb);
 	else
-		bad = options_mac_vlan_parse(argv[2], strlen(argv[2]),
-					     r->fdb.mac, &r->fdb.vlan);
+		bad = optvalue_mac_vlan_parse(argv[2], strlen(argv[2]),
+					      r->fdb.mac, &r->fdb.vlan);
 	if (bad)
 		return ctlreq_fail(why, why_len, "invalid entry '%s': %s",
 				   argv[2], bad);

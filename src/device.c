@@ -42,19 +42,6 @@ static const struct queue_ops device_queue_ops = {
 	.sock_errors = device_sock_errors,
 };
 
-/* The device's VNI or key: the main one's, or that of its --vni N=DEV. */
-static void device_set_id(struct device *d, const struct config_tap *tap)
-{
-	struct encap_cfg *e = &d->s.encap;
-
-	if (e->type == ENCAP_VXLAN) {
-		e->vni = tap->id;
-	} else {
-		e->key = tap->id;
-		e->has_key = true;
-	}
-}
-
 int device_init(struct device *d, const struct config *cfg,
 		struct port *port, unsigned int i)
 {
@@ -67,7 +54,7 @@ int device_init(struct device *d, const struct config *cfg,
 	d->name = cfg->dev;
 	if (i) {
 		d->name = cfg->taps[i - 1].dev;
-		device_set_id(d, &cfg->taps[i - 1]);
+		encap_set_id(&d->s.encap, cfg->taps[i - 1].id);
 	}
 	d->idx = i;
 	d->port = port;

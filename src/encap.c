@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <linux/if_ether.h>
+#include <netinet/in.h>
 #include "bytes.h"
 #include "csum.h"
 #include "encap.h"
@@ -68,16 +69,6 @@
 
 _Static_assert(VXLAN_HLEN <= GSO_HEADROOM && GRE_HLEN_MAX <= GSO_HEADROOM,
 	       "encapsulation header does not fit in the segment headroom");
-
-struct encap_ops {
-	const char *name;
-	bool udp;
-	size_t (*hdr_len)(const struct encap_cfg *c);
-	void (*build)(const struct encap_cfg *c, uint8_t *h,
-		      const struct seg *s, uint32_t seq);
-	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
-			   size_t len, struct encap_rx *rx);
-};
 
 static size_t encap_vxlan_hdr_len(const struct encap_cfg *c)
 {
@@ -281,17 +272,31 @@ static enum drop encap_gre_parse(const struct encap_cfg *c,
 	return DROP_NONE;
 }
 
-static const struct encap_ops encap_ops_table[] = {
+const struct encap_ops encap_ops_table[] = {
 	[ENCAP_VXLAN] = {
 		.name = "vxlan",
-		.udp = true,
+		.id_name = "VNI",
+		.id_option = "vni",
+		.id_optional = false,
+		.ip_proto = IPPROTO_UDP,
+		.port = VXLAN_PORT,
+		/* the kernel's vxlan: dstport 8472 unless given one */
+		.linux_port = 8472,
+		.seq = false,
 		.hdr_len = encap_vxlan_hdr_len,
 		.build = encap_vxlan_build,
 		.parse = encap_vxlan_parse,
 	},
 	[ENCAP_GRE] = {
 		.name = "gre",
-		.udp = false,
+		.id_name = "key",
+		.id_option = "key",
+		.id_optional = true,
+		/* RFC 2784: directly on IP protocol 47, no port */
+		.ip_proto = IPPROTO_GRE,
+		.port = 0,
+		.linux_port = 0,
+		.seq = true,
 		.hdr_len = encap_gre_hdr_len,
 		.build = encap_gre_build,
 		.parse = encap_gre_parse,
@@ -299,7 +304,13 @@ static const struct encap_ops encap_ops_table[] = {
 	/* RFC 8086: the GRE header unchanged, in UDP */
 	[ENCAP_GRE_UDP] = {
 		.name = "gre-udp",
-		.udp = true,
+		.id_name = "key",
+		.id_option = "key",
+		.id_optional = true,
+		.ip_proto = IPPROTO_UDP,
+		.port = GRE_UDP_PORT,
+		.linux_port = 0,
+		.seq = true,
 		.hdr_len = encap_gre_hdr_len,
 		.build = encap_gre_build,
 		.parse = encap_gre_parse,
@@ -314,6 +325,17 @@ static const struct encap_ops *encap_ops_find(enum encap_type t)
 	if ((unsigned int)t >= ENCAP_N_TYPES)
 		return NULL;
 	return &encap_ops_table[t];
+}
+
+/* The row of t; for a type that does not exist, one that says nothing. */
+static const struct encap_ops *encap_ops_row(enum encap_type t)
+{
+	static const struct encap_ops none = {
+		.name = "unknown", .id_name = "id", .id_option = "",
+	};
+	const struct encap_ops *ops = encap_ops_find(t);
+
+	return ops ? ops : &none;
 }
 
 /* The configuration was validated: an unknown type here is a bug. */
@@ -398,9 +420,7 @@ uint8_t encap_ecn_encap(uint8_t inner_ecn)
 
 const char *encap_name(enum encap_type t)
 {
-	const struct encap_ops *ops = encap_ops_find(t);
-
-	return ops ? ops->name : "unknown";
+	return encap_ops_row(t)->name;
 }
 
 int encap_from_name(const char *name)
@@ -417,9 +437,54 @@ int encap_from_name(const char *name)
 
 bool encap_is_udp(enum encap_type t)
 {
-	const struct encap_ops *ops = encap_ops_find(t);
+	return encap_ops_row(t)->ip_proto == IPPROTO_UDP;
+}
 
-	return ops && ops->udp;
+void encap_set_id(struct encap_cfg *c, uint32_t id)
+{
+	if (encap_ops_get(c)->id_optional) {
+		c->key = id;
+		c->has_key = true;
+	} else {
+		c->vni = id;
+	}
+}
+
+const char *encap_id_name(enum encap_type t)
+{
+	return encap_ops_row(t)->id_name;
+}
+
+const char *encap_id_option(enum encap_type t)
+{
+	return encap_ops_row(t)->id_option;
+}
+
+uint16_t encap_default_port(enum encap_type t)
+{
+	return encap_ops_row(t)->port;
+}
+
+uint16_t encap_linux_port(enum encap_type t)
+{
+	return encap_ops_row(t)->linux_port;
+}
+
+bool encap_takes(enum encap_type t, enum encap_opt o)
+{
+	const struct encap_ops *ops = encap_ops_row(t);
+
+	switch (o) {
+	case ENCAP_OPT_UDP:
+		return ops->ip_proto == IPPROTO_UDP;
+	case ENCAP_OPT_VNI:
+		return !strcmp(ops->id_option, "vni");
+	case ENCAP_OPT_KEY:
+		return !strcmp(ops->id_option, "key");
+	case ENCAP_OPT_SEQ:
+		return ops->seq;
+	}
+	return false;
 }
 
 /*

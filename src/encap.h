@@ -74,6 +74,77 @@ bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
 enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
 		      size_t len, struct encap_rx *rx);
 
+/*
+ * What each encapsulation is, one row of encap.c's encap_ops_table a
+ * type. Its id tells the taps of one port apart (--vni N=DEV, --key
+ * N=DEV): a VXLAN packet always carries a VNI, a GRE packet a key only
+ * when its K bit is set (RFC 2890 section 2.1), so a GRE tap may have
+ * none. A new encapsulation is a row.
+ */
+struct encap_ops {
+	const char *name;		/* --encap NAME */
+	const char *id_name;		/* the id in messages: "VNI", "key" */
+	const char *id_option;		/* the id's option and JSON name */
+	bool id_optional;		/* a tap may have none (has_key) */
+	uint8_t ip_proto;		/* IPPROTO_UDP, or its own over IP */
+	uint16_t port;			/* IANA's UDP port; 0: not UDP */
+	uint16_t linux_port;		/* Linux's own default, if not that */
+	bool seq;			/* sequence numbers (--seq) */
+	size_t (*hdr_len)(const struct encap_cfg *c);
+	void (*build)(const struct encap_cfg *c, uint8_t *h,
+		      const struct seg *s, uint32_t seq);
+	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
+			   size_t len, struct encap_rx *rx);
+};
+
+/* Indexed by enum encap_type. */
+extern const struct encap_ops encap_ops_table[];
+
+/*
+ * The id of c's tap: its VNI, or its GRE key (0 when it has none). Inline,
+ * one load of the table: the receive path asks it of every datagram.
+ */
+static inline uint32_t encap_id(const struct encap_cfg *c)
+{
+	return encap_ops_table[c->type].id_optional ? c->key : c->vni;
+}
+
+/* Has c's tap an id: always a VNI; a GRE key when one was given. */
+static inline bool encap_has_id(const struct encap_cfg *c)
+{
+	return !encap_ops_table[c->type].id_optional || c->has_key;
+}
+
+/* Give c's tap the id id: its VNI, or its GRE key. */
+void encap_set_id(struct encap_cfg *c, uint32_t id);
+
+/* What t's id is called in messages ("VNI", "key"). */
+const char *encap_id_name(enum encap_type t);
+
+/* The option that gives t's id, and its name in JSON ("vni", "key"). */
+const char *encap_id_option(enum encap_type t);
+
+/* The UDP port t is sent to without --port; 0 for raw GRE. */
+uint16_t encap_default_port(enum encap_type t);
+
+/*
+ * The port Linux's own tunnel of kind t takes when not told, where it is
+ * not encap_default_port(): 8472 for vxlan (from before IANA gave 4789);
+ * 0 where it is, or Linux has none (fou).
+ */
+uint16_t encap_linux_port(enum encap_type t);
+
+/* Options that only some encapsulations take (options_check_encap()). */
+enum encap_opt {
+	ENCAP_OPT_UDP = 0,	/* --port, --source-ports: a UDP one */
+	ENCAP_OPT_VNI,		/* --vni */
+	ENCAP_OPT_KEY,		/* --key */
+	ENCAP_OPT_SEQ,		/* --seq */
+};
+
+/* Does encapsulation t take option o? */
+bool encap_takes(enum encap_type t, enum encap_opt o);
+
 /* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
 #define ECN_NOT_ECT 0
 #define ECN_ECT_1 1

@@ -872,8 +872,8 @@ bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
 		return true;
 	for (i = 0; i < c->n_routes; i++)
 		if (c->routes[i].family == dst->family &&
-		    options_cidr_contains(&c->routes[i],
-					  (const uint8_t *)&dst->addr))
+		    optvalue_cidr_contains(&c->routes[i],
+					   (const uint8_t *)&dst->addr))
 			return true;
 	return false;
 }

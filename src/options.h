@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Command line: the argp table and its validation into struct config.
+ * The configuration gsotun runs (struct config), and the command line's
+ * entry points that parse argv, after --config's file, into it.
  */
 #ifndef GSOTUN_OPTIONS_H
 #define GSOTUN_OPTIONS_H
@@ -10,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include "encap.h"
+#include "optvalue.h"
 
 #define CONFIG_MAX_ADDRS 16
 #define CONFIG_MAX_ALLOW 16
@@ -38,12 +41,13 @@
 #define CONFIG_MAX_AGEING 1000000
 #define CONFIG_MAX_ADDRESS 4096
 #define CONFIG_MAX_ADDRESS_MAX (1u << 20)
-/* The main tap's name and VNI by default. */
+/* The encapsulation, the main tap's name and its VNI by default. */
+#define CONFIG_ENCAP ENCAP_VXLAN
 #define CONFIG_DEV "gsotun0"
 #define CONFIG_VNI 1
 
 /*
- * The options' keys in the argp table (options_table), long-only ones
+ * The options' keys in the argp table (optable), long-only ones
  * above the character range; conffile.c writes a config out by them.
  */
 enum options_key {
@@ -86,31 +90,6 @@ enum options_key {
 	OPT_CHECK,
 };
 
-/*
- * The argp table, in the order of --help: its long names are those of a
- * configuration file too (conffile.c). Ends with an all-zero entry.
- */
-extern const struct argp_option options_table[];
-
-/* An address with prefix length, for --address. */
-struct cidr {
-	int family;		/* AF_INET or AF_INET6 */
-	union {
-		struct in_addr v4;
-		struct in6_addr v6;
-	} addr;
-	uint8_t prefix;
-};
-
-/* An underlay address (no prefix). */
-struct ipaddr {
-	int family;		/* AF_INET, AF_INET6; 0 when unset */
-	union {
-		struct in_addr v4;
-		struct in6_addr v6;
-	} addr;
-};
-
 /* --vni N=DEV, --key N=DEV: another tap, for VNI or GRE key id. */
 struct config_tap {
 	char dev[IFNAMSIZ];
@@ -122,17 +101,6 @@ struct config_mac {
 	uint8_t mac[6];
 	char dev[IFNAMSIZ];		/* as given, or "" for --dev */
 	unsigned char tap;		/* 0: --dev, i: taps[i - 1] */
-};
-
-/*
- * --fdb [DEV=]MAC[@VID]=ADDR: frames to mac on vlan go to the peer at
- * ADDR, in tap DEV or, without, in every tap.
- */
-struct config_fdb {
-	uint8_t mac[6];
-	uint16_t vlan;			/* 802.1Q VID; 0: untagged */
-	struct ipaddr peer;
-	char dev[IFNAMSIZ];		/* DEV, or "": every tap */
 };
 
 enum tos_mode { TOS_FIXED = 0, TOS_INHERIT };
@@ -222,58 +190,24 @@ int options_parse(int argc, char **argv, struct config *cfg);
 int options_parse_file(int argc, char **argv, FILE *f, const char *name,
 		       bool quiet, struct config *cfg);
 
-/* The long name of the table closest to name (len bytes), or NULL. */
-const char *options_closest(const char *name, size_t len);
-
-/*
- * Read the peers file f again: on success its entries replace the file's
- * in cfg (the command line's stay), else cfg is left as it was and why
- * says what is wrong; so is a file that would leave no peer (empty, or
- * half written). 0 or -EINVAL.
- */
-int options_peers_load(struct config *cfg, FILE *f, char *why, size_t len);
-
-/* The largest peers file read (bytes). */
-#define OPTIONS_PEERS_FILE_MAX (1u << 20)
-
-/*
- * Open the peers file name in directory dir (AT_FDCWD, or an fd) as the
- * pidfile is opened: without following a symlink at its name or blocking
- * on a FIFO put there; a regular file of at most OPTIONS_PEERS_FILE_MAX
- * bytes. NULL with why said in buf.
- */
-FILE *options_peers_open(int dir, const char *name, char *why, size_t len);
-
 /* The --mac of tap (0: --dev, i: taps[i - 1]), or NULL: none given. */
 const uint8_t *options_tap_mac(const struct config *cfg,
 			       unsigned int tap);
 
+/* The tap named dev: 0 for --dev, i for taps[i - 1]; -1 if none. */
+static inline int options_tap_index(const struct config *cfg, const char *dev)
+{
+	unsigned int i;
+
+	if (!strcmp(dev, cfg->dev))
+		return 0;
+	for (i = 0; i < cfg->n_taps; i++)
+		if (!strcmp(dev, cfg->taps[i].dev))
+			return (int)i + 1;
+	return -1;
+}
+
 /* Free what options_parse() allocated. */
 void options_free(struct config *cfg);
-
-/* Are a and b the same address? */
-bool options_ip_equal(const struct ipaddr *a, const struct ipaddr *b);
-
-/* An IPv4 or IPv6 address in s into *ip: 0, or -EINVAL if s is not one. */
-int options_ip_parse(const char *s, struct ipaddr *ip);
-
-/*
- * One unicast host's address (a peer, --local) in arg into *ip: NULL, or
- * why it is not one.
- */
-const char *options_endpoint_parse(const char *arg, struct ipaddr *ip);
-
-/*
- * MAC[@VID] in the len bytes at s into mac and *vlan (0 without @VID):
- * NULL, or why it is not one (multicast and all-zero MACs are refused).
- */
-const char *options_mac_vlan_parse(const char *s, size_t len, uint8_t *mac,
-				   uint16_t *vlan);
-
-/* MAC[@VID]=ADDR (--fdb) into *e: NULL, or why it is not one. */
-const char *options_fdb_parse(const char *s, struct config_fdb *e);
-
-/* Is addr (4 bytes for AF_INET, 16 for AF_INET6) inside prefix c? */
-bool options_cidr_contains(const struct cidr *c, const uint8_t *addr);
 
 #endif

@@ -544,7 +544,7 @@ static void path_port_hint(const struct device *d, char *buf, size_t len)
 {
 	unsigned int port = d->s.cfg->port;
 
-	if (d->s.encap.type == ENCAP_VXLAN)
+	if (encap_linux_port(d->s.encap.type))
 		snprintf(buf, len, "port unreachable: nothing takes UDP port "
 			 "%u there: is its tunnel up, on that port? (the "
 			 "kernel's vxlan listens on 8472 unless given "

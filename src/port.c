@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "device.h"
 #include "log.h"
+#include "peersfile.h"
 #include "port.h"
 
 /* Whom but root st lets write: its owner, its group, anyone; or NULL. */
@@ -131,7 +132,7 @@ static bool port_configured(const struct config *c, const struct ipaddr *a)
 	unsigned int i;
 
 	for (i = 0; i < c->n_remotes; i++)
-		if (options_ip_equal(&c->remotes[i], a))
+		if (optvalue_ip_equal(&c->remotes[i], a))
 			return true;
 	return false;
 }
@@ -196,14 +197,14 @@ static int port_read_peers(struct port *port, struct config *cfg)
 	FILE *file;
 	int err;
 
-	file = options_peers_open(port->peers_dir, port->peers_name, why,
+	file = peersfile_open(port->peers_dir, port->peers_name, why,
 				  sizeof(why));
 	if (!file) {
 		log_warn("cannot read %s: %s: peers unchanged",
 			 cfg->peers_file, why);
 		return -EIO;
 	}
-	err = options_peers_load(cfg, file, why, sizeof(why));
+	err = peersfile_load(cfg, file, why, sizeof(why));
 	fclose(file);
 	if (err)
 		log_warn("%s: %s: peers unchanged", cfg->peers_file, why);

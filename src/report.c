@@ -110,10 +110,9 @@ void report_offloads(char *buf, size_t len)
 void report_id(const struct device *dev, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (dev->s.encap.type == ENCAP_VXLAN)
-		snprintf(buf, len, " VNI %u", dev->s.encap.vni);
-	else if (dev->s.encap.has_key)
-		snprintf(buf, len, " key %u", dev->s.encap.key);
+	if (encap_has_id(&dev->s.encap))
+		snprintf(buf, len, " %s %u", encap_id_name(dev->s.encap.type),
+			 encap_id(&dev->s.encap));
 }
 
 /* The cursor's next section, from its first device or peer. */
@@ -384,10 +383,9 @@ static void report_json_device(FILE *out, const struct device *dev)
 	json_str(out, dev->s.ifname);
 	fprintf(out, ",\"ifindex\":%u,\"mac\":\"%s\",\"mtu\":%u",
 		dev->ifindex, mac, device_mtu(dev));
-	if (dev->s.encap.type == ENCAP_VXLAN)
-		fprintf(out, ",\"vni\":%u", dev->s.encap.vni);
-	else if (dev->s.encap.has_key)
-		fprintf(out, ",\"key\":%u", dev->s.encap.key);
+	if (encap_has_id(&dev->s.encap))
+		fprintf(out, ",\"%s\":%u", encap_id_option(dev->s.encap.type),
+			encap_id(&dev->s.encap));
 	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,"
 		"\"offloads\":", fdb_count_learnt(&dev->s.fdb),
 		fdb_count_static(&dev->s.fdb),
@@ -805,7 +803,7 @@ static bool report_peer_of_file(const struct config *cfg,
 	unsigned int i;
 
 	for (i = cfg->n_remotes_cmd; i < cfg->n_remotes; i++)
-		if (options_ip_equal(&cfg->remotes[i], a))
+		if (optvalue_ip_equal(&cfg->remotes[i], a))
 			return true;
 	return false;
 }
@@ -844,7 +842,7 @@ static unsigned int report_fdb_of_file(const struct config *cfg,
 		const struct config_fdb *f = &cfg->fdb[i];
 
 		if (memcmp(f->mac, e->mac, ETH_ALEN) || f->vlan != e->vlan ||
-		    !options_ip_equal(&f->peer, a))
+		    !optvalue_ip_equal(&f->peer, a))
 			continue;
 		if (!f->dev[0])
 			said |= REPORT_FILE_EVERY;

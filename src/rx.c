@@ -162,7 +162,7 @@ static void rx_warn(struct queue *q, const struct rx_pkt *p,
 	char from[INET6_ADDRSTRLEN] = "?", got[16], own[16], more[40] = "";
 	const struct encap_cfg *e = &q->dev->encap;
 	const char *name = encap_name(e->type);
-	bool vxlan = e->type == ENCAP_VXLAN, has;
+	bool has;
 	struct rx_seen *seen;
 	unsigned long held;
 	enum rx_warn w;
@@ -192,10 +192,10 @@ static void rx_warn(struct queue *q, const struct rx_pkt *p,
 		id = seen->id;
 		log_warn("%s: dropping %s packets with %s %s from %s, "
 			 "expecting %s%s", q->dev->ifname, name,
-			 vxlan ? "VNI" : "key",
+			 encap_id_name(e->type),
 			 rx_id_text(has, id, got, sizeof(got)), from,
-			 rx_id_text(vxlan || e->has_key,
-				    vxlan ? e->vni : e->key, own, sizeof(own)),
+			 rx_id_text(encap_has_id(e), encap_id(e), own,
+				    sizeof(own)),
 			 more);
 	} else {
 		log_warn("%s: dropping packets from %s that are not %s: is "
@@ -342,7 +342,7 @@ static bool rx_queue_is(const struct queue *q, uint32_t id)
 {
 	const struct encap_cfg *e = &q->dev->encap;
 
-	return e->type == ENCAP_VXLAN ? e->vni == id : e->key == id;
+	return encap_id(e) == id;
 }
 
 /*
@@ -556,7 +556,7 @@ bool rx_seen_text(const struct queue *q, enum drop why, char *buf,
 		return false;
 	if (s->has_id)
 		n = snprintf(buf, len, "%s %u ",
-			     q->dev->encap.type == ENCAP_VXLAN ? "VNI" : "key",
+			     encap_id_name(q->dev->encap.type),
 			     s->id);
 	else if (w == RX_WARN_ID)
 		n = snprintf(buf, len, "no key ");

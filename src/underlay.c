@@ -848,7 +848,7 @@ static int underlay_source(const struct underlay *u,
 	if (peer >= 0)
 		return peer;
 	for (i = 0; i < u->n_allow; i++)
-		if (options_cidr_contains(&u->allow[i], addr))
+		if (optvalue_cidr_contains(&u->allow[i], addr))
 			return UNDERLAY_ALLOWED;
 	return -ENOENT;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "conffile.h"
 #include "options.h"
+#include "peersfile.h"
 #include "fuzz.h"
 
 /*
@@ -89,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	int err;
 
-	if (size < 1 || size > OPTIONS_PEERS_FILE_MAX)
+	if (size < 1 || size > PEERSFILE_MAX)
 		return 0;
 	/* fmemopen() of 0 bytes is an error: the file empty is data + 1. */
 	f = size > 1 ? fmemopen((void *)(data + 1), size - 1, "r")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness for the peers file (--peers), which SIGHUP reads while
- * the tunnel runs: options_peers_load() on any bytes, beside a command
+ * the tunnel runs: peersfile_load() on any bytes, beside a command
  * line with or without a --remote and an --fdb entry of its own.
  */
 #include "config.h"
@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 #include "options.h"
+#include "peersfile.h"
 #include "fuzz.h"
 
 /*
@@ -53,7 +54,7 @@ static bool peers_fdb_named(const struct config *c)
 
 	for (i = 0; i < c->n_fdb; i++) {
 		for (j = 0; j < c->n_remotes; j++)
-			if (options_ip_equal(&c->remotes[j], &c->fdb[i].peer))
+			if (optvalue_ip_equal(&c->remotes[j], &c->fdb[i].peer))
 				break;
 		if (j == c->n_remotes)
 			return false;
@@ -74,7 +75,7 @@ static void peers_check_loaded(const struct config *c,
 	if (cmd)
 		FUZZ_CHECK(c->n_remotes_cmd == 1 && c->n_fdb_cmd == 1 &&
 			   c->family == before->family &&
-			   options_ip_equal(&c->remotes[0], &c->fdb[0].peer) &&
+			   optvalue_ip_equal(&c->remotes[0], &c->fdb[0].peer) &&
 			   !memcmp(c->fdb[0].mac, cmd_fdb.mac, 6));
 }
 
@@ -86,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool cmd;
 	int err;
 
-	if (size < 1 || size > OPTIONS_PEERS_FILE_MAX)
+	if (size < 1 || size > PEERSFILE_MAX)
 		return 0;
 	memset(&c, 0, sizeof(c));
 	cmd = data[0] & 1;
@@ -98,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(f);
 	before = c;
 	why[0] = '\0';
-	err = options_peers_load(&c, f, why, sizeof(why));
+	err = peersfile_load(&c, f, why, sizeof(why));
 	fclose(f);
 	if (err) {
 		FUZZ_CHECK(err == -EINVAL);

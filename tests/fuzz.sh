@@ -7,7 +7,7 @@
 # ECN, gro), fuzz-tx.c (xmit_frame: vnet_hdr_parse, pmtu, gso_plan,
 # encap_build; sendq), fuzz-icmp.c (the underlay's ICMP errors as the
 # error queue gives them: pmtu_serr_mtu, pmtu_lower), fuzz-peers.c (the
-# --peers file: options_peers_load), fuzz-control.c (the control
+# --peers file: peersfile_load), fuzz-control.c (the control
 # socket's requests: ctlreq_line, ctlreq_parse), fuzz-config.c (the
 # --config file: conffile_read, options_parse_file, conffile_write).
 # tests/fuzz-seeds.c writes the seeds (peers', control's and config's are

@@ -932,6 +932,95 @@ static void test_names(void)
 	   "an unknown type does not ride on UDP");
 }
 
+/* ---- the table: what each encapsulation is ------------------------------ */
+
+/*
+ * Written out by hand from the RFCs (and Linux for linux_port), not from
+ * encap.c: a row of its table that is wrong fails here.
+ */
+struct table_row {
+	const char *says;
+	int type;
+	const char *id_name, *id_option;
+	bool id_always;		/* every packet carries it (no has_key) */
+	int ip_proto;
+	unsigned int port, linux_port;
+	bool udp, vni, key, seq;	/* encap_takes() */
+};
+
+static const struct table_row table_rows[] = {
+	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni",
+	  ENCAP_VXLAN, "VNI", "vni", true, PROTO_UDP, 4789, 8472,
+	  true, true, false, false },
+	{ "gre: a key or none, IP protocol 47 and no port, --key and --seq",
+	  ENCAP_GRE, "key", "key", false, 47, 0, 0,
+	  false, false, true, true },
+	{ "gre-udp: a key or none, UDP port 4754, --key and --seq",
+	  ENCAP_GRE_UDP, "key", "key", false, PROTO_UDP, 4754, 0,
+	  true, false, true, true },
+};
+
+#define N_TABLE (sizeof(table_rows) / sizeof(table_rows[0]))
+#define TABLE_CHECKS 14
+
+static void test_table_row(const struct table_row *r)
+{
+	enum encap_type t = (enum encap_type)r->type;
+	struct encap_cfg c = { .type = t, .vni = 5, .key = 9 };
+
+	ok(!strcmp(encap_id_name(t), r->id_name), "%s: its id is the %s",
+	   r->says, r->id_name);
+	ok(!strcmp(encap_id_option(t), r->id_option), "%s: given by --%s",
+	   r->says, r->id_option);
+	is_int(encap_ops_table[t].ip_proto, r->ip_proto, "%s: IP protocol %d",
+	       r->says, r->ip_proto);
+	is_int(encap_default_port(t), r->port, "%s: port %u", r->says,
+	       r->port);
+	is_int(encap_linux_port(t), r->linux_port, "%s: Linux's port %u",
+	       r->says, r->linux_port);
+	is_int(encap_takes(t, ENCAP_OPT_UDP), r->udp,
+	       "%s: --port, --source-ports: %d", r->says, r->udp);
+	is_int(encap_takes(t, ENCAP_OPT_VNI), r->vni, "%s: --vni: %d",
+	       r->says, r->vni);
+	is_int(encap_takes(t, ENCAP_OPT_KEY), r->key, "%s: --key: %d",
+	       r->says, r->key);
+	is_int(encap_takes(t, ENCAP_OPT_SEQ), r->seq, "%s: --seq: %d",
+	       r->says, r->seq);
+	is_int(encap_has_id(&c), r->id_always, "%s: without a key, an id: %d",
+	       r->says, r->id_always);
+	is_int(encap_id(&c), r->id_always ? 5 : 9,
+	       "%s: the id is the %s field", r->says,
+	       r->id_always ? "vni" : "key");
+	c.has_key = true;
+	ok(encap_has_id(&c), "%s: with a key, an id", r->says);
+	memset(&c, 0, sizeof(c));
+	c.type = t;
+	encap_set_id(&c, 77);
+	ok(encap_id(&c) == 77 && encap_has_id(&c), "%s: an id set is its id",
+	   r->says);
+	ok(c.has_key != r->id_always && (r->id_always ? c.vni : c.key) == 77 &&
+	   (r->id_always ? c.key : c.vni) == 0,
+	   "%s: set in the %s field alone", r->says,
+	   r->id_always ? "vni" : "key (has_key)");
+}
+
+static void test_table(void)
+{
+	enum encap_type none = (enum encap_type)99;
+	size_t i;
+
+	for (i = 0; i < N_TABLE; i++)
+		test_table_row(&table_rows[i]);
+	ok(encap_id_name(none) && encap_id_option(none),
+	   "an unknown type has names all the same");
+	is_int(encap_default_port(none), 0, "an unknown type has no port");
+	ok(!encap_takes(none, ENCAP_OPT_UDP) &&
+	   !encap_takes(none, ENCAP_OPT_VNI) &&
+	   !encap_takes(none, ENCAP_OPT_KEY) &&
+	   !encap_takes(none, ENCAP_OPT_SEQ),
+	   "an unknown type takes no option");
+}
+
 /* ---- ECN (RFC 6040) ------------------------------------------------------ */
 
 /* A naive one's-complement sum of 16-bit words, folded. */
@@ -1122,6 +1211,7 @@ int main(void)
 		n += !is_gre(&cfgs[i]);
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
+	n += TABLE_CHECKS * N_TABLE + 3;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	plan(n);
@@ -1135,6 +1225,7 @@ int main(void)
 	}
 	test_overhead();
 	test_names();
+	test_table();
 	test_ecn();
 	test_strip();
 	return done_testing();

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "conffile.h"
 #include "options.h"
+#include "peersfile.h"
 #include "tap.h"
 
 /*
@@ -1061,7 +1062,7 @@ static void test_check(const struct row *r, const char *name,
 	}
 }
 
-/* ---- options_cidr_contains() ---------------------------------------- */
+/* ---- optvalue_cidr_contains() --------------------------------------- */
 
 struct cidr_row {
 	const char *name;
@@ -1132,14 +1133,14 @@ static void test_cidr(void)
 			ok(0, "cidr %s: addresses parse", r->name);
 			continue;
 		}
-		is_int(options_cidr_contains(&c, addr), r->want,
+		is_int(optvalue_cidr_contains(&c, addr), r->want,
 		       "cidr: %s (%s/%u, %s)", r->name, r->net, r->prefix,
 		       r->addr);
 	}
 }
 
 /*
- * A peers file read again (options_peers_load()) over a config the
+ * A peers file read again (peersfile_load()) over a config the
  * command line args made: want is the fields after it (rc 0) or a text
  * of the reason (rc < 0), and then the config must be as it was.
  */
@@ -1206,7 +1207,7 @@ static void test_reload(const struct reload *r)
 	options_parse(argc, argv, &cfg);
 	before = test_render(&cfg);
 	f = fmemopen((void *)r->file, strlen(r->file) + 1, "r");
-	rc = f ? options_peers_load(&cfg, f, why, sizeof(why)) : -EIO;
+	rc = f ? peersfile_load(&cfg, f, why, sizeof(why)) : -EIO;
 	if (f)
 		fclose(f);
 	after = test_render(&cfg);
@@ -1333,7 +1334,7 @@ static void test_conf_row(const struct conf_row *r)
 /* The files' bounds: a line of 4096 bytes, 8192 options, 1 MiB. */
 static void test_conf_bounds(void)
 {
-	size_t big = OPTIONS_PEERS_FILE_MAX + 2, i;
+	size_t big = PEERSFILE_MAX + 2, i;
 	char *text = malloc(big), why[160] = "";
 	struct conffile cf;
 	unsigned int line;

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * optcheck: the checks that need every option at once and the defaults
+ * they imply, run by the argp parser at the end of argv (options_finish()).
+ */
+#include "config.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "optcheck.h"
+#include "peersfile.h"
+
+/* argp_error(), saying the file and line of an option from --config. */
+void options_error(const struct argp_state *state, const char *fmt, ...)
+{
+	const struct options_state *st = state->input;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (st->line)
+		argp_error(state, "%s:%u: %s", st->conf_name, st->line, msg);
+	else
+		argp_error(state, "%s", msg);
+}
+
+/* Options of one encapsulation given with another. */
+static int options_check_encap(struct argp_state *state,
+			       const struct options_state *st)
+{
+	const struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
+
+	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
+	if (st->port_set && !encap_takes(t, ENCAP_OPT_UDP)) {
+		options_error(state, "--port is not used with --encap %s",
+			      encap_name(t));
+		return EINVAL;
+	}
+	if (st->src_ports_set && !encap_takes(t, ENCAP_OPT_UDP)) {
+		options_error(state, "--source-ports is not used with --encap "
+			      "%s", encap_name(t));
+		return EINVAL;
+	}
+	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI)) {
+		options_error(state, "--vni is for --encap vxlan, not %s (use "
+			      "--%s)", encap_name(t), encap_id_option(t));
+		return EINVAL;
+	}
+	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY)) {
+		options_error(state, "--key is for --encap gre or gre-udp, not "
+			      "%s (use --%s)", encap_name(t),
+			      encap_id_option(t));
+		return EINVAL;
+	}
+	if (cfg->encap.gre_seq && !encap_takes(t, ENCAP_OPT_SEQ)) {
+		options_error(state, "--seq is for --encap gre or gre-udp, not "
+			      "%s", encap_name(t));
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* --peers: the file's entries after the command line's. */
+static int options_check_peers_file(struct argp_state *state,
+				    struct config *cfg)
+{
+	char why[160];
+	FILE *f;
+	int err;
+
+	if (!cfg->peers_file)
+		return 0;
+	f = peersfile_open(AT_FDCWD, cfg->peers_file, why, sizeof(why));
+	if (!f) {
+		options_error(state, "cannot read --peers '%s': %s",
+			   cfg->peers_file, why);
+		return EINVAL;
+	}
+	err = peersfile_load(cfg, f, why, sizeof(why));
+	fclose(f);
+	if (err) {
+		options_error(state, "--peers '%s': %s", cfg->peers_file, why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* The peers, and the local address of their family. */
+static int options_check_peer(struct argp_state *state, struct config *cfg)
+{
+	const char *why = peersfile_remotes_invalid(cfg, true);
+
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	if (cfg->local.family && cfg->local.family != cfg->family) {
+		options_error(state, "--local and --remote must both be IPv4 or "
+			   "both IPv6");
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int options_check_fdb(struct argp_state *state,
+			     const struct config *cfg)
+{
+	char buf[160];
+	const char *why = peersfile_fdb_invalid(cfg, buf, sizeof(buf));
+
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int options_check_allow(struct argp_state *state,
+			       const struct config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_allow; i++) {
+		if (cfg->allow[i].family != cfg->family) {
+			options_error(state, "--allow must be of the family of "
+				   "--remote");
+			return EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The taps of --vni N=DEV and --key N=DEV: names and VNIs or keys of
+ * their own, and the --address DEV=CIDR of each. Why not, or NULL.
+ */
+static const char *options_taps_invalid(struct config *cfg, bool key_taps)
+{
+	bool keyed = encap_takes(cfg->encap.type, ENCAP_OPT_KEY);
+	uint32_t main_id = encap_id(&cfg->encap);
+	bool main_has = encap_has_id(&cfg->encap);
+	unsigned int i, j;
+	int tap;
+
+	if (key_taps && !keyed)
+		return "--key N=DEV is for --encap gre or gre-udp (use --vni "
+		       "N=DEV)";
+	for (i = 0; i < cfg->n_taps; i++) {
+		const struct config_tap *t = &cfg->taps[i];
+
+		if (main_has && t->id == main_id)
+			return keyed ? "two taps with one --key"
+				     : "two taps with one --vni";
+		if (options_tap_index(cfg, t->dev) != (int)i + 1)
+			return "two taps with one name";
+		for (j = 0; j < i; j++)
+			if (cfg->taps[j].id == t->id)
+				return keyed ? "two taps with one --key"
+					     : "two taps with one --vni";
+	}
+	for (i = 0; i < cfg->n_addrs; i++) {
+		tap = cfg->addr_dev[i][0]
+			      ? options_tap_index(cfg, cfg->addr_dev[i]) : 0;
+		if (tap < 0)
+			return "--address DEV=CIDR names no tap (--dev, --vni "
+			       "N=DEV, --key N=DEV)";
+		cfg->addr_tap[i] = tap;
+	}
+	return NULL;
+}
+
+static int options_check_taps(struct argp_state *state,
+			      struct options_state *st)
+{
+	const char *why = options_taps_invalid(st->cfg, st->key_tap_set);
+
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* Each --mac DEV=MAC names a tap, and a tap has one --mac at most. */
+static int options_check_macs(struct argp_state *state, struct config *cfg)
+{
+	unsigned int i, j;
+	int tap;
+
+	for (i = 0; i < cfg->n_macs; i++) {
+		struct config_mac *m = &cfg->macs[i];
+
+		tap = m->dev[0] ? options_tap_index(cfg, m->dev) : 0;
+		if (tap < 0) {
+			options_error(state, "--mac %s=MAC: no tap is named %s "
+				   "(--dev, --vni N=DEV, --key N=DEV)", m->dev,
+				   m->dev);
+			return EINVAL;
+		}
+		m->tap = tap;
+		for (j = 0; j < i; j++) {
+			if (cfg->macs[j].tap == tap) {
+				options_error(state, "two --mac for tap %s",
+					   tap ? cfg->taps[tap - 1].dev
+					       : cfg->dev);
+				return EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
+static int options_check_df(struct argp_state *state,
+			    const struct config *cfg)
+{
+	if (cfg->df_set && cfg->family == AF_INET6) {
+		options_error(state, "--df is for IPv4 underlays; IPv6 packets "
+			   "are never fragmented on the way");
+		return EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The peers file as gsotun will see it inside the chroot, in *out: the
+ * file is read again there on SIGHUP, and a descriptor of a directory
+ * outside kept open would lead out of it (openat(fd, "../..")). Why it
+ * cannot be, or NULL.
+ */
+static const char *options_peers_root(const char *root, const char *file,
+				      char **out)
+{
+	char *r = realpath(root, NULL), *f = realpath(file, NULL);
+	const char *why = NULL;
+	size_t n;
+
+	if (!r || !f) {
+		why = !r ? "cannot resolve --chroot" : "cannot resolve --peers";
+		goto out;
+	}
+	n = strlen(r);
+	/* "/" as the root holds everything. */
+	if (n == 1)
+		n = 0;
+	if (strncmp(f, r, n) || f[n] != '/') {
+		why = "--peers must be a file inside --chroot, where gsotun "
+		      "reads it again on SIGHUP";
+		goto out;
+	}
+	*out = strdup(f + n);
+	if (!*out)
+		why = "out of memory";
+out:
+	free(r);
+	free(f);
+	return why;
+}
+
+static int options_check_process(struct argp_state *state,
+				 struct config *cfg)
+{
+	const char *why;
+
+	if (cfg->chroot && !cfg->user) {
+		options_error(state, "--chroot needs --user (root can leave a "
+			   "chroot)");
+		return EINVAL;
+	}
+	if (cfg->admin_group && cfg->control &&
+	    !strcmp(cfg->control, "none")) {
+		options_error(state, "--admin-group with --control none: there "
+			   "is no control socket to change anything through");
+		return EINVAL;
+	}
+	if (cfg->chroot && cfg->chroot[0] != '/') {
+		options_error(state, "invalid --chroot '%s': not an absolute "
+			   "path", cfg->chroot);
+		return EINVAL;
+	}
+	if (!cfg->chroot || !cfg->peers_file)
+		return 0;
+	why = options_peers_root(cfg->chroot, cfg->peers_file,
+				 &cfg->peers_in_root);
+	if (why) {
+		options_error(state, "--peers '%s' with --chroot '%s': %s",
+			   cfg->peers_file, cfg->chroot, why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* What the encapsulation implies where no option said. */
+static void options_implied(struct options_state *st)
+{
+	struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
+
+	if (!st->port_set)
+		cfg->port = encap_default_port(t);
+	if (!encap_takes(t, ENCAP_OPT_VNI))
+		cfg->encap.vni = 0;
+	if (!st->src_ports_set)
+		cfg->src_ports = encap_is_udp(t) ? CONFIG_SRC_PORTS : 1;
+	/*
+	 * Outer UDP checksums are on by default, as the kernel's vxlan
+	 * sends them (udpcsum); the GRE checksum is off, as in ip_gre.
+	 */
+	if (!st->csum_set)
+		cfg->csum = encap_is_udp(t);
+	/* Without UDP, the outer checksum is GRE's own (RFC 2784). */
+	cfg->encap.gre_csum = !encap_is_udp(t) && cfg->csum;
+}
+
+/* Given in any order; the first check that fails is the one reported. */
+int options_finish(struct argp_state *state)
+{
+	struct options_state *st = state->input;
+	int err;
+
+	err = options_check_peers_file(state, st->cfg);
+	if (!err)
+		err = options_check_peer(state, st->cfg);
+	if (!err)
+		err = options_check_fdb(state, st->cfg);
+	if (!err)
+		err = options_check_encap(state, st);
+	if (!err)
+		err = options_check_allow(state, st->cfg);
+	if (!err)
+		err = options_check_process(state, st->cfg);
+	if (!err)
+		err = options_check_taps(state, st);
+	if (!err)
+		err = options_check_macs(state, st->cfg);
+	if (!err)
+		err = options_check_df(state, st->cfg);
+	if (!err)
+		options_implied(st);
+	return err;
+}

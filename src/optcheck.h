@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The checks of the command line that need every option at once
+ * (optcheck.c), what the parser (options.c) remembers for them, and the
+ * usage error both say. The two files are one module, the argp parser,
+ * options.c above optcheck.c: others include options.h.
+ */
+#ifndef GSOTUN_OPTCHECK_H
+#define GSOTUN_OPTCHECK_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include "options.h"
+
+/* What the parser remembers besides struct config. */
+struct options_state {
+	struct config *cfg;
+	bool port_set;
+	bool src_ports_set;
+	bool vni_set;
+	bool key_tap_set;
+	bool csum_set;
+	/*
+	 * --config: its lines, argv[1] to argv[n_conf] (conffile.c), and
+	 * the line of the option being parsed (0: the command line's).
+	 */
+	const char *conf_name;
+	const unsigned int *conf_lines;
+	unsigned int n_conf;
+	unsigned int line;
+};
+
+/*
+ * A usage error, as argp_error() says it (exit 64), with the file and line
+ * of an option from --config.
+ */
+void options_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * At the end of argv (ARGP_KEY_END): checks and defaults that depend on
+ * several options, the peers file read; 0, or the error options_error()
+ * said.
+ */
+int options_finish(struct argp_state *state);
+
+#endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The grammar of option values: numbers, device names, addresses and
+ * prefixes, MACs and forwarding entries, each parsed strictly into its
+ * struct. The command line (options.c), the peers file (peersfile.c) and
+ * the control socket's requests (ctlreq.c) read values by it. Pure.
+ */
+#ifndef GSOTUN_OPTVALUE_H
+#define GSOTUN_OPTVALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+/* An address with prefix length, for --address. */
+struct cidr {
+	int family;		/* AF_INET or AF_INET6 */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+	uint8_t prefix;
+};
+
+/* An underlay address (no prefix). */
+struct ipaddr {
+	int family;		/* AF_INET, AF_INET6; 0 when unset */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+};
+
+/*
+ * --fdb [DEV=]MAC[@VID]=ADDR: frames to mac on vlan go to the peer at
+ * ADDR, in tap DEV or, without, in every tap.
+ */
+struct config_fdb {
+	uint8_t mac[6];
+	uint16_t vlan;			/* 802.1Q VID; 0: untagged */
+	struct ipaddr peer;
+	char dev[IFNAMSIZ];		/* DEV, or "": every tap */
+};
+
+/*
+ * A strictly unsigned number in s, at most max, into *out: decimal, or
+ * hex after 0x when hex_ok; the whole string and nothing else. 0,
+ * -EINVAL (not a number) or -ERANGE (over max).
+ */
+int optvalue_num(const char *s, bool hex_ok, unsigned long long max,
+		 unsigned long long *out);
+
+/*
+ * Why name cannot be a device's (the rules of dev_valid_name() in
+ * net/core/dev.c, and '%' too), or NULL.
+ */
+const char *optvalue_dev_invalid(const char *name);
+
+/* An IPv4 or IPv6 address in s into *ip: 0, or -EINVAL if s is not one. */
+int optvalue_ip_parse(const char *s, struct ipaddr *ip);
+
+/*
+ * One unicast host's address (a peer, --local) in arg into *ip: NULL, or
+ * why it is not one.
+ */
+const char *optvalue_endpoint_parse(const char *arg, struct ipaddr *ip);
+
+/* Are a and b the same address? */
+bool optvalue_ip_equal(const struct ipaddr *a, const struct ipaddr *b);
+
+/*
+ * MAC[@VID] in the len bytes at s into mac and *vlan (0 without @VID):
+ * NULL, or why it is not one (multicast and all-zero MACs are refused).
+ */
+const char *optvalue_mac_vlan_parse(const char *s, size_t len, uint8_t *mac,
+				    uint16_t *vlan);
+
+/* MAC[@VID]=ADDR (--fdb) into *e: NULL, or why it is not one. */
+const char *optvalue_fdb_parse(const char *s, struct config_fdb *e);
+
+/*
+ * [DEV=]VALUE: the name into dev (IFNAMSIZ bytes; "" without), VALUE at
+ * *rest. Why DEV is not a device's name, or NULL.
+ */
+const char *optvalue_address_dev(const char *arg, char *dev,
+				 const char **rest);
+
+/*
+ * [DEV=]MAC[@VID]=ADDR into *e: a tap's name before the entry when there
+ * are two '='. Why not, or NULL.
+ */
+const char *optvalue_fdb_dev_parse(const char *arg, struct config_fdb *e);
+
+/* ADDR/PREFIX into *c; why it is not one, or NULL. */
+const char *optvalue_cidr_parse(const char *s, struct cidr *c);
+
+/* Has c bits set after its prefix (an --allow that means less)? */
+bool optvalue_cidr_host_bits(const struct cidr *c);
+
+/* Is addr (4 bytes for AF_INET, 16 for AF_INET6) inside prefix c? */
+bool optvalue_cidr_contains(const struct cidr *c, const uint8_t *addr);
+
+/* A tap's unicast MAC in s into mac; why it is not one, or NULL. */
+const char *optvalue_tap_mac_invalid(const char *s, uint8_t *mac);
+
+#endif

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * peersfile: the peers and static entries of a config, from argv or the
+ * peers file, checked as a whole; the file read again on SIGHUP by fwd.c.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "peersfile.h"
+
+const char *peersfile_add_remote(struct config *cfg, const char *arg)
+{
+	const char *why;
+	struct ipaddr ip, *v;
+	unsigned int i;
+
+	why = optvalue_endpoint_parse(arg, &ip);
+	if (why)
+		return why;
+	for (i = 0; i < cfg->n_remotes; i++)
+		if (optvalue_ip_equal(&cfg->remotes[i], &ip))
+			return "that peer is given already";
+	if (cfg->n_remotes == CONFIG_MAX_PEERS)
+		return "too many peers (at most 1024)";
+	v = realloc(cfg->remotes, (cfg->n_remotes + 1) * sizeof(*v));
+	if (!v)
+		return "out of memory";
+	cfg->remotes = v;
+	v[cfg->n_remotes++] = ip;
+	return NULL;
+}
+
+/* Do a and b hold one key in one tap (either in every tap)? */
+static bool peersfile_fdb_clash(const struct config_fdb *a,
+				const struct config_fdb *b)
+{
+	return !memcmp(a->mac, b->mac, 6) && a->vlan == b->vlan &&
+	       (!a->dev[0] || !b->dev[0] || !strcmp(a->dev, b->dev));
+}
+
+const char *peersfile_add_fdb(struct config *cfg, const char *arg)
+{
+	struct config_fdb e, *v;
+	const char *why = optvalue_fdb_dev_parse(arg, &e);
+	unsigned int i;
+
+	if (why)
+		return why;
+	for (i = 0; i < cfg->n_fdb; i++)
+		if (peersfile_fdb_clash(&cfg->fdb[i], &e))
+			return "that MAC and VLAN have an entry already";
+	if (cfg->n_fdb == CONFIG_MAX_FDB)
+		return "too many entries (at most 4096)";
+	v = realloc(cfg->fdb, (cfg->n_fdb + 1) * sizeof(*v));
+	if (!v)
+		return "out of memory";
+	cfg->fdb = v;
+	v[cfg->n_fdb++] = e;
+	return NULL;
+}
+
+const char *peersfile_remotes_invalid(struct config *cfg, bool need_one)
+{
+	unsigned int i;
+
+	if (!cfg->n_remotes && need_one && cfg->peers_file)
+		return "no peer: give --remote ADDR or a 'remote' line in "
+		       "--peers";
+	if (!cfg->n_remotes)
+		return need_one ? "missing --remote ADDR: the peer's address"
+				: NULL;
+	if (!cfg->family)
+		cfg->family = cfg->remotes[0].family;
+	for (i = 0; i < cfg->n_remotes; i++)
+		if (cfg->remotes[i].family != cfg->family)
+			return "every --remote must be IPv4, or every one IPv6";
+	return NULL;
+}
+
+const char *peersfile_fdb_invalid(const struct config *cfg, char *buf,
+				  size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->n_fdb; i++) {
+		const struct ipaddr *a = &cfg->fdb[i].peer;
+		const char *dev = cfg->fdb[i].dev;
+
+		if (dev[0] && options_tap_index(cfg, dev) < 0) {
+			snprintf(buf, len, "--fdb %s=...: no tap is named %s "
+				 "(--dev, --vni N=DEV, --key N=DEV)", dev, dev);
+			return buf;
+		}
+		for (j = 0; j < cfg->n_remotes; j++)
+			if (optvalue_ip_equal(&cfg->remotes[j], a))
+				break;
+		if (j < cfg->n_remotes)
+			continue;
+		inet_ntop(a->family, &a->addr, addr, sizeof(addr));
+		snprintf(buf, len, "--fdb: %s is not a --remote", addr);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR", or
+ * nothing; '#' starts a comment. Why not, or NULL.
+ */
+static const char *peersfile_line(struct config *cfg, char *line)
+{
+	char *hash = strchr(line, '#'), *key, *val, *save;
+
+	if (hash)
+		*hash = '\0';
+	key = strtok_r(line, " \t\r\n", &save);
+	if (!key)
+		return NULL;
+	val = strtok_r(NULL, " \t\r\n", &save);
+	if (!val)
+		return "a value is missing";
+	if (strtok_r(NULL, " \t\r\n", &save))
+		return "one value a line";
+	if (!strcmp(key, "remote"))
+		return peersfile_add_remote(cfg, val);
+	if (!strcmp(key, "fdb"))
+		return peersfile_add_fdb(cfg, val);
+	return "neither 'remote ADDR' nor 'fdb [DEV=]MAC[@VID]=ADDR'";
+}
+
+/* The command line's part of cfg's lists, copied into c. */
+static int peersfile_copy_cmd(const struct config *cfg, struct config *c)
+{
+	size_t r = cfg->n_remotes_cmd * sizeof(*c->remotes);
+	size_t f = cfg->n_fdb_cmd * sizeof(*c->fdb);
+
+	c->remotes = r ? malloc(r) : NULL;
+	c->fdb = f ? malloc(f) : NULL;
+	if ((r && !c->remotes) || (f && !c->fdb))
+		return -ENOMEM;
+	if (r)
+		memcpy(c->remotes, cfg->remotes, r);
+	if (f)
+		memcpy(c->fdb, cfg->fdb, f);
+	c->n_remotes = cfg->n_remotes_cmd;
+	c->n_fdb = cfg->n_fdb_cmd;
+	return 0;
+}
+
+/* Read the lines of f into c; why not, with its line number, or NULL. */
+static const char *peersfile_read(struct config *c, FILE *f, char *buf,
+				  size_t len)
+{
+	char line[256];
+	const char *why = NULL;
+	unsigned int n = 0;
+	size_t read = 0;
+
+	while (!why && fgets(line, sizeof(line), f)) {
+		n++;
+		/* A file that grows as it is read is cut where it may. */
+		read += strlen(line);
+		if (read > PEERSFILE_MAX)
+			why = "more than 1024 KiB";
+		else if (!strchr(line, '\n') && !feof(f))
+			why = "line too long";
+		else
+			why = peersfile_line(c, line);
+	}
+	if (!why && ferror(f))
+		return "cannot read it";
+	if (!why)
+		return NULL;
+	snprintf(buf, len, "line %u: %s", n, why);
+	return buf;
+}
+
+int peersfile_load(struct config *cfg, FILE *f, char *why, size_t len)
+{
+	struct config c = *cfg;
+	const char *err;
+
+	if (peersfile_copy_cmd(cfg, &c)) {
+		err = "out of memory";
+	} else {
+		err = peersfile_read(&c, f, why, len);
+		if (!err)
+			err = peersfile_remotes_invalid(&c, true);
+		if (!err)
+			err = peersfile_fdb_invalid(&c, why, len);
+	}
+	if (err) {
+		if (err != why)
+			snprintf(why, len, "%s", err);
+		free(c.remotes);
+		free(c.fdb);
+		return -EINVAL;
+	}
+	free(cfg->remotes);
+	free(cfg->fdb);
+	cfg->remotes = c.remotes;
+	cfg->n_remotes = c.n_remotes;
+	cfg->fdb = c.fdb;
+	cfg->n_fdb = c.n_fdb;
+	cfg->family = c.family;
+	return 0;
+}
+
+FILE *peersfile_open_flags(int dir, const char *name, int flags,
+			   char *why, size_t len)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
+
+	fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+				       flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW)) {
+		snprintf(why, len, "a symbolic link: give the file itself");
+		return NULL;
+	}
+	if (fd < 0) {
+		snprintf(why, len, "cannot open it: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, len, "not a regular file");
+	else if (st.st_size > PEERSFILE_MAX)
+		snprintf(why, len, "larger than %u KiB",
+			 PEERSFILE_MAX >> 10);
+	else if (!(f = fdopen(fd, "r")))
+		snprintf(why, len, "%s", strerror(errno));
+	if (!f)
+		close(fd);
+	return f;
+}
+
+FILE *peersfile_open(int dir, const char *name, char *why, size_t len)
+{
+	return peersfile_open_flags(dir, name, O_NOFOLLOW, why, len);
+}

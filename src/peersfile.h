@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The peers (--remote) and static forwarding entries (--fdb) of a config:
+ * each added with its checks, on the command line or from the peers file
+ * (--peers), which is read at start and again on SIGHUP.
+ */
+#ifndef GSOTUN_PEERSFILE_H
+#define GSOTUN_PEERSFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "options.h"
+
+/* The largest peers file read (bytes). */
+#define PEERSFILE_MAX (1u << 20)
+
+/* A peer more in cfg, from the text of its address; why not, or NULL. */
+const char *peersfile_add_remote(struct config *cfg, const char *arg);
+
+/*
+ * A static forwarding entry, [DEV=]MAC[@VID]=ADDR, more in cfg; why not,
+ * or NULL.
+ */
+const char *peersfile_add_fdb(struct config *cfg, const char *arg);
+
+/*
+ * The peers: at least one when need_one (with --peers, one may come from
+ * the file), all of one family, which becomes cfg->family. Why not, or
+ * NULL.
+ */
+const char *peersfile_remotes_invalid(struct config *cfg, bool need_one);
+
+/*
+ * Every --fdb names a peer, and a tap with DEV=; which one does not, in
+ * buf, or NULL.
+ */
+const char *peersfile_fdb_invalid(const struct config *cfg, char *buf,
+				  size_t len);
+
+/*
+ * Read the peers file f again: on success its entries replace the file's
+ * in cfg (the command line's stay), else cfg is left as it was and why
+ * says what is wrong; so is a file that would leave no peer (empty, or
+ * half written). 0 or -EINVAL.
+ */
+int peersfile_load(struct config *cfg, FILE *f, char *why, size_t len);
+
+/*
+ * Open the peers file name in directory dir (AT_FDCWD, or an fd) as the
+ * pidfile is opened: without following a symlink at its name or blocking
+ * on a FIFO put there; a regular file of at most PEERSFILE_MAX bytes.
+ * NULL with why said in buf.
+ */
+FILE *peersfile_open(int dir, const char *name, char *why, size_t len);
+
+/*
+ * As peersfile_open(), with flags added to openat()'s instead of
+ * O_NOFOLLOW: 0 follows a symlink (--config, read once, as root).
+ */
+FILE *peersfile_open_flags(int dir, const char *name, int flags, char *why,
+			   size_t len);
+
+#endif
