@@ -579,8 +579,15 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 		return err;
 	}
 	err = underlay_configure(u, u->fd, cfg->df == DF_SET, cfg);
+	/*
+	 * fd_nocsum sends nothing, but the kernel hands an ICMP error about
+	 * fd's datagrams to either socket of the port (the lookup has no skb
+	 * for the BPF program: __udp4_lib_err()), and drops a "fragmentation
+	 * needed" for a socket of IP_PMTUDISC_DONT: it takes fd's DF.
+	 */
 	if (!err && u->fd_nocsum >= 0)
-		err = underlay_configure(u, u->fd_nocsum, false, cfg);
+		err = underlay_configure(u, u->fd_nocsum, cfg->df == DF_SET,
+					 cfg);
 	if (err)
 		log_err_ret(err, "cannot configure the underlay socket");
 	return err;
