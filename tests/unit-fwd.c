@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 #include "devenv.h"
+#include "optvalue.h"
 
 #define S 1000000000ull
 
@@ -68,7 +69,7 @@ static struct config_fdb fdb_entry(unsigned int m, const char *peer,
 	struct config_fdb f = { .vlan = 0 };
 
 	memcpy(f.mac, mac(m), ETH_ALEN);
-	options_ip_parse(peer, &f.peer);
+	optvalue_ip_parse(peer, &f.peer);
 	snprintf(f.dev, sizeof(f.dev), "%s", dev);
 	return f;
 }
@@ -323,10 +324,10 @@ static void test_peers(void)
 
 	open_env(&e, "--dev ut-a --vni 2=ut-b --mtu 1400 --learning "
 		     "--remote 198.18.0.2 --remote 198.18.0.3");
-	options_ip_parse("198.18.0.2", &ip);
+	optvalue_ip_parse("198.18.0.2", &ip);
 	is_int(port_peer_add(&e.port, &ip), -EEXIST,
 	       "port_peer_add of a peer: -EEXIST");
-	options_ip_parse("198.18.0.5", &ip);
+	optvalue_ip_parse("198.18.0.5", &ip);
 	is_int(port_peer_add(&e.port, &ip), 0, "of a new one: 0");
 	p5 = env_peer(&e, "198.18.0.5");
 	ok(p5 >= 0 && e.port.peers.n == 3, "three peers now");
@@ -336,14 +337,14 @@ static void test_peers(void)
 	fwd_fdb_add(b, &f);
 	a->q[0].rx.last.peer = b->q[0].rx.last.peer = p5;
 
-	options_ip_parse("198.18.0.9", &ip);
+	optvalue_ip_parse("198.18.0.9", &ip);
 	is_int(port_peer_del(&e.port, &ip), -ENOENT,
 	       "port_peer_del of a stranger: -ENOENT");
-	options_ip_parse("fd00::2", &ip);
+	optvalue_ip_parse("fd00::2", &ip);
 	is_int(port_peer_del(&e.port, &ip), -ENOENT,
 	       "of an address of another family: -ENOENT");
 	is_int(e.port.peers.n, 3, "nobody went");
-	options_ip_parse("198.18.0.5", &ip);
+	optvalue_ip_parse("198.18.0.5", &ip);
 	is_int(port_peer_del(&e.port, &ip), 0, "of a peer: 0");
 	ok(e.port.peers.n == 2 && env_peer(&e, "198.18.0.5") == -ENOENT,
 	   "it is gone");
@@ -356,9 +357,9 @@ static void test_peers(void)
 	   "and its static ones");
 	ok(a->q[0].rx.last.peer == -1 && b->q[0].rx.last.peer == -1,
 	   "every queue forgot the source it learnt last");
-	options_ip_parse("198.18.0.3", &ip);
+	optvalue_ip_parse("198.18.0.3", &ip);
 	is_int(port_peer_del(&e.port, &ip), 0, "another one: 0");
-	options_ip_parse("198.18.0.2", &ip);
+	optvalue_ip_parse("198.18.0.2", &ip);
 	is_int(port_peer_del(&e.port, &ip), -EBUSY, "the last one: -EBUSY");
 	ok(e.port.peers.n == 1 && env_peer(&e, "198.18.0.2") >= 0,
 	   "and it stays");
