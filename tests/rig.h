@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "device.h"
 #include "options.h"
+#include "optvalue.h"
 #include "port.h"
 #include "report.h"
 
@@ -90,7 +91,7 @@ static inline int rig_peer(const struct rig *r, const char *s)
 {
 	struct ipaddr a;
 
-	if (options_ip_parse(s, &a) || a.family != r->port.peers.family)
+	if (optvalue_ip_parse(s, &a) || a.family != r->port.peers.family)
 		return -1;
 	return peers_find(&r->port.peers, (const uint8_t *)&a.addr);
 }

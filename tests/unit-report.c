@@ -113,7 +113,7 @@ static bool field(const char *line, const char *field)
 
 static void set_ip(struct ipaddr *a, const char *s)
 {
-	if (options_ip_parse(s, a))
+	if (optvalue_ip_parse(s, a))
 		abort();
 }
 
