@@ -127,7 +127,7 @@ enum steer_label {
 struct steer_fix {
 	unsigned int insn;
 	enum steer_label to;
-	bool jf;		/* the false branch (classic); else true or ja */
+	bool jf;		/* classic's false branch; else true, or ja */
 };
 
 struct steer_asm {

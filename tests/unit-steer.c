@@ -297,7 +297,8 @@ static int group_run(int family, enum encap_type e, uint8_t flags,
 			    (ssize_t)len)
 			continue;	/* a port in use: another one */
 		for (j = 0; j < n; j++)
-			p[j] = (struct pollfd){ .fd = fds[j], .events = POLLIN };
+			p[j] = (struct pollfd){ .fd = fds[j],
+						.events = POLLIN };
 		if (poll(p, n, 1000) <= 0)
 			goto out;
 		for (j = 0; j < n; j++) {
