@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * steer: the flow hash that picks a flow's queue, and the two BPF
+ * programs that make the tap and the underlay's reuseport group pick it
+ * the same way.
+ */
+#include "config.h"
+
+#include <linux/if_ether.h>
+#include <netinet/in.h>
+#include "bytes.h"
+#include "log.h"
+#include "steer.h"
+
+/* The mixing step (a 32-bit multiply between two folds). */
+#define STEER_MUL 0x45d9f3bu
+
+/* Where the fields are, from the Ethernet header. */
+#define OFF_TYPE 12
+#define OFF_IP4 ETH_HLEN
+#define OFF_IP4_FRAG (OFF_IP4 + 6)
+#define OFF_IP4_PROTO (OFF_IP4 + 9)
+#define OFF_IP4_SRC (OFF_IP4 + 12)
+#define OFF_IP4_DST (OFF_IP4 + 16)
+#define OFF_IP6_NEXT (ETH_HLEN + 6)
+#define OFF_IP6_ADDRS (ETH_HLEN + 8)
+#define OFF_IP6_PORTS (ETH_HLEN + 40)
+/* An IPv4 fragment: MF, or an offset (the first has ports, the rest not). */
+#define IP4_FRAG_MASK 0x3fff
+
+static uint16_t steer_mix(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= STEER_MUL;
+	h ^= h >> 16;
+	return (uint16_t)h;
+}
+
+static bool steer_has_ports(uint8_t proto)
+{
+	return proto == IPPROTO_TCP || proto == IPPROTO_UDP;
+}
+
+/* sport ^ dport of the ports word at f + off, len permitting; -1 if not. */
+static int64_t steer_ports(const uint8_t *f, size_t len, size_t off)
+{
+	uint32_t w;
+
+	if (off + 4 > len)
+		return -1;
+	w = get_be32(f + off);
+	return (w >> 16) ^ (w & 0xffff);
+}
+
+static uint16_t steer_hash4(const uint8_t *f, size_t len)
+{
+	uint8_t proto;
+	int64_t ports;
+	uint32_t h;
+
+	if (len < OFF_IP4_DST + 4)
+		return 0;
+	h = get_be32(f + OFF_IP4_SRC) ^ get_be32(f + OFF_IP4_DST);
+	proto = f[OFF_IP4_PROTO];
+	if (steer_has_ports(proto) &&
+	    !(get_be16(f + OFF_IP4_FRAG) & IP4_FRAG_MASK)) {
+		ports = steer_ports(f, len, OFF_IP4 + 4u * (f[OFF_IP4] & 0xf));
+		if (ports < 0)
+			return 0;
+		h ^= (uint32_t)ports;
+	}
+	return steer_mix(h ^ proto);
+}
+
+static uint16_t steer_hash6(const uint8_t *f, size_t len)
+{
+	unsigned int i;
+	uint8_t proto;
+	int64_t ports;
+	uint32_t h = 0;
+
+	if (len < OFF_IP6_ADDRS + 32)
+		return 0;
+	for (i = 0; i < 32; i += 4)
+		h ^= get_be32(f + OFF_IP6_ADDRS + i);
+	proto = f[OFF_IP6_NEXT];
+	if (steer_has_ports(proto)) {
+		ports = steer_ports(f, len, OFF_IP6_PORTS);
+		if (ports < 0)
+			return 0;
+		h ^= (uint32_t)ports;
+	}
+	return steer_mix(h ^ proto);
+}
+
+uint16_t steer_hash(const uint8_t *frame, size_t len)
+{
+	uint16_t type;
+
+	if (len < OFF_TYPE + 2)
+		return 0;
+	type = get_be16(frame + OFF_TYPE);
+	if (type == ETH_P_IP)
+		return steer_hash4(frame, len);
+	if (type == ETH_P_IPV6)
+		return steer_hash6(frame, len);
+	return steer_mix(type);
+}
+
+/*
+ * A program being written: its instructions, and jumps to labels not
+ * yet placed, patched by steer_*_end(). Labels are small numbers.
+ */
+enum steer_label {
+	L_IP4 = 0,
+	L_IP6,
+	L_PORTS4,
+	L_PORTS6,
+	L_PROTO,
+	L_MIX,
+	L_GRE_K,
+	L_GRE_S,
+	L_GRE_END,
+	L_MAX,
+};
+
+struct steer_fix {
+	unsigned int insn;
+	enum steer_label to;
+	bool jf;		/* classic's false branch; else true, or ja */
+};
+
+struct steer_asm {
+	unsigned int n, max;
+	int at[L_MAX];		/* where each label is; -1 not yet */
+	struct steer_fix fix[32];
+	unsigned int n_fix;
+	bool ok;
+};
+
+static void steer_asm_init(struct steer_asm *a, unsigned int max)
+{
+	unsigned int i;
+
+	a->n = a->n_fix = 0;
+	a->max = max;
+	a->ok = true;
+	for (i = 0; i < L_MAX; i++)
+		a->at[i] = -1;
+}
+
+static void steer_label(struct steer_asm *a, enum steer_label l)
+{
+	a->at[l] = (int)a->n;
+}
+
+/* A jump of the instruction about to be written to label to. */
+static void steer_jump(struct steer_asm *a, enum steer_label to, bool jf)
+{
+	if (a->n_fix == sizeof(a->fix) / sizeof(a->fix[0])) {
+		a->ok = false;
+		return;
+	}
+	a->fix[a->n_fix++] = (struct steer_fix){ a->n, to, jf };
+}
+
+/* The distance from after insn to label to; -1 for a label not placed. */
+static int steer_distance(const struct steer_asm *a, const struct steer_fix *f)
+{
+	if (a->at[f->to] <= (int)f->insn)
+		return -1;
+	return a->at[f->to] - (int)f->insn - 1;
+}
+
+/* Classic BPF: A, X and the scratch words M[]. */
+#define M_BASE 0	/* the inner frame's offset in the payload */
+#define M_HASH 1
+#define M_PROTO 2
+#define M_TMP 3
+
+static void cb(struct steer_asm *a, struct sock_filter *p, uint16_t code,
+	       uint32_t k)
+{
+	if (a->n == a->max) {
+		a->ok = false;
+		return;
+	}
+	p[a->n++] = (struct sock_filter){ .code = code, .k = k };
+}
+
+/* A conditional jump: to t when A op k holds, to f when not (-1: next). */
+static void cb_jmp(struct steer_asm *a, struct sock_filter *p, uint16_t op,
+		   uint32_t k, int t, int f)
+{
+	if (t >= 0)
+		steer_jump(a, (enum steer_label)t, false);
+	if (f >= 0)
+		steer_jump(a, (enum steer_label)f, true);
+	cb(a, p, BPF_JMP | op | BPF_K, k);
+}
+
+/* A = the word (BPF_W, BPF_H, BPF_B) at the inner frame's offset off. */
+static void cb_load(struct steer_asm *a, struct sock_filter *p, uint16_t size,
+		    uint32_t off)
+{
+	cb(a, p, BPF_LDX | BPF_MEM, M_BASE);
+	cb(a, p, BPF_LD | size | BPF_IND, off);
+}
+
+/* M[M_HASH] ^= A. */
+static void cb_fold(struct steer_asm *a, struct sock_filter *p)
+{
+	cb(a, p, BPF_LDX | BPF_MEM, M_HASH);
+	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
+	cb(a, p, BPF_ST, M_HASH);
+}
+
+/* M[M_HASH] ^= sport ^ dport of the ports word in A. */
+static void cb_fold_ports(struct steer_asm *a, struct sock_filter *p)
+{
+	cb(a, p, BPF_ST, M_TMP);
+	cb(a, p, BPF_ALU | BPF_RSH | BPF_K, 16);
+	cb(a, p, BPF_MISC | BPF_TAX, 0);
+	cb(a, p, BPF_LD | BPF_MEM, M_TMP);
+	cb(a, p, BPF_ALU | BPF_AND | BPF_K, 0xffff);
+	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
+	cb_fold(a, p);
+}
+
+/* A ^= A >> 16, with X for the shifted copy. */
+static void cb_fold16(struct steer_asm *a, struct sock_filter *p)
+{
+	cb(a, p, BPF_ST, M_TMP);
+	cb(a, p, BPF_ALU | BPF_RSH | BPF_K, 16);
+	cb(a, p, BPF_LDX | BPF_MEM, M_TMP);
+	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
+}
+
+/*
+ * M[M_BASE] = the inner frame's offset in a GRE-in-UDP payload: the
+ * 4-byte GRE header, then a word each for C (checksum), K (key) and S
+ * (sequence), as gre_parse_header() takes them.
+ */
+static void cb_gre_base(struct steer_asm *a, struct sock_filter *p)
+{
+	static const struct {
+		uint8_t bit;
+		enum steer_label skip;
+	} words[] = {
+		{ 0x80, L_GRE_K },
+		{ 0x20, L_GRE_S },
+		{ 0x10, L_GRE_END },
+	};
+	unsigned int i;
+
+	cb(a, p, BPF_LD | BPF_IMM, 4);
+	cb(a, p, BPF_ST, M_BASE);
+	for (i = 0; i < 3; i++) {
+		if (i)
+			steer_label(a, words[i - 1].skip);
+		cb(a, p, BPF_LD | BPF_B | BPF_ABS, 0);
+		cb_jmp(a, p, BPF_JSET, words[i].bit, -1, words[i].skip);
+		cb(a, p, BPF_LD | BPF_MEM, M_BASE);
+		cb(a, p, BPF_ALU | BPF_ADD | BPF_K, 4);
+		cb(a, p, BPF_ST, M_BASE);
+	}
+	steer_label(a, L_GRE_END);
+}
+
+/* steer_hash4(), on the inner frame at M[M_BASE]; on to L_MIX. */
+static void cb_hash4(struct steer_asm *a, struct sock_filter *p)
+{
+	steer_label(a, L_IP4);
+	cb_load(a, p, BPF_W, OFF_IP4_SRC);
+	cb(a, p, BPF_ST, M_HASH);
+	cb_load(a, p, BPF_W, OFF_IP4_DST);
+	cb_fold(a, p);
+	cb_load(a, p, BPF_B, OFF_IP4_PROTO);
+	cb(a, p, BPF_ST, M_PROTO);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, L_PORTS4, -1);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, -1, L_PROTO);
+	steer_label(a, L_PORTS4);
+	cb_load(a, p, BPF_H, OFF_IP4_FRAG);
+	cb_jmp(a, p, BPF_JSET, IP4_FRAG_MASK, L_PROTO, -1);
+	/* X = base + 4 * IHL, the ports' word at X + 14. */
+	cb_load(a, p, BPF_B, OFF_IP4);
+	cb(a, p, BPF_ALU | BPF_AND | BPF_K, 0xf);
+	cb(a, p, BPF_ALU | BPF_LSH | BPF_K, 2);
+	cb(a, p, BPF_LDX | BPF_MEM, M_BASE);
+	cb(a, p, BPF_ALU | BPF_ADD | BPF_X, 0);
+	cb(a, p, BPF_MISC | BPF_TAX, 0);
+	cb(a, p, BPF_LD | BPF_W | BPF_IND, OFF_IP4);
+	cb_fold_ports(a, p);
+	cb_jmp(a, p, BPF_JA, 0, L_PROTO, -1);
+}
+
+/* steer_hash6(), on the inner frame at M[M_BASE]; on to L_PROTO. */
+static void cb_hash6(struct steer_asm *a, struct sock_filter *p)
+{
+	unsigned int i;
+
+	steer_label(a, L_IP6);
+	cb_load(a, p, BPF_W, OFF_IP6_ADDRS);
+	cb(a, p, BPF_ST, M_HASH);
+	for (i = 4; i < 32; i += 4) {
+		cb_load(a, p, BPF_W, OFF_IP6_ADDRS + i);
+		cb_fold(a, p);
+	}
+	cb_load(a, p, BPF_B, OFF_IP6_NEXT);
+	cb(a, p, BPF_ST, M_PROTO);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, L_PORTS6, -1);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, L_PORTS6, L_PROTO);
+	steer_label(a, L_PORTS6);
+	cb_load(a, p, BPF_W, OFF_IP6_PORTS);
+	cb_fold_ports(a, p);
+}
+
+/* The patches of the labels' jumps; false if one was never placed. */
+static bool cb_end(struct steer_asm *a, struct sock_filter *p)
+{
+	unsigned int i;
+
+	for (i = 0; a->ok && i < a->n_fix; i++) {
+		const struct steer_fix *f = &a->fix[i];
+		int d = steer_distance(a, f);
+
+		if (d < 0 || d > 255) {
+			a->ok = false;
+		} else if (BPF_OP(p[f->insn].code) == BPF_JA) {
+			p[f->insn].k = (uint32_t)d;
+		} else if (f->jf) {
+			p[f->insn].jf = (uint8_t)d;
+		} else {
+			p[f->insn].jt = (uint8_t)d;
+		}
+	}
+	return a->ok;
+}
+
+unsigned int steer_sock_prog(struct sock_filter *out, enum encap_type e,
+			     unsigned int n)
+{
+	struct steer_asm a;
+
+	if (!encap_is_udp(e) || !n)
+		return 0;
+	steer_asm_init(&a, STEER_SOCK_INSNS);
+	if (e == ENCAP_VXLAN) {
+		cb(&a, out, BPF_LD | BPF_IMM, 8);
+		cb(&a, out, BPF_ST, M_BASE);
+	} else {
+		cb_gre_base(&a, out);
+	}
+	cb_load(&a, out, BPF_H, OFF_TYPE);
+	cb_jmp(&a, out, BPF_JEQ, ETH_P_IP, L_IP4, -1);
+	cb_jmp(&a, out, BPF_JEQ, ETH_P_IPV6, L_IP6, L_MIX);
+	cb_hash4(&a, out);
+	cb_hash6(&a, out);
+	/* A = hash ^ protocol. */
+	steer_label(&a, L_PROTO);
+	cb(&a, out, BPF_LD | BPF_MEM, M_PROTO);
+	cb(&a, out, BPF_LDX | BPF_MEM, M_HASH);
+	cb(&a, out, BPF_ALU | BPF_XOR | BPF_X, 0);
+	/* Another ethertype comes here with A = the type. */
+	steer_label(&a, L_MIX);
+	cb_fold16(&a, out);
+	cb(&a, out, BPF_ALU | BPF_MUL | BPF_K, STEER_MUL);
+	cb_fold16(&a, out);
+	cb(&a, out, BPF_ALU | BPF_AND | BPF_K, 0xffff);
+	cb(&a, out, BPF_ALU | BPF_MOD | BPF_K, n);
+	cb(&a, out, BPF_RET | BPF_A, 0);
+	if (!cb_end(&a, out)) {
+		log_err("steering program does not fit");
+		return 0;
+	}
+	return a.n;
+}
+
+/*
+ * eBPF: r6 the context (LD_ABS and LD_IND take it there), r7 the
+ * hash, r8 the protocol, r9 the ports' offset; LD_ABS and LD_IND load
+ * into r0, in host order, and end the program (returning 0) past the
+ * frame's end.
+ */
+#define R_CTX 6
+#define R_HASH 7
+#define R_PROTO 8
+#define R_L4 9
+
+static void eb(struct steer_asm *a, struct bpf_insn *p, uint8_t code,
+	       uint8_t dst, uint8_t src, int32_t imm)
+{
+	if (a->n == a->max) {
+		a->ok = false;
+		return;
+	}
+	p[a->n++] = (struct bpf_insn){ .code = code, .dst_reg = dst,
+				       .src_reg = src, .imm = imm };
+}
+
+/* A jump on dst op imm (BPF_JA: always) to label to. */
+static void eb_jmp(struct steer_asm *a, struct bpf_insn *p, uint8_t op,
+		   uint8_t dst, int32_t imm, enum steer_label to)
+{
+	steer_jump(a, to, false);
+	eb(a, p, BPF_JMP | op | BPF_K, dst, 0, imm);
+}
+
+/* r0 = the word at off of the frame; r0 ^= into R_HASH when fold. */
+static void eb_load(struct steer_asm *a, struct bpf_insn *p, uint8_t size,
+		    int32_t off, bool fold)
+{
+	eb(a, p, BPF_LD | BPF_ABS | size, 0, 0, off);
+	if (fold)
+		eb(a, p, BPF_ALU | BPF_XOR | BPF_X, R_HASH, 0, 0);
+}
+
+/* R_HASH ^= sport ^ dport of the ports word in r0 (r1 clobbered). */
+static void eb_fold_ports(struct steer_asm *a, struct bpf_insn *p)
+{
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0);
+	eb(a, p, BPF_ALU | BPF_RSH | BPF_K, 1, 0, 16);
+	eb(a, p, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xffff);
+	eb(a, p, BPF_ALU | BPF_XOR | BPF_X, R_HASH, 0, 0);
+	eb(a, p, BPF_ALU | BPF_XOR | BPF_X, R_HASH, 1, 0);
+}
+
+/* r0 ^= r0 >> 16 (r1 clobbered). */
+static void eb_fold16(struct steer_asm *a, struct bpf_insn *p)
+{
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0);
+	eb(a, p, BPF_ALU | BPF_RSH | BPF_K, 1, 0, 16);
+	eb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0, 1, 0);
+}
+
+static void eb_hash4(struct steer_asm *a, struct bpf_insn *p)
+{
+	steer_label(a, L_IP4);
+	eb_load(a, p, BPF_W, OFF_IP4_SRC, false);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_HASH, 0, 0);
+	eb_load(a, p, BPF_W, OFF_IP4_DST, true);
+	eb_load(a, p, BPF_B, OFF_IP4_PROTO, false);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_PROTO, 0, 0);
+	eb_jmp(a, p, BPF_JEQ, R_PROTO, IPPROTO_TCP, L_PORTS4);
+	eb_jmp(a, p, BPF_JNE, R_PROTO, IPPROTO_UDP, L_PROTO);
+	steer_label(a, L_PORTS4);
+	eb_load(a, p, BPF_H, OFF_IP4_FRAG, false);
+	eb_jmp(a, p, BPF_JSET, 0, IP4_FRAG_MASK, L_PROTO);
+	eb_load(a, p, BPF_B, OFF_IP4, false);
+	eb(a, p, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xf);
+	eb(a, p, BPF_ALU | BPF_LSH | BPF_K, 0, 0, 2);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_L4, 0, 0);
+	eb(a, p, BPF_LD | BPF_IND | BPF_W, 0, R_L4, OFF_IP4);
+	eb_fold_ports(a, p);
+	eb_jmp(a, p, BPF_JA, 0, 0, L_PROTO);
+}
+
+static void eb_hash6(struct steer_asm *a, struct bpf_insn *p)
+{
+	unsigned int i;
+
+	steer_label(a, L_IP6);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_K, R_HASH, 0, 0);
+	for (i = 0; i < 32; i += 4)
+		eb_load(a, p, BPF_W, OFF_IP6_ADDRS + i, true);
+	eb_load(a, p, BPF_B, OFF_IP6_NEXT, false);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_PROTO, 0, 0);
+	eb_jmp(a, p, BPF_JEQ, R_PROTO, IPPROTO_TCP, L_PORTS6);
+	eb_jmp(a, p, BPF_JNE, R_PROTO, IPPROTO_UDP, L_PROTO);
+	steer_label(a, L_PORTS6);
+	eb_load(a, p, BPF_W, OFF_IP6_PORTS, false);
+	eb_fold_ports(a, p);
+}
+
+static bool eb_end(struct steer_asm *a, struct bpf_insn *p)
+{
+	unsigned int i;
+
+	for (i = 0; a->ok && i < a->n_fix; i++) {
+		int d = steer_distance(a, &a->fix[i]);
+
+		if (d < 0)
+			a->ok = false;
+		else
+			p[a->fix[i].insn].off = (int16_t)d;
+	}
+	return a->ok;
+}
+
+unsigned int steer_tap_prog(struct bpf_insn *out)
+{
+	struct steer_asm a;
+
+	steer_asm_init(&a, STEER_TAP_INSNS);
+	eb(&a, out, BPF_ALU64 | BPF_MOV | BPF_X, R_CTX, 1, 0);
+	eb_load(&a, out, BPF_H, OFF_TYPE, false);
+	eb_jmp(&a, out, BPF_JEQ, 0, ETH_P_IP, L_IP4);
+	eb_jmp(&a, out, BPF_JEQ, 0, ETH_P_IPV6, L_IP6);
+	eb_jmp(&a, out, BPF_JA, 0, 0, L_MIX);
+	eb_hash4(&a, out);
+	eb_hash6(&a, out);
+	steer_label(&a, L_PROTO);
+	eb(&a, out, BPF_ALU64 | BPF_MOV | BPF_X, 0, R_HASH, 0);
+	eb(&a, out, BPF_ALU | BPF_XOR | BPF_X, 0, R_PROTO, 0);
+	/* Another ethertype comes here with r0 = the type. */
+	steer_label(&a, L_MIX);
+	eb_fold16(&a, out);
+	eb(&a, out, BPF_ALU | BPF_MUL | BPF_K, 0, 0, (int32_t)STEER_MUL);
+	eb_fold16(&a, out);
+	eb(&a, out, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xffff);
+	eb(&a, out, BPF_JMP | BPF_EXIT, 0, 0, 0);
+	if (!eb_end(&a, out)) {
+		log_err("steering program does not fit");
+		return 0;
+	}
+	return a.n;
+}

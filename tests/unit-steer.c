@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * steer.c: the flow hash against its definition written out again, the
+ * same both ways; then the kernel running the two programs, in a network
+ * namespace of the test's own: a reuseport group of UDP sockets on
+ * loopback gets each VXLAN and GRE-in-UDP datagram on the socket of its
+ * inner flow's hash, and (as root) a multi-queue tap hands each frame
+ * it sends to the queue of its hash.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include "../src/steer.h"
+#include "tap.h"
+
+#ifndef SO_ATTACH_REUSEPORT_CBPF
+#define SO_ATTACH_REUSEPORT_CBPF 51
+#endif
+
+static uint32_t rnd_state = 2463534242u;
+
+/* xorshift32: the same frames every run. */
+static uint32_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* What a flow is made of, to build a frame from. */
+struct flow {
+	int v6;
+	uint8_t proto;		/* 6, 17, or another */
+	uint8_t src[16], dst[16];
+	uint16_t sport, dport;
+	int frag;		/* IPv4: a later fragment */
+	int ihl;		/* IPv4 header words, 5 or more */
+	uint16_t type;		/* not IP: this ethertype */
+};
+
+static void flow_random(struct flow *f)
+{
+	unsigned int i, k = rnd() % 10;
+
+	memset(f, 0, sizeof(*f));
+	f->v6 = k >= 5;
+	f->proto = k % 5 == 4 ? 1 : k % 2 ? IPPROTO_UDP : IPPROTO_TCP;
+	for (i = 0; i < 16; i++) {
+		f->src[i] = (uint8_t)rnd();
+		f->dst[i] = (uint8_t)rnd();
+	}
+	f->sport = (uint16_t)rnd();
+	f->dport = (uint16_t)rnd();
+	f->ihl = 5 + (rnd() % 4 == 0 ? (int)(rnd() % 3) : 0);
+	f->frag = !f->v6 && rnd() % 8 == 0;
+	if (rnd() % 16 == 0)
+		f->type = 0x0806;
+}
+
+/* The frame of f into buf: Ethernet, IP, ports; its length. */
+static size_t flow_frame(const struct flow *f, uint8_t *buf)
+{
+	size_t l3 = 14, l4;
+
+	memset(buf, 0, 128);
+	memcpy(buf, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
+	if (f->type) {
+		put16(buf + 12, f->type);
+		return 60;
+	}
+	if (!f->v6) {
+		put16(buf + 12, 0x0800);
+		buf[l3] = 0x40 | f->ihl;
+		put16(buf + l3 + 2, 20 + 4 * f->ihl);
+		if (f->frag)
+			put16(buf + l3 + 6, 0x2000 | 185);
+		buf[l3 + 8] = 64;
+		buf[l3 + 9] = f->proto;
+		memcpy(buf + l3 + 12, f->src, 4);
+		memcpy(buf + l3 + 16, f->dst, 4);
+		l4 = l3 + 4 * f->ihl;
+	} else {
+		put16(buf + 12, 0x86dd);
+		buf[l3] = 0x60;
+		put16(buf + l3 + 4, 20);
+		buf[l3 + 6] = f->proto;
+		buf[l3 + 7] = 64;
+		memcpy(buf + l3 + 8, f->src, 16);
+		memcpy(buf + l3 + 24, f->dst, 16);
+		l4 = l3 + 40;
+	}
+	put16(buf + l4, f->sport);
+	put16(buf + l4 + 2, f->dport);
+	return l4 + 20;
+}
+
+/* The same flow the other way. */
+static void flow_reverse(const struct flow *f, struct flow *r)
+{
+	*r = *f;
+	memcpy(r->src, f->dst, 16);
+	memcpy(r->dst, f->src, 16);
+	r->sport = f->dport;
+	r->dport = f->sport;
+}
+
+/* The definition of steer_hash(), written out from the flow. */
+static uint16_t ref_hash(const struct flow *f)
+{
+	uint32_t h = 0;
+	unsigned int i, n = f->v6 ? 16 : 4;
+
+	if (f->type) {
+		h = f->type;
+	} else {
+		for (i = 0; i < n; i += 4)
+			h ^= get32(f->src + i) ^ get32(f->dst + i);
+		if ((f->proto == 6 || f->proto == 17) && !f->frag)
+			h ^= (uint32_t)(f->sport ^ f->dport);
+		h ^= f->proto;
+	}
+	h ^= h >> 16;
+	h *= 0x45d9f3bu;
+	h ^= h >> 16;
+	return (uint16_t)h;
+}
+
+static void test_hash(void)
+{
+	unsigned int i, bad_ref = 0, bad_rev = 0, bad_cut = 0, spread[4] = {};
+	struct flow f, r;
+	uint8_t a[128], b[128];
+	size_t la, lb;
+
+	for (i = 0; i < 4000; i++) {
+		flow_random(&f);
+		flow_reverse(&f, &r);
+		la = flow_frame(&f, a);
+		lb = flow_frame(&r, b);
+		bad_ref += steer_hash(a, la) != ref_hash(&f);
+		bad_rev += steer_hash(a, la) != steer_hash(b, lb);
+		spread[steer_queue(a, la, 4)]++;
+		/* Cut before the ports (or the addresses): 0. */
+		if (!f.type && (f.proto == 6 || f.proto == 17) && !f.frag)
+			bad_cut += steer_hash(a, la - 18) != 0;
+	}
+	is_int(bad_ref, 0, "steer_hash is its definition, 4000 frames");
+	is_int(bad_rev, 0, "the two directions of a flow hash alike");
+	is_int(bad_cut, 0, "a frame cut before its ports hashes to 0");
+	ok(spread[0] > 800 && spread[1] > 800 && spread[2] > 800 &&
+	   spread[3] > 800, "four queues each take a share (%u %u %u %u)",
+	   spread[0], spread[1], spread[2], spread[3]);
+	is_int(steer_hash(a, 13), 0, "no ethertype: 0");
+}
+
+/* Loopback up in a network namespace of our own (user one if need be). */
+static int own_namespace(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd;
+
+	if (unshare(CLONE_NEWNET) && unshare(CLONE_NEWUSER | CLONE_NEWNET))
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static socklen_t loop_addr(int family, uint16_t port,
+			   struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET) {
+		struct sockaddr_in *s = (struct sockaddr_in *)ss;
+
+		s->sin_family = AF_INET;
+		s->sin_port = htons(port);
+		s->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		return sizeof(*s);
+	}
+	((struct sockaddr_in6 *)ss)->sin6_family = AF_INET6;
+	((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	((struct sockaddr_in6 *)ss)->sin6_addr = in6addr_loopback;
+	return sizeof(struct sockaddr_in6);
+}
+
+/* n sockets of a reuseport group on port, the program on the first. */
+static int group_open(int family, uint16_t port, int *fds, unsigned int n,
+		      const struct sock_fprog *prog)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = loop_addr(family, port, &ss);
+	unsigned int i;
+	int one = 1;
+
+	for (i = 0; i < n; i++) {
+		fds[i] = socket(family, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		if (fds[i] < 0 ||
+		    setsockopt(fds[i], SOL_SOCKET, SO_REUSEPORT, &one,
+			       sizeof(one)) ||
+		    bind(fds[i], (struct sockaddr *)&ss, sl))
+			return -1;
+		if (!i && setsockopt(fds[0], SOL_SOCKET,
+				     SO_ATTACH_REUSEPORT_CBPF, prog,
+				     sizeof(*prog)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The encapsulation header of e (GRE-in-UDP with flags) into buf. */
+static size_t encap_header(enum encap_type e, uint8_t flags, uint8_t *buf)
+{
+	size_t n = 4;
+
+	memset(buf, 0, 16);
+	if (e == ENCAP_VXLAN) {
+		buf[0] = 0x08;
+		buf[6] = 7;
+		return 8;
+	}
+	buf[0] = flags;
+	put16(buf + 2, 0x6558);
+	n += flags & 0x80 ? 4 : 0;
+	n += flags & 0x20 ? 4 : 0;
+	n += flags & 0x10 ? 4 : 0;
+	return n;
+}
+
+/*
+ * 300 datagrams of random inner flows from random source ports to a
+ * group of n: how many landed on a socket other than their flow's.
+ */
+static int group_run(int family, enum encap_type e, uint8_t flags,
+		     unsigned int n, unsigned int *wrong, unsigned int *got)
+{
+	static const uint16_t port = 4789;
+	struct sock_filter insns[STEER_SOCK_INSNS];
+	struct sock_fprog prog = { .filter = insns };
+	struct sockaddr_storage to, from;
+	socklen_t tl = loop_addr(family, port, &to), fl;
+	int fds[4], tx = -1, ret = -1;
+	uint8_t pkt[256], in[256];
+	unsigned int i, j;
+
+	prog.len = (unsigned short)steer_sock_prog(insns, e, n);
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	*wrong = *got = 0;
+	if (!prog.len || group_open(family, port, fds, n, &prog))
+		goto out;
+	tx = socket(family, SOCK_DGRAM, 0);
+	for (i = 0; tx >= 0 && i < 300; i++) {
+		struct flow f;
+		size_t h = encap_header(e, flags, pkt), len;
+		struct pollfd p[4];
+
+		flow_random(&f);
+		len = h + flow_frame(&f, pkt + h);
+		fl = loop_addr(family, 1024 + rnd() % 60000, &from);
+		close(tx);
+		tx = socket(family, SOCK_DGRAM, 0);
+		if (tx < 0 || bind(tx, (struct sockaddr *)&from, fl) ||
+		    sendto(tx, pkt, len, 0, (struct sockaddr *)&to, tl) !=
+			    (ssize_t)len)
+			continue;	/* a port in use: another one */
+		for (j = 0; j < n; j++)
+			p[j] = (struct pollfd){ .fd = fds[j],
+						.events = POLLIN };
+		if (poll(p, n, 1000) <= 0)
+			goto out;
+		for (j = 0; j < n; j++) {
+			if (recv(fds[j], in, sizeof(in), 0) != (ssize_t)len)
+				continue;
+			(*got)++;
+			*wrong += j != steer_queue(in + h, len - h, n);
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (tx >= 0)
+		close(tx);
+	return ret;
+}
+
+static void test_group(void)
+{
+	static const struct {
+		int family;
+		enum encap_type e;
+		uint8_t flags;
+		unsigned int n;
+		const char *what;
+	} runs[] = {
+		{ AF_INET, ENCAP_VXLAN, 0, 2, "VXLAN over IPv4, 2 sockets" },
+		{ AF_INET, ENCAP_VXLAN, 0, 3, "VXLAN over IPv4, 3 sockets" },
+		{ AF_INET6, ENCAP_VXLAN, 0, 3, "VXLAN over IPv6, 3 sockets" },
+		{ AF_INET, ENCAP_GRE_UDP, 0, 2, "GRE-in-UDP, 2 sockets" },
+		{ AF_INET, ENCAP_GRE_UDP, 0x20, 3, "GRE-in-UDP with a key" },
+		{ AF_INET6, ENCAP_GRE_UDP, 0xb0, 4,
+		  "GRE-in-UDP, checksum, key and sequence, over IPv6" },
+	};
+	unsigned int i, wrong, got;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		int r = group_run(runs[i].family, runs[i].e, runs[i].flags,
+				  runs[i].n, &wrong, &got);
+
+		ok(!r && got > 250 && !wrong,
+		   "reuseport: %s: each datagram on the socket of its inner "
+		   "flow (%u of %u elsewhere)", runs[i].what, wrong, got);
+	}
+	ok(!steer_sock_prog(NULL, ENCAP_GRE, 2), "raw GRE has no program");
+}
+
+static int bpf_load(const struct bpf_insn *insns, unsigned int n)
+{
+	static char log[16384];
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = n;
+	a.license = (uintptr_t)"GPL";
+	a.log_buf = (uintptr_t)log;
+	a.log_size = sizeof(log);
+	a.log_level = 1;
+	fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+	if (fd < 0 && errno != EPERM)
+		printf("# BPF_PROG_LOAD: %s\n# %.400s\n", strerror(errno), log);
+	return fd;
+}
+
+/* Queue i of tap name, as gsotun will open them. */
+static int tap_queue(const char *name)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI |
+					  IFF_MULTI_QUEUE };
+	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	if (fd >= 0 && ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The tap up with 10.99.0.1/24, sending UDP to its broadcast address. */
+static int tap_address(const char *name)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *a = (struct sockaddr_in *)&ifr.ifr_addr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), r;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(0x0a630001);
+	r = ioctl(fd, SIOCSIFADDR, &ifr);
+	a->sin_addr.s_addr = htonl(0xffffff00);
+	r = r ? r : ioctl(fd, SIOCSIFNETMASK, &ifr);
+	r = r ? r : ioctl(fd, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	r = r ? r : ioctl(fd, SIOCSIFFLAGS, &ifr);
+	close(fd);
+	return r;
+}
+
+/* Datagrams from many source ports to the tap's broadcast address. */
+static void tap_send(const char *name)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(0x0a6300ff) };
+	unsigned int i;
+	int one = 1;
+
+	for (i = 0; i < 200; i++) {
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+		to.sin_port = htons((uint16_t)(1024 + rnd() % 60000));
+		setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &one, sizeof(one));
+		setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, name,
+			   (socklen_t)strlen(name));
+		sendto(fd, "steer", 5, 0, (struct sockaddr *)&to, sizeof(to));
+		close(fd);
+	}
+}
+
+/* Every frame read from the n queues: on the queue of its hash? */
+static void tap_read(const int *q, unsigned int n, unsigned int *wrong,
+		     unsigned int *got, unsigned int *udp)
+{
+	uint8_t buf[2048];
+	unsigned int i;
+	ssize_t len;
+
+	*wrong = *got = *udp = 0;
+	for (i = 0; i < n; i++) {
+		while ((len = read(q[i], buf, sizeof(buf))) > 0) {
+			(*got)++;
+			*udp += len > 34 && buf[12] == 8 && buf[23] == 17;
+			*wrong += i != steer_queue(buf, (size_t)len, n);
+		}
+	}
+}
+
+static void test_tap(unsigned int n)
+{
+	struct bpf_insn insns[STEER_TAP_INSNS];
+	unsigned int len = steer_tap_prog(insns), i, wrong, got, udp;
+	char name[IFNAMSIZ];
+	int q[4], prog;
+
+	snprintf(name, sizeof(name), "gst%u.%u", (unsigned)getpid() % 10000,
+		 n);
+	for (i = 0; i < n; i++)
+		q[i] = tap_queue(name);
+	prog = bpf_load(insns, len);
+	if (prog < 0 || q[0] < 0 || q[n - 1] < 0) {
+		printf("ok %d - # SKIP tap steering: %s\n", ++tap_n,
+		       prog < 0 ? "cannot load eBPF (needs CAP_BPF)"
+				: "cannot open a multi-queue tap");
+	} else if (ioctl(q[0], TUNSETSTEERINGEBPF, &prog) < 0 ||
+		   tap_address(name)) {
+		ok(0, "tap steering with %u queues: set up (%s)", n,
+		   strerror(errno));
+	} else {
+		tap_send(name);
+		tap_read(q, n, &wrong, &got, &udp);
+		ok(udp >= 150 && !wrong,
+		   "tap with %u queues: each frame on the queue of its flow "
+		   "(%u of %u elsewhere, %u UDP)", n, wrong, got, udp);
+	}
+	if (prog >= 0)
+		close(prog);
+	for (i = 0; i < n; i++)
+		if (q[i] >= 0)
+			close(q[i]);
+}
+
+int main(void)
+{
+	plan(5 + 7 + 2);
+	test_hash();
+	if (own_namespace()) {
+		printf("# no network namespace of our own: %s\n",
+		       strerror(errno));
+		for (; tap_n < 14;)
+			printf("ok %d - # SKIP needs a network namespace\n",
+			       ++tap_n);
+		return done_testing();
+	}
+	test_group();
+	test_tap(2);
+	test_tap(3);
+	return done_testing();
+}
