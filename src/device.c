@@ -56,6 +56,7 @@ int device_init(struct device *d, const struct config *cfg,
 		d->name = cfg->taps[i - 1].dev;
 		encap_set_id(&d->s.encap, cfg->taps[i - 1].id);
 	}
+	d->s.id = encap_id(&d->s.encap);
 	d->idx = i;
 	d->port = port;
 	d->q = calloc(1, sizeof(*d->q));

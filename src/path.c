@@ -369,7 +369,7 @@ static void path_look(struct device *d, bool quiet,
 
 /*
  * The tap's own MAC, which frames from the peers may not carry as their
- * source (fwd_learn()), after `ip link set DEV address` (c NULL: any).
+ * source (rx_learn()), after `ip link set DEV address` (c NULL: any).
  */
 static void path_follow_mac(struct device *d, const struct link_changes *c)
 {

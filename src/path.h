@@ -54,13 +54,6 @@ void path_close(struct path *p);
 void path_watch(struct device *d);
 
 /*
- * The gso_max_size the tap is given so that a TCP super-frame fits one
- * UDP GSO send, when the tap may be raised for bulk UDP
- * (path_udp_bulk()); else 0: nothing to look for.
- */
-uint32_t path_udp_bulk_fit(const struct path *p);
-
-/*
  * Bulk UDP from the tap (xmit_udp_bulk() says which sign): the tap's
  * gso_max_size goes to 64 KB so that UDP_SEGMENT sends reach gsotun
  * whole, until no UDP super-frame has come for PATH_UDP_HOLD seconds.

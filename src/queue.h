@@ -41,11 +41,13 @@
 
 /*
  * What the queues read of their device on every frame. The device's
- * rooms (fwd.c, path.c, port.c) write it, between batches.
+ * rooms (fwd.c, path.c, port.c) write it: between batches, or, the
+ * forwarding table, through queue_ops' learn.
  */
 struct dev_state {
 	const struct config *cfg;	/* shared by the devices */
 	struct encap_cfg encap;	/* with this device's VNI or key */
+	uint32_t id;		/* encap_id(): the VNI or key, for rx_queue() */
 	char ifname[IFNAMSIZ];	/* the tap's */
 	uint8_t mac[MAC_LEN];	/* the tap's: frames from it are a loop */
 	bool learning;		/* --learning */
@@ -53,7 +55,7 @@ struct dev_state {
 	struct peers *peers;	/* the port's */
 	struct fdb fdb;		/* where MACs are; learnt by the device */
 	uint32_t budget;	/* largest inner frame that fits every peer */
-	uint32_t udp_fit;	/* path_udp_bulk_fit(): 0, none */
+	uint32_t udp_fit;	/* path_publish_fit(): 0, none */
 };
 
 struct queue;

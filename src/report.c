@@ -666,7 +666,7 @@ static bool report_metrics_step(FILE *out, const struct port *port,
  * may miss an entry that moved back past it, or see again one that
  * wrapped around, as a netlink dump may; it never reads out of the table
  * and ends after the last slot. Each entry's peer is live at that call:
- * a peer goes only after its entries (fwd_peer_del()).
+ * a peer goes only after its entries (port_peer_del()).
  */
 static bool report_fdb_next(const struct port *port,
 			    struct report_cursor *c, const struct device **dev,

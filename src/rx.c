@@ -340,9 +340,7 @@ static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 
 static bool rx_queue_is(const struct queue *q, uint32_t id)
 {
-	const struct encap_cfg *e = &q->dev->encap;
-
-	return encap_id(e) == id;
+	return q->dev->id == id;
 }
 
 /*

@@ -38,7 +38,7 @@ struct rx_seen {
 
 /*
  * The source learnt last, not handed to the device again within a
- * second (rx_learn()); last_peer -1: none.
+ * second (rx_learn()); peer -1: none.
  */
 struct rx_learnt {
 	uint8_t mac[ETH_ALEN];

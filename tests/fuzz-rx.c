@@ -425,7 +425,7 @@ static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 }
 
 /*
- * The VNI or GRE key a packet carries, the tap rx.c's rx_tunnel() gives
+ * The VNI or GRE key a packet carries, the tap rx.c's rx_queue() gives
  * it to (encap_peek_id()): against the bytes, and for a packet that
  * encap_parse() takes, the tunnel's own (a GRE packet without a key only
  * for a tunnel without one).

@@ -9,8 +9,11 @@ A call is a reference to a global symbol another module defines, as nm
 lists them: one through a function pointer (queue_ops, a lane's done)
 is not a call, which is how events go up.
 
-usage: layers.py DESIGN.md OBJECT... (an archive's members count each)
-Prints TAP.
+Headers are held to the same rule: no module's .c includes the header
+of a module above it (a struct of a higher layer is not its business).
+
+usage: layers.py DESIGN.md SRCDIR OBJECT... (an archive's members count
+each). Prints TAP.
 """
 import os
 import re
@@ -53,6 +56,23 @@ def read_symbols(objects):
         elif len(fields) == 2 and fields[0] == "U":
             undefs.setdefault(mod, set()).add(fields[1])
     return defs, undefs
+
+
+def upward_includes(srcdir, layers):
+    """[(module, header module)] of includes that go up a layer."""
+    found = []
+    for name in sorted(os.listdir(srcdir)):
+        if not name.endswith(".c"):
+            continue
+        mod = name[:-2]
+        with open(os.path.join(srcdir, name), encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r'^#include "([a-z0-9_]+)\.h"', line)
+                inc = m and m.group(1)
+                if inc and mod in layers and inc in layers and \
+                        layers[inc] > layers[mod]:
+                    found.append((mod, inc))
+    return found
 
 
 def call_graph(defs, undefs):
@@ -101,11 +121,11 @@ def circles(edges):
 
 def main():
     layers = read_layers(sys.argv[1])
-    defs, undefs = read_symbols(sys.argv[2:])
+    defs, undefs = read_symbols(sys.argv[3:])
     edges = call_graph(defs, undefs)
     mods = sorted(edges)
     n = 0
-    print(f"1..{len(mods) + 2}")
+    print(f"1..{len(mods) + 3}")
 
     n += 1
     missing = [m for m in mods if m not in layers]
@@ -123,6 +143,14 @@ def main():
             for b in scc:
                 if b in edges[a]:
                     print(f"# {a} -> {b}: {', '.join(edges[a][b][:3])}")
+
+    n += 1
+    ups = upward_includes(sys.argv[2], layers)
+    print(f"{'not ' if ups else ''}ok {n} - no module includes the header "
+          f"of one above it")
+    for m, inc in ups:
+        print(f"# {m}.c (layer {layers[m]}) includes {inc}.h (layer "
+              f"{layers[inc]})")
 
     for m in mods:
         n += 1

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The layering rule of doc/design.md held to the objects gsotun is built
 # from (layers.py): every module in a layer, no circle of calls, no call
-# to a layer above. Needs no root.
+# to a layer above, no include of a header above. Needs no root.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
@@ -15,4 +15,5 @@ if ! command -v nm >/dev/null || ! command -v python3 >/dev/null; then
 	exit 0
 fi
 exec python3 "$tests_dir/layers.py" "$top_srcdir/doc/design.md" \
-	"$top_builddir"/src/gsotun-*.o "$top_builddir/src/libgsotun.a"
+	"$top_srcdir/src" "$top_builddir"/src/gsotun-*.o \
+	"$top_builddir/src/libgsotun.a"
