@@ -27,11 +27,11 @@
 #include "clock.h"
 #include "control.h"
 #include "ctlreq.h"
+#include "device.h"
 #include "holder.h"
 #include "log.h"
-#include "report.h"
-#include "device.h"
 #include "port.h"
+#include "report.h"
 
 /* "cannot accept a client" once a minute at most (EMFILE). */
 #define CONTROL_PAUSE_WARN_NS (60 * 1000000000ull)

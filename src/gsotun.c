@@ -19,16 +19,16 @@
 #include "conffile.h"
 #include "control.h"
 #include "daemon.h"
+#include "device.h"
 #include "encap.h"
 #include "link.h"
 #include "log.h"
 #include "notify.h"
+#include "port.h"
 #include "priv.h"
 #include "report.h"
 #include "sandbox.h"
 #include "tap.h"
-#include "device.h"
-#include "port.h"
 
 /*
  * Submission queue entries: a batch of reads and the sends of another,

@@ -15,10 +15,9 @@
 #include "clock.h"
 #include "compat.h"
 #include "conffile.h"
+#include "device.h"
 #include "report.h"
 #include "tap.h"
-#include "device.h"
-#include "port.h"
 
 /* Counters of a peer: names as the dump and JSON call them, and help. */
 #define PEER_STATS_LIST(X)                                                    \
