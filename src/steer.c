@@ -267,7 +267,21 @@ static void cb_gre_base(struct steer_asm *a, struct sock_filter *p)
 	steer_label(a, L_GRE_END);
 }
 
-/* steer_hash4(), on the inner frame at M[M_BASE]; on to L_MIX. */
+/*
+ * M[M_PROTO] = the protocol byte at off; on to label ports for TCP and
+ * UDP, to L_PROTO for the rest.
+ */
+static void cb_proto(struct steer_asm *a, struct sock_filter *p, uint32_t off,
+		     enum steer_label ports)
+{
+	cb_load(a, p, BPF_B, off);
+	cb(a, p, BPF_ST, M_PROTO);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, (int)ports, -1);
+	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, -1, L_PROTO);
+	steer_label(a, ports);
+}
+
+/* steer_hash4(), on the inner frame at M[M_BASE]; on to L_PROTO. */
 static void cb_hash4(struct steer_asm *a, struct sock_filter *p)
 {
 	steer_label(a, L_IP4);
@@ -275,11 +289,7 @@ static void cb_hash4(struct steer_asm *a, struct sock_filter *p)
 	cb(a, p, BPF_ST, M_HASH);
 	cb_load(a, p, BPF_W, OFF_IP4_DST);
 	cb_fold(a, p);
-	cb_load(a, p, BPF_B, OFF_IP4_PROTO);
-	cb(a, p, BPF_ST, M_PROTO);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, L_PORTS4, -1);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, -1, L_PROTO);
-	steer_label(a, L_PORTS4);
+	cb_proto(a, p, OFF_IP4_PROTO, L_PORTS4);
 	cb_load(a, p, BPF_H, OFF_IP4_FRAG);
 	cb_jmp(a, p, BPF_JSET, IP4_FRAG_MASK, L_PROTO, -1);
 	/* X = base + 4 * IHL, the ports' word at X + 14. */
@@ -306,11 +316,7 @@ static void cb_hash6(struct steer_asm *a, struct sock_filter *p)
 		cb_load(a, p, BPF_W, OFF_IP6_ADDRS + i);
 		cb_fold(a, p);
 	}
-	cb_load(a, p, BPF_B, OFF_IP6_NEXT);
-	cb(a, p, BPF_ST, M_PROTO);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, L_PORTS6, -1);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, L_PORTS6, L_PROTO);
-	steer_label(a, L_PORTS6);
+	cb_proto(a, p, OFF_IP6_NEXT, L_PORTS6);
 	cb_load(a, p, BPF_W, OFF_IP6_PORTS);
 	cb_fold_ports(a, p);
 }
@@ -433,17 +439,27 @@ static void eb_fold16(struct steer_asm *a, struct bpf_insn *p)
 	eb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0, 1, 0);
 }
 
+/*
+ * R_PROTO = the protocol byte at off; on to label ports for TCP and
+ * UDP, to L_PROTO for the rest.
+ */
+static void eb_proto(struct steer_asm *a, struct bpf_insn *p, int32_t off,
+		     enum steer_label ports)
+{
+	eb_load(a, p, BPF_B, off, false);
+	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_PROTO, 0, 0);
+	eb_jmp(a, p, BPF_JEQ, R_PROTO, IPPROTO_TCP, ports);
+	eb_jmp(a, p, BPF_JNE, R_PROTO, IPPROTO_UDP, L_PROTO);
+	steer_label(a, ports);
+}
+
 static void eb_hash4(struct steer_asm *a, struct bpf_insn *p)
 {
 	steer_label(a, L_IP4);
 	eb_load(a, p, BPF_W, OFF_IP4_SRC, false);
 	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_HASH, 0, 0);
 	eb_load(a, p, BPF_W, OFF_IP4_DST, true);
-	eb_load(a, p, BPF_B, OFF_IP4_PROTO, false);
-	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_PROTO, 0, 0);
-	eb_jmp(a, p, BPF_JEQ, R_PROTO, IPPROTO_TCP, L_PORTS4);
-	eb_jmp(a, p, BPF_JNE, R_PROTO, IPPROTO_UDP, L_PROTO);
-	steer_label(a, L_PORTS4);
+	eb_proto(a, p, OFF_IP4_PROTO, L_PORTS4);
 	eb_load(a, p, BPF_H, OFF_IP4_FRAG, false);
 	eb_jmp(a, p, BPF_JSET, 0, IP4_FRAG_MASK, L_PROTO);
 	eb_load(a, p, BPF_B, OFF_IP4, false);
@@ -463,11 +479,7 @@ static void eb_hash6(struct steer_asm *a, struct bpf_insn *p)
 	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_K, R_HASH, 0, 0);
 	for (i = 0; i < 32; i += 4)
 		eb_load(a, p, BPF_W, OFF_IP6_ADDRS + i, true);
-	eb_load(a, p, BPF_B, OFF_IP6_NEXT, false);
-	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_PROTO, 0, 0);
-	eb_jmp(a, p, BPF_JEQ, R_PROTO, IPPROTO_TCP, L_PORTS6);
-	eb_jmp(a, p, BPF_JNE, R_PROTO, IPPROTO_UDP, L_PROTO);
-	steer_label(a, L_PORTS6);
+	eb_proto(a, p, OFF_IP6_NEXT, L_PORTS6);
 	eb_load(a, p, BPF_W, OFF_IP6_PORTS, false);
 	eb_fold_ports(a, p);
 }

@@ -16,6 +16,7 @@
 #include <linux/udp.h>
 #include <linux/errqueue.h>
 #include "devenv.h"
+#include "pkt.h"
 
 /*
  * The peers: one behind a route of MTU 1300 (for --mtu N), one behind a
@@ -31,20 +32,10 @@
 
 static const char *no_tap = "no tap without root";
 
-/* The plain Internet checksum (RFC 1071), as a reference. */
+/* The Internet checksum of len bytes at data (pkt.h's reference). */
 static uint16_t sum16(const void *data, size_t len)
 {
-	const uint8_t *p = data;
-	uint32_t s = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		s += (uint32_t)p[len - 1] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return htons((uint16_t)~s);
+	return htons((uint16_t)~pkt_fold(pkt_sum(data, len, 0)));
 }
 
 /*
