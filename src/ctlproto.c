@@ -45,7 +45,8 @@ const char control_help[] =
 /*
  * The first words of ctlreq.c's requests: every request that parses
  * begins with one, as tests/fuzz-control.c checks of each (its corpus
- * holds them all). gsotunctl cannot link ctlreq.c, which needs options.c.
+ * holds them all). Here, so that gsotunctl, which passes requests on,
+ * needs no parser of their values (ctlreq.c, optvalue.c).
  */
 bool control_is_command(const char *word)
 {
