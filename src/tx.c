@@ -13,7 +13,6 @@
 #include "clock.h"
 #include "log.h"
 #include "queue.h"
-#include "tap.h"
 #include "tx.h"
 #include "xmit.h"
 
@@ -226,9 +225,9 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 				  d->budget :
 				  pmtu_path_budget(&d->encap, d->ipv6,
 						   d->peers->v[dest].path_mtu),
-		.pmtud = q->dev->cfg->pmtud,
-		.tos_inherit = q->dev->cfg->tos_mode == TOS_INHERIT,
-		.df_inherit = q->dev->cfg->df == DF_INHERIT,
+		.pmtud = d->cfg->pmtud,
+		.tos_inherit = d->cfg->tos_mode == TOS_INHERIT,
+		.df_inherit = d->cfg->df == DF_INHERIT,
 		.n_src = underlay_n_src(q->lane->ul),
 	};
 	struct tx_set *s = q->tx.cur;
@@ -261,7 +260,7 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 	if (dest == TX_FLOOD)
 		tx_flood(q, &o);
 	else
-		tx_queue(q, &o, &q->dev->peers->v[dest]);
+		tx_queue(q, &o, &d->peers->v[dest]);
 }
 
 static void tx_read(struct queue *q, struct tx_set *s, int batch)
