@@ -1139,6 +1139,85 @@ static void test_cidr(void)
 	}
 }
 
+/* ---- optvalue_cpus_parse() ------------------------------------------ */
+
+struct cpus_row {
+	const char *name;
+	const char *list;
+	unsigned int max;
+	int rc;
+	const char *want;	/* the CPUs, a comma between; or the reason */
+};
+
+static const struct cpus_row cpus_rows[] = {
+	{ "one CPU", "0", 64, 0, "0" },
+	{ "the kernel's form of an online list", "0-3,8,10-11", 64, 0,
+	  "0,1,2,3,8,10,11" },
+	{ "the order given, which is the queues'", "7,3,0-1", 64, 0,
+	  "7,3,0,1" },
+	{ "a range of one", "2-2", 64, 0, "2" },
+	{ "the last CPU a set holds", "1023", 64, 0, "1023" },
+	{ "leading zeros, as the kernel takes them", "007", 64, 0, "7" },
+	{ "as many as max", "0-3", 4, 0, "0,1,2,3" },
+	{ "one more than max", "0-4", 4, -E2BIG, "more than 4 CPUs" },
+	{ "an empty list", "", 64, -EINVAL, "an empty list" },
+	{ "a comma alone", ",", 64, -EINVAL, "an empty item" },
+	{ "a comma at the end", "0,", 64, -EINVAL, "an empty item" },
+	{ "a comma at the start", ",0", 64, -EINVAL, "an empty item" },
+	{ "two commas", "0,,1", 64, -EINVAL, "an empty item" },
+	{ "a word", "all", 64, -EINVAL, "'all' is not a CPU nor a range" },
+	{ "a range without its end", "1-", 64, -EINVAL,
+	  "'1-' is not a CPU nor a range" },
+	{ "a range without its start", "-1", 64, -EINVAL,
+	  "'-1' is not a CPU nor a range" },
+	{ "three ends", "1-2-3", 64, -EINVAL,
+	  "'1-2-3' is not a CPU nor a range" },
+	{ "a stride (bitmap_parselist()'s, not taken)", "0-7:2", 64, -EINVAL,
+	  "'0-7:2' is not a CPU nor a range" },
+	{ "hex", "0x1", 64, -EINVAL, "'0x1' is not a CPU nor a range" },
+	{ "a blank", "0, 1", 64, -EINVAL, "' 1' is not a CPU nor a range" },
+	{ "a sign", "+1", 64, -EINVAL, "'+1' is not a CPU nor a range" },
+	{ "an item too long to be a CPU", "0000000000000001", 64, -EINVAL,
+	  "'000000000000000...' is not a CPU nor a range" },
+	{ "a range upside down", "5-3", 64, -EINVAL, "5-3 is not a range" },
+	{ "a CPU past the last", "1024", 64, -EINVAL,
+	  "CPU 1024 is out of range (0..1023)" },
+	{ "a range past the last", "1000-1024", 64, -EINVAL,
+	  "CPU 1024 is out of range" },
+	{ "a CPU twice", "1,2,2", 64, -EINVAL, "CPU 2 twice" },
+	{ "a CPU of a range again", "0-3,2", 64, -EINVAL, "CPU 2 twice" },
+	{ "two ranges that overlap", "0-3,3-5", 64, -EINVAL, "CPU 3 twice" },
+};
+
+#define N_CPUS (sizeof(cpus_rows) / sizeof(cpus_rows[0]))
+
+static void test_cpus(void)
+{
+	uint16_t cpus[64];		/* the rows' max at most */
+	char why[80], got[512];
+	unsigned int n, i, len;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < N_CPUS; k++) {
+		const struct cpus_row *r = &cpus_rows[k];
+
+		why[0] = '\0';
+		rc = optvalue_cpus_parse(r->list, cpus, r->max, &n, why,
+					 sizeof(why));
+		for (len = i = 0; !rc && i < n && len < sizeof(got); i++)
+			len += snprintf(got + len, sizeof(got) - len, "%s%u",
+					i ? "," : "", cpus[i]);
+		if (rc)
+			snprintf(got, sizeof(got), "%s (n %u)", why, n);
+		if (!ok(rc == r->rc && (rc ? strstr(got, r->want) && !n
+					   : !strcmp(got, r->want)),
+			"cpus: %s ('%s')", r->name, r->list))
+			printf("#   want %d '%s'\n#   got  %d '%s'\n", r->rc,
+			       r->want, rc, got);
+	}
+}
+
 /*
  * A peers file read again (peersfile_load()) over a config the
  * command line args made: want is the fields after it (rc 0) or a text
@@ -1411,7 +1490,8 @@ int main(void)
 	for (i = 0; i < N_ROWS; i++)
 		n += 1 + !!rows[i].want + !!rows[i].out +
 		     (rows[i].want && !rows[i].status);
-	plan(n + (int)N_CIDR + 2 * (int)N_RELOADS + 2 * (int)N_CONF + 5);
+	plan(n + (int)N_CIDR + (int)N_CPUS + 2 * (int)N_RELOADS +
+	     2 * (int)N_CONF + 5);
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -1424,6 +1504,7 @@ int main(void)
 		free(res.cfg);
 	}
 	test_cidr();
+	test_cpus();
 	for (i = 0; i < N_RELOADS; i++)
 		test_reload(&reloads[i]);
 	for (i = 0; i < N_CONF; i++)
