@@ -56,7 +56,7 @@ struct row {
 	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 "         \
 	"src_ports=8 vni=1 "                                                   \
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
-	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=-"
+	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=- queues=1 cpus=-"
 
 /* 120 bytes: more than a socket's name holds. */
 #define LONG_NAME                                                             \
@@ -579,6 +579,66 @@ static const struct row rows[] = {
 	{ A(R, "--fdb", "a/b=52:54:00:00:00:01=192.0.2.2"), 64,
 	  "invalid --fdb 'a/b=" },
 
+	/* --queues N|auto and --cpus LIST */
+	{ A(R, "--queues", "2"), 0, "queues=2 cpus=-" },
+	{ A(R, "--queues", "64"), 0, "queues=64" },
+	{ A(R, "--queues", "0x40"), 0, "queues=64" },
+	{ A(R, "--queues", "auto"), 0, "queues=0 cpus=-" },
+	{ A(R, "--queues", "auto", "--queues", "3"), 0, "queues=3" },
+	{ A(R, "--encap", "gre-udp", "--queues", "2"), 0,
+	  "encap=gre-udp queues=2" },
+	{ A(R, "--cpus", "5"), 0, "queues=1 cpus=5" },
+	{ A(R, "--cpus", "0-1,3"), 0, "queues=1 cpus=0,1,3" },
+	{ A(R, "--queues", "2", "--cpus", "3,0-1"), 0, "queues=2 cpus=3,0,1" },
+	{ A(R, "--cpus", "0-1,3", "--queues", "auto"), 0,
+	  "queues=3 cpus=0,1,3" },
+	{ A(R, "--queues", "2", "--cpus", "7", "--cpus", "1-2"), 0,
+	  "queues=2 cpus=1,2" },
+	{ A(R, "--cpus", "960-1023"), 0, "queues=1 ncpus=64" },
+	/* auto where one queue is all there can be: the set-up says so */
+	{ A(R, "--encap", "gre", "--queues", "auto"), 0, "queues=0" },
+	{ A(R, "--encap", "gre", "--queues", "auto", "--cpus", "2-3"), 0,
+	  "queues=0 cpus=2,3" },
+	{ A(R, "--encap", "gre-udp", "--seq", "--queues", "auto", "--cpus",
+	    "2-3"), 0, "seq=1 queues=0 cpus=2,3" },
+	{ A(R, "--encap", "gre", "--cpus", "2"), 0, "queues=1 cpus=2" },
+	{ A(R, "--queues", "0"), 64,
+	  "invalid --queues '0': must be 1..64 or auto" },
+	{ A(R, "--queues", "65"), 64,
+	  "invalid --queues '65': must be 1..64 or auto" },
+	{ A(R, "--queues", "Auto"), 64, "invalid --queues 'Auto'" },
+	{ A(R, "--queues", "-1"), 64, "invalid --queues '-1'" },
+	{ A(R, "--queues", ""), 64, "invalid --queues ''" },
+	{ A(R, "--queues"), 64, NULL },
+	{ A(R, "--encap", "gre", "--queues", "2"), 64,
+	  "--queues 2: raw GRE has one socket and one queue; use --encap "
+	  "gre-udp for queues" },
+	{ A(R, "--encap", "gre-udp", "--seq", "--queues", "2"), 64,
+	  "--queues 2 with --seq: one sequence counter cannot stay in order "
+	  "across queues; leave out --seq for queues" },
+	{ A(R, "--queues", "4", "--cpus", "0-1"), 64,
+	  "--cpus lists 2 CPUs for --queues 4: list one for each queue" },
+	{ A(R, "--cpus", "3", "--queues", "2"), 64,
+	  "--cpus lists 1 CPU for --queues 2" },
+	{ A(R, "--cpus", "5-3"), 64,
+	  "invalid --cpus '5-3': 5-3 is not a range" },
+	{ A(R, "--cpus", "0-3,2"), 64, "invalid --cpus '0-3,2': CPU 2 twice" },
+	{ A(R, "--cpus", ""), 64, "invalid --cpus '': an empty list" },
+	{ A(R, "--cpus", "0,,1"), 64, "invalid --cpus '0,,1': an empty item" },
+	{ A(R, "--cpus", "x"), 64,
+	  "invalid --cpus 'x': 'x' is not a CPU nor a range" },
+	{ A(R, "--cpus", "1024"), 64,
+	  "invalid --cpus '1024': CPU 1024 is out of range (0..1023)" },
+	{ A(R, "--cpus", "0-64"), 64,
+	  "invalid --cpus '0-64': more than 64 CPUs" },
+	{ A(R, "--cpus"), 64, NULL },
+	{ A(C), 0, "queues=2 cpus=6,7",
+	  .file = "remote 192.0.2.2\nqueues 2\ncpus 6-7\n" },
+	{ A(C, "--queues", "auto"), 0, "queues=3 cpus=0,2,4",
+	  .file = "remote 192.0.2.2\nqueues 2\ncpus 0,2,4\n" },
+	{ A(C), 64, ".conf:2: invalid --cpus '1,1': CPU 1 twice",
+	  .file = "remote 192.0.2.2\ncpus 1,1\n" },
+
 	/*
 	 * --config FILE: a long option a line, the command line's after;
 	 * the lists add up, the rest is overridden.
@@ -662,7 +722,7 @@ static const struct row rows[] = {
 	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
 	  "--local=ADDR --port=N --source-ports=N --ttl=N --tos=N|inherit "
 	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
-	  "--mtu=N|auto "
+	  "--mtu=N|auto --queues=N|auto --cpus=LIST "
 	  "--address=[DEV=]CIDR --no-offload --no-gro --udp-gro=auto|on|off "
 	  "--verbose --quiet --log-time --daemon "
 	  "--pidfile=FILE --version Examples:" },
@@ -806,6 +866,11 @@ static char *test_render(const struct config *c)
 	if (c->control)
 		fprintf(f, " control=%s", c->control);
 	fprintf(f, " admin_group=%s", c->admin_group ? c->admin_group : "-");
+	fprintf(f, " queues=%u ncpus=%u cpus", c->queues, c->n_cpus);
+	for (i = 0; i < c->n_cpus && i < CONFIG_MAX_QUEUES; i++)
+		fprintf(f, "%c%u", i ? ',' : '=', c->cpus[i]);
+	if (!c->n_cpus)
+		fprintf(f, "=-");
 	fprintf(f, " check=%d", c->check);
 	fputc(' ', f);
 	fclose(f);
