@@ -510,6 +510,8 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 				     "(no --admin-group)");
 		return;
 	}
+	if (ctlreq_changes(q))
+		port_stop(c->port);
 	switch (q->kind) {
 	case CTLREQ_VERSION:
 		*text = "gsotun " PACKAGE_VERSION "\n";
@@ -562,6 +564,8 @@ static bool control_fill(struct control_client *cl, const char *status,
 		return false;
 	if (text)
 		fputs(text, out);
+	if (cl->more && report_reads_lanes(cl->cur.kind))
+		port_stop(cl->ctl->port);
 	while (cl->more && ftell(out) < CONTROL_CHUNK)
 		cl->more = report_step(out, cl->ctl->port, &cl->cur);
 	if (ferror(out) | fclose(out))
@@ -908,4 +912,17 @@ void control_close(struct control *c)
 	if (c->is_path && c->bound)
 		unlink(c->sa.sun_path);
 	c->bound = false;
+}
+
+unsigned int control_pending(const struct control *c)
+{
+	unsigned int i, n = 0;
+
+	n += ev_is_pending(&c->io) + ev_is_pending(&c->resume_w);
+	for (i = 0; i < CONTROL_CLIENTS; i++) {
+		const struct control_client *cl = &c->clients[i];
+
+		n += ev_is_pending(&cl->io) + ev_is_pending(&cl->timer);
+	}
+	return n;
 }

@@ -71,6 +71,14 @@ struct control {
 };
 
 /*
+ * How many of its watchers wait to run, in this round of the loop: a
+ * round that runs only these stops the queues' threads only where it
+ * must (port_stop()), as the forwarding table and the configuration
+ * are the main thread's alone.
+ */
+unsigned int control_pending(const struct control *c);
+
+/*
  * Listen on the socket cfg's --control names (the default for dev
  * without), before privileges are dropped; a file is made mode 0660,
  * group --user's (root's without), or 0666 with --admin-group. A name

@@ -13,6 +13,7 @@
 #include "link.h"
 #include "log.h"
 #include "tap.h"
+#include "rx.h"
 
 static enum drop device_learn(struct queue *q, unsigned int peer,
 			      const uint8_t *mac, uint16_t vlan, uint64_t now)
@@ -32,9 +33,10 @@ static void device_send_failed(struct queue *q, struct peer *e, int err)
 
 static void device_sock_errors(struct queue *q, int fd)
 {
-	path_errors(q->owner, fd);
+	path_errors(q->owner, q->lane->ul, fd);
 }
 
+/* One lane, on the loop of the main thread: its queues call the device. */
 static const struct queue_ops device_queue_ops = {
 	.learn = device_learn,
 	.udp_bulk = device_udp_bulk,
@@ -42,10 +44,131 @@ static const struct queue_ops device_queue_ops = {
 	.sock_errors = device_sock_errors,
 };
 
+/* A source handed up less than this ago is not again (as rx_learn()). */
+#define DEVICE_RELEARN_NS 1000000000ull
+
+static struct lane_learnt *device_learnt_slot(struct lane *l,
+					      const uint8_t *mac,
+					      uint16_t vlan)
+{
+	unsigned int h = mac[3] ^ mac[4] * 7u ^ mac[5] * 31u ^ vlan;
+
+	return &l->learnt[h % LANE_LEARNT];
+}
+
+/*
+ * Lanes on threads: what the queues tell the device waits in their
+ * lane's events (lane_post()) for the main thread. Learning reads the
+ * table, as every frame's lookup does: a frame that claims a MAC fixed
+ * to another peer is dropped here (fwd_learn() says why); the rest is
+ * handed up once a second per source at most.
+ */
+static enum drop device_post_learn(struct queue *q, unsigned int peer,
+				   const uint8_t *mac, uint16_t vlan,
+				   uint64_t now)
+{
+	struct lane_learnt *t = device_learnt_slot(q->lane, mac, vlan);
+	int fixed = fdb_lookup_static(&q->dev->fdb, mac, vlan);
+	struct lane_event e = {
+		.kind = LANE_EV_LEARN, .dev = (uint8_t)q->idx, .vlan = vlan,
+		.peer = (int)peer, .now = now,
+	};
+
+	if (fixed >= 0 && fixed != (int)peer)
+		return DROP_RX_MAC_STATIC;
+	if (t->peer == (int)peer && t->dev == q->idx && t->vlan == vlan &&
+	    now - t->ns < DEVICE_RELEARN_NS && !memcmp(t->mac, mac, MAC_LEN))
+		return DROP_NONE;
+	memcpy(e.mac, mac, MAC_LEN);
+	if (!lane_post(q->lane, &e))
+		return DROP_NONE;
+	*t = (struct lane_learnt){ .vlan = vlan, .peer = (int)peer,
+				   .dev = (uint8_t)q->idx, .ns = now };
+	memcpy(t->mac, mac, MAC_LEN);
+	return DROP_NONE;
+}
+
+static void device_post(struct queue *q, enum lane_event_kind kind, int peer,
+			int arg)
+{
+	struct lane_event e = { .kind = (uint8_t)kind, .dev = (uint8_t)q->idx,
+				.peer = peer, .arg = arg };
+
+	lane_post(q->lane, &e);
+}
+
+static void device_post_udp_bulk(struct queue *q, enum xmit_bulk b)
+{
+	device_post(q, LANE_EV_UDP_BULK, -1, (int)b);
+}
+
+static void device_post_send_failed(struct queue *q, struct peer *e, int err)
+{
+	device_post(q, LANE_EV_SEND_FAILED, (int)(e - q->dev->peers->v), err);
+}
+
+/*
+ * The socket's errors are read by the main thread; until then the
+ * lane does not watch it (it would be readable again at once).
+ */
+static void device_post_sock_errors(struct queue *q, int fd)
+{
+	rx_pause_socket(q->lane, fd);
+	device_post(q, LANE_EV_SOCK_ERRORS, -1, fd);
+}
+
+static const struct queue_ops device_lane_ops = {
+	.learn = device_post_learn,
+	.udp_bulk = device_post_udp_bulk,
+	.send_failed = device_post_send_failed,
+	.sock_errors = device_post_sock_errors,
+};
+
+/* A lane's event, to its device; one naming a peer gone since, not. */
+static void device_apply_event(struct port *port, struct lane *l,
+			       const struct lane_event *e)
+{
+	struct device *d = l->q[e->dev]->owner;
+	struct peer *pe = e->peer >= 0 ? &port->peers.v[e->peer] : NULL;
+
+	if (pe && !pe->live)
+		return;
+	switch (e->kind) {
+	case LANE_EV_LEARN:
+		if (pe)
+			fwd_learn(d, (unsigned int)e->peer, e->mac, e->vlan,
+				  e->now);
+		break;
+	case LANE_EV_UDP_BULK:
+		path_udp_bulk(d, (enum xmit_bulk)e->arg);
+		break;
+	case LANE_EV_SEND_FAILED:
+		if (pe)
+			path_send_failed(d, pe, e->arg);
+		break;
+	case LANE_EV_SOCK_ERRORS:
+		path_errors(d, l->ul, e->arg);
+		break;
+	}
+}
+
+void device_apply_events(struct port *port)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < port->n_lanes; i++) {
+		struct lane *l = &port->lane[i];
+
+		for (j = 0; j < l->n_ev; j++)
+			device_apply_event(port, l, &l->ev[j]);
+		l->n_ev = 0;
+	}
+}
+
 int device_init(struct device *d, const struct config *cfg,
 		struct port *port, unsigned int i)
 {
-	struct queue *q;
+	unsigned int j;
 
 	d->s.cfg = cfg;
 	d->s.encap = cfg->encap;
@@ -59,20 +182,24 @@ int device_init(struct device *d, const struct config *cfg,
 	d->s.id = encap_id(&d->s.encap);
 	d->idx = i;
 	d->port = port;
-	d->q = calloc(1, sizeof(*d->q));
+	d->q = calloc(port->n_lanes, sizeof(*d->q));
 	if (!d->q) {
 		log_err("out of memory");
 		return -ENOMEM;
 	}
-	d->n_q = 1;
-	q = &d->q[0];
-	q->dev = &d->s;
-	q->ops = &device_queue_ops;
-	q->owner = d;
-	q->lane = &port->lane;
-	q->idx = i;
-	q->tap_fd = -1;
-	port->lane.q[port->lane.n_q++] = q;
+	d->n_q = port->n_lanes;
+	for (j = 0; j < d->n_q; j++) {
+		struct queue *q = &d->q[j];
+		struct lane *l = &port->lane[j];
+
+		q->dev = &d->s;
+		q->ops = d->n_q > 1 ? &device_lane_ops : &device_queue_ops;
+		q->owner = d;
+		q->lane = l;
+		q->idx = i;
+		q->tap_fd = -1;
+		l->q[l->n_q++] = q;
+	}
 	port->dev[port->n_dev++] = d;
 	return 0;
 }
@@ -118,15 +245,31 @@ static int device_set_up(struct device *d)
 	return link_set_up(d->link, d->ifindex);
 }
 
+/* The tap's queues, each with its fd; with several, steered by flow. */
+static int device_open_queues(struct device *d)
+{
+	int fds[CONFIG_MAX_QUEUES], err;
+	unsigned int i;
+
+	err = tap_open(d->name, d->s.cfg->offload, d->n_q, fds, d->s.ifname);
+	if (err)
+		return err;
+	for (i = 0; i < d->n_q; i++)
+		d->q[i].tap_fd = fds[i];
+	if (d->n_q > 1)
+		tap_steer(fds[0], d->s.ifname);
+	return 0;
+}
+
 /* The tap, its MTU (path.c), MAC, addresses, up; the queues' buffers. */
 static int device_open_tap(struct device *d)
 {
-	struct queue *q = &d->q[0];
+	unsigned int i;
 	int err;
 
-	q->tap_fd = tap_open(d->name, d->s.cfg->offload, d->s.ifname);
-	if (q->tap_fd < 0)
-		return q->tap_fd;
+	err = device_open_queues(d);
+	if (err)
+		return err;
 	d->ifindex = if_nametoindex(d->s.ifname);
 	if (!d->ifindex) {
 		log_err_errno("cannot find tap %s", d->s.ifname);
@@ -136,8 +279,8 @@ static int device_open_tap(struct device *d)
 	if (!d->link)
 		return -EIO;
 	err = path_open(d);
-	if (!err)
-		err = rx_init(q, path_tap_mtu(&d->path));
+	for (i = 0; !err && i < d->n_q; i++)
+		err = rx_init(&d->q[i], path_tap_mtu(&d->path));
 	if (!err)
 		err = device_set_mac(d);
 	if (!err)
@@ -147,8 +290,11 @@ static int device_open_tap(struct device *d)
 
 int device_open(struct device *d)
 {
-	int err = tx_init(&d->q[0]);
+	unsigned int i;
+	int err = 0;
 
+	for (i = 0; !err && i < d->n_q; i++)
+		err = tx_init(&d->q[i]);
 	if (!err)
 		err = fwd_open(d);
 	if (!err)

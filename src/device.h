@@ -11,6 +11,7 @@
 #ifndef GSOTUN_DEVICE_H
 #define GSOTUN_DEVICE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <ev.h>
@@ -21,27 +22,38 @@
 #include "queue.h"
 #include "ring.h"
 #include "stats.h"
+#include "threads.h"
 #include "underlay.h"
 
 struct device;
 
 /*
- * What the devices of one process share: the underlay sockets on one
- * port, the ring, the peers, the lane. A device is a tap and its VNI or
- * GRE key; received packets go to the one whose VNI or key they carry.
+ * What the devices of one process share: the underlay's port, the
+ * peers, and the lanes (--queues): lane i has its ring, its own sockets
+ * of the port (ul[i]), queue i of every device, and, with several, a
+ * thread of its own. A device is a tap and its VNI or GRE key; received
+ * packets go to the one whose VNI or key they carry.
  */
 struct port {
 	struct config *cfg;	/* the devices'; --peers changes it */
-	struct underlay ul;
-	struct ring ring;	/* tap reads and writes, sends */
-	bool ring_up;
+	unsigned int n_lanes;	/* the queues of every device */
+	struct underlay ul[CONFIG_MAX_QUEUES];
+	struct ring ring[CONFIG_MAX_QUEUES];	/* reads, writes, sends */
+	unsigned int n_rings;	/* set up */
 	struct peers peers;	/* --remote, --peers */
-	struct lane lane;	/* the loop's: a queue of every device */
+	struct lane lane[CONFIG_MAX_QUEUES];
 	struct device *dev[CONFIG_MAX_TUNNELS];
 	unsigned int n_dev;	/* [0] is the main one (--dev) */
 	uint64_t start_ns;	/* when it started (clock.h) */
 	int peers_dir;		/* --peers: its directory; else -1 */
 	const char *peers_name;	/* and its name there */
+	/* Lanes on threads: theirs, and the main loop's wake-up for events. */
+	struct threads *threads;	/* NULL: one lane, on the main loop */
+	struct ev_loop *loop;
+	ev_async events_w;
+	ev_timer events_timer_w;
+	atomic_bool events_now;	/* one that cannot wait came */
+	uint64_t events_ns;	/* when they were last applied */
 };
 
 struct device {
@@ -78,6 +90,26 @@ void device_stats(const struct device *d, struct stats *sum);
 
 /* One counter of the device and its queues, summed. */
 uint64_t device_stat(const struct device *d, const struct stats_desc *desc);
+
+/*
+ * With lanes on threads: all of them stopped at the end of a batch (as
+ * the main thread must be to change what they read, or read what they
+ * count), until the loop's next round lets them go (gsotun.c). Every
+ * round but one of the control socket's reads of the main thread's own
+ * state (control_pending()) is stopped so already.
+ */
+static inline void port_stop(struct port *port)
+{
+	if (port->threads)
+		threads_stop(port->threads);
+}
+
+/*
+ * What the queues of lanes on threads of their own told the devices
+ * (their events), applied: the main thread's, while every lane is
+ * stopped.
+ */
+void device_apply_events(struct port *port);
 
 /* Wait until none of its queues has a send in flight (tx_quiesce()). */
 void device_quiesce(struct device *d);

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "report.h"
 #include "sandbox.h"
 #include "tap.h"
+#include "threads.h"
 
 /*
  * Submission queue entries: a batch of reads and the sends of another,
@@ -45,8 +47,13 @@ struct gsotun {
 	struct pidfile pidfile;
 	bool dropped;		/* --user took effect */
 	struct control ctl;
-	ev_io ring_w;
+	ev_io ring_w[CONFIG_MAX_QUEUES];
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
+	/* With several queues, each lane's thread, and the main loop's. */
+	struct threads threads;
+	bool threads_up;
+	ev_check stop_w;
+	ev_prepare go_w;
 };
 
 /* Completions that came after their submission: sends that waited. */
@@ -58,7 +65,74 @@ static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
 	ring_reap(l->ring, queue_done, l->q[0]);
 }
 
-static void stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
+/*
+ * Lanes on threads: whatever the main loop runs (the control socket,
+ * netlink, timers, signals, the lanes' events) runs with every lane
+ * stopped at the end of a batch, so that it may change and read what
+ * they do (doc/design.md). Stopped after the loop's poll, before any
+ * other watcher (the highest priority), let go before the next poll.
+ */
+static void stop_cb(struct ev_loop *loop, ev_check *w, int revents)
+{
+	struct gsotun *g = w->data;
+
+	if (ev_pending_count(loop) > control_pending(&g->ctl))
+		threads_stop(&g->threads);
+}
+
+static void go_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	threads_go(w->data);
+}
+
+/* The lanes' events are applied at most this often, but for errors. */
+#define EVENTS_EVERY_NS 10000000ull
+
+static void apply_events(struct port *port)
+{
+	atomic_store(&port->events_now, false);
+	port->events_ns = clock_now_ns();
+	device_apply_events(port);
+}
+
+/* A lane posted events (lane_post()): applied now, or 10 ms after the last. */
+static void events_cb(struct ev_loop *loop, ev_async *w, int revents)
+{
+	struct port *port = w->data;
+	uint64_t since = clock_now_ns() - port->events_ns;
+
+	if (atomic_load(&port->events_now) || since >= EVENTS_EVERY_NS) {
+		ev_timer_stop(loop, &port->events_timer_w);
+		apply_events(port);
+	} else if (!ev_is_active(&port->events_timer_w)) {
+		ev_timer_set(&port->events_timer_w,
+			     (double)(EVENTS_EVERY_NS - since) / 1e9, 0.);
+		ev_timer_start(loop, &port->events_timer_w);
+	}
+}
+
+static void events_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	apply_events(w->data);
+}
+
+/* On a lane's thread: the main loop woken for its events. */
+static void lane_posted(struct lane *l, bool now)
+{
+	struct port *port = l->owner;
+
+	if (now)
+		atomic_store(&port->events_now, true);
+	ev_async_send(port->loop, &port->events_w);
+}
+
+/* On a lane's thread, let go after a stop: its sockets watched again. */
+static void lane_resumed(void *arg)
+{
+	rx_resume_sockets(arg);
+}
+
+static void signal_stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	log_info("signal %d: stopping", w->signum);
 	ev_break(loop, EVBREAK_ALL);
@@ -113,7 +187,7 @@ static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	const struct config *cfg = port->cfg;
 
 	if (!cfg->peers_file && !cfg->daemon && !notify_active()) {
-		stop_cb(loop, w, revents);
+		signal_stop_cb(loop, w, revents);
 		return;
 	}
 	notify_reloading();
@@ -132,31 +206,59 @@ static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	print_counters(w->data);
 }
 
-/* The port's lane: its ring and sockets; the loop comes later. */
-static void setup_lane(struct port *port)
+/*
+ * --queues: a number, or auto: the CPUs this process may run on, at
+ * most CONFIG_MAX_QUEUES (with --cpus, options_finish() made it their
+ * number). Raw GRE (no reuseport group) and --seq (one sequence) take
+ * one.
+ */
+static unsigned int setup_queues(const struct config *cfg)
 {
-	port->lane.ring = &port->ring;
-	port->lane.done = queue_done;
-	port->lane.ul = &port->ul;
+	cpu_set_t set;
+	int n;
+
+	if (cfg->queues)
+		return cfg->queues;
+	if (!encap_is_udp(cfg->encap.type) || cfg->encap.gre_seq) {
+		log_info("--queues auto: one queue (%s)",
+			 cfg->encap.gre_seq ? "--seq" : "raw GRE");
+		return 1;
+	}
+	n = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+	return n < 1 ? 1 : n > CONFIG_MAX_QUEUES ? CONFIG_MAX_QUEUES
+						 : (unsigned int)n;
+}
+
+/* The port's lanes and their rings; the loops come later. */
+static int setup_lanes(struct port *port, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	err = port_init_lanes(port, n);
+	for (i = 0; i < n; i++)
+		port->lane[i].posted = lane_posted;
+	for (i = 0; !err && i < n; i++) {
+		err = ring_init(&port->ring[i], RING_ENTRIES);
+		port->n_rings += !err;
+	}
+	return err;
 }
 
 static int setup(struct gsotun *g)
 {
 	struct port *port = &g->port;
-	unsigned int i;
-	int err = 0;
+	unsigned int i, n = setup_queues(&g->cfg);
+	int err;
 
-	setup_lane(port);
+	err = setup_lanes(port, n);
 	for (i = 0; !err && i <= g->cfg.n_taps; i++)
 		err = device_init(&g->dev[i], &g->cfg, port, i);
 	if (!err)
 		err = port_peers_open(port, &g->cfg);
-	if (!err)
-		err = ring_init(&port->ring, RING_ENTRIES);
 	if (err)
 		return err;
-	port->ring_up = true;
-	err = underlay_open(&port->ul, &g->cfg, &port->peers);
+	err = underlay_open(port->ul, n, &g->cfg, &port->peers);
 	for (i = 0; !err && i < port->n_dev; i++)
 		err = device_open(port->dev[i]);
 	/* Named after the tap, which may have been named by the kernel. */
@@ -173,36 +275,145 @@ static void teardown(struct gsotun *g)
 	for (i = 0; i < port->n_dev; i++)
 		device_close(port->dev[i]);
 	control_close(&g->ctl);
-	underlay_close(&port->ul);
+	for (i = 0; i < port->n_lanes; i++)
+		underlay_close(&port->ul[i]);
+	port_free_lanes(port);
 	port_peers_close(port);
-	if (port->ring_up)
-		ring_exit(&port->ring);
+	for (i = 0; i < port->n_rings; i++)
+		ring_exit(&port->ring[i]);
 	options_free(&g->cfg);
 }
 
-static void watch(struct gsotun *g, struct ev_loop *loop)
+/* Each lane's loop: the main one, or with several, one of its own. */
+static int watch_lanes(struct gsotun *g, struct ev_loop *loop)
 {
 	struct port *port = &g->port;
 	unsigned int i;
 
-	port->lane.loop = loop;
+	for (i = 0; i < port->n_lanes; i++) {
+		struct lane *l = &port->lane[i];
+
+		l->loop = port->n_lanes > 1 ? ev_loop_new(EVFLAG_AUTO) : loop;
+		if (!l->loop) {
+			log_err("cannot start the event loop of queue %u", i);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The lanes' rings and sockets (received packets go to their queue). */
+static void watch_rings(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	for (i = 0; i < port->n_lanes; i++) {
+		struct lane *l = &port->lane[i];
+
+		rx_watch(l);
+		ev_io_init(&g->ring_w[i], ring_cb, ring_eventfd(l->ring),
+			   EV_READ);
+		g->ring_w[i].data = l;
+		ev_io_start(l->loop, &g->ring_w[i]);
+	}
+}
+
+/* Lanes on threads: the main loop stops them, and takes their events. */
+static void watch_threads(struct gsotun *g, struct ev_loop *loop)
+{
+	struct port *port = &g->port;
+
+	port->loop = loop;
+	ev_async_init(&port->events_w, events_cb);
+	port->events_w.data = port;
+	ev_async_start(loop, &port->events_w);
+	ev_init(&port->events_timer_w, events_timer_cb);
+	port->events_timer_w.data = port;
+	ev_check_init(&g->stop_w, stop_cb);
+	ev_set_priority(&g->stop_w, EV_MAXPRI);
+	g->stop_w.data = g;
+	ev_check_start(loop, &g->stop_w);
+	ev_prepare_init(&g->go_w, go_cb);
+	g->go_w.data = &g->threads;
+	ev_prepare_start(loop, &g->go_w);
+}
+
+static int watch(struct gsotun *g, struct ev_loop *loop)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+	int err;
+
+	err = watch_lanes(g, loop);
+	if (err)
+		return err;
 	for (i = 0; i < port->n_dev; i++)
 		device_watch(port->dev[i], loop);
-	/* The shared sockets: received packets go to their device's queue. */
-	rx_watch(&port->lane);
-	ev_io_init(&g->ring_w, ring_cb, ring_eventfd(&port->ring), EV_READ);
-	ev_signal_init(&g->sigint_w, stop_cb, SIGINT);
-	ev_signal_init(&g->sigterm_w, stop_cb, SIGTERM);
+	watch_rings(g);
+	if (port->n_lanes > 1)
+		watch_threads(g, loop);
+	ev_signal_init(&g->sigint_w, signal_stop_cb, SIGINT);
+	ev_signal_init(&g->sigterm_w, signal_stop_cb, SIGTERM);
 	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
 	ev_signal_init(&g->sigusr1_w, usr1_cb, SIGUSR1);
-	g->ring_w.data = &port->lane;
 	g->sigusr1_w.data = g->sighup_w.data = port;
-	ev_io_start(loop, &g->ring_w);
 	ev_signal_start(loop, &g->sigint_w);
 	ev_signal_start(loop, &g->sigterm_w);
 	ev_signal_start(loop, &g->sighup_w);
 	ev_signal_start(loop, &g->sigusr1_w);
 	control_watch(&g->ctl, loop, port);
+	return 0;
+}
+
+/*
+ * With several queues, lane i's loop on thread gsotun-qi (on the i-th
+ * CPU of --cpus); with one, the main loop runs it, on cpus[0].
+ */
+static int start_lanes(struct gsotun *g)
+{
+	const struct config *cfg = &g->cfg;
+	struct port *port = &g->port;
+	unsigned int i;
+	char name[16];
+	int err;
+
+	if (port->n_lanes == 1)
+		return cfg->n_cpus ? threads_pin_self(cfg->cpus[0]) : 0;
+	err = threads_init(&g->threads, port->n_lanes);
+	if (err)
+		return err;
+	g->threads_up = true;
+	port->threads = &g->threads;
+	for (i = 0; !err && i < port->n_lanes; i++) {
+		snprintf(name, sizeof(name), "gsotun-q%u", i);
+		err = threads_start(&g->threads, i, port->lane[i].loop, name,
+				    i < cfg->n_cpus ? cfg->cpus[i] : -1,
+				    lane_resumed, &port->lane[i]);
+	}
+	return err;
+}
+
+/*
+ * The lanes' threads ended and joined (their loops destroyed), so that
+ * what they did is the main thread's to drain and print.
+ */
+static void end_lanes(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	if (g->threads_up) {
+		g->port.threads = NULL;
+		threads_end(&g->threads);
+		threads_free(&g->threads);
+		g->threads_up = false;
+	}
+	for (i = 0; port->n_lanes > 1 && i < port->n_lanes; i++) {
+		if (port->lane[i].loop)
+			ev_loop_destroy(port->lane[i].loop);
+		port->lane[i].loop = NULL;
+	}
 }
 
 static void log_device(const struct device *d)
@@ -211,8 +422,8 @@ static void log_device(const struct device *d)
 	const struct ipaddr *local = &d->s.cfg->local;
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
-	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "";
-	unsigned int n_src = underlay_n_src(&d->port->ul);
+	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "", queues[24] = "";
+	unsigned int n_src = underlay_n_src(&d->port->ul[0]);
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
@@ -233,12 +444,14 @@ static void log_device(const struct device *d)
 	if (encap_is_udp(d->s.encap.type))
 		snprintf(ports, sizeof(ports), ", %u source port%s", n_src,
 			 n_src > 1 ? "s" : "");
+	if (d->n_q > 1)
+		snprintf(queues, sizeof(queues), ", %u queues", d->n_q);
 	report_id(d, id, sizeof(id));
 	report_offloads(offl, sizeof(offl));
 	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
-		 "%s%s", d->s.ifname, encap_name(d->s.encap.type), id, where,
+		 "%s%s%s", d->s.ifname, encap_name(d->s.encap.type), id, where,
 		 remote, more, mac_ntoa(d->s.mac, mac), device_mtu(d),
-		 offl, ports);
+		 offl, ports, queues);
 }
 
 /*
@@ -314,8 +527,7 @@ static void set_log_level(int verbosity)
 int main(int argc, char **argv)
 {
 	static struct gsotun g = {
-		.port = { .ul = { .fd = -1, .fd_df = -1, .fd_nocsum = -1 },
-			  .peers_dir = -1 },
+		.port = { .peers_dir = -1 },
 		.pidfile = { .fd = -1 },
 		.ctl = { .fd = -1 },
 	};
@@ -342,8 +554,9 @@ int main(int argc, char **argv)
 		log_err("cannot start the event loop");
 		goto out;
 	}
-	watch(&g, loop);
-	/* Set up: from here on only the loop's system calls (sandbox.c). */
+	if (watch(&g, loop) || start_lanes(&g))
+		goto out_loop;
+	/* Set up: from here on only the loops' system calls (sandbox.c). */
 	if (g.cfg.seccomp && sandbox_enter())
 		goto out_loop;
 	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
@@ -355,10 +568,13 @@ int main(int argc, char **argv)
 	ev_run(loop, 0);
 	notify_stopping();
 	ret = EXIT_SUCCESS;
+	end_lanes(&g);
 	/* Sends still waiting for room are cancelled and counted as drops. */
-	ring_drain(&g.port.ring, queue_done, g.port.lane.q[0]);
+	for (i = 0; i < g.port.n_lanes; i++)
+		ring_drain(&g.port.ring[i], queue_done, g.port.lane[i].q[0]);
 	print_counters(&g.port);
 out_loop:
+	end_lanes(&g);
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
 out:

@@ -699,12 +699,12 @@ static void path_unreach(struct device *d, const struct underlay_errors *u)
 		path_warn_unreach(d, e);
 }
 
-void path_errors(struct device *d, int fd)
+void path_errors(struct device *d, struct underlay *u, int fd)
 {
 	struct underlay_errors e;
 	unsigned int i;
 
-	underlay_read_errors(&d->port->ul, fd, &e);
+	underlay_read_errors(u, fd, &e);
 	d->st.tx_icmp_too_big += e.too_big;
 	d->st.tx_icmp_unreach += e.unreach;
 	d->st.tx_icmp_muted += e.muted;
@@ -719,12 +719,6 @@ void path_errors(struct device *d, int fd)
 bool path_needs_net_admin(const struct device *d)
 {
 	return !d->s.cfg->mtu;
-}
-
-/* The sockets that only send (DF, source ports) take in only errors. */
-static void path_err_cb(struct ev_loop *loop, ev_io *w, int revents)
-{
-	path_errors(w->data, w->fd);
 }
 
 static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -745,8 +739,10 @@ static void path_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct device *d = w->data;
+	unsigned int i;
 
-	underlay_errors_resume(&d->port->ul);
+	for (i = 0; !d->idx && i < d->port->n_lanes; i++)
+		underlay_errors_resume(&d->port->ul[i]);
 	if (!d->idx)
 		path_check(d);
 	path_udp_bulk_over(d);
@@ -755,8 +751,6 @@ static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void path_watch(struct device *d)
 {
 	struct path *p = &d->path;
-	int fds[2 * CONFIG_MAX_SRC_PORTS];
-	unsigned int i;
 
 	ev_timer_init(&p->timer_w, path_timer_cb, PATH_RECHECK, PATH_RECHECK);
 	p->timer_w.data = d;
@@ -770,11 +764,4 @@ void path_watch(struct device *d)
 	/* Started by path_send_failed(), on the main device's path. */
 	ev_timer_init(&p->look_w, path_look_cb, 0., 0.);
 	p->look_w.data = d;
-	/* The port's sockets: the main device reads their errors. */
-	p->n_err_w = d->idx ? 0 : underlay_send_only_fds(&d->port->ul, fds);
-	for (i = 0; i < p->n_err_w; i++) {
-		ev_io_init(&p->err_w[i], path_err_cb, fds[i], EV_READ);
-		p->err_w[i].data = d;
-		ev_io_start(d->loop, &p->err_w[i]);
-	}
 }

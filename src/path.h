@@ -19,14 +19,13 @@
 #include "vnet.h"
 
 struct device;
+struct underlay;
 
 struct path {
 	struct link_watch *watch;	/* link and route changes; main's */
 	uint32_t mtu;		/* the tap's */
 	uint32_t path_mtu;	/* the peers' smallest; 0: unknown */
 	ev_io watch_w;
-	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* send-only sockets */
-	unsigned int n_err_w;
 	ev_timer timer_w;
 	uint32_t gso_fit;	/* the tap's gso_max_size for TCP; 0: none */
 	bool udp_raise;		/* it may go to 64 KB for bulk UDP */
@@ -83,10 +82,11 @@ void path_peers_changed(struct device *d);
 uint32_t path_tap_mtu(const struct path *p);
 
 /*
- * Read fd's error queue: ICMP errors counted, a learnt MTU heeded, what
- * ICMP said of a peer kept in it (icmp_ns, icmp_err).
+ * Read the error queue of fd, a socket of underlay u: ICMP errors
+ * counted, a learnt MTU heeded, what ICMP said of a peer kept in it
+ * (icmp_ns, icmp_err).
  */
-void path_errors(struct device *d, int fd);
+void path_errors(struct device *d, struct underlay *u, int fd);
 
 /* What an ICMP error says of a peer, by its type and code. */
 enum path_icmp {

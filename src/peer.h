@@ -25,6 +25,16 @@ struct peer_stats {
 	uint64_t icmp_unreach;	/* ICMP unreachable errors about it */
 };
 
+/* Counters of a peer: names as the dump and JSON call them, and help. */
+#define PEER_STATS_LIST(X)                                                    \
+	X(tx_packets, "Encapsulated packets sent to the peer")                \
+	X(tx_bytes, "Bytes sent to the peer (UDP payload or GRE packet)")     \
+	X(tx_flood, "Packets to the peer that were copies of flooded frames") \
+	X(tx_drops, "Packets to the peer the kernel refused")                 \
+	X(rx_packets, "Encapsulated packets received from the peer")          \
+	X(rx_bytes, "Bytes received from the peer")                           \
+	X(icmp_unreach, "ICMP unreachable errors the underlay said of it")
+
 /*
  * What the underlay last said of a peer that packets do not reach: an
  * ICMP or ICMPv6 error (or a local one) as the error queue gives it.
@@ -48,7 +58,6 @@ struct peer {
 	struct ipaddr addr;
 	bool live;			/* a peer; else a free slot */
 	uint32_t path_mtu;		/* underlay path to it; 0: unknown */
-	uint64_t rx_last_ns;		/* its last packet (clock.h); 0: none */
 	uint64_t icmp_ns;		/* its last ICMP error; 0: none */
 	struct peer_icmp icmp;		/* what it said */
 	enum peer_reach reach;
@@ -56,7 +65,7 @@ struct peer {
 	struct log_limit reach_warn;	/* and how often it may be */
 	unsigned int oif;		/* the last route's interface; 0 */
 	unsigned int oif_prev;		/* the one before, if it moved */
-	struct peer_stats st;
+	struct peer_stats st;		/* the device's; the lanes count too */
 };
 
 /* A peer's address, for the table kept sorted for lookups. */

@@ -158,6 +158,8 @@ static void port_forget_peer(struct port *port, unsigned int idx)
 	for (j = 0; j < port->n_dev; j++)
 		fwd_forget_peer(port->dev[j], idx);
 	peers_del(&port->peers, idx);
+	for (j = 0; j < port->n_lanes; j++)
+		lane_forget_peer(&port->lane[j], idx);
 }
 
 /* The live peers cfg no longer has: gone, with every device's entries. */
@@ -250,7 +252,7 @@ int port_peer_add(struct port *port, const struct ipaddr *a)
 {
 	int r;
 
-	if (port->ul.connected)
+	if (port->ul[0].connected)
 		return -EISCONN;
 	r = peers_add(&port->peers, a);
 	if (r < 0)
@@ -274,4 +276,52 @@ int port_peer_del(struct port *port, const struct ipaddr *a)
 	port_forget_peer(port, (unsigned int)idx);
 	path_peers_changed(port->dev[0]);
 	return 0;
+}
+
+void port_peer_sum(const struct port *port, const struct peer *e,
+		   struct peer_sum *sum)
+{
+	size_t slot = (size_t)(e - port->peers.v);
+	unsigned int i;
+
+	sum->st = e->st;
+	sum->rx_last_ns = 0;
+	for (i = 0; i < port->n_lanes; i++) {
+		const struct lane_peer *l = &port->lane[i].peer[slot];
+
+#define PEER_SUM(name, help) sum->st.name += l->st.name;
+		PEER_STATS_LIST(PEER_SUM)
+#undef PEER_SUM
+		if (l->rx_last_ns > sum->rx_last_ns)
+			sum->rx_last_ns = l->rx_last_ns;
+	}
+}
+
+int port_init_lanes(struct port *port, unsigned int n)
+{
+	unsigned int i;
+	int err = 0;
+
+	port->n_lanes = n;
+	for (i = 0; !err && i < n; i++) {
+		struct lane *l = &port->lane[i];
+
+		err = lane_init(l, i, CONFIG_MAX_PEERS);
+		/* Closed by underlay_close() whether opened or not. */
+		port->ul[i].fd = port->ul[i].fd_df = -1;
+		port->ul[i].fd_nocsum = -1;
+		l->ring = &port->ring[i];
+		l->done = queue_done;
+		l->ul = &port->ul[i];
+		l->owner = port;
+	}
+	return err;
+}
+
+void port_free_lanes(struct port *port)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_lanes; i++)
+		lane_free(&port->lane[i]);
 }

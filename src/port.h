@@ -38,4 +38,21 @@ void port_reload(struct port *port);
 int port_peer_add(struct port *port, const struct ipaddr *a);
 int port_peer_del(struct port *port, const struct ipaddr *a);
 
+/*
+ * The port's n lanes (--queues): lane i with ring[i] and ul[i], room
+ * for its counters of every peer (CONFIG_MAX_PEERS slots, as
+ * port_peers_open() makes); neither opened. 0 or -ENOMEM (logged).
+ */
+int port_init_lanes(struct port *port, unsigned int n);
+void port_free_lanes(struct port *port);
+
+/* A peer's counters: its own and every lane's, and its last packet. */
+struct peer_sum {
+	struct peer_stats st;
+	uint64_t rx_last_ns;	/* clock.h; 0: none */
+};
+
+void port_peer_sum(const struct port *port, const struct peer *e,
+		   struct peer_sum *sum);
+
 #endif

@@ -92,10 +92,58 @@ struct queue {
 	struct rx rx;
 };
 
+/* What a lane counts of one peer (its slot's), beside the peer's own. */
+struct lane_peer {
+	struct peer_stats st;
+	uint64_t rx_last_ns;	/* its last packet here; 0: none */
+};
+
+/*
+ * What the queues of a lane on a thread of its own told their devices
+ * (queue_ops), kept until the main thread applies it (device.c).
+ */
+enum lane_event_kind {
+	LANE_EV_LEARN,
+	LANE_EV_UDP_BULK,
+	LANE_EV_SEND_FAILED,
+	LANE_EV_SOCK_ERRORS,
+};
+
+struct lane_event {
+	uint8_t kind;		/* enum lane_event_kind */
+	uint8_t dev;		/* the queue's index in the lane */
+	uint16_t vlan;
+	uint8_t mac[MAC_LEN];
+	int peer;		/* its slot; -1 none */
+	int arg;		/* the bulk, the errno, the socket */
+	uint64_t now;
+};
+
+/*
+ * Events a lane keeps (a burst of new sources), the main thread woken
+ * at once past half of them; past all, a source is learnt a second
+ * later.
+ */
+#define LANE_EVENTS 4096
+/* Sources a lane remembers handing up (LANE_EV_LEARN), by hash. */
+#define LANE_LEARNT 64
+
+/* A source handed up, not again for a second. */
+struct lane_learnt {
+	uint8_t mac[MAC_LEN];
+	uint16_t vlan;
+	int peer;		/* -1: none */
+	uint8_t dev;
+	uint64_t ns;
+};
+
 /*
  * What one loop runs: a ring, the underlay's sockets, and a queue of
  * every device of the port, [0] the main device's. A received datagram
- * goes to the queue of its VNI or key.
+ * goes to the queue of its VNI or key. With several lanes each runs on
+ * a thread of its own; what its queues tell their devices then waits in
+ * ev[] for the main thread, which reads and resets it only while the
+ * lane is stopped (doc/design.md).
  */
 struct lane {
 	struct ev_loop *loop;
@@ -104,8 +152,38 @@ struct lane {
 	struct underlay *ul;
 	struct queue *q[CONFIG_MAX_TUNNELS];
 	unsigned int n_q;
+	unsigned int idx;	/* in the port: the queues' index */
 	ev_io sock_w[2];	/* the underlay's receiving sockets */
+	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* and its senders' errors */
+	unsigned int n_err_w;
+	struct lane_peer *peer;	/* by the peers' slot, their cap of them */
+	unsigned int peer_cap;
+	/* A lane on its own thread: its events, and how it says so. */
+	struct lane_event *ev;	/* LANE_EVENTS of them */
+	unsigned int n_ev;
+	uint64_t ev_lost;	/* dropped for want of room */
+	struct lane_learnt learnt[LANE_LEARNT];
+	void (*posted)(struct lane *l, bool now);	/* wakes the main one */
+	void *owner;		/* the port, for posted */
 };
+
+/* Room for the counters of cap peers, and the events. 0 or -ENOMEM. */
+int lane_init(struct lane *l, unsigned int idx, unsigned int peer_cap);
+void lane_free(struct lane *l);
+
+/*
+ * The peer in slot i gone: the lane's counters of it zeroed (for the
+ * next peer of the slot), its events and the sources handed up from it
+ * forgotten. Only while the lane is stopped.
+ */
+void lane_forget_peer(struct lane *l, unsigned int i);
+
+/*
+ * An event for the main thread (a lane on its own thread); false when
+ * ev[] is full (counted). It is woken at the first of a batch, and at
+ * once for one that cannot wait (a socket's errors).
+ */
+bool lane_post(struct lane *l, const struct lane_event *e);
 
 /*
  * Every completion of the lane's ring, handed to tx or rx of the queue

@@ -16,18 +16,9 @@
 #include "compat.h"
 #include "conffile.h"
 #include "device.h"
+#include "port.h"
 #include "report.h"
 #include "tap.h"
-
-/* Counters of a peer: names as the dump and JSON call them, and help. */
-#define PEER_STATS_LIST(X)                                                    \
-	X(tx_packets, "Encapsulated packets sent to the peer")                \
-	X(tx_bytes, "Bytes sent to the peer (UDP payload or GRE packet)")     \
-	X(tx_flood, "Packets to the peer that were copies of flooded frames") \
-	X(tx_drops, "Packets to the peer the kernel refused")                 \
-	X(rx_packets, "Encapsulated packets received from the peer")          \
-	X(rx_bytes, "Bytes received from the peer")                           \
-	X(icmp_unreach, "ICMP unreachable errors the underlay said of it")
 
 static const struct {
 	unsigned int bit;
@@ -144,14 +135,17 @@ static const struct peer *report_peer(const struct port *port,
 }
 
 /* A peer's line with its counters, for the counters dump. */
-static void report_dump_peer(FILE *out, const struct peer *e)
+static void report_dump_peer(FILE *out, const struct port *port,
+			     const struct peer *e)
 {
 	char addr[INET6_ADDRSTRLEN];
+	struct peer_sum sum;
 
+	port_peer_sum(port, e, &sum);
 	report_addr(&e->addr, addr, sizeof(addr));
 	fprintf(out, "peer %s path_mtu=%u", addr, e->path_mtu);
 #define PEER_DUMP(name, help)                                                 \
-	fprintf(out, " peer_%s=%" PRIu64, #name, e->st.name);
+	fprintf(out, " peer_%s=%" PRIu64, #name, sum.st.name);
 	PEER_STATS_LIST(PEER_DUMP)
 #undef PEER_DUMP
 	fputc('\n', out);
@@ -168,7 +162,7 @@ static bool report_dump_step(FILE *out, const struct port *port,
 	if (c->part == 0) {
 		e = report_peer(port, c->i++);
 		if (e) {
-			report_dump_peer(out, e);
+			report_dump_peer(out, port, e);
 			return true;
 		}
 		report_next_part(c);
@@ -252,7 +246,8 @@ static void report_show_device(FILE *out, const struct device *dev)
  * its likely causes, how long ago, and whether the peer spoke since.
  */
 static void report_show_icmp(FILE *out, const struct device *dev,
-			     const struct peer *e, uint64_t now)
+			     const struct peer *e, const struct peer_sum *sum,
+			     uint64_t now)
 {
 	char hint[200];
 
@@ -260,32 +255,35 @@ static void report_show_icmp(FILE *out, const struct device *dev,
 		return;
 	fprintf(out, "  underlay: ICMP %s, %.1f s ago (%" PRIu64 " in all%s)\n",
 		path_icmp_hint(dev, &e->icmp, hint, sizeof(hint)),
-		report_ago(now, e->icmp_ns), e->st.icmp_unreach,
-		e->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
+		report_ago(now, e->icmp_ns), sum->st.icmp_unreach,
+		sum->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
 }
 
 static void report_show_peer(FILE *out, const struct device *dev,
 			     const struct peer *e, uint64_t now)
 {
-	const struct peer_stats *s = &e->st;
 	char addr[INET6_ADDRSTRLEN], tx[24], rx[24], mtu[16] = "unknown";
+	const struct peer_stats *s;
 	char last[32] = "never";
+	struct peer_sum sum;
 
+	port_peer_sum(dev->port, e, &sum);
+	s = &sum.st;
 	report_addr(&e->addr, addr, sizeof(addr));
 	report_bytes(s->tx_bytes, tx, sizeof(tx));
 	report_bytes(s->rx_bytes, rx, sizeof(rx));
 	if (e->path_mtu)
 		snprintf(mtu, sizeof(mtu), "%u", e->path_mtu);
-	if (e->rx_last_ns)
+	if (sum.rx_last_ns)
 		snprintf(last, sizeof(last), "%.1f s ago",
-			 (double)(now - e->rx_last_ns) / 1e9);
+			 (double)(now - sum.rx_last_ns) / 1e9);
 	fprintf(out, "peer %s\n", addr);
 	fprintf(out, "  route: %s, path mtu: %s\n", report_reach(e), mtu);
 	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
 		" refused\n", s->tx_packets, tx, s->tx_drops);
 	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
 		s->rx_packets, rx, last);
-	report_show_icmp(out, dev, e, now);
+	report_show_icmp(out, dev, e, &sum, now);
 }
 
 static void report_show_head(FILE *out, const struct port *port)
@@ -370,6 +368,26 @@ static void report_json_offloads(FILE *out)
 	fputc(']', out);
 }
 
+/* Counters as a JSON object: all of them, or those not zero. */
+static void report_json_counters(FILE *out, const struct stats *st,
+				 bool moved)
+{
+	const char *sep = "";
+	size_t i;
+
+	fputc('{', out);
+	for (i = 0; i < stats_n; i++) {
+		const struct stats_desc *d = &stats_desc[i];
+		uint64_t v = stats_value(st, d);
+
+		if (moved && !v)
+			continue;
+		fprintf(out, "%s\"%s\":%" PRIu64, sep, d->name, v);
+		sep = ",";
+	}
+	fputc('}', out);
+}
+
 static void report_json_device(FILE *out, const struct device *dev)
 {
 	char mac[MAC_TEXT_LEN];
@@ -390,28 +408,33 @@ static void report_json_device(FILE *out, const struct device *dev)
 		fdb_count_static(&dev->s.fdb),
 		dev->s.learning ? "true" : "false");
 	report_json_offloads(out);
-	fputs(",\"counters\":{", out);
-	for (i = 0; i < stats_n; i++) {
-		const struct stats_desc *d = &stats_desc[i];
-
-		fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", d->name,
-			stats_value(&st, d));
+	fputs(",\"counters\":", out);
+	report_json_counters(out, &st, false);
+	/* Each queue's share (--queues), of the counters it moved. */
+	fputs(",\"queues\":[", out);
+	for (i = 0; i < dev->n_q; i++) {
+		fputs(i ? "," : "", out);
+		report_json_counters(out, &dev->q[i].st, true);
 	}
-	fputs("}}", out);
+	fputs("]}", out);
 }
 
-static void report_json_peer(FILE *out, const struct peer *e, uint64_t now)
+static void report_json_peer(FILE *out, const struct port *port,
+			     const struct peer *e, uint64_t now)
 {
-	const struct peer_stats *s = &e->st;
 	char addr[INET6_ADDRSTRLEN];
+	const struct peer_stats *s;
 	const char *sep = "";
+	struct peer_sum sum;
 
+	port_peer_sum(port, e, &sum);
+	s = &sum.st;
 	report_addr(&e->addr, addr, sizeof(addr));
 	fprintf(out, "{\"address\":\"%s\",\"route\":\"%s\",\"path_mtu\":%u,",
 		addr, report_reach(e), e->path_mtu);
-	if (e->rx_last_ns)
+	if (sum.rx_last_ns)
 		fprintf(out, "\"rx_last_seconds\":%.3f,",
-			(double)(now - e->rx_last_ns) / 1e9);
+			(double)(now - sum.rx_last_ns) / 1e9);
 	else
 		fputs("\"rx_last_seconds\":null,", out);
 	/* What ICMP said last, by its cause, type and code. */
@@ -464,7 +487,7 @@ static void report_json_peers_step(FILE *out, const struct port *port,
 
 	if (e) {
 		fputs(c->i++ ? "," : "", out);
-		report_json_peer(out, e, clock_now_ns());
+		report_json_peer(out, port, e, clock_now_ns());
 		return;
 	}
 	fputs("]}\n", out);
@@ -551,16 +574,26 @@ static const struct {
 #define METRIC_PEER_FAMILIES \
 	(sizeof(metric_peer_families) / sizeof(*metric_peer_families))
 
-static uint64_t metric_peer_value(const struct peer *e, size_t family)
+static uint64_t metric_peer_field(const struct peer *e,
+				  const struct peer_sum *sum, size_t family)
 {
 	const uint64_t v[] = {
 		e->path_mtu, e->reach == PEER_REACH_OK,
-#define PEER_VALUE(name, help) e->st.name,
+#define PEER_VALUE(name, help) sum->st.name,
 		PEER_STATS_LIST(PEER_VALUE)
 #undef PEER_VALUE
 	};
 
 	return v[family];
+}
+
+static uint64_t metric_peer_value(const struct port *port,
+				  const struct peer *e, size_t family)
+{
+	struct peer_sum sum;
+
+	port_peer_sum(port, e, &sum);
+	return metric_peer_field(e, &sum, family);
 }
 
 /* Family f's head before its first peer, then one peer's sample. */
@@ -578,7 +611,7 @@ static void metric_peer(FILE *out, const struct port *port, size_t f,
 	report_addr(&e->addr, addr, sizeof(addr));
 	metric_dev(out, name, port->dev[0]);
 	fprintf(out, ",peer=\"%s\"} %" PRIu64 "\n", addr,
-		metric_peer_value(e, f));
+		metric_peer_value(port, e, f));
 }
 
 /* The gauges of the process and of each tap. */
@@ -762,15 +795,17 @@ static bool report_peers_step(FILE *out, const struct port *port,
 {
 	const struct peer *e = report_peer(port, c->i++);
 	char addr[INET6_ADDRSTRLEN];
+	struct peer_sum sum;
 
 	if (!e)
 		return false;
 	report_addr(&e->addr, addr, sizeof(addr));
 	fprintf(out, "%s route %s path_mtu %u rx_last ", addr,
 		report_reach_word(e), e->path_mtu);
-	if (e->rx_last_ns)
+	port_peer_sum(port, e, &sum);
+	if (sum.rx_last_ns)
 		fprintf(out, "%.1f\n", report_ago(clock_now_ns(),
-						  e->rx_last_ns));
+						  sum.rx_last_ns));
 	else
 		fputs("never\n", out);
 	return true;
@@ -965,4 +1000,10 @@ void report_write(FILE *out, const struct port *port, enum report_kind kind)
 	report_start(&c, kind);
 	while (report_step(out, port, &c))
 		;
+}
+
+bool report_reads_lanes(enum report_kind kind)
+{
+	return kind != REPORT_FDB && kind != REPORT_FDB_JSON &&
+	       kind != REPORT_TAPS && kind != REPORT_CONFIG;
 }

@@ -87,6 +87,14 @@ static inline void report_only(struct report_cursor *c, unsigned int dev)
 bool report_step(FILE *out, const struct port *port,
 		 struct report_cursor *c);
 
+/*
+ * Whether a report of kind reads what the queues count (their
+ * counters, the peers' last packet): the main thread makes it with
+ * them stopped. The forwarding tables and the configuration are the
+ * main thread's.
+ */
+bool report_reads_lanes(enum report_kind kind);
+
 /* A whole report to out, at once (SIGUSR1, exit). */
 void report_write(FILE *out, const struct port *port, enum report_kind kind);
 

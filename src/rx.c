@@ -330,11 +330,11 @@ static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 	q->st.rx_bytes += r->bytes;
 	q->st.rx_udp_csum_zero += p->csum_zero ? r->segs : 0;
 	if (p->peer >= 0) {
-		struct peer *pe = &q->dev->peers->v[p->peer];
+		struct lane_peer *lp = &q->lane->peer[p->peer];
 
-		pe->st.rx_packets += r->segs;
-		pe->st.rx_bytes += r->bytes;
-		pe->rx_last_ns = now;
+		lp->st.rx_packets += r->segs;
+		lp->st.rx_bytes += r->bytes;
+		lp->rx_last_ns = now;
 	}
 }
 
@@ -525,17 +525,69 @@ void rx_set_mtu(struct queue *q, uint32_t mtu)
 	gro_init(q->rx.gro, mtu, q->dev->cfg->gro, gro_merges_udp(q->rx.gro));
 }
 
+/* A sending socket is readable: errors about its packets (path.c). */
+static void rx_err_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	const struct lane *l = w->data;
+
+	l->q[0]->ops->sock_errors(l->q[0], w->fd);
+}
+
+static void rx_watch_fd(struct lane *l, ev_io *w,
+			void (*cb)(struct ev_loop *, ev_io *, int), int fd)
+{
+	ev_io_init(w, cb, fd, EV_READ);
+	w->data = l;
+	ev_io_start(l->loop, w);
+}
+
 void rx_watch(struct lane *l)
+{
+	int fds[2 * CONFIG_MAX_SRC_PORTS];
+	unsigned int i, n;
+
+	n = underlay_recv_fds(l->ul, fds);
+	for (i = 0; i < n; i++)
+		rx_watch_fd(l, &l->sock_w[i], rx_sock_cb, fds[i]);
+	l->n_err_w = underlay_send_only_fds(l->ul, fds);
+	for (i = 0; i < l->n_err_w; i++)
+		rx_watch_fd(l, &l->err_w[i], rx_err_cb, fds[i]);
+}
+
+/* The lane's watcher of socket fd; NULL if none. */
+static ev_io *rx_socket_watcher(struct lane *l, int fd)
 {
 	unsigned int i, n;
 	int fds[2];
 
 	n = underlay_recv_fds(l->ul, fds);
-	for (i = 0; i < n; i++) {
-		ev_io_init(&l->sock_w[i], rx_sock_cb, fds[i], EV_READ);
-		l->sock_w[i].data = l;
+	for (i = 0; i < n; i++)
+		if (l->sock_w[i].fd == fd)
+			return &l->sock_w[i];
+	for (i = 0; i < l->n_err_w; i++)
+		if (l->err_w[i].fd == fd)
+			return &l->err_w[i];
+	return NULL;
+}
+
+void rx_pause_socket(struct lane *l, int fd)
+{
+	ev_io *w = rx_socket_watcher(l, fd);
+
+	if (w)
+		ev_io_stop(l->loop, w);
+}
+
+void rx_resume_sockets(struct lane *l)
+{
+	int fds[2];
+	unsigned int i, n = underlay_recv_fds(l->ul, fds);
+
+	/* Starting a watcher that runs is nothing (ev_io_start()). */
+	for (i = 0; i < n; i++)
 		ev_io_start(l->loop, &l->sock_w[i]);
-	}
+	for (i = 0; i < l->n_err_w; i++)
+		ev_io_start(l->loop, &l->err_w[i]);
 }
 
 bool rx_seen_text(const struct queue *q, enum drop why, char *buf,

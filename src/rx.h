@@ -69,8 +69,16 @@ void rx_set_mtu(struct queue *q, uint32_t mtu);
  */
 void rx_forget_learnt(struct queue *q);
 
-/* Start reading the lane's underlay sockets. */
+/* Start reading the lane's underlay sockets, and its senders' errors. */
 void rx_watch(struct lane *l);
+
+/*
+ * A lane on a thread of its own: its watcher of socket fd stopped until
+ * the main thread has read the socket's errors, and then all of them
+ * started again (between batches, on the lane's thread).
+ */
+void rx_pause_socket(struct lane *l, int fd);
+void rx_resume_sockets(struct lane *l);
 
 /* The completion of tap write i of the batch (TAG_WRITE). */
 void rx_done(struct queue *q, unsigned int i, int res);

@@ -99,7 +99,8 @@ static const uint32_t sandbox_allowed[] = {
 	__NR_rt_sigaction,	/* libev, abort() */
 	__NR_rt_sigprocmask,
 	__NR_exit_group,
-	__NR_exit,
+	__NR_exit,		/* a queue's thread at the end */
+	__NR_futex,		/* the queues' threads stopped and let go */
 };
 
 /* A jump of the list's reaches past all of it: 8 bits of offset. */
@@ -248,16 +249,22 @@ static void sandbox_build(struct sandbox_prog *p, pid_t self)
 /*
  * SECCOMP_FILTER_FLAG_LOG: each refusal goes to the kernel's audit log
  * (kernel.seccomp.actions_logged has "errno" by default). Linux 4.14.
+ * SECCOMP_FILTER_FLAG_TSYNC: the filter, and no_new_privs, on every
+ * thread (the queues' run already, so that they need no clone()). A
+ * thread it could not sync is returned (its id, > 0): none can be here.
  */
 static int sandbox_load(const struct sock_fprog *prog)
 {
-	if (!syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-		     SECCOMP_FILTER_FLAG_LOG, prog))
-		return 0;
-	if (errno == EINVAL &&
-	    !syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog))
-		return 0;
-	return -errno;
+	unsigned int tsync = SECCOMP_FILTER_FLAG_TSYNC;
+	long r;
+
+	r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+		    SECCOMP_FILTER_FLAG_LOG | tsync, prog);
+	if (r < 0 && errno == EINVAL)
+		r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, tsync, prog);
+	if (r > 0)
+		return -EBUSY;
+	return r ? -errno : 0;
 }
 
 int sandbox_enter(void)

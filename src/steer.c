@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * steer: the flow hash that picks a flow's queue, and the two BPF
- * programs that make the tap and the underlay's reuseport group pick it
- * the same way.
+ * steer: the queue a flow takes: the inner flow hash and the eBPF
+ * program that makes the tap pick by it, and the classic one that makes
+ * the underlay's reuseport group pick by the outer source.
  */
 #include "config.h"
 
@@ -118,16 +118,12 @@ enum steer_label {
 	L_PORTS6,
 	L_PROTO,
 	L_MIX,
-	L_GRE_K,
-	L_GRE_S,
-	L_GRE_END,
 	L_MAX,
 };
 
 struct steer_fix {
 	unsigned int insn;
 	enum steer_label to;
-	bool jf;		/* classic's false branch; else true, or ja */
 };
 
 struct steer_asm {
@@ -155,13 +151,13 @@ static void steer_label(struct steer_asm *a, enum steer_label l)
 }
 
 /* A jump of the instruction about to be written to label to. */
-static void steer_jump(struct steer_asm *a, enum steer_label to, bool jf)
+static void steer_jump(struct steer_asm *a, enum steer_label to)
 {
 	if (a->n_fix == sizeof(a->fix) / sizeof(a->fix[0])) {
 		a->ok = false;
 		return;
 	}
-	a->fix[a->n_fix++] = (struct steer_fix){ a->n, to, jf };
+	a->fix[a->n_fix++] = (struct steer_fix){ a->n, to };
 }
 
 /* The distance from after insn to label to; -1 for a label not placed. */
@@ -170,216 +166,6 @@ static int steer_distance(const struct steer_asm *a, const struct steer_fix *f)
 	if (a->at[f->to] <= (int)f->insn)
 		return -1;
 	return a->at[f->to] - (int)f->insn - 1;
-}
-
-/* Classic BPF: A, X and the scratch words M[]. */
-#define M_BASE 0	/* the inner frame's offset in the payload */
-#define M_HASH 1
-#define M_PROTO 2
-#define M_TMP 3
-
-static void cb(struct steer_asm *a, struct sock_filter *p, uint16_t code,
-	       uint32_t k)
-{
-	if (a->n == a->max) {
-		a->ok = false;
-		return;
-	}
-	p[a->n++] = (struct sock_filter){ .code = code, .k = k };
-}
-
-/* A conditional jump: to t when A op k holds, to f when not (-1: next). */
-static void cb_jmp(struct steer_asm *a, struct sock_filter *p, uint16_t op,
-		   uint32_t k, int t, int f)
-{
-	if (t >= 0)
-		steer_jump(a, (enum steer_label)t, false);
-	if (f >= 0)
-		steer_jump(a, (enum steer_label)f, true);
-	cb(a, p, BPF_JMP | op | BPF_K, k);
-}
-
-/* A = the word (BPF_W, BPF_H, BPF_B) at the inner frame's offset off. */
-static void cb_load(struct steer_asm *a, struct sock_filter *p, uint16_t size,
-		    uint32_t off)
-{
-	cb(a, p, BPF_LDX | BPF_MEM, M_BASE);
-	cb(a, p, BPF_LD | size | BPF_IND, off);
-}
-
-/* M[M_HASH] ^= A. */
-static void cb_fold(struct steer_asm *a, struct sock_filter *p)
-{
-	cb(a, p, BPF_LDX | BPF_MEM, M_HASH);
-	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
-	cb(a, p, BPF_ST, M_HASH);
-}
-
-/* M[M_HASH] ^= sport ^ dport of the ports word in A. */
-static void cb_fold_ports(struct steer_asm *a, struct sock_filter *p)
-{
-	cb(a, p, BPF_ST, M_TMP);
-	cb(a, p, BPF_ALU | BPF_RSH | BPF_K, 16);
-	cb(a, p, BPF_MISC | BPF_TAX, 0);
-	cb(a, p, BPF_LD | BPF_MEM, M_TMP);
-	cb(a, p, BPF_ALU | BPF_AND | BPF_K, 0xffff);
-	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
-	cb_fold(a, p);
-}
-
-/* A ^= A >> 16, with X for the shifted copy. */
-static void cb_fold16(struct steer_asm *a, struct sock_filter *p)
-{
-	cb(a, p, BPF_ST, M_TMP);
-	cb(a, p, BPF_ALU | BPF_RSH | BPF_K, 16);
-	cb(a, p, BPF_LDX | BPF_MEM, M_TMP);
-	cb(a, p, BPF_ALU | BPF_XOR | BPF_X, 0);
-}
-
-/*
- * M[M_BASE] = the inner frame's offset in a GRE-in-UDP payload: the
- * 4-byte GRE header, then a word each for C (checksum), K (key) and S
- * (sequence), as gre_parse_header() takes them.
- */
-static void cb_gre_base(struct steer_asm *a, struct sock_filter *p)
-{
-	static const struct {
-		uint8_t bit;
-		enum steer_label skip;
-	} words[] = {
-		{ 0x80, L_GRE_K },
-		{ 0x20, L_GRE_S },
-		{ 0x10, L_GRE_END },
-	};
-	unsigned int i;
-
-	cb(a, p, BPF_LD | BPF_IMM, 4);
-	cb(a, p, BPF_ST, M_BASE);
-	for (i = 0; i < 3; i++) {
-		if (i)
-			steer_label(a, words[i - 1].skip);
-		cb(a, p, BPF_LD | BPF_B | BPF_ABS, 0);
-		cb_jmp(a, p, BPF_JSET, words[i].bit, -1, words[i].skip);
-		cb(a, p, BPF_LD | BPF_MEM, M_BASE);
-		cb(a, p, BPF_ALU | BPF_ADD | BPF_K, 4);
-		cb(a, p, BPF_ST, M_BASE);
-	}
-	steer_label(a, L_GRE_END);
-}
-
-/*
- * M[M_PROTO] = the protocol byte at off; on to label ports for TCP and
- * UDP, to L_PROTO for the rest.
- */
-static void cb_proto(struct steer_asm *a, struct sock_filter *p, uint32_t off,
-		     enum steer_label ports)
-{
-	cb_load(a, p, BPF_B, off);
-	cb(a, p, BPF_ST, M_PROTO);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_TCP, (int)ports, -1);
-	cb_jmp(a, p, BPF_JEQ, IPPROTO_UDP, -1, L_PROTO);
-	steer_label(a, ports);
-}
-
-/* steer_hash4(), on the inner frame at M[M_BASE]; on to L_PROTO. */
-static void cb_hash4(struct steer_asm *a, struct sock_filter *p)
-{
-	steer_label(a, L_IP4);
-	cb_load(a, p, BPF_W, OFF_IP4_SRC);
-	cb(a, p, BPF_ST, M_HASH);
-	cb_load(a, p, BPF_W, OFF_IP4_DST);
-	cb_fold(a, p);
-	cb_proto(a, p, OFF_IP4_PROTO, L_PORTS4);
-	cb_load(a, p, BPF_H, OFF_IP4_FRAG);
-	cb_jmp(a, p, BPF_JSET, IP4_FRAG_MASK, L_PROTO, -1);
-	/* X = base + 4 * IHL, the ports' word at X + 14. */
-	cb_load(a, p, BPF_B, OFF_IP4);
-	cb(a, p, BPF_ALU | BPF_AND | BPF_K, 0xf);
-	cb(a, p, BPF_ALU | BPF_LSH | BPF_K, 2);
-	cb(a, p, BPF_LDX | BPF_MEM, M_BASE);
-	cb(a, p, BPF_ALU | BPF_ADD | BPF_X, 0);
-	cb(a, p, BPF_MISC | BPF_TAX, 0);
-	cb(a, p, BPF_LD | BPF_W | BPF_IND, OFF_IP4);
-	cb_fold_ports(a, p);
-	cb_jmp(a, p, BPF_JA, 0, L_PROTO, -1);
-}
-
-/* steer_hash6(), on the inner frame at M[M_BASE]; on to L_PROTO. */
-static void cb_hash6(struct steer_asm *a, struct sock_filter *p)
-{
-	unsigned int i;
-
-	steer_label(a, L_IP6);
-	cb_load(a, p, BPF_W, OFF_IP6_ADDRS);
-	cb(a, p, BPF_ST, M_HASH);
-	for (i = 4; i < 32; i += 4) {
-		cb_load(a, p, BPF_W, OFF_IP6_ADDRS + i);
-		cb_fold(a, p);
-	}
-	cb_proto(a, p, OFF_IP6_NEXT, L_PORTS6);
-	cb_load(a, p, BPF_W, OFF_IP6_PORTS);
-	cb_fold_ports(a, p);
-}
-
-/* The patches of the labels' jumps; false if one was never placed. */
-static bool cb_end(struct steer_asm *a, struct sock_filter *p)
-{
-	unsigned int i;
-
-	for (i = 0; a->ok && i < a->n_fix; i++) {
-		const struct steer_fix *f = &a->fix[i];
-		int d = steer_distance(a, f);
-
-		if (d < 0 || d > 255) {
-			a->ok = false;
-		} else if (BPF_OP(p[f->insn].code) == BPF_JA) {
-			p[f->insn].k = (uint32_t)d;
-		} else if (f->jf) {
-			p[f->insn].jf = (uint8_t)d;
-		} else {
-			p[f->insn].jt = (uint8_t)d;
-		}
-	}
-	return a->ok;
-}
-
-unsigned int steer_sock_prog(struct sock_filter *out, enum encap_type e,
-			     unsigned int n)
-{
-	struct steer_asm a;
-
-	if (!encap_is_udp(e) || !n)
-		return 0;
-	steer_asm_init(&a, STEER_SOCK_INSNS);
-	if (e == ENCAP_VXLAN) {
-		cb(&a, out, BPF_LD | BPF_IMM, 8);
-		cb(&a, out, BPF_ST, M_BASE);
-	} else {
-		cb_gre_base(&a, out);
-	}
-	cb_load(&a, out, BPF_H, OFF_TYPE);
-	cb_jmp(&a, out, BPF_JEQ, ETH_P_IP, L_IP4, -1);
-	cb_jmp(&a, out, BPF_JEQ, ETH_P_IPV6, L_IP6, L_MIX);
-	cb_hash4(&a, out);
-	cb_hash6(&a, out);
-	/* A = hash ^ protocol. */
-	steer_label(&a, L_PROTO);
-	cb(&a, out, BPF_LD | BPF_MEM, M_PROTO);
-	cb(&a, out, BPF_LDX | BPF_MEM, M_HASH);
-	cb(&a, out, BPF_ALU | BPF_XOR | BPF_X, 0);
-	/* Another ethertype comes here with A = the type. */
-	steer_label(&a, L_MIX);
-	cb_fold16(&a, out);
-	cb(&a, out, BPF_ALU | BPF_MUL | BPF_K, STEER_MUL);
-	cb_fold16(&a, out);
-	cb(&a, out, BPF_ALU | BPF_AND | BPF_K, 0xffff);
-	cb(&a, out, BPF_ALU | BPF_MOD | BPF_K, n);
-	cb(&a, out, BPF_RET | BPF_A, 0);
-	if (!cb_end(&a, out)) {
-		log_err("steering program does not fit");
-		return 0;
-	}
-	return a.n;
 }
 
 /*
@@ -408,7 +194,7 @@ static void eb(struct steer_asm *a, struct bpf_insn *p, uint8_t code,
 static void eb_jmp(struct steer_asm *a, struct bpf_insn *p, uint8_t op,
 		   uint8_t dst, int32_t imm, enum steer_label to)
 {
-	steer_jump(a, to, false);
+	steer_jump(a, to);
 	eb(a, p, BPF_JMP | op | BPF_K, dst, 0, imm);
 }
 
@@ -526,4 +312,112 @@ unsigned int steer_tap_prog(struct bpf_insn *out)
 		return 0;
 	}
 	return a.n;
+}
+
+unsigned int steer_sock_queue(int family, const uint8_t *saddr, uint16_t sport,
+			      unsigned int n)
+{
+	uint32_t w = get_be32(saddr);
+	unsigned int i;
+
+	if (family == AF_INET6)
+		for (i = 4; i < 16; i += 4)
+			w ^= get_be32(saddr + i);
+	w ^= w >> 16;
+	return ((w ^ sport) & 0xffff) % n;
+}
+
+/*
+ * Classic BPF (the socket group's): offsets from the outer network
+ * header (SKF_NET_OFF), as the program's data starts at the UDP
+ * payload; the folded source address is kept in M[0].
+ */
+#define NET(off) ((uint32_t)SKF_NET_OFF + (off))
+
+struct steer_cbpf {
+	struct sock_filter *p;
+	unsigned int n;
+};
+
+static void cb(struct steer_cbpf *c, uint16_t code, uint32_t k)
+{
+	c->p[c->n++] = (struct sock_filter){ .code = code, .k = k };
+}
+
+/* M[0] ^= the word at the network header's off (A, X clobbered). */
+static void cb_fold_word(struct steer_cbpf *c, uint32_t off)
+{
+	cb(c, BPF_LD | BPF_W | BPF_ABS, NET(off));
+	cb(c, BPF_MISC | BPF_TAX, 0);
+	cb(c, BPF_LD | BPF_MEM, 0);
+	cb(c, BPF_ALU | BPF_XOR | BPF_X, 0);
+	cb(c, BPF_ST, 0);
+}
+
+/* M[0] = the source address folded to 32 bits, then w ^ w >> 16. */
+static void cb_saddr(struct steer_cbpf *c, int family)
+{
+	unsigned int i, words = family == AF_INET6 ? 4 : 1;
+	uint32_t off = family == AF_INET6 ? 8 : 12;
+
+	cb(c, BPF_LD | BPF_IMM, 0);
+	cb(c, BPF_ST, 0);
+	for (i = 0; i < words; i++)
+		cb_fold_word(c, off + 4 * i);
+	cb(c, BPF_RSH | BPF_ALU | BPF_K, 16);
+	cb(c, BPF_MISC | BPF_TAX, 0);
+	cb(c, BPF_LD | BPF_MEM, 0);
+	cb(c, BPF_ALU | BPF_XOR | BPF_X, 0);
+	cb(c, BPF_ST, 0);
+}
+
+/*
+ * A conditional jump whose true branch goes to the return of n (the
+ * socket of datagrams without a checksum), patched by steer_sock_prog().
+ */
+static unsigned int cb_jeq_zero(struct steer_cbpf *c)
+{
+	cb(c, BPF_JMP | BPF_JEQ | BPF_K, 0);
+	return c->n - 1;
+}
+
+unsigned int steer_sock_prog(struct sock_filter *out, int family,
+			     unsigned int n, bool nocsum)
+{
+	struct steer_cbpf c = { .p = out };
+	/* X = the UDP header's offset from the network header. */
+	uint16_t udp = family == AF_INET6 ? BPF_LD | BPF_H | BPF_ABS
+					  : BPF_LD | BPF_H | BPF_IND;
+	uint32_t base = family == AF_INET6 ? 40 : 0;
+	int zero = -1, other = -1;
+
+	if (family == AF_INET6) {
+		/* No extension header before UDP: else the first socket. */
+		cb(&c, BPF_LD | BPF_B | BPF_ABS, NET(6));
+		other = (int)c.n;
+		cb(&c, BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP);
+	}
+	cb_saddr(&c, family);
+	if (family == AF_INET)
+		cb(&c, BPF_LDX | BPF_B | BPF_MSH, NET(0));
+	if (nocsum) {
+		cb(&c, udp, NET(base + 6));
+		zero = (int)cb_jeq_zero(&c);
+	}
+	cb(&c, udp, NET(base));
+	cb(&c, BPF_MISC | BPF_TAX, 0);
+	cb(&c, BPF_LD | BPF_MEM, 0);
+	cb(&c, BPF_ALU | BPF_XOR | BPF_X, 0);
+	cb(&c, BPF_ALU | BPF_AND | BPF_K, 0xffff);
+	cb(&c, BPF_ALU | BPF_MOD | BPF_K, n);
+	cb(&c, BPF_RET | BPF_A, 0);
+	if (other >= 0) {
+		out[other].jf = (uint8_t)(c.n - (unsigned int)other - 1);
+		cb(&c, BPF_RET | BPF_K, 0);
+	}
+	if (zero >= 0) {
+		out[zero].jt = (uint8_t)(c.n - (unsigned int)zero - 1);
+		cb(&c, BPF_RET | BPF_K, n);
+	}
+	return c.n;
 }

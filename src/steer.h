@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Steering: the queue a flow takes, the same both ways. A hash of the
- * inner flow that does not change when source and destination swap
- * (steer_hash()) picks it; two programs make the kernel pick the same:
- * an eBPF one for the tap's reads (TUNSETSTEERINGEBPF) and a classic
- * one for the underlay's receives (SO_ATTACH_REUSEPORT_CBPF), which
- * computes the hash of the frame inside the encapsulation.
+ * Steering: the queue a flow takes, in each direction always the same.
+ * Frames from the tap by a hash of the inner flow (steer_hash()), which
+ * an eBPF program makes the tap compute (TUNSETSTEERINGEBPF); datagrams
+ * from the underlay by their outer source (steer_sock_queue()), which a
+ * classic program makes the socket group compute
+ * (SO_ATTACH_REUSEPORT_CBPF).
  */
 #ifndef GSOTUN_STEER_H
 #define GSOTUN_STEER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/bpf.h>
 #include <linux/filter.h>
-#include "encap.h"
 
 /* Room for the programs steer_tap_prog() and steer_sock_prog() build. */
 #define STEER_TAP_INSNS 96
-#define STEER_SOCK_INSNS 128
+#define STEER_SOCK_INSNS 48
 
 /*
  * The flow hash of the Ethernet frame of len bytes: IPv4 or IPv6
@@ -46,16 +46,28 @@ static inline unsigned int steer_queue(const uint8_t *frame, size_t len,
 unsigned int steer_tap_prog(struct bpf_insn *out);
 
 /*
- * The classic BPF program for SO_ATTACH_REUSEPORT_CBPF on the UDP
- * sockets of encapsulation e: steer_hash() of the inner frame % n, the
- * index of the socket in the group (in the order they were bound). It
- * sees the UDP payload (reuseport_select_sock() pulls the UDP header):
- * VXLAN's inner frame is 8 bytes in, GRE-in-UDP's after the GRE header
- * and the words its C, K and S flags announce. Into out
- * (STEER_SOCK_INSNS); the number of instructions, 0 for raw GRE (no
- * reuseport group).
+ * The queue of n that a datagram from saddr (4 or 16 bytes by family)
+ * and UDP source port sport takes: the folded address xor the port,
+ * % n. By the outer source, not the inner flow: the socket's UDP GRO
+ * merges datagrams of one outer source before the group's program
+ * chooses (it sees the first), so a choice by the inner flow would
+ * split a flow whose datagrams sometimes come merged behind another's.
  */
-unsigned int steer_sock_prog(struct sock_filter *out, enum encap_type e,
-			     unsigned int n);
+unsigned int steer_sock_queue(int family, const uint8_t *saddr, uint16_t sport,
+			      unsigned int n);
+
+/*
+ * The classic BPF program for SO_ATTACH_REUSEPORT_CBPF on the UDP
+ * sockets of family: steer_sock_queue() of each datagram, the index of
+ * the socket in the group (in the order they were bound); with nocsum,
+ * a datagram without a UDP checksum goes to socket n instead (to be
+ * counted: a socket cannot see the UDP header). Its data starts at the
+ * UDP payload (reuseport_select_sock() pulls the UDP header), so it
+ * reads the outer headers by SKF_NET_OFF; an IPv6 datagram behind an
+ * extension header goes to socket 0. Into out (STEER_SOCK_INSNS); the
+ * number of instructions.
+ */
+unsigned int steer_sock_prog(struct sock_filter *out, int family,
+			     unsigned int n, bool nocsum);
 
 #endif

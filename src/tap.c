@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <net/if.h>
 #include "compat.h"
 #include "log.h"
 #include "mac.h"
+#include "steer.h"
 #include "tap.h"
 #include "vnet.h"
 
@@ -96,9 +98,14 @@ static void tap_warn_persistent(int fd, const char *name)
 		 "gsotun exits ('ip link del %s' removes it)", name, name);
 }
 
-int tap_open(const char *name, bool offload, char *ifname)
+/*
+ * One fd of the tap: it created (flags without IFF_MULTI_QUEUE, or the
+ * first of several queues), or another queue of it attached.
+ */
+static int tap_open_one(const char *name, bool offload, short flags,
+			char *ifname)
 {
-	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR };
+	struct ifreq ifr = { .ifr_flags = flags };
 	const char *shown = name && *name ? name : "tap%d";
 	int hdr_len = VNET_HDR_LEN;
 	int fd, ret;
@@ -143,13 +150,75 @@ int tap_open(const char *name, bool offload, char *ifname)
 	ret = tap_set_offload(fd, ifr.ifr_name, offload);
 	if (ret < 0)
 		goto err;
-	tap_warn_persistent(fd, ifr.ifr_name);
-	if (ifname)
-		memcpy(ifname, ifr.ifr_name, IFNAMSIZ);
+	memcpy(ifname, ifr.ifr_name, IFNAMSIZ);
 	return fd;
 err:
 	close(fd);
 	return ret;
+}
+
+int tap_open(const char *name, bool offload, unsigned int n, int *fds,
+	     char *ifname)
+{
+	short flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR;
+	unsigned int i;
+
+	if (n > 1)
+		flags |= IFF_MULTI_QUEUE;
+	for (i = 0; i < n; i++) {
+		/* The others attach to the tap the first made (its name). */
+		int fd = tap_open_one(i ? ifname : name, offload, flags,
+				      ifname);
+
+		if (fd < 0) {
+			while (i--) {
+				close(fds[i]);
+				fds[i] = -1;
+			}
+			return fd;
+		}
+		fds[i] = fd;
+	}
+	tap_warn_persistent(fds[0], ifname);
+	return 0;
+}
+
+/* steer_tap_prog() loaded (GPL: it uses LD_ABS): its fd, or -1 and errno. */
+static int tap_load_steering(void)
+{
+	struct bpf_insn insns[STEER_TAP_INSNS];
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = steer_tap_prog(insns);
+	attr.license = (uintptr_t)"GPL";
+	return (int)syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+bool tap_steer(int fd, const char *ifname)
+{
+	int prog = tap_load_steering(), off = -1, err;
+
+	if (prog >= 0) {
+		err = ioctl(fd, TUNSETSTEERINGEBPF, &prog) < 0 ? -errno : 0;
+		close(prog);
+		if (!err)
+			return true;
+	} else {
+		err = -errno;
+	}
+	/*
+	 * A program of an earlier user of a persistent tap would stay:
+	 * none, so that the tap picks by the queue that last wrote a flow.
+	 */
+	ioctl(fd, TUNSETSTEERINGEBPF, &off);
+	log_info("tap %s: queues chosen by the kernel, not by the flow "
+		 "(its steering program: %s%s); a flow keeps to the queue "
+		 "that last wrote to it", ifname, strerror(-err),
+		 err == -EPERM ? ", loading one needs CAP_BPF" : "");
+	return false;
 }
 
 /*

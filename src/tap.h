@@ -13,14 +13,23 @@
 #include "options.h"
 
 /*
- * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR, vnet header
- * size VNET_HDR_LEN, non-blocking. With offload, TUNSETOFFLOAD gets
- * CSUM|TSO4|TSO6|TSO_ECN, plus USO4|USO6 when the kernel takes them;
- * without, 0. The kernel's name is copied to ifname (IFNAMSIZ). A tap of
- * that name that is persistent is used, with a warning.
- * Returns the fd or -errno (logged).
+ * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR, and
+ * IFF_MULTI_QUEUE for n > 1: its n queues into fds[], each with vnet
+ * header size VNET_HDR_LEN, non-blocking. With offload, TUNSETOFFLOAD
+ * gets CSUM|TSO4|TSO6|TSO_ECN, plus USO4|USO6 when the kernel takes
+ * them; without, 0. The kernel's name is copied to ifname (IFNAMSIZ). A
+ * tap of that name that is persistent is used, with a warning.
+ * 0 or -errno (logged; nothing left open).
  */
-int tap_open(const char *name, bool offload, char *ifname);
+int tap_open(const char *name, bool offload, unsigned int n, int *fds,
+	     char *ifname);
+
+/*
+ * The tap of queue fd hands each frame to the queue of its flow
+ * (steer_hash(), by an eBPF program: TUNSETSTEERINGEBPF); true if so.
+ * Where the program cannot be loaded (CAP_BPF) none is left, said.
+ */
+bool tap_steer(int fd, const char *ifname);
 
 /*
  * The stable MAC of tap ifname (mac_stable()): the same across restarts,

@@ -149,10 +149,10 @@ static void tx_flood(struct queue *q, const struct xmit_out *o)
 
 	q->st.tx_flood++;
 	for (i = 0; i < ps->n; i++) {
-		struct peer *e = &ps->v[ps->live[i]];
+		unsigned int slot = ps->live[i];
 
-		e->st.tx_flood += o->n;
-		tx_queue(q, o, e);
+		q->lane->peer[slot].st.tx_flood += o->n;
+		tx_queue(q, o, &ps->v[slot]);
 	}
 }
 
@@ -390,7 +390,7 @@ static void tx_send_done(struct queue *q, struct tx_set *s, unsigned int m,
 			 int res)
 {
 	struct peer *e = tx_msg_peer(q, s->q, m);
-	struct peer_stats *ps = &e->st;
+	struct peer_stats *ps = &q->lane->peer[e - q->dev->peers->v].st;
 	struct underlay_sent out;
 
 	underlay_complete(q->lane->ul, s->q, m, res, &out);

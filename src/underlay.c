@@ -21,6 +21,7 @@
 #include "log.h"
 #include "pmtu.h"
 #include "ring.h"
+#include "steer.h"
 #include "underlay.h"
 
 /* Socket buffers big enough for a few super-frames in flight each way. */
@@ -332,37 +333,31 @@ unsigned int underlay_send_only_fds(const struct underlay *u, int *fds)
  * inner checksum is verified anyway (gro_add()), so nothing is trusted on
  * an outer checksum; the datagrams without one are told apart only to be
  * counted. A socket cannot see a datagram's UDP header, so the kernel
- * steers them: the two receiving sockets share the port (SO_REUSEPORT)
- * and a classic BPF program picks fd (index 0) or fd_nocsum (index 1) by
- * the check field, reached from the network header, as UDP's reuseport
- * selection runs past the UDP header. An IPv6 datagram behind extension
- * headers goes to fd, uncounted. The kernel's UDP GRO never merges
- * datagrams without a checksum (udp_gro_receive_segment()), so each one
- * is one message.
+ * steers them: fd_nocsum joins the port's reuseport group last, and the
+ * group's program (steer_sock_prog()) gives it those datagrams. The
+ * kernel's UDP GRO never merges datagrams without a checksum
+ * (udp_gro_receive_segment()), so each one is one message.
  */
-static int underlay_steer_nocsum(int fd, int family)
+static bool underlay_takes_nocsum(const struct underlay *u,
+				  const struct config *cfg)
 {
-	static struct sock_filter steer4[] = {
-		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, (uint32_t)SKF_NET_OFF),
-		BPF_STMT(BPF_LD | BPF_H | BPF_IND, (uint32_t)SKF_NET_OFF + 6),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, 1),
-		BPF_STMT(BPF_RET | BPF_K, 0),
-	};
-	static struct sock_filter steer6[] = {
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t)SKF_NET_OFF + 6),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 3),
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, (uint32_t)SKF_NET_OFF + 46),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, 1),
-		BPF_STMT(BPF_RET | BPF_K, 0),
-	};
+	return u->udp && (u->family == AF_INET || !cfg->csum);
+}
+
+/*
+ * The group's program on its first socket, before the others join
+ * (it covers those that join later): queue i's datagrams to socket i,
+ * those without a checksum to socket n.
+ */
+static int underlay_steer(int fd, int family, unsigned int n, bool nocsum)
+{
+	struct sock_filter insns[STEER_SOCK_INSNS];
 	struct sock_fprog prog;
 
 	/* Zeroed whole: the kernel copies its padding too. */
 	memset(&prog, 0, sizeof(prog));
-	prog.len = family == AF_INET6 ? 6 : 5;
-	prog.filter = family == AF_INET6 ? steer6 : steer4;
+	prog.filter = insns;
+	prog.len = (unsigned short)steer_sock_prog(insns, family, n, nocsum);
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog,
 			  sizeof(prog));
 }
@@ -410,11 +405,17 @@ static int underlay_open_rx(int family, bool udp, bool shared,
 	return fd;
 }
 
-/* fd and, where datagrams without a checksum may come, fd_nocsum. */
-static int underlay_bind(struct underlay *u, const struct config *cfg,
+/*
+ * The receiving sockets of n queues: u[i].fd is socket i of the port's
+ * reuseport group, and u[0].fd_nocsum, where datagrams without a
+ * checksum may come, socket n. One queue without it needs no group.
+ */
+static int underlay_bind(struct underlay *u, unsigned int n,
+			 const struct config *cfg,
 			 const struct sockaddr_storage *a, socklen_t len)
 {
-	bool shared = u->udp && (u->family == AF_INET || !cfg->csum);
+	bool nocsum = underlay_takes_nocsum(u, cfg), shared = nocsum || n > 1;
+	unsigned int i;
 	int fd, err;
 
 	if (shared) {
@@ -422,14 +423,16 @@ static int underlay_bind(struct underlay *u, const struct config *cfg,
 		if (err)
 			return err;
 	}
-	fd = underlay_open_rx(u->family, u->udp, shared, a, len);
-	if (fd < 0)
-		return fd;
-	u->fd = fd;
-	if (!shared)
+	for (i = 0; i < n; i++) {
+		fd = underlay_open_rx(u->family, u->udp, shared, a, len);
+		if (fd < 0)
+			return fd;
+		u[i].fd = fd;
+		if (!i && shared && underlay_steer(fd, u->family, n, nocsum))
+			return -errno;
+	}
+	if (!nocsum)
 		return 0;
-	if (underlay_steer_nocsum(u->fd, u->family))
-		return -errno;
 	fd = underlay_open_rx(u->family, true, true, a, len);
 	if (fd < 0)
 		return fd;
@@ -558,21 +561,11 @@ static void underlay_bind_failed(const struct underlay *u,
 	}
 }
 
-/* The receiving sockets, bound to --local (or any) and --port. */
-static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
-				  struct sockaddr_storage *local,
-				  socklen_t *local_len)
+/* Connect (raw GRE, one peer) and configure queue u's receiving sockets. */
+static int underlay_setup_rx(struct underlay *u, const struct config *cfg)
 {
-	uint16_t port = u->udp ? cfg->port : 0;
-	struct ipaddr any = { .family = u->family };
 	int err;
 
-	*local_len = peer_sockaddr(cfg->local.family ? &cfg->local : &any, port,
-				   local);
-	err = underlay_bind(u, cfg, local, *local_len);
-	underlay_bind_failed(u, cfg, port, err);
-	if (err)
-		return err;
 	if (u->connected && underlay_connect(u, u->fd)) {
 		err = -errno;
 		log_err_ret(err, "cannot connect the GRE socket");
@@ -581,7 +574,7 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 	err = underlay_configure(u, u->fd, cfg->df == DF_SET, cfg);
 	/*
 	 * fd_nocsum sends nothing, but the kernel hands an ICMP error about
-	 * fd's datagrams to either socket of the port (the lookup has no skb
+	 * fd's datagrams to any socket of the port (the lookup has no skb
 	 * for the BPF program: __udp4_lib_err()), and drops a "fragmentation
 	 * needed" for a socket of IP_PMTUDISC_DONT: it takes fd's DF.
 	 */
@@ -590,6 +583,26 @@ static int underlay_open_rx_socks(struct underlay *u, const struct config *cfg,
 					 cfg);
 	if (err)
 		log_err_ret(err, "cannot configure the underlay socket");
+	return err;
+}
+
+/* The receiving sockets of n queues, bound to --local (or any) and --port. */
+static int underlay_open_rx_socks(struct underlay *u, unsigned int n,
+				  const struct config *cfg,
+				  struct sockaddr_storage *local,
+				  socklen_t *local_len)
+{
+	uint16_t port = u->udp ? cfg->port : 0;
+	struct ipaddr any = { .family = u->family };
+	unsigned int i;
+	int err;
+
+	*local_len = peer_sockaddr(cfg->local.family ? &cfg->local : &any, port,
+				   local);
+	err = underlay_bind(u, n, cfg, local, *local_len);
+	underlay_bind_failed(u, cfg, port, err);
+	for (i = 0; !err && i < n; i++)
+		err = underlay_setup_rx(&u[i], cfg);
 	return err;
 }
 
@@ -617,27 +630,30 @@ static int underlay_open_tx_socks(struct underlay *u, const struct config *cfg,
 	return err;
 }
 
-int underlay_open(struct underlay *u, const struct config *cfg,
+int underlay_open(struct underlay *u, unsigned int n, const struct config *cfg,
 		  const struct peers *peers)
 {
 	struct sockaddr_storage local;
 	socklen_t local_len;
-	int err;
+	unsigned int i;
+	int err = 0;
 
-	underlay_init(u, cfg, peers);
-	u->rx = underlay_rx_alloc();
-	if (!u->rx) {
-		log_err("out of memory");
-		err = -ENOMEM;
-		goto fail;
+	for (i = 0; i < n; i++) {
+		underlay_init(&u[i], cfg, peers);
+		u[i].rx = underlay_rx_alloc();
+		if (!u[i].rx) {
+			log_err("out of memory");
+			err = -ENOMEM;
+		}
 	}
-	err = underlay_open_rx_socks(u, cfg, &local, &local_len);
 	if (!err)
-		err = underlay_open_tx_socks(u, cfg, &local, local_len);
+		err = underlay_open_rx_socks(u, n, cfg, &local, &local_len);
+	for (i = 0; !err && i < n; i++)
+		err = underlay_open_tx_socks(&u[i], cfg, &local, local_len);
 	if (!err)
 		return 0;
-fail:
-	underlay_close(u);
+	for (i = 0; i < n; i++)
+		underlay_close(&u[i]);
 	return err;
 }
 

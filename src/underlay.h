@@ -128,10 +128,13 @@ struct underlay_errors {
 };
 
 /*
- * Open, bind and configure the sockets for cfg, taking packets from
- * peers (which must outlive u). 0 or -errno (logged).
+ * Open, bind and configure the sockets of n queues for cfg, u[0] to
+ * u[n - 1], taking packets from peers (which must outlive u): each
+ * queue's receiving socket is one of the port's reuseport group, which
+ * hands it the datagrams of its sources (steer_sock_queue()); each has
+ * its own senders. 0 or -errno (logged; nothing left open).
  */
-int underlay_open(struct underlay *u, const struct config *cfg,
+int underlay_open(struct underlay *u, unsigned int n, const struct config *cfg,
 		  const struct peers *peers);
 void underlay_close(struct underlay *u);
 

@@ -410,8 +410,9 @@ def man_json_names(man):
     return set(re.findall(r'"([a-z_]+)":', section))
 
 
-def json_names(value, skip=("counters",)):
-    """Every field name in value, but inside counters."""
+def json_names(value, skip=("counters", "queues")):
+    """Every field name in value, but inside counters (and a tap's
+    queues', which are counters)."""
     if isinstance(value, dict):
         for k, v in value.items():
             yield k

@@ -248,25 +248,22 @@ static inline void env_open(struct env *e, int argc, char **argv)
 	int err = 0;
 
 	memset(e, 0, sizeof(*e));
-	port->ul.fd = port->ul.fd_df = port->ul.fd_nocsum = -1;
 	port->peers_dir = -1;
 	port->start_ns = clock_now_ns();
 	options_parse(argc, argv, &e->cfg);
-	port->lane.ring = &port->ring;
-	port->lane.done = queue_done;
-	port->lane.ul = &port->ul;
+	err = port_init_lanes(port, 1);
 	for (i = 0; !err && i <= e->cfg.n_taps; i++)
 		err = device_init(&e->dev[i], &e->cfg, port, i);
 	if (!err)
 		err = port_peers_open(port, &e->cfg);
 	if (!err)
-		err = ring_init(&port->ring, ENV_RING);
+		err = ring_init(&port->ring[0], ENV_RING);
 	if (err) {
 		printf("Bail out! set-up: %s\n", strerror(-err));
 		exit(1);
 	}
-	port->ring_up = true;
-	err = underlay_open(&port->ul, &e->cfg, &port->peers);
+	port->n_rings = 1;
+	err = underlay_open(port->ul, 1, &e->cfg, &port->peers);
 	e->tap = true;
 	for (i = 0; !err && i < port->n_dev; i++) {
 		struct device *d = port->dev[i];
@@ -283,7 +280,7 @@ static inline void env_open(struct env *e, int argc, char **argv)
 		printf("Bail out! set-up: %s\n", strerror(-err));
 		exit(1);
 	}
-	port->lane.loop = e->loop;
+	port->lane[0].loop = e->loop;
 	for (i = 0; i < port->n_dev; i++)
 		port->dev[i]->loop = e->loop;
 }
@@ -296,9 +293,10 @@ static inline void env_close(struct env *e)
 	ev_loop_destroy(e->loop);
 	for (i = 0; i < port->n_dev; i++)
 		device_close(port->dev[i]);
-	underlay_close(&port->ul);
+	underlay_close(&port->ul[0]);
+	port_free_lanes(port);
 	port_peers_close(port);
-	ring_exit(&port->ring);
+	ring_exit(&port->ring[0]);
 	options_free(&e->cfg);
 }
 

@@ -215,7 +215,9 @@ static inline int lane_open(struct lane_test *t, int argc, char **argv,
 		skip_all("no io_uring here");
 	if (err)
 		return err;
-	err = underlay_open(&t->ul, &t->cfg, &t->peers);
+	err = underlay_open(&t->ul, 1, &t->cfg, &t->peers);
+	if (!err)
+		err = lane_init(&t->lane, 0, t->peers.cap);
 	if (err)
 		return err;
 	t->lane.loop = ev_default_loop(0);
@@ -244,6 +246,7 @@ static inline void lane_close(struct lane_test *t)
 	}
 	ev_loop_destroy(t->lane.loop);
 	underlay_close(&t->ul);
+	lane_free(&t->lane);
 	ring_exit(&t->ring);
 	peers_free(&t->peers);
 	options_free(&t->cfg);

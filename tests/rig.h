@@ -45,10 +45,8 @@ static inline void rig_open(struct rig *r, const char *const *argv)
 	args[argc] = NULL;
 	memset(r, 0, sizeof(*r));
 	options_parse(argc, args, &r->cfg);
-	port->lane.ring = &port->ring;
-	port->lane.done = queue_done;
-	port->lane.ul = &port->ul;
 	port->start_ns = clock_now_ns();
+	err = port_init_lanes(port, 1);
 	for (i = 0; !err && i <= r->cfg.n_taps; i++)
 		err = device_init(&r->dev[i], &r->cfg, port, i);
 	if (!err)
@@ -82,6 +80,7 @@ static inline void rig_close(struct rig *r)
 
 	for (i = 0; i < r->port.n_dev; i++)
 		device_close(r->port.dev[i]);
+	port_free_lanes(&r->port);
 	port_peers_close(&r->port);
 	options_free(&r->cfg);
 }

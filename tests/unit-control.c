@@ -756,7 +756,7 @@ int main(void)
 		skip_all(why);
 	log_level = LOG_LVL_ERR;
 	rig_open(&rig, port_argv);
-	err = ring_init(&rig.port.ring, 64);
+	err = ring_init(&rig.port.ring[0], 64);
 	if (err == -ENOSYS || err == -EPERM)
 		skip_all("no io_uring here");
 	dev(0)->link = link_open();
@@ -828,7 +828,7 @@ int main(void)
 
 	rmdir(dir);
 	ev_loop_destroy(loop);
-	ring_exit(&rig.port.ring);
+	ring_exit(&rig.port.ring[0]);
 	rig_close(&rig);
 	return done_testing();
 }

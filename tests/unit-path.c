@@ -92,7 +92,7 @@ static int read_errors(struct env *e, int ms)
 	unsigned int i, n;
 	int fds[2], had = 0;
 
-	n = underlay_recv_fds(&e->port.ul, fds);
+	n = underlay_recv_fds(&e->port.ul[0], fds);
 	for (i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i] };
 	if (poll(p, n, ms) <= 0)
@@ -100,7 +100,7 @@ static int read_errors(struct env *e, int ms)
 	for (i = 0; i < n; i++) {
 		if (!(p[i].revents & POLLERR))
 			continue;
-		path_errors(&e->dev[0], p[i].fd);
+		path_errors(&e->dev[0], &e->port.ul[0], p[i].fd);
 		had++;
 	}
 	return had;

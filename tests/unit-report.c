@@ -125,6 +125,7 @@ static void fill(struct rig *r)
 	struct peer *p0 = &r->port.peers.v[rig_peer(r, "198.18.0.2")];
 	struct peer *p1 = &r->port.peers.v[rig_peer(r, "198.18.0.3")];
 	struct peer *p2 = &r->port.peers.v[rig_peer(r, "198.18.0.4")];
+	struct lane_peer *lp0 = &r->port.lane[0].peer[p0 - r->port.peers.v];
 	static const uint8_t l1[] = { 0x0a, 0, 0, 0, 0, 1 };
 	static const uint8_t l2[] = { 0x0a, 0, 0, 0, 0, 2 };
 	int before;
@@ -152,11 +153,12 @@ static void fill(struct rig *r)
 	stats_drop(&q1->st, DROP_RX_FLAGS, 6, NOW - 3 * SEC);
 	stats_drop(&d1->st, DROP_TX_TOO_BIG, 9, NOW - 10 * SEC);
 
-	p0->st.tx_packets = 7;
-	p0->st.tx_bytes = 700;
-	p0->st.rx_packets = 3;
-	p0->st.rx_bytes = 300;
-	p0->rx_last_ns = NOW - SEC / 2;
+	/* A peer's: its lane's, and the device's own (icmp_unreach). */
+	lp0->st.tx_packets = 7;
+	lp0->st.tx_bytes = 700;
+	lp0->st.rx_packets = 3;
+	lp0->st.rx_bytes = 300;
+	lp0->rx_last_ns = NOW - SEC / 2;
 	p1->icmp_ns = NOW - 3 * SEC;
 	p1->icmp = (struct peer_icmp){ SO_EE_ORIGIN_ICMP, 3, 3, ECONNREFUSED };
 	p1->st.icmp_unreach = 2;

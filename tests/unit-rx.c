@@ -84,7 +84,7 @@ static void test_plain(struct lane_test *t)
 		.l4 = IPPROTO_UDP, .payload_len = 300, .seed = 1,
 	};
 	struct queue *q = &t->q[0];
-	struct peer *e = &t->peers.v[t->peers.live[0]];
+	struct lane_peer *e = &t->lane.peer[t->peers.live[0]];
 	struct stats st = q->st;
 	uint64_t from_peer = e->st.rx_packets;
 	struct pkt p;
