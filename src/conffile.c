@@ -319,6 +319,26 @@ static void conffile_put_mac(FILE *out, const struct config_mac *m)
 		m->dev[0] ? "=" : "", mac_ntoa(m->mac, text));
 }
 
+/*
+ * "cpus LIST" in the order given, which is the queues': a run of CPUs
+ * one up from the last as LO-HI ("3,0-1" for 3, 0, 1).
+ */
+static void conffile_put_cpus(FILE *out, const uint16_t *cpus,
+			      unsigned int n)
+{
+	unsigned int i, j;
+
+	fprintf(out, "%s ", conffile_name(OPT_CPUS));
+	for (i = 0; i < n; i = j + 1) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		fprintf(out, "%s%u", i ? "," : "", cpus[i]);
+		if (j > i)
+			fprintf(out, "-%u", cpus[j]);
+	}
+	fputc('\n', out);
+}
+
 static const char *conffile_df_name(enum df_mode df)
 {
 	return df == DF_SET ? "set" : df == DF_INHERIT ? "inherit" : "unset";
@@ -477,6 +497,14 @@ static bool conffile_put_device(FILE *out, const struct config *c, int key,
 	case OPT_UDP_GRO:
 		return conffile_put_set(out, key, c->udp_gro != UDP_GRO_AUTO ?
 					udp_gro[c->udp_gro] : NULL, i);
+	case OPT_QUEUES:
+		if (!c->queues)
+			return conffile_put_set(out, key, "auto", i);
+		return conffile_put_num(out, key, c->queues, CONFIG_QUEUES, i);
+	case OPT_CPUS:
+		if (c->n_cpus && !i)
+			conffile_put_cpus(out, c->cpus, c->n_cpus);
+		return c->n_cpus && !i;
 	case 'v':
 		if ((int)i < c->verbosity)
 			fprintf(out, "%s\n", conffile_name(key));

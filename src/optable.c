@@ -102,6 +102,13 @@ const struct argp_option optable[] = {
 	  .doc = "Merge received UDP datagrams: auto (default) on kernels "
 		 "that cut them at their tunnel sockets (Linux 6.9, 6.8.5, "
 		 "6.6.26 and later), on for one with that fix backported" },
+	{ .name = "queues", .key = OPT_QUEUES, .arg = "N|auto",
+	  .doc = "Data paths, each with a tap queue, an underlay socket and "
+		 "a thread of its own: 1..64, or auto, one per CPU gsotun may "
+		 "run on or --cpus lists (default 1; gre and --seq take 1)" },
+	{ .name = "cpus", .key = OPT_CPUS, .arg = "LIST",
+	  .doc = "Run queue i on the i-th CPU of LIST, as taskset -c takes "
+		 "it ('0-3,8'); at least as many as --queues" },
 
 	{ .doc = "Process:" },
 	{ .name = "config", .key = OPT_CONFIG, .arg = "FILE",

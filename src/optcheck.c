@@ -231,6 +231,37 @@ static int options_check_df(struct argp_state *state,
 }
 
 /*
+ * Queues spread what is received over a SO_REUSEPORT group of UDP
+ * sockets: raw GRE has one raw IP socket, so one queue; and GRE sequence
+ * numbers (RFC 2890 section 2.2) come from one counter, which queues
+ * sending side by side would put out of order. auto takes one there.
+ */
+static int options_check_queues(struct argp_state *state,
+				const struct config *cfg)
+{
+	unsigned int q = cfg->queues;
+
+	if (q > 1 && !encap_is_udp(cfg->encap.type)) {
+		options_error(state, "--queues %u: raw GRE has one socket and "
+			      "one queue; use --encap gre-udp for queues", q);
+		return EINVAL;
+	}
+	if (q > 1 && cfg->encap.gre_seq) {
+		options_error(state, "--queues %u with --seq: one sequence "
+			      "counter cannot stay in order across queues; "
+			      "leave out --seq for queues", q);
+		return EINVAL;
+	}
+	if (cfg->n_cpus && q > cfg->n_cpus) {
+		options_error(state, "--cpus lists %u CPU%s for --queues %u: "
+			      "list one for each queue", cfg->n_cpus,
+			      cfg->n_cpus > 1 ? "s" : "", q);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The peers file as gsotun will see it inside the chroot, in *out: the
  * file is read again there on SIGHUP, and a descriptor of a directory
  * outside kept open would lead out of it (openat(fd, "../..")). Why it
@@ -318,6 +349,14 @@ static void options_implied(struct options_state *st)
 		cfg->csum = encap_is_udp(t);
 	/* Without UDP, the outer checksum is GRE's own (RFC 2784). */
 	cfg->encap.gre_csum = !encap_is_udp(t) && cfg->csum;
+	/*
+	 * auto with --cpus: a queue per CPU listed, said so by --check;
+	 * where one queue is all there can be, auto stays for the set-up
+	 * to say it takes one.
+	 */
+	if (!cfg->queues && cfg->n_cpus && encap_is_udp(t) &&
+	    !cfg->encap.gre_seq)
+		cfg->queues = cfg->n_cpus;
 }
 
 /* Given in any order; the first check that fails is the one reported. */
@@ -343,6 +382,8 @@ int options_finish(struct argp_state *state)
 		err = options_check_macs(state, st->cfg);
 	if (!err)
 		err = options_check_df(state, st->cfg);
+	if (!err)
+		err = options_check_queues(state, st->cfg);
 	if (!err)
 		options_implied(st);
 	return err;

@@ -268,6 +268,37 @@ static int options_mtu(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
+static int options_queues(struct argp_state *state, struct config *cfg,
+			  const char *arg)
+{
+	unsigned long long v;
+
+	if (!strcmp(arg, "auto")) {
+		cfg->queues = 0;
+		return 0;
+	}
+	if (optvalue_num(arg, true, CONFIG_MAX_QUEUES, &v) || !v) {
+		options_error(state, "invalid --queues '%s': must be 1..%d or "
+			      "auto", arg, CONFIG_MAX_QUEUES);
+		return EINVAL;
+	}
+	cfg->queues = v;
+	return 0;
+}
+
+static int options_cpus(struct argp_state *state, struct config *cfg,
+			const char *arg)
+{
+	char why[80];
+
+	if (optvalue_cpus_parse(arg, cfg->cpus, CONFIG_MAX_QUEUES,
+				&cfg->n_cpus, why, sizeof(why))) {
+		options_error(state, "invalid --cpus '%s': %s", arg, why);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int options_tos(struct argp_state *state, struct config *cfg,
 		       const char *arg)
 {
@@ -586,6 +617,10 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_dev(state, cfg, arg);
 	case OPT_MTU:
 		return options_mtu(state, cfg, arg);
+	case OPT_QUEUES:
+		return options_queues(state, cfg, arg);
+	case OPT_CPUS:
+		return options_cpus(state, cfg, arg);
 	case OPT_ADDRESS:
 		return options_address(state, cfg, arg);
 	case OPT_MAC:
@@ -631,6 +666,7 @@ static void options_defaults(struct config *cfg)
 	cfg->seccomp = true;
 	cfg->ageing = CONFIG_AGEING;
 	cfg->max_address = CONFIG_MAX_ADDRESS;
+	cfg->queues = CONFIG_QUEUES;
 }
 
 /* Where options_scan_next() is in an argv. */

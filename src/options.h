@@ -29,6 +29,7 @@
 #define CONFIG_SRC_PORTS 8
 /* Taps, one per VNI or GRE key (--vni N=DEV, --key N=DEV), at most. */
 #define CONFIG_MAX_TUNNELS 16
+#define CONFIG_MAX_QUEUES 64	/* --queues: data paths, threads */
 /* Peers (--remote) and static forwarding entries (--fdb) at most. */
 #define CONFIG_MAX_PEERS 1024
 #define CONFIG_MAX_FDB 4096
@@ -45,6 +46,8 @@
 #define CONFIG_ENCAP ENCAP_VXLAN
 #define CONFIG_DEV "gsotun0"
 #define CONFIG_VNI 1
+/* One queue (--queues): one loop for everything. */
+#define CONFIG_QUEUES 1
 
 /*
  * The options' keys in the argp table (optable), long-only ones
@@ -72,6 +75,8 @@ enum options_key {
 	OPT_NO_OFFLOAD,
 	OPT_NO_GRO,
 	OPT_UDP_GRO,
+	OPT_QUEUES,
+	OPT_CPUS,
 	OPT_DAEMON,
 	OPT_PIDFILE,
 	OPT_USER,
@@ -145,6 +150,9 @@ struct config {
 	/* --address DEV=CIDR: the tap (0: --dev, i: taps[i - 1]) */
 	unsigned char addr_tap[CONFIG_MAX_ADDRS];
 	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
+	unsigned int queues;	/* --queues: 1 by default; 0 is auto */
+	unsigned int n_cpus;	/* --cpus: how many listed; 0 none */
+	uint16_t cpus[CONFIG_MAX_QUEUES];	/* queue i runs on cpus[i] */
 	struct config_tap taps[CONFIG_MAX_TUNNELS - 1];	/* more taps */
 	unsigned int n_taps;
 	struct config_mac macs[CONFIG_MAX_TUNNELS];	/* --mac */

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * optvalue: the values of options, strictly parsed (numbers, names,
- * addresses, MACs, forwarding entries), for argv, --peers and the control.
+ * addresses, MACs, fdb entries, CPU lists), for argv, --peers and control.
  */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "optvalue.h"
@@ -292,4 +296,96 @@ bool optvalue_cidr_contains(const struct cidr *c, const uint8_t *addr)
 	if (memcmp(net, addr, bytes))
 		return false;
 	return !bits || !((net[bytes] ^ addr[bytes]) & (0xff00 >> bits));
+}
+
+/* err, with why said in buf (len bytes). */
+static int __attribute__((format(printf, 4, 5)))
+optvalue_why(char *buf, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/*
+ * An item of a cpulist, "N" or "LO-HI", the len bytes at s, into *lo and
+ * *hi. As bitmap_parselist() in lib/bitmap-str.c, HI is not below LO.
+ * An item fits 15 bytes, so no number overflows.
+ */
+static int optvalue_cpu_range(const char *s, size_t len,
+			      unsigned long long *lo, unsigned long long *hi,
+			      char *why, size_t why_len)
+{
+	char buf[16], *hi_s;
+
+	if (!len)
+		return optvalue_why(why, why_len, -EINVAL,
+				    "an empty item (two commas, or one at an "
+				    "end)");
+	if (len >= sizeof(buf))
+		return optvalue_why(why, why_len, -EINVAL,
+				    "'%.15s...' is not a CPU nor a range", s);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	hi_s = strchr(buf, '-');
+	if (hi_s)
+		*hi_s++ = '\0';
+	if (optvalue_num(buf, false, ULLONG_MAX, lo) ||
+	    (hi_s && optvalue_num(hi_s, false, ULLONG_MAX, hi)))
+		return optvalue_why(why, why_len, -EINVAL,
+				    "'%.*s' is not a CPU nor a range (N or "
+				    "LO-HI)", (int)len, s);
+	if (!hi_s)
+		*hi = *lo;
+	if (*lo > *hi)
+		return optvalue_why(why, why_len, -EINVAL,
+				    "%.*s is not a range (LO-HI, LO first)",
+				    (int)len, s);
+	if (*hi >= CPU_SETSIZE)
+		return optvalue_why(why, why_len, -EINVAL,
+				    "CPU %llu is out of range (0..%d)", *hi,
+				    CPU_SETSIZE - 1);
+	return 0;
+}
+
+int optvalue_cpus_parse(const char *s, uint16_t *cpus, unsigned int max,
+			unsigned int *n, char *why, size_t why_len)
+{
+	unsigned long long lo, hi, c;
+	const char *end;
+	cpu_set_t seen;
+	int err;
+
+	*n = 0;
+	CPU_ZERO(&seen);
+	if (!*s)
+		return optvalue_why(why, why_len, -EINVAL, "an empty list");
+	for (;; s = end + 1) {
+		end = s + strcspn(s, ",");
+		err = optvalue_cpu_range(s, end - s, &lo, &hi, why, why_len);
+		if (err)
+			goto fail;
+		for (c = lo; c <= hi; c++) {
+			if (CPU_ISSET(c, &seen)) {
+				err = optvalue_why(why, why_len, -EINVAL,
+						   "CPU %llu twice", c);
+				goto fail;
+			}
+			if (*n == max) {
+				err = optvalue_why(why, why_len, -E2BIG,
+						   "more than %u CPUs", max);
+				goto fail;
+			}
+			CPU_SET(c, &seen);
+			cpus[(*n)++] = c;
+		}
+		if (!*end)
+			return 0;
+	}
+fail:
+	*n = 0;
+	return err;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The grammar of option values: numbers, device names, addresses and
- * prefixes, MACs and forwarding entries, each parsed strictly into its
- * struct. The command line (options.c), the peers file (peersfile.c) and
- * the control socket's requests (ctlreq.c) read values by it. Pure.
+ * prefixes, MACs, forwarding entries and CPU lists, each parsed strictly
+ * into its struct. The command line (options.c), the peers file
+ * (peersfile.c) and the control socket's requests (ctlreq.c) read values
+ * by it. Pure.
  */
 #ifndef GSOTUN_OPTVALUE_H
 #define GSOTUN_OPTVALUE_H
@@ -105,5 +106,16 @@ bool optvalue_cidr_contains(const struct cidr *c, const uint8_t *addr);
 
 /* A tap's unicast MAC in s into mac; why it is not one, or NULL. */
 const char *optvalue_tap_mac_invalid(const char *s, uint8_t *mac);
+
+/*
+ * A list of CPUs in s, the kernel's cpulist ("0-3,8,10-11", as
+ * /sys/devices/system/cpu/online and taskset -c write it; decimal, no
+ * blanks, no strides), into cpus in the order given and their number
+ * into *n: each below CPU_SETSIZE (1024), none twice, at most max. 0;
+ * -EINVAL (malformed, a CPU twice or past the last) or -E2BIG (more than
+ * max), with why in why (why_len bytes), *n 0 and cpus undefined.
+ */
+int optvalue_cpus_parse(const char *s, uint16_t *cpus, unsigned int max,
+			unsigned int *n, char *why, size_t why_len);
 
 #endif

@@ -5,9 +5,12 @@
 # itself, in a network namespace of its own where no gsotun runs (one
 # of a user namespace when not root; where neither can be made, those
 # checks skip), and each of its commands is in gsotunctl(8)'s COMMANDS
-# and in gsotunctl --help; the bash completion of completion/ parses
-# (bash -n), then completes every long option of gsotun(8)'s OPTIONS and
-# the values of some, and gsotunctl's options and commands word by word.
+# and in gsotunctl --help; gsotun --check of --queues and --cpus prints
+# them as a --config file that reads back the same, and refuses each bad
+# value and combination with its reason, exit 64; the bash completion of
+# completion/ parses (bash -n), then completes every long option of
+# gsotun(8)'s OPTIONS and the values of some, and gsotunctl's options and
+# commands word by word.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
@@ -134,6 +137,86 @@ else
 	skip "the commands of gsotunctl help documented"
 fi
 
+# gsotun --check ARGS... (with a peer): status in ST, stdout in OUT, stderr
+# in ERR. --check sets nothing up: no root, no tap.
+gt_check()
+{
+	OUT=$("$GSOTUN" --check --remote 192.0.2.2 "$@" 2>"$tmp/check.err")
+	ST=$?
+	ERR=$(cat "$tmp/check.err")
+}
+
+# round_trip LINES ARGS...: --check of ARGS exits 0 and prints LINES
+# after the peer; that output, as a --config alone, is printed the same.
+round_trip()
+{
+	local want=$1 again
+
+	shift
+	gt_check "$@"
+	[ "$ST" -eq 0 ] || { diag "status $ST: $ERR"; return 1; }
+	[ "$(grep -v '^#' <<<"$OUT")" = "remote 192.0.2.2"$'\n'"$want" ] ||
+		{ diag "for $*:" "$OUT"; return 1; }
+	printf '%s\n' "$OUT" >"$tmp/rt.conf"
+	again=$("$GSOTUN" --check --config "$tmp/rt.conf" 2>&1)
+	[ "$again" = "$OUT" ] || { diag "read back:" "$again"; return 1; }
+}
+
+# refused MSG ARGS...: --check of ARGS exits 64, "gsotun: MSG" on stderr
+# and nothing on stdout.
+refused()
+{
+	local msg=$1
+
+	shift
+	gt_check "$@"
+	[ "$ST" -eq 64 ] && [ -z "$OUT" ] && [[ $ERR == *"gsotun: $msg"* ]] &&
+		return 0
+	diag "status $ST: $ERR"
+	return 1
+}
+
+round_trip "queues 2" --queues 2
+ok $? "--check --queues 2: 'queues 2', the same through --config"
+round_trip "queues auto" --queues auto
+ok $? "--check --queues auto: 'queues auto', the same through --config"
+round_trip "cpus 0-1,3" --cpus 0-1,3
+ok $? "--check --cpus 0-1,3: 'cpus 0-1,3', the same through --config"
+round_trip $'queues 3\ncpus 0-1,3' --queues auto --cpus 0-1,3
+ok $? "--check --queues auto --cpus 0-1,3: a queue per CPU listed, 3"
+round_trip $'queues 2\ncpus 3,0-1' --queues 2 --cpus 3,0-1
+ok $? "--check --queues 2 --cpus 3,0-1: the CPUs in the order given"
+round_trip $'encap gre\nqueues auto' --encap gre --queues auto
+ok $? "--check --encap gre --queues auto: allowed (one queue at set-up)"
+gt_check --queues 1
+[ "$ST" -eq 0 ] && [ -n "$OUT" ] && ! grep -q queues <<<"$OUT"
+ok $? "--check --queues 1: the default, not written (status $ST)"
+
+# Usage errors, each with its reason.
+while IFS='|' read -r args msg; do
+	read -ra argv <<<"$args"
+	refused "$msg" "${argv[@]}"
+	ok $? "--check $args: exit 64, '$msg'"
+done <<'EOF'
+--queues 0|invalid --queues '0': must be 1..64 or auto
+--queues 65|invalid --queues '65': must be 1..64 or auto
+--queues x|invalid --queues 'x': must be 1..64 or auto
+--encap gre --queues 2|--queues 2: raw GRE has one socket and one queue; use --encap gre-udp for queues
+--encap gre-udp --seq --queues 2|--queues 2 with --seq: one sequence counter cannot stay in order across queues; leave out --seq for queues
+--queues 4 --cpus 0-1|--cpus lists 2 CPUs for --queues 4: list one for each queue
+--cpus 5-3|invalid --cpus '5-3': 5-3 is not a range
+--cpus 1,2,2|invalid --cpus '1,2,2': CPU 2 twice
+--cpus 0,,1|invalid --cpus '0,,1': an empty item
+--cpus 0-|invalid --cpus '0-': '0-' is not a CPU nor a range
+--cpus 1024|invalid --cpus '1024': CPU 1024 is out of range (0..1023)
+--cpus 0-64|invalid --cpus '0-64': more than 64 CPUs
+EOF
+refused "invalid --cpus '': an empty list" --cpus ''
+ok $? "--check --cpus '': exit 64, an empty list"
+printf 'queues 2\nencap gre\n' >"$tmp/gre.conf"
+refused "--queues 2: raw GRE has one socket" --config "$tmp/gre.conf"
+ok $? "--check of a file with 'queues 2' and 'encap gre': exit 64"
+
 for f in gsotun gsotunctl; do
 	bash -n "$completion/$f" 2>"$tmp/syntax"
 	ok $? "completion/$f parses (bash -n) $(cat "$tmp/syntax")"
@@ -186,6 +269,8 @@ offers "gre gre-udp" _gsotun "$GSOTUN" --encap = g
 ok $? "gsotun --encap=g<TAB>: those starting so"
 offers "inherit set unset" _gsotun "$GSOTUN" --df =
 ok $? "gsotun --df=<TAB>: set, unset, inherit"
+offers "auto" _gsotun "$GSOTUN" --queues ""
+ok $? "gsotun --queues <TAB>: auto"
 offers "" _gsotun "$GSOTUN" --remote ""
 ok $? "gsotun --remote <TAB>: nothing (an address)"
 offers "--learning" _gsotun "$GSOTUN" --learning --lea

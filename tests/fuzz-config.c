@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,11 @@ static void config_check_limits(const struct config *c)
 	for (i = 0; i < c->n_addrs; i++)
 		FUZZ_CHECK(c->addr_tap[i] <= c->n_taps);
 	FUZZ_CHECK(memchr(c->dev, '\0', sizeof(c->dev)) && c->dev[0]);
+	FUZZ_CHECK(c->queues <= CONFIG_MAX_QUEUES);
+	FUZZ_CHECK(c->n_cpus <= CONFIG_MAX_QUEUES);
+	FUZZ_CHECK(!c->n_cpus || c->queues <= c->n_cpus);
+	for (i = 0; i < c->n_cpus; i++)
+		FUZZ_CHECK(c->cpus[i] < CPU_SETSIZE);
 }
 
 /* c as --check prints it (owned by the caller). */

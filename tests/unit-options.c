@@ -56,7 +56,7 @@ struct row {
 	"dev=gsotun0 encap=vxlan local=- remote=192.0.2.2 port=4789 "         \
 	"src_ports=8 vni=1 "                                                   \
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
-	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=-"
+	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=- queues=1 cpus=-"
 
 /* 120 bytes: more than a socket's name holds. */
 #define LONG_NAME                                                             \
@@ -579,6 +579,66 @@ static const struct row rows[] = {
 	{ A(R, "--fdb", "a/b=52:54:00:00:00:01=192.0.2.2"), 64,
 	  "invalid --fdb 'a/b=" },
 
+	/* --queues N|auto and --cpus LIST */
+	{ A(R, "--queues", "2"), 0, "queues=2 cpus=-" },
+	{ A(R, "--queues", "64"), 0, "queues=64" },
+	{ A(R, "--queues", "0x40"), 0, "queues=64" },
+	{ A(R, "--queues", "auto"), 0, "queues=0 cpus=-" },
+	{ A(R, "--queues", "auto", "--queues", "3"), 0, "queues=3" },
+	{ A(R, "--encap", "gre-udp", "--queues", "2"), 0,
+	  "encap=gre-udp queues=2" },
+	{ A(R, "--cpus", "5"), 0, "queues=1 cpus=5" },
+	{ A(R, "--cpus", "0-1,3"), 0, "queues=1 cpus=0,1,3" },
+	{ A(R, "--queues", "2", "--cpus", "3,0-1"), 0, "queues=2 cpus=3,0,1" },
+	{ A(R, "--cpus", "0-1,3", "--queues", "auto"), 0,
+	  "queues=3 cpus=0,1,3" },
+	{ A(R, "--queues", "2", "--cpus", "7", "--cpus", "1-2"), 0,
+	  "queues=2 cpus=1,2" },
+	{ A(R, "--cpus", "960-1023"), 0, "queues=1 ncpus=64" },
+	/* auto where one queue is all there can be: the set-up says so */
+	{ A(R, "--encap", "gre", "--queues", "auto"), 0, "queues=0" },
+	{ A(R, "--encap", "gre", "--queues", "auto", "--cpus", "2-3"), 0,
+	  "queues=0 cpus=2,3" },
+	{ A(R, "--encap", "gre-udp", "--seq", "--queues", "auto", "--cpus",
+	    "2-3"), 0, "seq=1 queues=0 cpus=2,3" },
+	{ A(R, "--encap", "gre", "--cpus", "2"), 0, "queues=1 cpus=2" },
+	{ A(R, "--queues", "0"), 64,
+	  "invalid --queues '0': must be 1..64 or auto" },
+	{ A(R, "--queues", "65"), 64,
+	  "invalid --queues '65': must be 1..64 or auto" },
+	{ A(R, "--queues", "Auto"), 64, "invalid --queues 'Auto'" },
+	{ A(R, "--queues", "-1"), 64, "invalid --queues '-1'" },
+	{ A(R, "--queues", ""), 64, "invalid --queues ''" },
+	{ A(R, "--queues"), 64, NULL },
+	{ A(R, "--encap", "gre", "--queues", "2"), 64,
+	  "--queues 2: raw GRE has one socket and one queue; use --encap "
+	  "gre-udp for queues" },
+	{ A(R, "--encap", "gre-udp", "--seq", "--queues", "2"), 64,
+	  "--queues 2 with --seq: one sequence counter cannot stay in order "
+	  "across queues; leave out --seq for queues" },
+	{ A(R, "--queues", "4", "--cpus", "0-1"), 64,
+	  "--cpus lists 2 CPUs for --queues 4: list one for each queue" },
+	{ A(R, "--cpus", "3", "--queues", "2"), 64,
+	  "--cpus lists 1 CPU for --queues 2" },
+	{ A(R, "--cpus", "5-3"), 64,
+	  "invalid --cpus '5-3': 5-3 is not a range" },
+	{ A(R, "--cpus", "0-3,2"), 64, "invalid --cpus '0-3,2': CPU 2 twice" },
+	{ A(R, "--cpus", ""), 64, "invalid --cpus '': an empty list" },
+	{ A(R, "--cpus", "0,,1"), 64, "invalid --cpus '0,,1': an empty item" },
+	{ A(R, "--cpus", "x"), 64,
+	  "invalid --cpus 'x': 'x' is not a CPU nor a range" },
+	{ A(R, "--cpus", "1024"), 64,
+	  "invalid --cpus '1024': CPU 1024 is out of range (0..1023)" },
+	{ A(R, "--cpus", "0-64"), 64,
+	  "invalid --cpus '0-64': more than 64 CPUs" },
+	{ A(R, "--cpus"), 64, NULL },
+	{ A(C), 0, "queues=2 cpus=6,7",
+	  .file = "remote 192.0.2.2\nqueues 2\ncpus 6-7\n" },
+	{ A(C, "--queues", "auto"), 0, "queues=3 cpus=0,2,4",
+	  .file = "remote 192.0.2.2\nqueues 2\ncpus 0,2,4\n" },
+	{ A(C), 64, ".conf:2: invalid --cpus '1,1': CPU 1 twice",
+	  .file = "remote 192.0.2.2\ncpus 1,1\n" },
+
 	/*
 	 * --config FILE: a long option a line, the command line's after;
 	 * the lists add up, the rest is overridden.
@@ -662,7 +722,7 @@ static const struct row rows[] = {
 	  "Tunnel: Encapsulation: Device: Process: --remote=ADDR "
 	  "--local=ADDR --port=N --source-ports=N --ttl=N --tos=N|inherit "
 	  "--encap=TYPE --vni=N --key=N --csum --no-csum --seq --dev=NAME "
-	  "--mtu=N|auto "
+	  "--mtu=N|auto --queues=N|auto --cpus=LIST "
 	  "--address=[DEV=]CIDR --no-offload --no-gro --udp-gro=auto|on|off "
 	  "--verbose --quiet --log-time --daemon "
 	  "--pidfile=FILE --version Examples:" },
@@ -806,6 +866,11 @@ static char *test_render(const struct config *c)
 	if (c->control)
 		fprintf(f, " control=%s", c->control);
 	fprintf(f, " admin_group=%s", c->admin_group ? c->admin_group : "-");
+	fprintf(f, " queues=%u ncpus=%u cpus", c->queues, c->n_cpus);
+	for (i = 0; i < c->n_cpus && i < CONFIG_MAX_QUEUES; i++)
+		fprintf(f, "%c%u", i ? ',' : '=', c->cpus[i]);
+	if (!c->n_cpus)
+		fprintf(f, "=-");
 	fprintf(f, " check=%d", c->check);
 	fputc(' ', f);
 	fclose(f);
@@ -1139,6 +1204,85 @@ static void test_cidr(void)
 	}
 }
 
+/* ---- optvalue_cpus_parse() ------------------------------------------ */
+
+struct cpus_row {
+	const char *name;
+	const char *list;
+	unsigned int max;
+	int rc;
+	const char *want;	/* the CPUs, a comma between; or the reason */
+};
+
+static const struct cpus_row cpus_rows[] = {
+	{ "one CPU", "0", 64, 0, "0" },
+	{ "the kernel's form of an online list", "0-3,8,10-11", 64, 0,
+	  "0,1,2,3,8,10,11" },
+	{ "the order given, which is the queues'", "7,3,0-1", 64, 0,
+	  "7,3,0,1" },
+	{ "a range of one", "2-2", 64, 0, "2" },
+	{ "the last CPU a set holds", "1023", 64, 0, "1023" },
+	{ "leading zeros, as the kernel takes them", "007", 64, 0, "7" },
+	{ "as many as max", "0-3", 4, 0, "0,1,2,3" },
+	{ "one more than max", "0-4", 4, -E2BIG, "more than 4 CPUs" },
+	{ "an empty list", "", 64, -EINVAL, "an empty list" },
+	{ "a comma alone", ",", 64, -EINVAL, "an empty item" },
+	{ "a comma at the end", "0,", 64, -EINVAL, "an empty item" },
+	{ "a comma at the start", ",0", 64, -EINVAL, "an empty item" },
+	{ "two commas", "0,,1", 64, -EINVAL, "an empty item" },
+	{ "a word", "all", 64, -EINVAL, "'all' is not a CPU nor a range" },
+	{ "a range without its end", "1-", 64, -EINVAL,
+	  "'1-' is not a CPU nor a range" },
+	{ "a range without its start", "-1", 64, -EINVAL,
+	  "'-1' is not a CPU nor a range" },
+	{ "three ends", "1-2-3", 64, -EINVAL,
+	  "'1-2-3' is not a CPU nor a range" },
+	{ "a stride (bitmap_parselist()'s, not taken)", "0-7:2", 64, -EINVAL,
+	  "'0-7:2' is not a CPU nor a range" },
+	{ "hex", "0x1", 64, -EINVAL, "'0x1' is not a CPU nor a range" },
+	{ "a blank", "0, 1", 64, -EINVAL, "' 1' is not a CPU nor a range" },
+	{ "a sign", "+1", 64, -EINVAL, "'+1' is not a CPU nor a range" },
+	{ "an item too long to be a CPU", "0000000000000001", 64, -EINVAL,
+	  "'000000000000000...' is not a CPU nor a range" },
+	{ "a range upside down", "5-3", 64, -EINVAL, "5-3 is not a range" },
+	{ "a CPU past the last", "1024", 64, -EINVAL,
+	  "CPU 1024 is out of range (0..1023)" },
+	{ "a range past the last", "1000-1024", 64, -EINVAL,
+	  "CPU 1024 is out of range" },
+	{ "a CPU twice", "1,2,2", 64, -EINVAL, "CPU 2 twice" },
+	{ "a CPU of a range again", "0-3,2", 64, -EINVAL, "CPU 2 twice" },
+	{ "two ranges that overlap", "0-3,3-5", 64, -EINVAL, "CPU 3 twice" },
+};
+
+#define N_CPUS (sizeof(cpus_rows) / sizeof(cpus_rows[0]))
+
+static void test_cpus(void)
+{
+	uint16_t cpus[64];		/* the rows' max at most */
+	char why[80], got[512];
+	unsigned int n, i, len;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < N_CPUS; k++) {
+		const struct cpus_row *r = &cpus_rows[k];
+
+		why[0] = '\0';
+		rc = optvalue_cpus_parse(r->list, cpus, r->max, &n, why,
+					 sizeof(why));
+		for (len = i = 0; !rc && i < n && len < sizeof(got); i++)
+			len += snprintf(got + len, sizeof(got) - len, "%s%u",
+					i ? "," : "", cpus[i]);
+		if (rc)
+			snprintf(got, sizeof(got), "%s (n %u)", why, n);
+		if (!ok(rc == r->rc && (rc ? strstr(got, r->want) && !n
+					   : !strcmp(got, r->want)),
+			"cpus: %s ('%s')", r->name, r->list))
+			printf("#   want %d '%s'\n#   got  %d '%s'\n", r->rc,
+			       r->want, rc, got);
+	}
+}
+
 /*
  * A peers file read again (peersfile_load()) over a config the
  * command line args made: want is the fields after it (rc 0) or a text
@@ -1411,7 +1555,8 @@ int main(void)
 	for (i = 0; i < N_ROWS; i++)
 		n += 1 + !!rows[i].want + !!rows[i].out +
 		     (rows[i].want && !rows[i].status);
-	plan(n + (int)N_CIDR + 2 * (int)N_RELOADS + 2 * (int)N_CONF + 5);
+	plan(n + (int)N_CIDR + (int)N_CPUS + 2 * (int)N_RELOADS +
+	     2 * (int)N_CONF + 5);
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -1424,6 +1569,7 @@ int main(void)
 		free(res.cfg);
 	}
 	test_cidr();
+	test_cpus();
 	for (i = 0; i < N_RELOADS; i++)
 		test_reload(&reloads[i]);
 	for (i = 0; i < N_CONF; i++)
