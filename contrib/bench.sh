@@ -38,13 +38,25 @@
 # status is 0 unless the set-up failed (a tool missing, a tunnel that does
 # not come up).
 #
+# The queue rows (issue 26; "queues" in BENCH_ROWS names all four): gsotun
+# vxlan with one queue (q1, the default) and with --queues 2 (q2), and
+# the same with --no-offload (q1-nooff, q2-nooff), measured apart:
+#   tcp8    eight TCP streams (iperf3 -P 8), one run, Gbit/s
+#   udp64x8 64-byte UDP datagrams per second received from 8 flows
+#           (iperf3 -u -P 8), median of 3
+#   threads each gsotun thread's share of one CPU over each of the two,
+#           by thread name (gsotun, gsotun-q0, gsotun-q1...), from
+#           /proc/PID/task/*/stat (user and system time)
+# Their ratios are to the one-queue row of the same offloads, same run;
+# queues.tsv holds them, and "queues" in bench.json.
+#
 # Environment:
 #   GSOTUN        the binary (default: src/gsotun of this source tree)
 #   BENCH_OUT     output directory (default ./bench-out)
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
 #   BENCH_ROWS    rows to run (default "kernel copy-only vxlan peers100
-#                 gre-udp gre no-offload")
+#                 gre-udp gre no-offload queues")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
@@ -69,7 +81,17 @@ PY=/usr/bin/python3
 T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
-ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre no-offload}
+ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre no-offload
+	queues}
+ALL_ROWS=${ALL_ROWS//queues/q1 q2 q1-nooff q2-nooff}
+# The queue rows have measures and a table of their own (QROWS).
+ROWS='' QROWS=''
+for r in $ALL_ROWS; do
+	case $r in
+	q[12] | q[12]-nooff) QROWS="$QROWS $r" ;;
+	*) ROWS="$ROWS $r" ;;
+	esac
+done
 read -r -a GT_EXTRA <<<"${BENCH_GSOTUN_ARGS:-}"
 read -r -a VETH_FEAT <<<"${BENCH_ETHTOOL:-}"
 GSOTUN=${GSOTUN:-$top/src/gsotun}
@@ -92,6 +114,10 @@ declare -A LABEL=(
 	[gre-udp]="gsotun gre-udp"
 	[gre]="gsotun gre"
 	[no-offload]="gsotun vxlan --no-offload"
+	[q1]="gsotun vxlan, 1 queue"
+	[q2]="gsotun vxlan --queues 2"
+	[q1-nooff]="gsotun vxlan --no-offload, 1 queue"
+	[q2-nooff]="gsotun vxlan --no-offload --queues 2"
 )
 declare -A SHORT=(
 	[kernel]="kernel vxlan"
@@ -101,12 +127,17 @@ declare -A SHORT=(
 	[gre-udp]="gre-udp"
 	[gre]="gre"
 	[no-offload]="vxlan no-offload"
+	[q1]="vxlan 1 queue"
+	[q2]="vxlan 2 queues"
+	[q1-nooff]="no-offload 1 queue"
+	[q2-nooff]="no-offload 2 queues"
 )
 # Results, by row; NA when a measure could not be taken.
 declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
 declare -A R_SCDA R_SCDB
 declare -A R_BULK R_BRUNS R_BLOSS R_PLAIN R_PRUNS R_PLOSS
 declare -A R_MTU R_NOTE R_FLOOD R_FCOPIES
+declare -A R_TCP8 R_UDP8 R_U8RUNS R_THR_TCP8 R_THR_UDP8
 
 # ---------------------------------------------------------------- helpers
 
@@ -555,7 +586,10 @@ tunnel_up()
 	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
-	no-offload) args=(--encap vxlan --no-offload) ;;
+	no-offload | q1-nooff) args=(--encap vxlan --no-offload) ;;
+	q1) args=(--encap vxlan) ;;
+	q2) args=(--encap vxlan --queues 2) ;;
+	q2-nooff) args=(--encap vxlan --no-offload --queues 2) ;;
 	*) log "unknown row $1"; return 1 ;;
 	esac
 	if [ "$1" = peers100 ]; then
@@ -1072,6 +1106,77 @@ m_rr()
 	fi
 }
 
+# thread_ticks PID: "TID NAME TICKS" for each thread of PID, TICKS its
+# user and system clock ticks, NAME what pthread_setname_np() made it.
+thread_ticks()
+{
+	local t stat name f
+
+	for t in /proc/"$1"/task/*; do
+		{ read -r stat <"$t/stat"; } 2>/dev/null || continue
+		name=${stat#*(} name=${name%%)*}
+		read -r -a f <<<"${stat##*) }"
+		echo "${t##*/} $name $((f[11] + f[12]))"
+	done
+}
+
+# threads_mark: the ticks of A's and B's gsotun threads, now.
+threads_mark()
+{
+	thread_ticks "$GT_A" >"$TMP/threads-A"
+	thread_ticks "$GT_B" >"$TMP/threads-B"
+	THR_T0=$(date +%s.%N)
+}
+
+# threads_since: since threads_mark, each thread's share of one CPU, in
+# per cent: "A gsotun=1 gsotun-q0=85 ...; B ..." (names sorted).
+threads_since()
+{
+	local secs side pid out=''
+
+	secs=$(calc "$(date +%s.%N) - $THR_T0")
+	for side in A B; do
+		pid=GT_$side
+		out="$out${out:+; }$side$(thread_ticks "${!pid}" |
+			awk -v hz="$HZ" -v s="$secs" '
+			NR == FNR { t0[$1] = $3; next }
+			{ printf "%s=%.0f\n", $2,
+				($3 - t0[$1]) * 100 / hz / s }' \
+			"$TMP/threads-$side" - | sort | tr '\n' ' ' |
+			sed 's/ $//; s/^/ /')"
+	done
+	echo "$out"
+}
+
+# The queue rows: 8 TCP streams, and 64-byte UDP from 8 flows (median
+# of 3), with each gsotun thread's share of a CPU over each.
+m_queues()
+{
+	local v i n s runs=()
+
+	R_TCP8[$row]=NA
+	threads_mark
+	iperf tcp8 -t "$T" -P 8 && v=$(ipj "$RAW/$row-tcp8.json" tcp) &&
+		R_TCP8[$row]=$(calc "${v%% *} / 1e9")
+	R_THR_TCP8[$row]=$(threads_since)
+	log "$row: eight streams: ${R_TCP8[$row]} Gbit/s;" \
+		"threads, % of a CPU: ${R_THR_TCP8[$row]}"
+	threads_mark
+	for i in 1 2 3; do
+		runs+=(NA)
+		iperf "udp64x8-$i" -t "$T" -u -l 64 -b 0 -P 8 || continue
+		v=$(ipj "$RAW/$row-udp64x8-$i.json" udp) || continue
+		read -r n s <<<"$v"
+		[ "$(calc "$s > 0")" = 1 ] && runs[-1]=$(calc "$n / $s")
+		log "$row: 64-byte UDP from 8 flows, run $i: ${runs[-1]}" \
+			"datagrams/s received"
+	done
+	R_THR_UDP8[$row]=$(threads_since)
+	R_U8RUNS[$row]=$(IFS=,; echo "${runs[*]}")
+	R_UDP8[$row]=$(median "${runs[@]}")
+	log "$row: threads, % of a CPU: ${R_THR_UDP8[$row]}"
+}
+
 # ---------------------------------------------------------------- a row
 
 run_row()
@@ -1088,7 +1193,9 @@ run_row()
 		ip netns exec "$NS_A" ethtool -k "$VETH_A" \
 			>"$RAW/$row-veth-features.txt" 2>&1
 		# The copy-only forwarder carries bulk UDP alone (no TSO).
-		if [ "$row" = copy-only ]; then
+		if [[ " $QROWS " == *" $row "* ]]; then
+			m_queues
+		elif [ "$row" = copy-only ]; then
 			R_NOTE[$row]="bulk and plain UDP only"
 		else
 			m_tcp1
@@ -1099,10 +1206,14 @@ run_row()
 		fi
 		# Last: bulk UDP raises gsotun's tap to 64 KB for a while,
 		# which the TCP connections of the measures above would keep.
-		m_bulk bulk 45
-		R_BULK[$row]=$BULK R_BRUNS[$row]=$BRUNS R_BLOSS[$row]=$BLOSS
-		m_bulk plain 1
-		R_PLAIN[$row]=$BULK R_PRUNS[$row]=$BRUNS R_PLOSS[$row]=$BLOSS
+		if [[ " $QROWS " != *" $row "* ]]; then
+			m_bulk bulk 45
+			R_BULK[$row]=$BULK R_BRUNS[$row]=$BRUNS
+			R_BLOSS[$row]=$BLOSS
+			m_bulk plain 1
+			R_PLAIN[$row]=$BULK R_PRUNS[$row]=$BRUNS
+			R_PLOSS[$row]=$BLOSS
+		fi
 		[ "$row" = peers100 ] && m_flood
 		for pid in $GT_A $GT_B; do
 			alive "$pid" ||
@@ -1272,11 +1383,47 @@ report()
 		fi
 		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
 		echo
+		[ -z "$QROWS" ] || queues_report
 		echo "targets (issues 3, 14 and 15; informational):"
 		targets
 	} | tee "$OUT/bench.txt"
 	write_json
 	plot
+}
+
+# queues_report: the queue rows' table, and queues.tsv; ratios to the
+# one-queue row of the same offloads.
+queues_report()
+{
+	local r b
+
+	printf 'row\tlabel\ttcp8_gbps\ttcp8_ratio\tudp64x8_pps\tudp64x8_runs\tudp64x8_ratio\tthreads_tcp8_pct\tthreads_udp64x8_pct\tnote\n' \
+		>"$OUT/queues.tsv"
+	echo "queues (issue 26): ratios to the one-queue row, same offloads"
+	printf '%-38s %16s %16s\n' row "TCP 8 Gbit/s" "UDP64 x8 kpps"
+	for r in $QROWS; do
+		b=${r/q2/q1}
+		local kp=NA bkp=NA
+		isnum "${R_UDP8[$r]}" && kp=$(calc "${R_UDP8[$r]} / 1000")
+		isnum "${R_UDP8[$b]}" && bkp=$(calc "${R_UDP8[$b]} / 1000")
+		printf '%-38s %s %s%s\n' "${LABEL[$r]}" \
+			"$(cell "${R_TCP8[$r]}" "${R_TCP8[$b]}" %.2f)" \
+			"$(cell "$kp" "$bkp" %.1f)" \
+			"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			"$r" "${LABEL[$r]}" "${R_TCP8[$r]}" \
+			"$(ratio "${R_TCP8[$r]}" "${R_TCP8[$b]}")" \
+			"${R_UDP8[$r]}" "${R_U8RUNS[$r]}" \
+			"$(ratio "${R_UDP8[$r]}" "${R_UDP8[$b]}")" \
+			"${R_THR_TCP8[$r]}" "${R_THR_UDP8[$r]}" "${R_NOTE[$r]}" \
+			>>"$OUT/queues.tsv"
+	done
+	echo "gsotun threads, per cent of one CPU (TCP 8 streams | UDP64 x8):"
+	for r in $QROWS; do
+		printf '  %-20s %s | %s\n' "${SHORT[$r]}" \
+			"${R_THR_TCP8[$r]:-NA}" "${R_THR_UDP8[$r]:-NA}"
+	done
+	echo
 }
 
 write_json()
@@ -1315,6 +1462,17 @@ with open(os.path.join(out, "bench.tsv")) as f:
         if row["mtu"] is not None:
             row["mtu"] = int(row["mtu"])
         rows.append(row)
+queues = []
+if os.path.exists(os.path.join(out, "queues.tsv")):
+    with open(os.path.join(out, "queues.tsv")) as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            row = {k: (v if k in ("row", "label", "note",
+                                  "threads_tcp8_pct",
+                                  "threads_udp64x8_pct") else num(v))
+                   for k, v in r.items()}
+            row["udp64x8_runs"] = [num(x)
+                                   for x in r["udp64x8_runs"].split(",")]
+            queues.append(row)
 with open(os.path.join(out, "targets.tsv")) as f:
     targets = [{"id": t[0], "what": t[1], "value": num(t[2]), "op": t[3],
                 "threshold": float(t[4]), "result": t[5].strip()}
@@ -1355,8 +1513,15 @@ doc = {
               "flood_ns_per_copy": "100 peers: ns of the sending gsotun's "
                                    "CPU per copy of a flooded 64-byte "
                                    "broadcast",
-              "flood_copies": "the copies sent in that measure"},
+              "flood_copies": "the copies sent in that measure",
+              "tcp8_gbps": "queue rows: Gbit/s, iperf3 -P 8, one run",
+              "udp64x8_pps": "queue rows: 64-byte datagrams received "
+                             "per second from 8 flows, median of 3",
+              "tcp8_ratio": "to the one-queue row of the same offloads",
+              "threads_tcp8_pct": "A's and B's gsotun threads by name, "
+                                  "per cent of one CPU over the run"},
     "rows": rows,
+    "queues": queues,
     "targets": targets,
 }
 with open(os.path.join(out, "bench.json"), "w") as f:
@@ -1407,8 +1572,8 @@ IDLE_BUSY=$(calc "($(busy) - $b0) * 100 / $HZ")
 [ "$(calc "$IDLE_BUSY > 10")" = 1 ] &&
 	log "warning: the machine is busy before the start ($IDLE_BUSY% of a CPU)"
 
-log "gsotun: $GSOTUN; rows: $ROWS; $T s per measure"
-for r in $ROWS; do
+log "gsotun: $GSOTUN; rows:$ROWS$QROWS; $T s per measure"
+for r in $ALL_ROWS; do
 	[ -n "${LABEL[$r]:-}" ] || die "unknown row '$r' in BENCH_ROWS"
 done
 # Rows not run are NA, so that the ratios and targets can name them.
@@ -1419,8 +1584,10 @@ for r in "${!LABEL[@]}"; do
 	R_PLAIN[$r]=NA R_PRUNS[$r]=NA R_PLOSS[$r]=NA
 	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
 	R_MTU[$r]=NA R_NOTE[$r]='' R_FLOOD[$r]=NA R_FCOPIES[$r]=NA
+	R_TCP8[$r]=NA R_UDP8[$r]=NA R_U8RUNS[$r]=NA
+	R_THR_TCP8[$r]='' R_THR_UDP8[$r]=''
 done
-for r in $ROWS; do
+for r in $ALL_ROWS; do
 	run_row "$r"
 done
 report

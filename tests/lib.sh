@@ -5,6 +5,14 @@
 # Everything a test creates is recorded here and removed by the EXIT trap:
 # processes are killed by PID, namespaces deleted, the mktemp -d directory
 # removed. Nothing is ever configured outside the test's own namespaces.
+#
+# Environment:
+#   GSOTUN, GSOTUNCTL    the binaries (default: src/ of this tree)
+#   TESTS_DIR            where lib.sh and the helpers are (make check sets it)
+#   GSOTUN_TEST_ARGS     words appended to every gsotun that gt_start starts
+#                        (e.g. "--queues 2"; tests/netns-q2-*.sh set it)
+#   GSOTUN_TEST_TIMEOUT  seconds before a test's watchdog fires
+#   GSOTUN_TEST_KEEP=1   keep the temporary directory for a post-mortem
 
 # shellcheck shell=bash
 # Variables set here are used by the scripts that source this file.
@@ -283,9 +291,12 @@ dev_gone()
 # gt_start NS DEV ARGS...: start gsotun --dev DEV ARGS in NS, in the
 # foreground as far as gsotun knows (stderr to a file, SIGINT at its
 # default disposition, as from a terminal), and wait until it is ready.
+# The words of $GSOTUN_TEST_ARGS follow ARGS, so that a whole script runs
+# again with another mode (tests/netns-q2-*.sh: --queues 2); the gsotun a
+# script runs itself, not through gt_start, do not get them.
 gt_start()
 {
-	local ns=$1 dev=$2 cidrs=() prev='' arg i pid err
+	local ns=$1 dev=$2 cidrs=() prev='' arg i pid err extra=()
 
 	shift 2
 	for arg in "$@"; do
@@ -293,11 +304,13 @@ gt_start()
 		[ "$prev" = --address ] && [[ $arg != *=* ]] && cidrs+=("$arg")
 		prev=$arg
 	done
+	read -r -a extra <<<"${GSOTUN_TEST_ARGS:-}"
 	gt_seq=$((gt_seq + 1))
 	err=$LIB_TMP/gsotun.$ns.$gt_seq.err
-	echo "$GSOTUN --dev $dev $*" >"$err.cmd"
+	echo "$GSOTUN --dev $dev $* ${extra[*]}" >"$err.cmd"
 	ip netns exec "$ns" env --default-signal=INT "$GSOTUN" \
-		--dev "$dev" "$@" </dev/null >"$err.out" 2>"$err" &
+		--dev "$dev" "$@" "${extra[@]}" \
+		</dev/null >"$err.out" 2>"$err" &
 	pid=$!
 	track_pid "$pid"
 	GT_PID[$ns]=$pid GT_ERR[$ns]=$err GT_DEV[$ns]=$dev

@@ -11,6 +11,16 @@
 
 static int tap_n, tap_failed;
 
+/*
+ * Every line out at its newline, before a test forks: a child that
+ * leaves by _exit() writes nothing, except under TSan, whose _exit()
+ * flushes the child's copy of a full buffer (the parent's lines twice).
+ */
+__attribute__((constructor)) static void tap_line_buffered(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 static inline void plan(int n)
 {
 	printf("1..%d\n", n);
