@@ -918,11 +918,12 @@ unsigned int control_pending(const struct control *c)
 {
 	unsigned int i, n = 0;
 
-	n += ev_is_pending(&c->io) + ev_is_pending(&c->resume_w);
+	/* ev_is_pending() is the watcher's place among them, or 0. */
+	n += !!ev_is_pending(&c->io) + !!ev_is_pending(&c->resume_w);
 	for (i = 0; i < CONTROL_CLIENTS; i++) {
 		const struct control_client *cl = &c->clients[i];
 
-		n += ev_is_pending(&cl->io) + ev_is_pending(&cl->timer);
+		n += !!ev_is_pending(&cl->io) + !!ev_is_pending(&cl->timer);
 	}
 	return n;
 }

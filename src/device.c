@@ -44,30 +44,19 @@ static const struct queue_ops device_queue_ops = {
 	.sock_errors = device_sock_errors,
 };
 
-/* A source handed up less than this ago is not again (as rx_learn()). */
-#define DEVICE_RELEARN_NS 1000000000ull
-
-static struct lane_learnt *device_learnt_slot(struct lane *l,
-					      const uint8_t *mac,
-					      uint16_t vlan)
-{
-	unsigned int h = mac[3] ^ mac[4] * 7u ^ mac[5] * 31u ^ vlan;
-
-	return &l->learnt[h % LANE_LEARNT];
-}
-
 /*
  * Lanes on threads: what the queues tell the device waits in their
  * lane's events (lane_post()) for the main thread. Learning reads the
  * table, as every frame's lookup does: a frame that claims a MAC fixed
  * to another peer is dropped here (fwd_learn() says why); the rest is
- * handed up once a second per source at most.
+ * handed up once a second per source at most, at once where it is not
+ * in the table behind this peer yet (frames to it are flooded till
+ * then), else with the others of 10 ms (it was seen again: its age).
  */
 static enum drop device_post_learn(struct queue *q, unsigned int peer,
 				   const uint8_t *mac, uint16_t vlan,
 				   uint64_t now)
 {
-	struct lane_learnt *t = device_learnt_slot(q->lane, mac, vlan);
 	int fixed = fdb_lookup_static(&q->dev->fdb, mac, vlan);
 	struct lane_event e = {
 		.kind = LANE_EV_LEARN, .dev = (uint8_t)q->idx, .vlan = vlan,
@@ -76,15 +65,14 @@ static enum drop device_post_learn(struct queue *q, unsigned int peer,
 
 	if (fixed >= 0 && fixed != (int)peer)
 		return DROP_RX_MAC_STATIC;
-	if (t->peer == (int)peer && t->dev == q->idx && t->vlan == vlan &&
-	    now - t->ns < DEVICE_RELEARN_NS && !memcmp(t->mac, mac, MAC_LEN))
+	if (lane_learnt_peer(q->lane, q->idx, mac, vlan, now) == (int)peer)
 		return DROP_NONE;
 	memcpy(e.mac, mac, MAC_LEN);
-	if (!lane_post(q->lane, &e))
+	if (!lane_post(q->lane, &e,
+		       fdb_lookup(&q->dev->fdb, mac, vlan, now) != (int)peer))
 		return DROP_NONE;
-	*t = (struct lane_learnt){ .vlan = vlan, .peer = (int)peer,
-				   .dev = (uint8_t)q->idx, .ns = now };
-	memcpy(t->mac, mac, MAC_LEN);
+	lane_learnt_set(lane_learnt_slot(q->lane, q->idx, mac, vlan), q->idx,
+			mac, vlan, (int)peer, now);
 	return DROP_NONE;
 }
 
@@ -94,7 +82,7 @@ static void device_post(struct queue *q, enum lane_event_kind kind, int peer,
 	struct lane_event e = { .kind = (uint8_t)kind, .dev = (uint8_t)q->idx,
 				.peer = peer, .arg = arg };
 
-	lane_post(q->lane, &e);
+	lane_post(q->lane, &e, kind == LANE_EV_SOCK_ERRORS);
 }
 
 static void device_post_udp_bulk(struct queue *q, enum xmit_bulk b)
@@ -180,6 +168,8 @@ int device_init(struct device *d, const struct config *cfg,
 		encap_set_id(&d->s.encap, cfg->taps[i - 1].id);
 	}
 	d->s.id = encap_id(&d->s.encap);
+	d->s.lanes = port->lane;
+	d->s.n_lanes = port->n_lanes;
 	d->idx = i;
 	d->port = port;
 	d->q = calloc(port->n_lanes, sizeof(*d->q));

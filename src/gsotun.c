@@ -90,6 +90,8 @@ static void go_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 
 static void apply_events(struct port *port)
 {
+	/* Stopped already by stop_cb(), this round: nothing if so. */
+	port_stop(port);
 	atomic_store(&port->events_now, false);
 	port->events_ns = clock_now_ns();
 	device_apply_events(port);

@@ -9,6 +9,7 @@
 #ifndef GSOTUN_QUEUE_H
 #define GSOTUN_QUEUE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <net/if.h>
@@ -56,6 +57,8 @@ struct dev_state {
 	struct fdb fdb;		/* where MACs are; learnt by the device */
 	uint32_t budget;	/* largest inner frame that fits every peer */
 	uint32_t udp_fit;	/* path_publish_fit(): 0, none */
+	const struct lane *lanes;	/* the port's, for lane_recent_peer() */
+	unsigned int n_lanes;
 };
 
 struct queue;
@@ -127,14 +130,21 @@ struct lane_event {
 #define LANE_EVENTS 4096
 /* Sources a lane remembers handing up (LANE_EV_LEARN), by hash. */
 #define LANE_LEARNT 64
+/* And for how long: as rx_learn(), a second. */
+#define LANE_RELEARN_NS 1000000000ull
 
-/* A source handed up, not again for a second. */
+/*
+ * A source handed up (LANE_EV_LEARN), not again for a second; until the
+ * main thread has learnt it, the other lanes' queues send frames to it
+ * by it rather than flood them (lane_recent_peer()). Written by its
+ * lane alone (or the main thread, the lanes stopped) and read by every
+ * lane: a sequence lock of C11 atomics, odd while written.
+ */
 struct lane_learnt {
-	uint8_t mac[MAC_LEN];
-	uint16_t vlan;
-	int peer;		/* -1: none */
-	uint8_t dev;
-	uint64_t ns;
+	_Atomic uint32_t seq;
+	_Atomic uint64_t key;	/* lane_learnt_key() */
+	_Atomic int32_t peer;	/* -1: none */
+	_Atomic uint64_t ns;	/* when (clock.h) */
 };
 
 /*
@@ -171,6 +181,32 @@ struct lane {
 int lane_init(struct lane *l, unsigned int idx, unsigned int peer_cap);
 void lane_free(struct lane *l);
 
+/* The entry of the table of l for a source of device dev. */
+struct lane_learnt *lane_learnt_slot(struct lane *l, unsigned int dev,
+				     const uint8_t *mac, uint16_t vlan);
+
+/* Its source, peer and time now: the lane's thread, or stopped. */
+void lane_learnt_set(struct lane_learnt *t, unsigned int dev,
+		     const uint8_t *mac, uint16_t vlan, int peer, uint64_t ns);
+
+/*
+ * The peer that source mac on vlan of device dev was handed up from, by
+ * lane l, less than a second before now; -1 if none (or it was being
+ * written).
+ */
+int lane_learnt_peer(const struct lane *l, unsigned int dev,
+		     const uint8_t *mac, uint16_t vlan, uint64_t now);
+
+/*
+ * The peer that any of the n lanes handed source mac up from just now:
+ * what a frame to mac whose entry the main thread has not made yet goes
+ * to, so that it is not flooded meanwhile (the kernel learns before it
+ * forwards the answer). -1 if none.
+ */
+int lane_recent_peer(const struct lane *lanes, unsigned int n,
+		     unsigned int dev, const uint8_t *mac, uint16_t vlan,
+		     uint64_t now);
+
 /*
  * The peer in slot i gone: the lane's counters of it zeroed (for the
  * next peer of the slot), its events and the sources handed up from it
@@ -180,10 +216,12 @@ void lane_forget_peer(struct lane *l, unsigned int i);
 
 /*
  * An event for the main thread (a lane on its own thread); false when
- * ev[] is full (counted). It is woken at the first of a batch, and at
- * once for one that cannot wait (a socket's errors).
+ * ev[] is full (counted). It is woken at the first of a batch, to take
+ * them within 10 ms, and at once for one that cannot wait (now: a new
+ * source, whose frames are flooded until it is learnt; a socket's
+ * errors) and past half of ev[].
  */
-bool lane_post(struct lane *l, const struct lane_event *e);
+bool lane_post(struct lane *l, const struct lane_event *e, bool now);
 
 /*
  * Every completion of the lane's ring, handed to tx or rx of the queue

@@ -101,6 +101,14 @@ static const uint32_t sandbox_allowed[] = {
 	__NR_exit_group,
 	__NR_exit,		/* a queue's thread at the end */
 	__NR_futex,		/* the queues' threads stopped and let go */
+	/*
+	 * glibc's start of a thread (the filter is on every thread, one
+	 * that starts as it is installed too: ThreadSanitizer's own).
+	 */
+#ifdef __NR_rseq
+	__NR_rseq,
+#endif
+	__NR_set_robust_list,
 };
 
 /* A jump of the list's reaches past all of it: 8 bits of offset. */

@@ -138,7 +138,12 @@ static int tap_open_one(const char *name, bool offload, short flags,
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		ret = -errno;
 		log_err("cannot create tap %s: %s%s", shown, strerror(-ret),
-			tap_why(-ret));
+			ret == -EINVAL && (flags & IFF_MULTI_QUEUE)
+				? " (a device of that name exists and is not "
+				  "a tap of several queues: a persistent one "
+				  "needs 'ip tuntap add ... multi_queue' for "
+				  "--queues, or give another --dev)"
+				: tap_why(-ret));
 		goto err;
 	}
 	if (ioctl(fd, TUNSETVNETHDRSZ, &hdr_len) < 0) {

@@ -167,7 +167,9 @@ static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
 {
 	const struct dev_state *d = q->dev;
 	const uint8_t *frame = buf + VNET_HDR_LEN;
-	int peer;
+	int peer = -ENOENT;
+	uint16_t vlan;
+	uint64_t now;
 
 	if (len < VNET_HDR_LEN)
 		return TX_FLOOD;
@@ -177,11 +179,15 @@ static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
 		return (int)d->peers->live[0];
 	if (len < ETH_HLEN || (frame[0] & 1))
 		return TX_FLOOD;
-	if (!fdb_count_static(&d->fdb) && !fdb_count_learnt(&d->fdb))
-		return TX_FLOOD;
-	peer = fdb_lookup(&d->fdb, frame, fdb_frame_vlan(frame, len),
-			  clock_now_ns());
-	return peer < 0 ? TX_FLOOD : peer;
+	vlan = fdb_frame_vlan(frame, len);
+	now = clock_now_ns();
+	if (fdb_count_static(&d->fdb) || fdb_count_learnt(&d->fdb))
+		peer = fdb_lookup(&d->fdb, frame, vlan, now);
+	/* Lanes on threads: a source handed up, not in the table yet. */
+	if (peer < 0 && d->n_lanes > 1)
+		peer = lane_recent_peer(d->lanes, d->n_lanes, q->idx, frame,
+					vlan, now);
+	return peer < 0 || !d->peers->v[peer].live ? TX_FLOOD : peer;
 }
 
 /*
