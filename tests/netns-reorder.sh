@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # One flow, one queue, both ways (issue 26): with --queues 2 at both ends,
 # 8 TCP streams each way at once (iperf3 --bidir -P 8) load the tunnel,
-# and no end's stack sees one segment out of order: the receivers queue
-# none (TcpExtTCPOFOQueue), the senders detect no reordering from SACKs
-# or timestamps (TcpExtTCPSACKReorder, TcpExtTCPTSReorder), while every
-# stream moves data. That these counters see reordering in this set-up is
-# checked too: with A's underlay veth sending every other inner segment
-# through a slow HTB class (nothing dropped), they must move.
+# and no end's stack sees one segment out of order: the senders detect no
+# reordering from SACKs or timestamps (TcpExtTCPSACKReorder,
+# TcpExtTCPTSReorder), while every stream moves data. The receivers'
+# out-of-order queue (TcpExtTCPOFOQueue) is said, not held to 0: a
+# datagram lost under load (a socket's buffer full) queues the segments
+# behind its hole there too, where the senders' counters stay, as a
+# retransmission is no late original. That these counters see
+# reordering in this set-up is checked too: with A's underlay veth
+# sending every other inner segment through a slow HTB class (nothing
+# dropped), they must move. With two CPUs or more, --cpus 1,0: each
+# queue's thread runs on its CPU.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -17,9 +22,10 @@
 lib_init 90 iperf3 nstat tc ping "$PYTHON"
 net_setup 4 26
 GT_ARGS=(--queues 2)
+[ "$(nproc)" -ge 2 ] && GT_ARGS+=(--cpus 1,0)
 # Kept short: the load, not the length, is what would reorder.
 SECS=5
-COUNTERS=(TcpExtTCPOFOQueue TcpExtTCPSACKReorder TcpExtTCPTSReorder)
+COUNTERS=(TcpExtTCPSACKReorder TcpExtTCPTSReorder)
 port=5201
 
 # tcpext NS NAME...: the sum of TcpExt counters of NS's stack (nstat,
@@ -33,12 +39,12 @@ tcpext()
 		awk '!/^#/ { n += $2 } END { print n + 0 }'
 }
 
-# tcpext_all NS: "name=value" for every counter of COUNTERS.
+# tcpext_all NS: "name=value" for every counter of COUNTERS, and OFO's.
 tcpext_all()
 {
 	local c
 
-	for c in "${COUNTERS[@]}"; do
+	for c in TcpExtTCPOFOQueue "${COUNTERS[@]}"; do
 		printf '%s=%s ' "${c#TcpExt}" "$(tcpext "$1" "$c")"
 	done
 }
@@ -141,7 +147,34 @@ reordered()
 		{ diag "not seen: A +$((a1 - a0)), B +$((b1 - b0))"; return 1; }
 }
 
+# pinned: each of A's queue threads (gsotun-qN) may run on the N-th CPU
+# of --cpus 1,0 alone.
+pinned()
+{
+	local pid=${GT_PID[$NS_A]} t comm cpus want n=0
+
+	for t in /proc/"$pid"/task/*; do
+		comm=$(cat "$t/comm")
+		case $comm in
+		gsotun-q0) want=1 ;;
+		gsotun-q1) want=0 ;;
+		*) continue ;;
+		esac
+		cpus=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status")
+		diag "$comm: CPUs $cpus"
+		[ "$cpus" = "$want" ] || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -eq 2 ]
+}
+
 check "both ends start with --queues 2" ends_start
+if [ "$(nproc)" -ge 2 ]; then
+	check "--cpus 1,0: queue 0's thread on CPU 1, queue 1's on CPU 0" \
+		pinned
+else
+	echo "ok $((tap_n += 1)) - --cpus # SKIP one CPU"
+fi
 check "ping through the tunnel" ping_ok "$NS_A" "$OV4_B"
 check "8 TCP streams each way at once: data arrived, none reordered" \
 	both_ways
