@@ -66,11 +66,13 @@ static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 /*
- * Lanes on threads: whatever the main loop runs (the control socket,
- * netlink, timers, signals, the lanes' events) runs with every lane
+ * Lanes on threads: whatever the main loop runs (netlink, timers,
+ * signals, the lanes' events, the control socket) runs with every lane
  * stopped at the end of a batch, so that it may change and read what
- * they do (doc/design.md). Stopped after the loop's poll, before any
- * other watcher (the highest priority), let go before the next poll.
+ * they do (doc/design.md); but a round of the control socket's watchers
+ * alone, which stops them only where it must (port_stop()). Stopped
+ * after the loop's poll, before any other watcher (the highest
+ * priority), let go before the next poll.
  */
 static void stop_cb(struct ev_loop *loop, ev_check *w, int revents)
 {
@@ -90,8 +92,6 @@ static void go_cb(struct ev_loop *loop, ev_prepare *w, int revents)
 
 static void apply_events(struct port *port)
 {
-	/* Stopped already by stop_cb(), this round: nothing if so. */
-	port_stop(port);
 	atomic_store(&port->events_now, false);
 	port->events_ns = clock_now_ns();
 	device_apply_events(port);

@@ -250,40 +250,46 @@ static int options_encap(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
+/*
+ * A number of min..max or "auto" (0) for option opt: 0, or EINVAL with
+ * the message.
+ */
+static int options_num_auto(struct argp_state *state, const char *opt,
+			    const char *arg, unsigned int min,
+			    unsigned int max, unsigned long long *v)
+{
+	*v = 0;
+	if (!strcmp(arg, "auto"))
+		return 0;
+	if (optvalue_num(arg, true, max, v) || *v < min) {
+		options_error(state, "invalid %s '%s': must be %u..%u or auto",
+			      opt, arg, min, max);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int options_mtu(struct argp_state *state, struct config *cfg,
 		       const char *arg)
 {
 	unsigned long long v;
+	int err = options_num_auto(state, "--mtu", arg, MTU_MIN, MTU_MAX, &v);
 
-	if (!strcmp(arg, "auto")) {
-		cfg->mtu = 0;
-		return 0;
-	}
-	if (optvalue_num(arg, true, MTU_MAX, &v) || v < MTU_MIN) {
-		options_error(state, "invalid --mtu '%s': must be %d..%d or auto",
-			   arg, MTU_MIN, MTU_MAX);
-		return EINVAL;
-	}
-	cfg->mtu = v;
-	return 0;
+	if (!err)
+		cfg->mtu = (uint32_t)v;
+	return err;
 }
 
 static int options_queues(struct argp_state *state, struct config *cfg,
 			  const char *arg)
 {
 	unsigned long long v;
+	int err = options_num_auto(state, "--queues", arg, 1,
+				   CONFIG_MAX_QUEUES, &v);
 
-	if (!strcmp(arg, "auto")) {
-		cfg->queues = 0;
-		return 0;
-	}
-	if (optvalue_num(arg, true, CONFIG_MAX_QUEUES, &v) || !v) {
-		options_error(state, "invalid --queues '%s': must be 1..%d or "
-			      "auto", arg, CONFIG_MAX_QUEUES);
-		return EINVAL;
-	}
-	cfg->queues = v;
-	return 0;
+	if (!err)
+		cfg->queues = (unsigned int)v;
+	return err;
 }
 
 static int options_cpus(struct argp_state *state, struct config *cfg,
