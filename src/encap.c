@@ -377,7 +377,7 @@ enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn)
 	if ((outer_ecn & 3) != ECN_CE)
 		return ENCAP_ECN_KEEP;
 	/* The walk gro_add() makes too; a frame it refuses, GRO drops. */
-	if (frame_parse(frame, len, &f) != FRAME_OK || !f.l3_off)
+	if (frame_parse(frame, len, &f) != FRAME_OK || !f.ip)
 		return ENCAP_ECN_KEEP;
 	ip = frame + f.l3_off;
 	inner = f.ethertype == ETH_P_IP ? ip[1] & 3 : (ip[1] >> 4) & 3;

@@ -31,6 +31,12 @@ struct encap_cfg {
 	bool has_key;
 	bool gre_csum;		/* GRE C bit (gre only) */
 	bool gre_seq;		/* GRE S bit */
+	/*
+	 * --mode tun: the payload is an IP packet (a tun's), not an
+	 * Ethernet frame (a tap's); it says the GRE protocol type or the
+	 * VXLAN-GPE next protocol of each packet.
+	 */
+	bool l3;
 };
 
 /* Length of the header encap_build() writes for this configuration. */

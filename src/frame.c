@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * frame: one walk through the headers of an Ethernet frame, for the tap's
- * frames (vnet_hdr_parse()) and the inner frames received (gro, ECN).
+ * frame: one walk through the headers of an Ethernet frame or an IP
+ * packet, for the frames read from the tap or tun (vnet_hdr_parse()) and
+ * the inner frames received (gro, ECN).
  */
 #include "config.h"
 
@@ -157,35 +158,79 @@ static int frame_parse_l4(struct frame_walk *w, struct frame *f)
 	return FRAME_OK;
 }
 
-int frame_parse(const uint8_t *data, size_t len, struct frame *f)
+/* IPv4 or IPv6 at w->off, then TCP or UDP; f->ethertype says which. */
+static int frame_parse_l3(struct frame_walk *w, struct frame *f)
 {
-	struct frame_walk w = { .d = data, .len = (uint32_t)len };
 	int err;
 
+	f->l3_off = (uint16_t)w->off;
+	f->ip = true;
+	if (f->ethertype == ETH_P_IP)
+		err = frame_parse_ip4(w);
+	else
+		err = frame_parse_ip6(w);
+	if (err)
+		return err;
+	f->end = w->end;
+	return frame_parse_l4(w, f);
+}
+
+/* Start a walk of the len bytes at data: *f empty but for them. */
+static int frame_walk_start(struct frame_walk *w, const uint8_t *data,
+			    size_t len, struct frame *f)
+{
 	memset(f, 0, sizeof(*f));
 	f->data = data;
 	f->len = (uint32_t)len;
 	f->end = f->len;
+	w->d = data;
+	w->len = (uint32_t)len;
+	w->end = w->len;
 	/* No frame read or received is this long. */
 	if (len > UINT32_MAX)
 		return FRAME_ERR_L3;
+	return FRAME_OK;
+}
+
+int frame_parse(const uint8_t *data, size_t len, struct frame *f)
+{
+	struct frame_walk w = { 0 };
+	int err;
+
+	err = frame_walk_start(&w, data, len, f);
+	if (err)
+		return err;
 	if (len < ETH_HLEN)
 		return FRAME_ERR_SHORT;
 	err = frame_parse_l2(&w, f);
 	if (err)
 		return err;
-	w.end = w.len;
 	if (f->ethertype != ETH_P_IP && f->ethertype != ETH_P_IPV6)
 		return FRAME_OK;
-	f->l3_off = (uint16_t)w.off;
-	if (f->ethertype == ETH_P_IP)
-		err = frame_parse_ip4(&w);
-	else
-		err = frame_parse_ip6(&w);
+	return frame_parse_l3(&w, f);
+}
+
+int frame_parse_ip(const uint8_t *data, size_t len, struct frame *f)
+{
+	struct frame_walk w = { 0 };
+	int err;
+
+	err = frame_walk_start(&w, data, len, f);
 	if (err)
 		return err;
-	f->end = w.end;
-	return frame_parse_l4(&w, f);
+	if (len < 1)
+		return FRAME_ERR_SHORT;
+	switch (data[0] >> 4) {
+	case 4:
+		f->ethertype = ETH_P_IP;
+		break;
+	case 6:
+		f->ethertype = ETH_P_IPV6;
+		break;
+	default:
+		return FRAME_ERR_L3;
+	}
+	return frame_parse_l3(&w, f);
 }
 
 /* Murmur3's 32-bit steps: a word into the hash, and the final mix. */
@@ -223,7 +268,7 @@ uint32_t frame_flow_hash(const struct frame *f)
 	const uint8_t *d = f->data;
 	uint32_t h = 0;
 
-	if (!f->l3_off) {
+	if (!f->ip) {
 		h = hash_bytes(h, d, 2 * ETH_ALEN);
 		return hash_final(hash_word(h, f->ethertype));
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The parsed frame: where the headers of an Ethernet frame lie (VLAN tags,
- * IPv4 or IPv6 with its extension headers, TCP or UDP), walked once and
- * then used by every later stage of both paths.
+ * The parsed frame: where the headers of an Ethernet frame (a tap's) or
+ * of an IP packet (a tun's, --mode tun) lie (VLAN tags, IPv4 or IPv6 with
+ * its extension headers, TCP or UDP), walked once and then used by every
+ * later stage of both paths.
  */
 #ifndef GSOTUN_FRAME_H
 #define GSOTUN_FRAME_H
@@ -21,8 +22,9 @@ enum frame_gso {
 };
 
 /*
- * What a frame is. Offsets are from the start of the Ethernet frame (after
- * any vnet header). l3/l4 fields are 0 when not IP. The offload fields
+ * What a frame is. Offsets are from the start of the Ethernet frame, or of
+ * the IP packet of a tun (after any vnet header; its l3_off is 0). l3/l4
+ * fields are 0 when not IP (ip false). The offload fields
  * (gso to csum_offset) are what the tap said, filled by vnet_hdr_parse();
  * frame_parse() leaves them 0.
  */
@@ -35,6 +37,7 @@ struct frame {
 	uint16_t l4_off;	/* TCP/UDP header; 0 if none */
 	uint16_t hdr_len;	/* through the L4 header (TCP options too) */
 	uint8_t l4_proto;	/* IPPROTO_TCP/UDP/...; 0 if not IP */
+	bool ip;		/* IPv4 or IPv6, its header reached at l3_off */
 	uint8_t gso;		/* enum frame_gso */
 	bool ecn;		/* VIRTIO_NET_HDR_GSO_ECN */
 	bool needs_csum;	/* VIRTIO_NET_HDR_F_NEEDS_CSUM */
@@ -62,10 +65,25 @@ enum frame_err {
 int frame_parse(const uint8_t *data, size_t len, struct frame *f);
 
 /*
+ * The same walk for the len-byte IP packet at data, as a tun with
+ * IFF_NO_PI reads it and an L3 tunnel carries it: no link header, the
+ * version nibble says IPv4 or IPv6 (ethertype is set from it, l3_off is
+ * 0). Anything else is FRAME_ERR_L3: a tun carries only IP.
+ */
+int frame_parse_ip(const uint8_t *data, size_t len, struct frame *f);
+
+/* frame_parse_ip() for an IP packet (l3), else frame_parse(). */
+static inline int frame_parse_as(bool l3, const uint8_t *data, size_t len,
+				 struct frame *f)
+{
+	return l3 ? frame_parse_ip(data, len, f) : frame_parse(data, len, f);
+}
+
+/*
  * A hash of the frame's flow, for the outer UDP source port (the kernel's
  * vxlan takes skb_get_hash() in udp_flow_src_port()): the IP addresses
  * and protocol, and the ports of TCP and UDP outside fragments; for other
- * frames the Ethernet addresses and type. The packets of one flow hash
+ * frames the Ethernet addresses and type (a tun's are all IP). The packets of one flow hash
  * alike, so that they keep their order on an ECMP path.
  */
 uint32_t frame_flow_hash(const struct frame *f);

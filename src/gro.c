@@ -730,16 +730,18 @@ static enum gro_result gro_add_tcp(struct gro *g, struct gro_seg *s,
  * header) and its stack drops them later (ip_rcv_core(), ipv6_rcv_core(),
  * tcp_v4_rcv(), __udp4_lib_rcv()); a bridge behind the tap would forward
  * them, so they are dropped and counted here. A parse that fails before
- * the IP header (VLAN tag cut) leaves l3_off 0: not IP, it goes on as it
- * came.
+ * the IP header (VLAN tag cut) leaves ip false: not IP, it goes on as it
+ * came; but a tun takes nothing that is not IP (tun_get_user() refuses
+ * another version nibble), so in one every refusal is a drop.
  */
-static bool gro_inner_bad(int err, const struct gro_seg *s)
+static bool gro_inner_bad(const struct gro *g, int err,
+			  const struct gro_seg *s)
 {
 	const uint8_t *uh = s->data + s->f.l4_off;
 	uint32_t ulen;
 
 	if (err)
-		return s->f.l3_off != 0;
+		return s->f.ip || g->l3;
 	if (!s->f.l4_off || s->f.l4_proto != IPPROTO_UDP)
 		return false;
 	ulen = get_be16(uh + 4);
@@ -789,9 +791,11 @@ bool gro_kernel_cuts_udp_gso(const char *release)
 	return false;
 }
 
-void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp)
+void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp,
+	      bool l3)
 {
 	memset(g, 0, sizeof(*g));
+	g->l3 = l3;
 	g->mtu = mtu;
 	g->merge = merge;
 	g->merge_udp = merge && merge_udp;
@@ -804,17 +808,17 @@ enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
 	int err;
 
 	s.sum = sum;
-	err = frame_parse(frame, len, &s.f);
-	if (!err && s.f.l3_off)
+	err = frame_parse_as(g->l3, frame, len, &s.f);
+	if (!err && s.f.ip)
 		gro_seg_init(&s, frame);
 	else
 		s.data = frame;
 	/* Counted once: a drop is decided before GRO_FULL can be. */
-	if (gro_inner_bad(err, &s)) {
+	if (gro_inner_bad(g, err, &s)) {
 		*why = DROP_RX_INNER_HDR;
 		return GRO_DROPPED;
 	}
-	if (err || !s.f.l3_off) {
+	if (err || !s.f.ip) {
 		if (g->n_frames == GRO_MAX_FRAMES)
 			return GRO_FULL;
 		gro_queue_plain(g, frame, (uint32_t)len);

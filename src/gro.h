@@ -69,6 +69,7 @@ struct gro {
 	uint32_t mtu;		/* the tap's: larger TCP frames go as GSO */
 	bool merge;		/* false with --no-gro */
 	bool merge_udp;		/* UDP too: the tap takes GSO_UDP_L4 */
+	bool l3;		/* IP packets for a tun, not Ethernet frames */
 	struct gro_counts n;
 	unsigned int n_frames;
 	unsigned int n_open;
@@ -85,12 +86,14 @@ enum gro_result {
 
 /*
  * merge: TCP segments are merged; merge_udp: UDP datagrams too, for a
- * tap that takes USO (TUN_F_USO4|TUN_F_USO6, Linux 6.2 and later).
+ * tap that takes USO (TUN_F_USO4|TUN_F_USO6, Linux 6.2 and later); l3:
+ * the frames are IP packets with no link header, for a tun (--mode tun).
  */
-void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp);
+void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp,
+	      bool l3);
 
 /*
- * Add one inner Ethernet frame of the batch. frame must stay valid (and is
+ * Add one inner Ethernet frame (or a tun's IP packet) of the batch. frame must stay valid (and is
  * written to: a checksum field may be reseeded) until gro_reset(). sum,
  * when not NULL, is the one's-complement sum of the whole frame, known
  * from a verified outer checksum (struct encap_rx): it spares a pass

@@ -86,7 +86,7 @@ uint32_t pmtu_lower(uint32_t cur, uint32_t reported, bool ipv6_underlay)
  */
 static uint32_t pmtu_ip_end(const struct frame *f)
 {
-	return f->l3_off ? f->end : 0;
+	return f->ip ? f->end : 0;
 }
 
 bool pmtu_frame_df(const struct frame *f)

@@ -510,7 +510,8 @@ int rx_init(struct queue *q, uint32_t mtu)
 	rx_forget_learnt(q);
 	gro_init(r->gro, mtu, q->dev->cfg->gro,
 		 q->dev->cfg->gro &&
-			 rx_kernel_merges_udp(q->dev->cfg->udp_gro));
+			 rx_kernel_merges_udp(q->dev->cfg->udp_gro),
+		 q->dev->encap.l3);
 	return 0;
 }
 
@@ -522,7 +523,8 @@ void rx_free(struct rx *r)
 
 void rx_set_mtu(struct queue *q, uint32_t mtu)
 {
-	gro_init(q->rx.gro, mtu, q->dev->cfg->gro, gro_merges_udp(q->rx.gro));
+	gro_init(q->rx.gro, mtu, q->dev->cfg->gro, gro_merges_udp(q->rx.gro),
+		 q->rx.gro->l3);
 }
 
 /* A sending socket is readable: errors about its packets (path.c). */

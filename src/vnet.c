@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vnet: check the virtio_net_hdr of a frame read from the tap against the
- * frame itself before segmentation trusts it; build headers for tap writes.
+ * vnet: check the virtio_net_hdr of a frame read from the tap (or of a
+ * packet read from the tun) against the frame itself before segmentation trusts it; build headers for tap writes.
  * The legacy virtio_net_hdr of a tap is in native byte order unless
  * TUNSETVNETLE/BE says otherwise (tun_is_little_endian()); we never set it.
  */
@@ -46,14 +46,15 @@ static enum drop vnet_check_type(const struct virtio_net_hdr *h)
  * The field must lie in the data that gets summed: the IP datagram (not
  * the Ethernet padding), or the frame for non-IP (skb_partial_csum_set()).
  * A start inside the Ethernet header is refused, as tun_get_user() and
- * virtio_net_hdr_to_skb() do.
+ * virtio_net_hdr_to_skb() do; in a tun's packet, one inside the smallest
+ * IP header (its L4 checksum would be written over the IP header).
  */
 static enum drop vnet_check_csum(const struct virtio_net_hdr *h,
-			   const struct frame *f)
+			   const struct frame *f, uint16_t min_start)
 {
 	if (!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM))
 		return DROP_NONE;
-	if (h->csum_start < ETH_HLEN ||
+	if (h->csum_start < min_start ||
 	    (uint32_t)h->csum_start + h->csum_offset + 2 > f->end)
 		return DROP_TX_CSUM_RANGE;
 	return DROP_NONE;
@@ -107,9 +108,15 @@ static enum drop vnet_check_gso(const struct virtio_net_hdr *h, struct frame *f)
 	return DROP_NONE;
 }
 
-enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
-			 const uint8_t *data, size_t len, struct frame *f)
+/* A tun's packet is at least this long: an IPv4 header. */
+#define VNET_IP_MIN 20
+
+/* vnet_hdr_parse() of an Ethernet frame, or of an IP packet (l3). */
+static enum drop vnet_hdr_parse_link(const struct virtio_net_hdr *hdr,
+				     const uint8_t *data, size_t len,
+				     bool l3, struct frame *f)
 {
+	uint16_t min = l3 ? VNET_IP_MIN : ETH_HLEN;
 	enum drop err;
 
 	memset(f, 0, sizeof(*f));
@@ -118,11 +125,11 @@ enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
 	err = vnet_check_type(hdr);
 	if (err)
 		return err;
-	if (len < ETH_HLEN)
+	if (len < min)
 		return DROP_TX_SHORT;
 	if (hdr->hdr_len > len)
 		return DROP_TX_HDR_LEN;
-	switch (frame_parse(data, len, f)) {
+	switch (frame_parse_as(l3, data, len, f)) {
 	case FRAME_OK:
 		break;
 	case FRAME_ERR_SHORT:
@@ -130,7 +137,7 @@ enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
 	case FRAME_ERR_L3:
 		return DROP_TX_L3;
 	}
-	err = vnet_check_csum(hdr, f);
+	err = vnet_check_csum(hdr, f, min);
 	if (err)
 		return err;
 	err = vnet_check_gso(hdr, f);
@@ -142,6 +149,18 @@ enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
 		f->csum_offset = hdr->csum_offset;
 	}
 	return DROP_NONE;
+}
+
+enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
+			 const uint8_t *data, size_t len, struct frame *f)
+{
+	return vnet_hdr_parse_link(hdr, data, len, false, f);
+}
+
+enum drop vnet_hdr_parse_ip(const struct virtio_net_hdr *hdr,
+			    const uint8_t *data, size_t len, struct frame *f)
+{
+	return vnet_hdr_parse_link(hdr, data, len, true, f);
 }
 
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr)

@@ -36,6 +36,25 @@
 enum drop vnet_hdr_parse(const struct virtio_net_hdr *hdr,
 			 const uint8_t *data, size_t len, struct frame *f);
 
+/*
+ * vnet_hdr_parse() of an IP packet read from a tun (IFF_TUN | IFF_NO_PI):
+ * its headers by frame_parse_ip(), a checksum start not inside the
+ * smallest IP header. As wireguard-go learnt of forwarded packets, the
+ * kernel's hdr_len is not trusted here either.
+ */
+enum drop vnet_hdr_parse_ip(const struct virtio_net_hdr *hdr,
+			    const uint8_t *data, size_t len, struct frame *f);
+
+/* vnet_hdr_parse_ip() for a tun's packet (l3), else vnet_hdr_parse(). */
+static inline enum drop vnet_hdr_parse_as(bool l3,
+					  const struct virtio_net_hdr *hdr,
+					  const uint8_t *data, size_t len,
+					  struct frame *f)
+{
+	return l3 ? vnet_hdr_parse_ip(hdr, data, len, f) :
+		    vnet_hdr_parse(hdr, data, len, f);
+}
+
 /* Header for a frame written to the tap with no offload flags. */
 void vnet_hdr_build_plain(struct virtio_net_hdr *hdr);
 

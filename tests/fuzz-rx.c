@@ -1257,7 +1257,7 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 		mtu = 1500;
 	if (mtu < 68)
 		mtu = 68;
-	gro_init(&G, mtu, !(d[0] & RX_NO_GRO), d[0] & RX_UDP_GRO);
+	gro_init(&G, mtu, !(d[0] & RX_NO_GRO), d[0] & RX_UDP_GRO, false);
 	return true;
 }
 

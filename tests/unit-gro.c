@@ -1096,7 +1096,7 @@ static void run_row(const struct row *r, bool sums)
 		gso += xf[k].n > 1 || xf[k].kind == 'g';
 	}
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !r->no_merge, !r->no_uso);
+	gro_init(&G, mtu, !r->no_merge, !r->no_uso, false);
 	feed(r, sums, &res);
 	if (!is_int(G.n_frames, nx, "%s: frames", name))
 		return;
@@ -1459,7 +1459,7 @@ static void run_single(const struct single *c)
 	len = c->cut ? c->cut : P.len;
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !c->no_merge, false);
+	gro_init(&G, mtu, !c->no_merge, false, false);
 	r = add(big, len, NULL);
 	gro_flush(&G);
 	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
@@ -1537,7 +1537,7 @@ static void test_full(void)
 	memcpy(orig[2], work[2], ts[2].len);
 
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, 1500, true, false);
+	gro_init(&G, 1500, true, false, false);
 	fill_arp(GRO_MAX_FRAMES);
 	is_int(G.n_frames, GRO_MAX_FRAMES, "full: frames[] filled");
 	is_int(add(arp, arp_len, NULL), GRO_FULL,
@@ -1594,7 +1594,7 @@ static void test_reset(void)
 	for (k = 0; k < 3; k++)
 		build_seg(&r, k);
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, 1500, true, false);
+	gro_init(&G, 1500, true, false, false);
 	add(work[0], ts[0].len, NULL);
 	add(work[1], ts[1].len, NULL);
 	gro_flush(&G);
