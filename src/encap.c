@@ -283,6 +283,8 @@ const struct encap_ops encap_ops_table[] = {
 		/* the kernel's vxlan: dstport 8472 unless given one */
 		.linux_port = 8472,
 		.seq = false,
+		.l2 = true,
+		.l3 = false,
 		.hdr_len = encap_vxlan_hdr_len,
 		.build = encap_vxlan_build,
 		.parse = encap_vxlan_parse,
@@ -297,6 +299,8 @@ const struct encap_ops encap_ops_table[] = {
 		.port = 0,
 		.linux_port = 0,
 		.seq = true,
+		.l2 = true,
+		.l3 = true,
 		.hdr_len = encap_gre_hdr_len,
 		.build = encap_gre_build,
 		.parse = encap_gre_parse,
@@ -311,6 +315,8 @@ const struct encap_ops encap_ops_table[] = {
 		.port = GRE_UDP_PORT,
 		.linux_port = 0,
 		.seq = true,
+		.l2 = true,
+		.l3 = true,
 		.hdr_len = encap_gre_hdr_len,
 		.build = encap_gre_build,
 		.parse = encap_gre_parse,
@@ -468,6 +474,13 @@ uint16_t encap_default_port(enum encap_type t)
 uint16_t encap_linux_port(enum encap_type t)
 {
 	return encap_ops_row(t)->linux_port;
+}
+
+bool encap_carries(enum encap_type t, bool l3)
+{
+	const struct encap_ops *ops = encap_ops_row(t);
+
+	return l3 ? ops->l3 : ops->l2;
 }
 
 bool encap_takes(enum encap_type t, enum encap_opt o)

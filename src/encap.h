@@ -96,6 +96,8 @@ struct encap_ops {
 	uint16_t port;			/* IANA's UDP port; 0: not UDP */
 	uint16_t linux_port;		/* Linux's own default, if not that */
 	bool seq;			/* sequence numbers (--seq) */
+	bool l2;			/* carries Ethernet frames (a tap) */
+	bool l3;			/* carries IP packets (--mode tun) */
 	size_t (*hdr_len)(const struct encap_cfg *c);
 	void (*build)(const struct encap_cfg *c, uint8_t *h,
 		      const struct seg *s, uint32_t seq);
@@ -139,6 +141,21 @@ uint16_t encap_default_port(enum encap_type t);
  * 0 where it is, or Linux has none (fou).
  */
 uint16_t encap_linux_port(enum encap_type t);
+
+/*
+ * Can t carry what a device of the mode reads: Ethernet frames (a tap),
+ * or IP packets (l3, a tun)? VXLAN carries only Ethernet (RFC 7348).
+ */
+bool encap_carries(enum encap_type t, bool l3);
+
+/*
+ * The link header in front of the inner IP header of c's payload: an
+ * Ethernet header (14) for a tap's frames, none for a tun's packets.
+ */
+static inline size_t encap_link_hlen(const struct encap_cfg *c)
+{
+	return c->l3 ? 0 : 14;
+}
 
 /* Options that only some encapsulations take (options_check_encap()). */
 enum encap_opt {
