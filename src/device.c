@@ -223,7 +223,7 @@ static int device_set_up(struct device *d)
 	unsigned int i;
 	int err;
 
-	tap_set_sysctls(d->s.ifname);
+	tap_set_sysctls(d->s.ifname, d->s.encap.l3);
 	for (i = 0; i < c->n_addrs; i++) {
 		if (c->addr_tap[i] != d->idx)
 			continue;
@@ -241,13 +241,14 @@ static int device_open_queues(struct device *d)
 	int fds[CONFIG_MAX_QUEUES], err;
 	unsigned int i;
 
-	err = tap_open(d->name, d->s.cfg->offload, d->n_q, fds, d->s.ifname);
+	err = tap_open(d->name, d->s.encap.l3, d->s.cfg->offload, d->n_q, fds,
+		       d->s.ifname);
 	if (err)
 		return err;
 	for (i = 0; i < d->n_q; i++)
 		d->q[i].tap_fd = fds[i];
 	if (d->n_q > 1)
-		tap_steer(fds[0], d->s.ifname);
+		tap_steer(fds[0], d->s.ifname, d->s.encap.l3);
 	return 0;
 }
 
@@ -271,7 +272,8 @@ static int device_open_tap(struct device *d)
 	err = path_open(d);
 	for (i = 0; !err && i < d->n_q; i++)
 		err = rx_init(&d->q[i], path_tap_mtu(&d->path));
-	if (!err)
+	/* A tun has no MAC (ARPHRD_NONE). */
+	if (!err && !d->s.encap.l3)
 		err = device_set_mac(d);
 	if (!err)
 		err = device_set_up(d);

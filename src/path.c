@@ -71,14 +71,15 @@ static void path_publish_fit(struct device *d)
  */
 static void path_fit_gso(struct device *d)
 {
+	uint32_t link = (uint32_t)encap_link_hlen(&d->s.encap);
 	struct path *p = &d->path;
 	uint32_t mtu = p->mtu, seg;
 
-	if (d->s.budget - ETH_HLEN < mtu)
-		mtu = d->s.budget - ETH_HLEN;
+	if (d->s.budget - link < mtu)
+		mtu = d->s.budget - link;
 	p->gso_fit = 0;
 	if (d->s.cfg->offload && encap_is_udp(d->s.encap.type) && mtu >= 576) {
-		seg = encap_hdr_len(&d->s.encap) + ETH_HLEN + mtu;
+		seg = encap_hdr_len(&d->s.encap) + link + mtu;
 		p->gso_fit = (uint64_t)UDP_GSO_MAX_BYTES * (mtu - 72) / seg +
 			     320;
 	}
@@ -136,12 +137,18 @@ static void path_udp_bulk_over(struct device *d)
 }
 
 
-/* The tap MTU --mtu auto gives for the current budget; 0 if none fits. */
+/*
+ * The tap MTU --mtu auto gives for the current budget (a tap's frames
+ * carry an Ethernet header the MTU does not count, a tun's packets
+ * none); 0 if none fits.
+ */
 static uint32_t path_auto_mtu(const struct device *d)
 {
-	if (d->s.budget < ETH_HLEN + 68)
+	uint32_t link = (uint32_t)encap_link_hlen(&d->s.encap);
+
+	if (d->s.budget < link + 68)
 		return 0;
-	return d->s.budget - ETH_HLEN;
+	return d->s.budget - link;
 }
 
 /* The largest inner frame a path MTU (0: unknown) takes. */
@@ -483,7 +490,8 @@ static int path_first_mtu(struct device *d)
 	if (!mtu) {
 		log_err("path MTU %u leaves no room for the tunnel (%zu bytes)",
 			d->path.path_mtu,
-			encap_overhead(&d->s.encap, d->s.ipv6) + ETH_HLEN);
+			encap_overhead(&d->s.encap, d->s.ipv6) +
+				encap_link_hlen(&d->s.encap));
 		return -EINVAL;
 	}
 	return (int)mtu;

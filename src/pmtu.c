@@ -29,7 +29,9 @@
 #define PMTU_ICMP6_MAX 1280u
 
 #define PMTU_ICMP_DEST_UNREACH 3
+#define PMTU_ICMP_NET_UNREACH 0
 #define PMTU_ICMP_FRAG_NEEDED 4
+#define PMTU_ICMPV6_DEST_UNREACH 1	/* code 0: no route to destination */
 #define PMTU_ICMPV6_PKT_TOOBIG 2
 #define PMTU_NDISC_REDIRECT 137
 
@@ -51,8 +53,11 @@ uint32_t pmtu_frame_budget(const struct encap_cfg *c, bool ipv6_underlay,
 
 	if (path_mtu > cap)
 		path_mtu = cap;
-	/* encap_parse() refuses an inner frame shorter than Ethernet. */
-	if (path_mtu < over + ETH_HLEN)
+	/*
+	 * encap_parse() refuses an inner frame shorter than Ethernet, an
+	 * inner packet shorter than an IPv4 header.
+	 */
+	if (path_mtu < over + (c->l3 ? PMTU_IP4_HLEN : ETH_HLEN))
 		return 0;
 	return path_mtu - over;
 }
@@ -293,9 +298,14 @@ static bool pmtu_icmp6_allowed(const uint8_t *ip, uint32_t len)
 	return true;
 }
 
-/* The frame's own L2 header, VLAN tags kept, the MAC addresses swapped. */
+/*
+ * The frame's own L2 header, VLAN tags kept, the MAC addresses swapped;
+ * nothing for a tun's packet (l3_off 0: no link header).
+ */
 static void pmtu_l2_reply(const struct frame *f, uint8_t *out)
 {
+	if (!f->l3_off)
+		return;
 	memcpy(out, f->data, f->l3_off);
 	memcpy(out, f->data + ETH_ALEN, ETH_ALEN);
 	memcpy(out + ETH_ALEN, f->data, ETH_ALEN);
@@ -303,12 +313,14 @@ static void pmtu_l2_reply(const struct frame *f, uint8_t *out)
 
 /*
  * RFC 792 / RFC 1191: type 3 code 4, unused 16 bits, next-hop MTU, then
- * the quote. The IP header follows icmp_send() (TOS internetcontrol, a
- * fresh TTL) rather than iptunnel_pmtud_build_icmp(), which uses TOS 0
- * and the original's TTL.
+ * the quote; for unreach, type 3 code 0 (net unreachable, as a router
+ * without a route sends, RFC 1812 section 5.2.7.1), 32 bits unused. The
+ * IP header follows icmp_send() (TOS internetcontrol, a fresh TTL)
+ * rather than iptunnel_pmtud_build_icmp(), which uses TOS 0 and the
+ * original's TTL.
  */
-static void pmtu_icmp4_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
-			     uint8_t *ip)
+static void pmtu_icmp4_write(const uint8_t *oip, uint32_t quote, bool unreach,
+			     uint32_t mtu, uint8_t *ip)
 {
 	uint8_t *icmp = ip + PMTU_IP4_HLEN;
 	uint32_t len = PMTU_ICMP_HLEN + quote;
@@ -325,21 +337,22 @@ static void pmtu_icmp4_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
 	put_sum16(ip + 10, csum_ip4_header(ip, PMTU_IP4_HLEN));
 
 	icmp[0] = PMTU_ICMP_DEST_UNREACH;
-	icmp[1] = PMTU_ICMP_FRAG_NEEDED;
+	icmp[1] = unreach ? PMTU_ICMP_NET_UNREACH : PMTU_ICMP_FRAG_NEEDED;
 	put_sum16(icmp + 2, 0);
 	put_be16(icmp + 4, 0);
-	put_be16(icmp + 6, mtu > 0xffff ? 0xffff : mtu);
+	put_be16(icmp + 6, unreach ? 0 : mtu > 0xffff ? 0xffff : mtu);
 	memcpy(icmp + PMTU_ICMP_HLEN, oip, quote);
 	put_sum16(icmp + 2, csum_fold(csum_partial(icmp, len, 0)));
 }
 
 /*
- * RFC 4443 section 3.2. As iptunnel_pmtud_build_icmpv6(): traffic class
- * and flow label 0, and the hop limit copied from the original packet
- * (it goes back the way the original came).
+ * RFC 4443 section 3.2 (for unreach, section 3.1: type 1 code 0, no
+ * route to destination). As iptunnel_pmtud_build_icmpv6(): traffic
+ * class and flow label 0, and the hop limit copied from the original
+ * packet (it goes back the way the original came).
  */
-static void pmtu_icmp6_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
-			     uint8_t *ip)
+static void pmtu_icmp6_write(const uint8_t *oip, uint32_t quote, bool unreach,
+			     uint32_t mtu, uint8_t *ip)
 {
 	uint8_t *icmp = ip + PMTU_IP6_HLEN;
 	uint32_t len = PMTU_ICMP_HLEN + quote;
@@ -353,10 +366,10 @@ static void pmtu_icmp6_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
 	memcpy(ip + 8, oip + 24, 16);
 	memcpy(ip + 24, oip + 8, 16);
 
-	icmp[0] = PMTU_ICMPV6_PKT_TOOBIG;
+	icmp[0] = unreach ? PMTU_ICMPV6_DEST_UNREACH : PMTU_ICMPV6_PKT_TOOBIG;
 	icmp[1] = 0;
 	put_sum16(icmp + 2, 0);
-	put_be32(icmp + 4, mtu);
+	put_be32(icmp + 4, unreach ? 0 : mtu);
 	memcpy(icmp + PMTU_ICMP_HLEN, oip, quote);
 	/* RFC 4443 section 2.3: the pseudo-header of RFC 8200 section 8.1 */
 	memcpy(&src, ip + 8, sizeof(src));
@@ -365,8 +378,22 @@ static void pmtu_icmp6_write(const uint8_t *oip, uint32_t quote, uint32_t mtu,
 	put_sum16(icmp + 2, csum_fold(csum_partial(icmp, len, sum)));
 }
 
-size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
-		       size_t out_len)
+/*
+ * May f be answered so? RFC 4443 section 2.4 (e.3) lets only Packet Too
+ * Big (and a parameter problem) answer a packet to a multicast group.
+ */
+static bool pmtu_icmp_allowed(const struct frame *f, const uint8_t *oip,
+			      uint32_t dlen, bool unreach)
+{
+	if (f->ethertype != ETH_P_IPV6)
+		return pmtu_icmp4_allowed(oip, dlen);
+	if (unreach && oip[24] == 0xff)
+		return false;
+	return pmtu_icmp6_allowed(oip, dlen);
+}
+
+static size_t pmtu_icmp_err_build(const struct frame *f, bool unreach,
+				  uint32_t mtu, uint8_t *out, size_t out_len)
 {
 	uint32_t end = pmtu_ip_end(f), dlen, quote, hlen, max;
 	const uint8_t *oip = f->data + f->l3_off;
@@ -375,8 +402,7 @@ size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
 	if (!end)
 		return 0;
 	dlen = end - f->l3_off;
-	if (!(v6 ? pmtu_icmp6_allowed(oip, dlen) :
-		   pmtu_icmp4_allowed(oip, dlen)))
+	if (!pmtu_icmp_allowed(f, oip, dlen, unreach))
 		return 0;
 	hlen = (v6 ? PMTU_IP6_HLEN : PMTU_IP4_HLEN) + PMTU_ICMP_HLEN;
 	max = v6 ? PMTU_ICMP6_MAX : PMTU_ICMP4_MAX;
@@ -385,10 +411,22 @@ size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
 		return 0;
 	pmtu_l2_reply(f, out);
 	if (v6)
-		pmtu_icmp6_write(oip, quote, mtu, out + f->l3_off);
+		pmtu_icmp6_write(oip, quote, unreach, mtu, out + f->l3_off);
 	else
-		pmtu_icmp4_write(oip, quote, mtu, out + f->l3_off);
+		pmtu_icmp4_write(oip, quote, unreach, mtu, out + f->l3_off);
 	return f->l3_off + hlen + quote;
+}
+
+size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
+		       size_t out_len)
+{
+	return pmtu_icmp_err_build(f, false, mtu, out, out_len);
+}
+
+size_t pmtu_icmp_unreach_build(const struct frame *f, uint8_t *out,
+			       size_t out_len)
+{
+	return pmtu_icmp_err_build(f, true, 0, out, out_len);
 }
 
 /* What every fragment of one segment shares. */
@@ -475,16 +513,21 @@ static void pmtu_frag_build(const struct pmtu_frag *c, uint8_t *blk,
 		o->sum = csum_partial(o->payload, o->payload_len, 0);
 }
 
-/* The IPv4 header must be whole inside s->hdr, behind an IPv4 ethertype. */
+/*
+ * The IPv4 header must be whole inside s->hdr, behind an IPv4 ethertype
+ * (a tap's frame), or at its start (l3_off 0: a tun's packet).
+ */
 static int pmtu_frag_check(const struct seg *s, uint16_t l3_off)
 {
 	const uint8_t *ip = s->hdr + l3_off;
 	uint32_t ihl;
 
-	if (l3_off < ETH_HLEN || s->hdr_len > GSO_HDR_MAX ||
+	if ((l3_off && l3_off < ETH_HLEN) || s->hdr_len > GSO_HDR_MAX ||
 	    s->hdr_len < l3_off + PMTU_IP4_HLEN)
 		return -EINVAL;
-	if (get_be16(s->hdr + l3_off - 2) != ETH_P_IP || ip[0] >> 4 != 4)
+	if (l3_off && get_be16(s->hdr + l3_off - 2) != ETH_P_IP)
+		return -EINVAL;
+	if (ip[0] >> 4 != 4)
 		return -EINVAL;
 	ihl = (ip[0] & 0x0fu) * 4;
 	if (ihl < PMTU_IP4_HLEN || s->hdr_len < l3_off + ihl)

@@ -16,8 +16,8 @@
 #define PMTU_FLOOR4 552		/* lowest underlay path MTU believed, IPv4 */
 #define PMTU_FLOOR6 1280	/* IPv6 (RFC 8200 section 5) */
 /*
- * Largest ICMP frame pmtu_icmp_build() writes: L2 (Ethernet + 2 VLAN tags)
- * + 1280.
+ * Largest ICMP frame pmtu_icmp_build() writes: L2 (Ethernet + 2 VLAN tags,
+ * none in a tun) + 1280.
  */
 #define PMTU_ICMP_MAX (14 + 8 + 1280)
 
@@ -97,6 +97,16 @@ uint32_t pmtu_icmp_mtu(const struct frame *f, uint32_t budget);
  */
 size_t pmtu_icmp_build(const struct frame *f, uint32_t mtu, uint8_t *out,
 		       size_t out_len);
+
+/*
+ * pmtu_icmp_build() for a packet that has no route (a tun's, --route):
+ * ICMP type 3 code 0 "net unreachable" (RFC 792; as a router, RFC 1812
+ * section 5.2.7.1), or ICMPv6 type 1 code 0 "no route to destination"
+ * (RFC 4443 section 3.1), which may not answer a packet to a multicast
+ * group (section 2.4 (e.3)). The same rules and addresses otherwise.
+ */
+size_t pmtu_icmp_unreach_build(const struct frame *f, uint8_t *out,
+			       size_t out_len);
 
 /*
  * Cut segment s (an inner frame carrying an IPv4 packet whose header starts

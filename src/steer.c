@@ -15,16 +15,16 @@
 /* The mixing step (a 32-bit multiply between two folds). */
 #define STEER_MUL 0x45d9f3bu
 
-/* Where the fields are, from the Ethernet header. */
+/* The ethertype, from the Ethernet header. */
 #define OFF_TYPE 12
-#define OFF_IP4 ETH_HLEN
-#define OFF_IP4_FRAG (OFF_IP4 + 6)
-#define OFF_IP4_PROTO (OFF_IP4 + 9)
-#define OFF_IP4_SRC (OFF_IP4 + 12)
-#define OFF_IP4_DST (OFF_IP4 + 16)
-#define OFF_IP6_NEXT (ETH_HLEN + 6)
-#define OFF_IP6_ADDRS (ETH_HLEN + 8)
-#define OFF_IP6_PORTS (ETH_HLEN + 40)
+/* Where the fields are, from the IP header. */
+#define OFF_IP4_FRAG 6
+#define OFF_IP4_PROTO 9
+#define OFF_IP4_SRC 12
+#define OFF_IP4_DST 16
+#define OFF_IP6_NEXT 6
+#define OFF_IP6_ADDRS 8
+#define OFF_IP6_PORTS 40
 /* An IPv4 fragment: MF, or an offset (the first has ports, the rest not). */
 #define IP4_FRAG_MASK 0x3fff
 
@@ -64,7 +64,7 @@ static uint16_t steer_hash4(const uint8_t *f, size_t len)
 	proto = f[OFF_IP4_PROTO];
 	if (steer_has_ports(proto) &&
 	    !(get_be16(f + OFF_IP4_FRAG) & IP4_FRAG_MASK)) {
-		ports = steer_ports(f, len, OFF_IP4 + 4u * (f[OFF_IP4] & 0xf));
+		ports = steer_ports(f, len, 4u * (f[0] & 0xf));
 		if (ports < 0)
 			return 0;
 		h ^= (uint32_t)ports;
@@ -101,10 +101,23 @@ uint16_t steer_hash(const uint8_t *frame, size_t len)
 		return 0;
 	type = get_be16(frame + OFF_TYPE);
 	if (type == ETH_P_IP)
-		return steer_hash4(frame, len);
+		return steer_hash4(frame + ETH_HLEN, len - ETH_HLEN);
 	if (type == ETH_P_IPV6)
-		return steer_hash6(frame, len);
+		return steer_hash6(frame + ETH_HLEN, len - ETH_HLEN);
 	return steer_mix(type);
+}
+
+uint16_t steer_hash_ip(const uint8_t *pkt, size_t len)
+{
+	if (len < 1)
+		return 0;
+	switch (pkt[0] >> 4) {
+	case 4:
+		return steer_hash4(pkt, len);
+	case 6:
+		return steer_hash6(pkt, len);
+	}
+	return steer_mix(pkt[0] >> 4);
 }
 
 /*
@@ -239,35 +252,56 @@ static void eb_proto(struct steer_asm *a, struct bpf_insn *p, int32_t off,
 	steer_label(a, ports);
 }
 
-static void eb_hash4(struct steer_asm *a, struct bpf_insn *p)
+/* The IPv4 header at ip (14 for a tap's frame, 0 for a tun's packet). */
+static void eb_hash4(struct steer_asm *a, struct bpf_insn *p, int32_t ip)
 {
 	steer_label(a, L_IP4);
-	eb_load(a, p, BPF_W, OFF_IP4_SRC, false);
+	eb_load(a, p, BPF_W, ip + OFF_IP4_SRC, false);
 	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_HASH, 0, 0);
-	eb_load(a, p, BPF_W, OFF_IP4_DST, true);
-	eb_proto(a, p, OFF_IP4_PROTO, L_PORTS4);
-	eb_load(a, p, BPF_H, OFF_IP4_FRAG, false);
+	eb_load(a, p, BPF_W, ip + OFF_IP4_DST, true);
+	eb_proto(a, p, ip + OFF_IP4_PROTO, L_PORTS4);
+	eb_load(a, p, BPF_H, ip + OFF_IP4_FRAG, false);
 	eb_jmp(a, p, BPF_JSET, 0, IP4_FRAG_MASK, L_PROTO);
-	eb_load(a, p, BPF_B, OFF_IP4, false);
+	eb_load(a, p, BPF_B, ip, false);
 	eb(a, p, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xf);
 	eb(a, p, BPF_ALU | BPF_LSH | BPF_K, 0, 0, 2);
 	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_X, R_L4, 0, 0);
-	eb(a, p, BPF_LD | BPF_IND | BPF_W, 0, R_L4, OFF_IP4);
+	eb(a, p, BPF_LD | BPF_IND | BPF_W, 0, R_L4, ip);
 	eb_fold_ports(a, p);
 	eb_jmp(a, p, BPF_JA, 0, 0, L_PROTO);
 }
 
-static void eb_hash6(struct steer_asm *a, struct bpf_insn *p)
+static void eb_hash6(struct steer_asm *a, struct bpf_insn *p, int32_t ip)
 {
 	unsigned int i;
 
 	steer_label(a, L_IP6);
 	eb(a, p, BPF_ALU64 | BPF_MOV | BPF_K, R_HASH, 0, 0);
 	for (i = 0; i < 32; i += 4)
-		eb_load(a, p, BPF_W, OFF_IP6_ADDRS + i, true);
-	eb_proto(a, p, OFF_IP6_NEXT, L_PORTS6);
-	eb_load(a, p, BPF_W, OFF_IP6_PORTS, false);
+		eb_load(a, p, BPF_W, ip + OFF_IP6_ADDRS + (int32_t)i, true);
+	eb_proto(a, p, ip + OFF_IP6_NEXT, L_PORTS6);
+	eb_load(a, p, BPF_W, ip + OFF_IP6_PORTS, false);
 	eb_fold_ports(a, p);
+}
+
+/*
+ * To L_IP4 or L_IP6 by the ethertype of a tap's frame, or by the
+ * version nibble of a tun's packet (tun_net_xmit() hands the program
+ * the skb at its network header); other values on to L_MIX in r0.
+ */
+static void eb_dispatch(struct steer_asm *a, struct bpf_insn *p, bool tun)
+{
+	if (tun) {
+		eb_load(a, p, BPF_B, 0, false);
+		eb(a, p, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 4);
+		eb_jmp(a, p, BPF_JEQ, 0, 4, L_IP4);
+		eb_jmp(a, p, BPF_JEQ, 0, 6, L_IP6);
+	} else {
+		eb_load(a, p, BPF_H, OFF_TYPE, false);
+		eb_jmp(a, p, BPF_JEQ, 0, ETH_P_IP, L_IP4);
+		eb_jmp(a, p, BPF_JEQ, 0, ETH_P_IPV6, L_IP6);
+	}
+	eb_jmp(a, p, BPF_JA, 0, 0, L_MIX);
 }
 
 static bool eb_end(struct steer_asm *a, struct bpf_insn *p)
@@ -285,22 +319,20 @@ static bool eb_end(struct steer_asm *a, struct bpf_insn *p)
 	return a->ok;
 }
 
-unsigned int steer_tap_prog(struct bpf_insn *out)
+unsigned int steer_tap_prog(struct bpf_insn *out, bool tun)
 {
+	int32_t ip = tun ? 0 : ETH_HLEN;
 	struct steer_asm a;
 
 	steer_asm_init(&a, STEER_TAP_INSNS);
 	eb(&a, out, BPF_ALU64 | BPF_MOV | BPF_X, R_CTX, 1, 0);
-	eb_load(&a, out, BPF_H, OFF_TYPE, false);
-	eb_jmp(&a, out, BPF_JEQ, 0, ETH_P_IP, L_IP4);
-	eb_jmp(&a, out, BPF_JEQ, 0, ETH_P_IPV6, L_IP6);
-	eb_jmp(&a, out, BPF_JA, 0, 0, L_MIX);
-	eb_hash4(&a, out);
-	eb_hash6(&a, out);
+	eb_dispatch(&a, out, tun);
+	eb_hash4(&a, out, ip);
+	eb_hash6(&a, out, ip);
 	steer_label(&a, L_PROTO);
 	eb(&a, out, BPF_ALU64 | BPF_MOV | BPF_X, 0, R_HASH, 0);
 	eb(&a, out, BPF_ALU | BPF_XOR | BPF_X, 0, R_PROTO, 0);
-	/* Another ethertype comes here with r0 = the type. */
+	/* Another ethertype (version) comes here with r0 = it. */
 	steer_label(&a, L_MIX);
 	eb_fold16(&a, out);
 	eb(&a, out, BPF_ALU | BPF_MUL | BPF_K, 0, 0, (int32_t)STEER_MUL);

@@ -30,6 +30,12 @@
  */
 uint16_t steer_hash(const uint8_t *frame, size_t len);
 
+/*
+ * The same hash of a tun's IP packet of len bytes (no link header):
+ * IPv4 or IPv6 by its version nibble; else the nibble.
+ */
+uint16_t steer_hash_ip(const uint8_t *pkt, size_t len);
+
 /* The queue of n that a frame's flow takes. */
 static inline unsigned int steer_queue(const uint8_t *frame, size_t len,
 				       unsigned int n)
@@ -40,10 +46,10 @@ static inline unsigned int steer_queue(const uint8_t *frame, size_t len,
 /*
  * The eBPF socket filter for TUNSETSTEERINGEBPF, which returns
  * steer_hash() of the frame the tap is about to hand a reader (the
- * tap takes it % its queues), into out (STEER_TAP_INSNS); the number of
- * instructions.
+ * tap takes it % its queues), or with tun steer_hash_ip() of a tun's
+ * packet, into out (STEER_TAP_INSNS); the number of instructions.
  */
-unsigned int steer_tap_prog(struct bpf_insn *out);
+unsigned int steer_tap_prog(struct bpf_insn *out, bool tun);
 
 /*
  * The queue of n that a datagram from saddr (4 or 16 bytes by family)

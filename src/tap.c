@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The tap device: created non-persistent with vnet headers, so the kernel
- * hands over whole TSO/USO super-frames and removes the tap when we exit.
+ * The tap device (or, --mode tun, the tun device): created non-persistent
+ * with vnet headers, so the kernel hands over whole TSO/USO super-frames
+ * (super-packets) and removes the device when we exit.
  */
 #include "config.h"
 
@@ -35,12 +36,20 @@ unsigned int tap_offloads(void)
 	return tap_offload_flags;
 }
 
+/* What the device is called in messages. */
+static const char *tap_kind(short flags)
+{
+	return flags & IFF_TUN ? "tun" : "tap";
+}
+
 static int tap_try_offload(int fd, unsigned int flags)
 {
 	return ioctl(fd, TUNSETOFFLOAD, (unsigned long)flags) < 0 ? -errno : 0;
 }
 
-static int tap_set_offload(int fd, const char *name, bool offload)
+/* The same bits for a tun (tun_set_offload() serves both kinds). */
+static int tap_set_offload(int fd, const char *name, bool offload,
+			   const char *kind)
 {
 	unsigned int flags = offload ? TAP_OFFLOAD_TSO | TAP_OFFLOAD_USO : 0;
 	int ret;
@@ -51,34 +60,42 @@ static int tap_set_offload(int fd, const char *name, bool offload)
 	 * older kernels refuse the unknown bits with EINVAL.
 	 */
 	if (ret == -EINVAL && offload) {
-		log_debug("tap %s: no UDP segmentation offload, TSO only",
-			  name);
+		log_debug("%s %s: no UDP segmentation offload, TSO only",
+			  kind, name);
 		flags = TAP_OFFLOAD_TSO;
 		ret = tap_try_offload(fd, flags);
 	}
 	if (ret < 0) {
-		log_msg(LOG_LVL_ERR, -ret, "cannot set offloads 0x%x on tap %s",
-			flags, name);
+		log_msg(LOG_LVL_ERR, -ret, "cannot set offloads 0x%x on %s %s",
+			flags, kind, name);
 		return ret;
 	}
 	tap_offload_flags = flags;
 	return 0;
 }
 
-/* What an error err of creating a tap most likely means. */
-static const char *tap_why(int err)
+/* What an error err of creating a tap (or tun) most likely means. */
+static const char *tap_why(int err, short flags)
 {
+	bool tun = flags & IFF_TUN;
+
 	switch (err) {
 	case EPERM:
 	case EACCES:
-		return " (creating a tap needs CAP_NET_ADMIN: run gsotun as "
-		       "root or with that capability)";
+		return tun ? " (creating a tun needs CAP_NET_ADMIN: run gsotun "
+			     "as root or with that capability)"
+			   : " (creating a tap needs CAP_NET_ADMIN: run gsotun "
+			     "as root or with that capability)";
 	case EBUSY:
-		return " (a tap of that name is open already, another gsotun's?"
-		       ": give another --dev)";
+		return tun ? " (a tun of that name is open already, another "
+			     "gsotun's?: give another --dev)"
+			   : " (a tap of that name is open already, another "
+			     "gsotun's?: give another --dev)";
 	case EINVAL:
-		return " (a device of that name exists and is not a tap: give "
-		       "another --dev)";
+		return tun ? " (a device of that name exists and is not a "
+			     "tun: give another --dev)"
+			   : " (a device of that name exists and is not a "
+			     "tap: give another --dev)";
 	}
 	return "";
 }
@@ -87,15 +104,16 @@ static const char *tap_why(int err)
  * TUNSETIFF attaches to a persistent tap of the name (ip tuntap add) as
  * if it were new: say so, as it outlives gsotun, with its addresses.
  */
-static void tap_warn_persistent(int fd, const char *name)
+static void tap_warn_persistent(int fd, const char *name, short flags)
 {
 	struct ifreq ifr = { 0 };
 
 	if (ioctl(fd, TUNGETIFF, &ifr) < 0 || !(ifr.ifr_flags & IFF_PERSIST))
 		return;
-	log_warn("tap %s exists already and is persistent (ip tuntap add?): "
+	log_warn("%s %s exists already and is persistent (ip tuntap add?): "
 		 "gsotun uses it, and it stays, with its addresses, when "
-		 "gsotun exits ('ip link del %s' removes it)", name, name);
+		 "gsotun exits ('ip link del %s' removes it)", tap_kind(flags),
+		 name, name);
 }
 
 /*
@@ -106,16 +124,18 @@ static int tap_open_one(const char *name, bool offload, short flags,
 			char *ifname)
 {
 	struct ifreq ifr = { .ifr_flags = flags };
-	const char *shown = name && *name ? name : "tap%d";
+	const char *kind = tap_kind(flags);
+	const char *shown = name && *name ? name
+			    : flags & IFF_TUN ? "tun%d" : "tap%d";
 	int hdr_len = VNET_HDR_LEN;
 	int fd, ret;
 
 	if (strlen(shown) >= IFNAMSIZ) {
-		log_err("cannot create tap %s: name longer than %d bytes",
-			shown, IFNAMSIZ - 1);
+		log_err("cannot create %s %s: name longer than %d bytes",
+			kind, shown, IFNAMSIZ - 1);
 		return -EINVAL;
 	}
-	/* An empty name lets the kernel pick one from "tap%d". */
+	/* An empty name lets the kernel pick one from "tap%d" or "tun%d". */
 	if (name)
 		memcpy(ifr.ifr_name, name, strlen(name));
 
@@ -127,32 +147,34 @@ static int tap_open_one(const char *name, bool offload, short flags,
 		 * The node's mode (udev makes it 0666), which CAP_NET_ADMIN
 		 * does not get past; TUNSETIFF then asks for CAP_NET_ADMIN.
 		 */
-		log_err("cannot open /dev/net/tun for tap %s: %s%s", shown,
-			strerror(-ret), ret == -EACCES ? " (its mode keeps "
-			"this user out: ls -l /dev/net/tun, which udev makes "
-			"0666; creating a tap needs CAP_NET_ADMIN too)"
-			: tap_why(-ret));
+		log_err("cannot open /dev/net/tun for %s %s: %s%s", kind,
+			shown, strerror(-ret), ret == -EACCES ? " (its mode "
+			"keeps this user out: ls -l /dev/net/tun, which udev "
+			"makes 0666; creating one needs CAP_NET_ADMIN too)"
+			: tap_why(-ret, flags));
 		return ret;
 	}
 	/* Not TUNSETPERSIST: closing the fd removes the tap. */
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		ret = -errno;
-		log_err("cannot create tap %s: %s%s", shown, strerror(-ret),
+		log_err("cannot create %s %s: %s%s", kind, shown,
+			strerror(-ret),
 			ret == -EINVAL && (flags & IFF_MULTI_QUEUE)
 				? " (a device of that name exists and is not "
-				  "a tap of several queues: a persistent one "
-				  "needs 'ip tuntap add ... multi_queue' for "
-				  "--queues, or give another --dev)"
-				: tap_why(-ret));
+				  "one of several queues of this kind: a "
+				  "persistent one needs 'ip tuntap add ... "
+				  "multi_queue' for --queues, or give another "
+				  "--dev)"
+				: tap_why(-ret, flags));
 		goto err;
 	}
 	if (ioctl(fd, TUNSETVNETHDRSZ, &hdr_len) < 0) {
 		ret = -errno;
-		log_err_errno("cannot set vnet header size %d on tap %s",
-			      hdr_len, ifr.ifr_name);
+		log_err_errno("cannot set vnet header size %d on %s %s",
+			      hdr_len, kind, ifr.ifr_name);
 		goto err;
 	}
-	ret = tap_set_offload(fd, ifr.ifr_name, offload);
+	ret = tap_set_offload(fd, ifr.ifr_name, offload, kind);
 	if (ret < 0)
 		goto err;
 	memcpy(ifname, ifr.ifr_name, IFNAMSIZ);
@@ -162,10 +184,10 @@ err:
 	return ret;
 }
 
-int tap_open(const char *name, bool offload, unsigned int n, int *fds,
-	     char *ifname)
+int tap_open(const char *name, bool tun, bool offload, unsigned int n,
+	     int *fds, char *ifname)
 {
-	short flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR;
+	short flags = (tun ? IFF_TUN : IFF_TAP) | IFF_NO_PI | IFF_VNET_HDR;
 	unsigned int i;
 
 	if (n > 1)
@@ -184,12 +206,12 @@ int tap_open(const char *name, bool offload, unsigned int n, int *fds,
 		}
 		fds[i] = fd;
 	}
-	tap_warn_persistent(fds[0], ifname);
+	tap_warn_persistent(fds[0], ifname, flags);
 	return 0;
 }
 
 /* steer_tap_prog() loaded (GPL: it uses LD_ABS): its fd, or -1 and errno. */
-static int tap_load_steering(void)
+static int tap_load_steering(bool tun)
 {
 	struct bpf_insn insns[STEER_TAP_INSNS];
 	union bpf_attr attr;
@@ -197,14 +219,14 @@ static int tap_load_steering(void)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = steer_tap_prog(insns);
+	attr.insn_cnt = steer_tap_prog(insns, tun);
 	attr.license = (uintptr_t)"GPL";
 	return (int)syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
-bool tap_steer(int fd, const char *ifname)
+bool tap_steer(int fd, const char *ifname, bool tun)
 {
-	int prog = tap_load_steering(), off = -1, err;
+	int prog = tap_load_steering(tun), off = -1, err;
 
 	if (prog >= 0) {
 		err = ioctl(fd, TUNSETSTEERINGEBPF, &prog) < 0 ? -errno : 0;
@@ -219,9 +241,10 @@ bool tap_steer(int fd, const char *ifname)
 	 * none, so that the tap picks by the queue that last wrote a flow.
 	 */
 	ioctl(fd, TUNSETSTEERINGEBPF, &off);
-	log_info("tap %s: queues chosen by the kernel, not by the flow "
+	log_info("%s %s: queues chosen by the kernel, not by the flow "
 		 "(its steering program: %s%s); a flow keeps to the queue "
-		 "that last wrote to it", ifname, strerror(-err),
+		 "that last wrote to it", tun ? "tun" : "tap", ifname,
+		 strerror(-err),
 		 err == -EPERM ? ", loading one needs CAP_BPF" : "");
 	return false;
 }
@@ -296,9 +319,12 @@ static void tap_sysctl(const char *family, const char *ifname,
 			 tap_sysctl_hint(err));
 }
 
-void tap_set_sysctls(const char *ifname)
+void tap_set_sysctls(const char *ifname, bool tun)
 {
-	tap_sysctl("ipv4", ifname, "arp_notify");
-	tap_sysctl("ipv6", ifname, "ndisc_notify");
+	/* A tun has no MAC to announce. */
+	if (!tun) {
+		tap_sysctl("ipv4", ifname, "arp_notify");
+		tap_sysctl("ipv6", ifname, "ndisc_notify");
+	}
 	tap_sysctl("ipv6", ifname, "keep_addr_on_down");
 }

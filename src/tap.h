@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The tap device: opened with IFF_VNET_HDR so super-frames and their
- * offload hints cross the user/kernel boundary whole.
+ * The tap device, or the tun of --mode tun: opened with IFF_VNET_HDR so
+ * super-frames and their offload hints cross the user/kernel boundary
+ * whole.
  */
 #ifndef GSOTUN_TAP_H
 #define GSOTUN_TAP_H
@@ -13,7 +14,8 @@
 #include "options.h"
 
 /*
- * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR, and
+ * Open (create) tap name with IFF_TAP|IFF_NO_PI|IFF_VNET_HDR (with tun,
+ * a tun: IFF_TUN, IP packets with no link header), and
  * IFF_MULTI_QUEUE for n > 1: its n queues into fds[], each with vnet
  * header size VNET_HDR_LEN, non-blocking. With offload, TUNSETOFFLOAD
  * gets CSUM|TSO4|TSO6|TSO_ECN, plus USO4|USO6 when the kernel takes
@@ -21,15 +23,15 @@
  * tap of that name that is persistent is used, with a warning.
  * 0 or -errno (logged; nothing left open).
  */
-int tap_open(const char *name, bool offload, unsigned int n, int *fds,
-	     char *ifname);
+int tap_open(const char *name, bool tun, bool offload, unsigned int n,
+	     int *fds, char *ifname);
 
 /*
- * The tap of queue fd hands each frame to the queue of its flow
+ * The tap (tun) of queue fd hands each frame to the queue of its flow
  * (steer_hash(), by an eBPF program: TUNSETSTEERINGEBPF); true if so.
  * Where the program cannot be loaded (CAP_BPF) none is left, said.
  */
-bool tap_steer(int fd, const char *ifname);
+bool tap_steer(int fd, const char *ifname, bool tun);
 
 /*
  * The stable MAC of tap ifname (mac_stable()): the same across restarts,
@@ -48,9 +50,9 @@ void tap_stable_mac(const char *ifname, const struct ipaddr *local,
  * addresses when an administrator takes it down (keep_addr_on_down), as
  * IPv4 keeps them. Best effort: a sysctl that is missing (IPv6 disabled)
  * is skipped, one that cannot be written (a read-only /proc/sys) is a
- * warning that names it.
+ * warning that names it. A tun (no MAC) gets only keep_addr_on_down.
  */
-void tap_set_sysctls(const char *ifname);
+void tap_set_sysctls(const char *ifname, bool tun);
 
 /* Offload flags the tap ended up with (TUN_F_*), for the log. */
 unsigned int tap_offloads(void);

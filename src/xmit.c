@@ -111,8 +111,8 @@ int xmit_frame(const struct xmit_cfg *c, uint32_t *gre_seq,
 	if (len < (size_t)VNET_HDR_LEN)
 		return DROP_TX_SHORT;
 	memcpy(&hdr, buf, sizeof(hdr));
-	err = vnet_hdr_parse(&hdr, buf + VNET_HDR_LEN, len - VNET_HDR_LEN,
-			     &out->f);
+	err = vnet_hdr_parse_as(c->encap->l3, &hdr, buf + VNET_HDR_LEN,
+				len - VNET_HDR_LEN, &out->f);
 	if (err)
 		return err;
 	out->parsed = true;

@@ -524,6 +524,131 @@ static void test_icmp(void)
 	test_icmp_out_len();
 }
 
+/* ---- tun packets (--mode tun) ---------------------------------------- */
+
+static uint8_t tun_pkt[PKT_MAX];
+static uint8_t tun_out[PMTU_ICMP_MAX + 64];
+
+/*
+ * The ICMP answer to a tun's packet (case c's frame without its link
+ * header) is the tap's answer without its link header: *n_tun its
+ * length. false when they differ.
+ */
+static bool icmp_tun_same(const struct icmp_case *c, struct frame *ft,
+			  size_t *n_tun)
+{
+	struct frame f;
+	size_t n, len;
+
+	*n_tun = 0;
+	if (!icmp_frame(c, &f) || !P.l3_off)
+		return true;
+	n = pmtu_icmp_build(&f, c->mtu, out, sizeof(out));
+	len = P.len - P.l3_off;
+	memcpy(tun_pkt, P.buf + P.l3_off, len);
+	if (frame_parse_ip(tun_pkt, len, ft) != FRAME_OK)
+		return n == 0;
+	*n_tun = pmtu_icmp_build(ft, c->mtu, tun_out, sizeof(tun_out));
+	if (!n)
+		return *n_tun == 0;
+	return *n_tun == n - P.l3_off &&
+	       !memcmp(tun_out, out + P.l3_off, *n_tun);
+}
+
+/*
+ * ICMP net unreachable (ICMPv6 no route) to the tun's packet of ft:
+ * the too-big answer of n bytes but for type, code and the MTU word,
+ * none to an IPv6 multicast group. false when not so.
+ */
+static bool icmp_unreach_ok(const struct frame *ft, size_t n)
+{
+	bool v6 = ft->ethertype == 0x86dd;
+	const uint8_t *icmp = tun_out + (v6 ? 40 : 20);
+	size_t m = pmtu_icmp_unreach_build(ft, tun_out, sizeof(tun_out));
+
+	if (!n || (v6 && ft->data[24] == 0xff))
+		return m == 0;
+	if (m != n)
+		return false;
+	if (v6)
+		return icmp[0] == 1 && icmp[1] == 0 &&
+		       pkt_get32(icmp + 4) == 0 &&
+		       pkt_fold(pkt_sum(icmp, m - 40,
+					pkt_pseudo(tun_out, 58, m - 40))) ==
+			       0xffff;
+	return icmp[0] == 3 && icmp[1] == 0 && pkt_get32(icmp + 4) == 0 &&
+	       pkt_fold(pkt_sum(icmp, m - 20, 0)) == 0xffff &&
+	       pkt_fold(pkt_sum(tun_out, 20, 0)) == 0xffff;
+}
+
+static void test_icmp_tun(void)
+{
+	unsigned int i, differ = 0, bad_unreach = 0, answered = 0;
+	struct frame ft;
+	size_t n;
+
+	for (i = 0; i < sizeof(icmp_cases) / sizeof(icmp_cases[0]); i++) {
+		const struct icmp_case *c = &icmp_cases[i];
+
+		if (!icmp_tun_same(c, &ft, &n)) {
+			differ++;
+			printf("# %s: the tun's answer is not the tap's\n",
+			       c->name);
+			continue;
+		}
+		answered += n != 0;
+		if (n && !icmp_unreach_ok(&ft, n)) {
+			bad_unreach++;
+			printf("# %s: net unreachable wrong\n", c->name);
+		}
+	}
+	ok(!differ && answered > 10, "tun: every ICMP case as a tun's packet "
+	   "is answered as the tap's, less its link header (%u answered, "
+	   "%u differ)", answered, differ);
+	is_int(bad_unreach, 0, "tun: net unreachable / no route: type, "
+	       "code, checksums, none to an IPv6 group");
+}
+
+/* An IPv4 tun packet of 3000 bytes without DF, cut to fit 1400. */
+static void test_frag_tun(void)
+{
+	struct pkt_spec sp = { .l4 = UDP, .payload_len = 3000, .seed = 3,
+			       .ip_frag = 0x0000 };
+	uint32_t at = 0, len, total = 0;
+	struct seg s;
+	int n, i, bad = 0;
+
+	pkt_build(&sp, &P);
+	pkt_put16(P.buf + P.l3_off + 6, 0);
+	ip4_recheck(P.buf + P.l3_off);
+	memset(inblk, 0x5a, sizeof(inblk));
+	memcpy(inblk + GSO_HEADROOM, P.buf + P.l3_off, 20);
+	memset(&s, 0, sizeof(s));
+	s.hdr = inblk + GSO_HEADROOM;
+	s.hdr_len = 20;
+	s.payload = P.buf + P.l3_off + 20;
+	s.payload_len = P.ip_end - P.l3_off - 20;
+	s.sum_off = 20;
+	seg_arena_init(&A, arena, frags, MAXF);
+	n = pmtu_fragment(&s, 0, 1400, false, &A);
+	for (i = 0; i < n; i++) {
+		const struct seg *o = &A.segs[i];
+		const uint8_t *ip = o->hdr;
+
+		len = seg_len(o);
+		bad += len > 1400 || ip[0] != 0x45 ||
+		       pkt_get16(ip + 2) != len ||
+		       (pkt_get16(ip + 6) & 0x1fff) * 8u != at ||
+		       !(pkt_get16(ip + 6) & 0x2000) != (i == n - 1) ||
+		       pkt_fold(pkt_sum(ip, 20, 0)) != 0xffff;
+		at += len - 20;
+		total += len - 20;
+	}
+	ok(n == 3 && !bad && total == s.payload_len,
+	   "tun: an IPv4 packet (l3_off 0) fragmented: %d fragments, %d "
+	   "bad, %u of %u bytes", n, bad, total, s.payload_len);
+}
+
 /* ---- fragmentation --------------------------------------------------- */
 
 /* RFC 791 3.1: Router Alert (copied), Record Route (not copied), EOL. */
@@ -1330,10 +1455,12 @@ int main(void)
 	test_lower();
 	test_df();
 	test_icmp();
+	test_icmp_tun();
 	test_frag_cases();
 	test_frag_random();
 	test_frag_errors();
 	test_frag_append();
+	test_frag_tun();
 	test_limit();
 	test_fit();
 	test_serr();

@@ -181,6 +181,29 @@ static void test_hash(void)
 	is_int(steer_hash(a, 13), 0, "no ethertype: 0");
 }
 
+/* A tun's packets hash as the same packets in a tap's frames. */
+static void test_hash_ip(void)
+{
+	unsigned int i, bad = 0, n = 0;
+	uint8_t a[128];
+	struct flow f;
+	size_t la;
+
+	for (i = 0; i < 4000; i++) {
+		flow_random(&f);
+		if (f.type)
+			continue;
+		la = flow_frame(&f, a);
+		bad += steer_hash_ip(a + 14, la - 14) != steer_hash(a, la);
+		n++;
+	}
+	ok(n > 3000 && !bad, "steer_hash_ip of %u packets is steer_hash of "
+	   "their frames (%u differ)", n, bad);
+	a[14] = 0x20;
+	is_int(steer_hash_ip(a + 14, 1), steer_hash_ip(a + 14, 60),
+	       "another version: the nibble's mix, whatever the length");
+}
+
 /* Loopback up in a network namespace of our own (user one if need be). */
 static int own_namespace(void)
 {
@@ -422,47 +445,55 @@ static int64_t bpf_run(int prog, const uint8_t *f, size_t len)
  * IPv6, TCP, UDP and other protocols, fragments, other ethertypes, cut
  * short): the same as steer_hash() each time.
  */
-static void test_tap_prog(void)
+/* What the program of a tap (tun) should return for the n bytes at f. */
+static uint16_t want_hash(const uint8_t *f, size_t n, bool tun)
+{
+	return tun ? steer_hash_ip(f + 14, n - 14) : steer_hash(f, n);
+}
+
+static void test_tap_prog(bool tun)
 {
 	struct bpf_insn insns[STEER_TAP_INSNS];
-	unsigned int len = steer_tap_prog(insns), i, bad = 0, ran = 0;
+	unsigned int len = steer_tap_prog(insns, tun), i, bad = 0, ran = 0;
+	const char *kind = tun ? "tun" : "tap";
 	int prog = bpf_load(insns, len);
 	uint8_t f[128];
 
 	if (prog < 0 && bpf_refused()) {
-		printf("ok %d - # SKIP the tap's program: cannot load eBPF "
-		       "(needs CAP_BPF)\n", ++tap_n);
+		printf("ok %d - # SKIP the %s's program: cannot load eBPF "
+		       "(needs CAP_BPF)\n", ++tap_n, kind);
 		return;
 	}
 	for (i = 0; prog >= 0 && i < 4000; i++) {
 		struct flow fl;
-		size_t n;
+		size_t n, at = tun ? 14 : 0;
 		int64_t r;
 
 		flow_random(&fl);
 		n = flow_frame(&fl, f);
 		if (i % 10 == 0)
 			n = 14 + rnd() % (n - 14);
-		r = bpf_run(prog, f, n);
+		/* A tun's program sees the packet, past the Ethernet header. */
+		r = bpf_run(prog, f + at, n - at);
 		ran += r >= 0;
-		if (r != steer_hash(f, n) && bad++ < 5)
+		if (r != want_hash(f, n, tun) && bad++ < 5)
 			printf("# frame of %zu bytes, type %02x%02x: %lld, "
-			       "steer_hash %u (%s)\n", n, f[12], f[13],
-			       (long long)r, steer_hash(f, n),
+			       "want %u (%s)\n", n, f[12], f[13],
+			       (long long)r, want_hash(f, n, tun),
 			       r < 0 ? strerror(errno) : "ran");
 	}
 	ok(prog >= 0 && ran == 4000 && !bad,
-	   "the tap's program, run by the kernel, is steer_hash on 4000 "
-	   "frames (%u of %u differ)", bad, ran);
+	   "the %s's program, run by the kernel, is steer_hash%s on 4000 "
+	   "frames (%u of %u differ)", kind, tun ? "_ip" : "", bad, ran);
 	if (prog >= 0)
 		close(prog);
 }
 
-/* Queue i of tap name, as gsotun will open them. */
-static int tap_queue(const char *name)
+/* Queue i of tap (tun) name, as gsotun will open them. */
+static int tap_queue(const char *name, bool tun)
 {
-	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI |
-					  IFF_MULTI_QUEUE };
+	struct ifreq ifr = { .ifr_flags = (tun ? IFF_TUN : IFF_TAP) |
+					  IFF_NO_PI | IFF_MULTI_QUEUE };
 	int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
@@ -515,8 +546,8 @@ static void tap_send(const char *name)
 }
 
 /* Every frame read from the n queues: on the queue of its hash? */
-static void tap_read(const int *q, unsigned int n, unsigned int *wrong,
-		     unsigned int *got, unsigned int *udp)
+static void tap_read(const int *q, unsigned int n, bool tun,
+		     unsigned int *wrong, unsigned int *got, unsigned int *udp)
 {
 	uint8_t buf[2048];
 	unsigned int i;
@@ -526,40 +557,49 @@ static void tap_read(const int *q, unsigned int n, unsigned int *wrong,
 	for (i = 0; i < n; i++) {
 		while ((len = read(q[i], buf, sizeof(buf))) > 0) {
 			(*got)++;
+			if (tun) {
+				*udp += len > 20 && buf[0] == 0x45 &&
+					buf[9] == 17;
+				*wrong += i != steer_hash_ip(buf, (size_t)len)
+						       % n;
+				continue;
+			}
 			*udp += len > 34 && buf[12] == 8 && buf[23] == 17;
 			*wrong += i != steer_queue(buf, (size_t)len, n);
 		}
 	}
 }
 
-static void test_tap(unsigned int n)
+static void test_tap(unsigned int n, bool tun)
 {
 	struct bpf_insn insns[STEER_TAP_INSNS];
-	unsigned int len = steer_tap_prog(insns), i, wrong, got, udp;
+	unsigned int len = steer_tap_prog(insns, tun), i, wrong, got, udp;
+	const char *kind = tun ? "tun" : "tap";
 	char name[IFNAMSIZ];
 	int q[4], prog;
 
-	snprintf(name, sizeof(name), "gst%u.%u", (unsigned)getpid() % 10000,
-		 n);
+	snprintf(name, sizeof(name), "gs%c%u.%u", tun ? 'u' : 't',
+		 (unsigned)getpid() % 10000, n);
 	for (i = 0; i < n; i++)
-		q[i] = tap_queue(name);
+		q[i] = tap_queue(name, tun);
 	prog = bpf_load(insns, len);
 	if (prog < 0 && !bpf_refused()) {
-		ok(0, "tap steering with %u queues: the program loads", n);
+		ok(0, "%s steering with %u queues: the program loads", kind,
+		   n);
 	} else if (prog < 0 || q[0] < 0 || q[n - 1] < 0) {
-		printf("ok %d - # SKIP tap steering: %s\n", ++tap_n,
+		printf("ok %d - # SKIP %s steering: %s\n", ++tap_n, kind,
 		       prog < 0 ? "cannot load eBPF (needs CAP_BPF)"
-				: "cannot open a multi-queue tap");
+				: "cannot open a multi-queue device");
 	} else if (ioctl(q[0], TUNSETSTEERINGEBPF, &prog) < 0 ||
 		   tap_address(name)) {
-		ok(0, "tap steering with %u queues: set up (%s)", n,
+		ok(0, "%s steering with %u queues: set up (%s)", kind, n,
 		   strerror(errno));
 	} else {
 		tap_send(name);
-		tap_read(q, n, &wrong, &got, &udp);
+		tap_read(q, n, tun, &wrong, &got, &udp);
 		ok(udp >= 150 && !wrong,
-		   "tap with %u queues: each frame on the queue of its flow "
-		   "(%u of %u elsewhere, %u UDP)", n, wrong, got, udp);
+		   "%s with %u queues: each packet on the queue of its flow "
+		   "(%u of %u elsewhere, %u UDP)", kind, n, wrong, got, udp);
 	}
 	if (prog >= 0)
 		close(prog);
@@ -570,19 +610,23 @@ static void test_tap(unsigned int n)
 
 int main(void)
 {
-	plan(5 + 6 + 3);
+	plan(5 + 2 + 6 + 6);
 	test_hash();
+	test_hash_ip();
 	if (own_namespace()) {
 		printf("# no network namespace of our own: %s\n",
 		       strerror(errno));
-		for (; tap_n < 14;)
+		for (; tap_n < 19;)
 			printf("ok %d - # SKIP needs a network namespace\n",
 			       ++tap_n);
 		return done_testing();
 	}
 	test_group();
-	test_tap_prog();
-	test_tap(2);
-	test_tap(3);
+	test_tap_prog(false);
+	test_tap_prog(true);
+	test_tap(2, false);
+	test_tap(3, false);
+	test_tap(2, true);
+	test_tap(3, true);
 	return done_testing();
 }
