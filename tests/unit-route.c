@@ -73,6 +73,7 @@ static void test_script(void)
 	is_int(look(&t, "10.1.2.3"), -1, "an empty table routes nothing");
 	is_int(look(&t, "fd00::1"), -1, "nor IPv6");
 	is_int(add(&t, "10.0.0.0/8", 1), 0, "10.0.0.0/8 to peer 1");
+	is_int(look(&t, "10.200.0.1"), 1, "one route routes 10.200.0.1");
 	is_int(add(&t, "10.1.0.0/16", 2), 0, "10.1.0.0/16 to peer 2");
 	is_int(add(&t, "10.1.2.3/32", 3), 0, "host 10.1.2.3/32 to peer 3");
 	is_int(look(&t, "10.9.9.9"), 1, "10.9.9.9 by the /8");
@@ -264,8 +265,9 @@ static void random_bytes(uint8_t *a, unsigned int n)
 /*
  * A prefix to add: nested under one held (longer, same leading bits)
  * a third of the time, so that matches have several lengths to choose
- * from; else of a random length, with /0 and the host length often.
- * The leading bits come from a few /8s so that random lookups hit.
+ * from; else of a random length from 9 (the host length often), its
+ * leading byte one of four, so that lookups (from eight) both hit and
+ * miss. The default routes are added apart (test_random()).
  */
 static struct cidr random_prefix(int family)
 {
@@ -273,16 +275,14 @@ static struct cidr random_prefix(int family)
 	struct cidr c = { .family = family };
 	uint8_t *a = family == AF_INET ? (uint8_t *)&c.addr.v4 :
 					 (uint8_t *)&c.addr.v6;
-	unsigned int r = (unsigned int)(rnd() % 16);
+	unsigned int r = (unsigned int)(rnd() % 8);
 
 	random_bytes(a, n);
 	a[0] = (uint8_t)(10 + rnd() % 4);
 	if (r == 0)
-		c.prefix = 0;
-	else if (r <= 2)
 		c.prefix = (uint8_t)bits;
 	else
-		c.prefix = (uint8_t)(rnd() % (bits + 1));
+		c.prefix = (uint8_t)(9 + rnd() % (bits - 8));
 	if (n_model && rnd() % 3 == 0) {
 		const struct model *m = &model[rnd() % n_model];
 
@@ -308,7 +308,7 @@ static int random_addr(int family, uint8_t *a)
 	unsigned int i;
 
 	random_bytes(a, n);
-	a[0] = (uint8_t)(10 + rnd() % 4);
+	a[0] = (uint8_t)(8 + rnd() % 8);
 	if (m->c.family == family && rnd() & 1)
 		for (i = 0; i < m->c.prefix; i++) {
 			uint8_t bit = (uint8_t)(0x80u >> (i % 8));
@@ -346,9 +346,12 @@ static void check_next(const struct route_table *t, const char *name)
 		printf("#   %u bad, %u visited\n", bad, n);
 }
 
-/* lookups random addresses of both families, against brute(). */
+/*
+ * lookups random addresses of both families, against brute(): some
+ * routed and, but with default routes, some not.
+ */
 static void check_lookups(const struct route_table *t, unsigned int lookups,
-			  const char *name)
+			  bool defaults, const char *name)
 {
 	unsigned int i, bad = 0, hits = 0;
 	uint8_t a[16];
@@ -360,10 +363,11 @@ static void check_lookups(const struct route_table *t, unsigned int lookups,
 		got = route_lookup(t, family, a);
 		want = brute(family, a);
 		if (got != want && !bad++)
-			printf("#   lookup %u: got %d, want %d\n", i, got, want);
+			printf("#   lookup %u: got %d, want %d\n", i, got,
+			       want);
 		hits += want >= 0;
 	}
-	ok(!bad && hits > lookups / 4,
+	ok(!bad && hits > lookups / 4 && (hits < lookups) == !defaults,
 	   "%s: %u lookups match the brute force (%u routed)", name, lookups,
 	   hits);
 }
@@ -397,13 +401,27 @@ static void test_random(void)
 	for (i = 0; i < n_model; i++)
 		n_live += model[i].live;
 	is_int(route_count(&t), n_live, "%u distinct prefixes held", n_live);
-	check_lookups(&t, 20000, "after adds");
+	check_lookups(&t, 20000, false, "after adds");
 	check_next(&t, "after adds");
 
-	/* Delete a third, some of them twice. */
+	/* The default routes of both families. */
+	model[n_model].c = C("0.0.0.0/0");
+	model[n_model].peer = 16;
+	model[n_model++].live = true;
+	model[n_model].c = C("::/0");
+	model[n_model].peer = 17;
+	model[n_model++].live = true;
+	is_int(route_add(&t, &model[n_model - 2].c, 16) |
+	       route_add(&t, &model[n_model - 1].c, 17), 0,
+	       "0.0.0.0/0 and ::/0 added");
+	n_live += 2;
+	check_lookups(&t, 20000, true, "with defaults");
+	check_next(&t, "with defaults");
+
+	/* Delete a third, and the defaults; each twice. */
 	bad = 0;
 	for (i = 0; i < n_model; i++) {
-		if (rnd() % 3)
+		if (rnd() % 3 && model[i].c.prefix)
 			continue;
 		if (route_del(&t, &model[i].c))
 			bad++;
@@ -414,7 +432,7 @@ static void test_random(void)
 	}
 	is_int(bad, 0, "%u random deletes succeed, then say -ENOENT", dels);
 	is_int(route_count(&t), n_live - dels, "%u held", n_live - dels);
-	check_lookups(&t, 20000, "after deletes");
+	check_lookups(&t, 20000, false, "after deletes");
 	check_next(&t, "after deletes");
 
 	/* Peers 0 to 15 go. */
@@ -431,7 +449,7 @@ static void test_random(void)
 			bad++;
 	}
 	is_int(bad, 0, "route_del_peer() of 16 peers deletes theirs");
-	check_lookups(&t, 20000, "after peers went");
+	check_lookups(&t, 20000, false, "after peers went");
 	check_next(&t, "after peers went");
 	route_free(&t);
 }
