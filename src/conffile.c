@@ -311,6 +311,17 @@ void conffile_put_fdb(FILE *out, const char *dev, const uint8_t *mac,
 		vid, conffile_addr(peer->family, &peer->addr, buf));
 }
 
+void conffile_put_route(FILE *out, const char *dev, const struct cidr *prefix,
+			const struct ipaddr *peer)
+{
+	char net[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN];
+
+	fprintf(out, "%s %s%s%s/%u=%s\n", conffile_name(OPT_ROUTE),
+		dev ? dev : "", dev && *dev ? "=" : "",
+		conffile_addr(prefix->family, &prefix->addr, net),
+		prefix->prefix, conffile_addr(peer->family, &peer->addr, buf));
+}
+
 static void conffile_put_mac(FILE *out, const struct config_mac *m)
 {
 	char text[MAC_TEXT_LEN];
@@ -446,6 +457,14 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 	case OPT_MAX_ADDRESS:
 		return conffile_put_num(out, key, c->max_address,
 					CONFIG_MAX_ADDRESS, i);
+	case OPT_ROUTE:
+		if (i < c->n_routes_cmd)
+			conffile_put_route(out, c->routes[i].dev,
+					   &c->routes[i].prefix,
+					   &c->routes[i].peer);
+		return i < c->n_routes_cmd;
+	case OPT_STRICT_SOURCE:
+		return conffile_put_flag(out, key, c->strict_source, i);
 	case OPT_PEERS:
 		return conffile_put_set(out, key, c->peers_file, i);
 	case OPT_ENCAP:
@@ -475,6 +494,9 @@ static bool conffile_put_device(FILE *out, const struct config *c, int key,
 	};
 
 	switch (key) {
+	case OPT_MODE:
+		return conffile_put_set(out, key, c->encap.l3 ? "tun" : NULL,
+					i);
 	case OPT_DEV:
 		return conffile_put_set(out, key, strcmp(c->dev, CONFIG_DEV) ?
 					c->dev : NULL, i);

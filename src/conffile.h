@@ -54,10 +54,15 @@ int conffile_row(unsigned int i);
 bool conffile_put(FILE *out, const struct config *c, int key,
 		  unsigned int item);
 
-/* "remote ADDR"; "fdb [DEV=]MAC[@VID]=ADDR" (dev NULL or "": none). */
+/*
+ * "remote ADDR"; "fdb [DEV=]MAC[@VID]=ADDR", "route [DEV=]PREFIX=ADDR"
+ * (dev NULL or "": none).
+ */
 void conffile_put_remote(FILE *out, const struct ipaddr *a);
 void conffile_put_fdb(FILE *out, const char *dev, const uint8_t *mac,
 		      uint16_t vlan, const struct ipaddr *peer);
+void conffile_put_route(FILE *out, const char *dev, const struct cidr *prefix,
+			const struct ipaddr *peer);
 
 /* The comment a configuration written out starts with. */
 void conffile_head(FILE *out);

@@ -56,8 +56,20 @@ const struct argp_option optable[] = {
 	{ .name = "max-address", .key = OPT_MAX_ADDRESS, .arg = "N",
 	  .doc = "Learn at most N MACs, 1..1048576 (default 4096)" },
 	{ .name = "peers", .key = OPT_PEERS, .arg = "FILE",
-	  .doc = "More peers and entries from FILE, lines 'remote ADDR' and "
-		 "'fdb [DEV=]MAC[@VID]=ADDR', read again on SIGHUP" },
+	  .doc = "More peers and entries from FILE, lines 'remote ADDR', "
+		 "'fdb [DEV=]MAC[@VID]=ADDR' and 'route [DEV=]PREFIX=ADDR', "
+		 "read again on SIGHUP" },
+
+	{ .doc = "Routing (--mode tun, several --remote):" },
+	{ .name = "route", .key = OPT_ROUTE, .arg = "[DEV=]PREFIX=ADDR",
+	  .doc = "IP packets to PREFIX (IPv4 or IPv6, longest match) go to "
+		 "the peer at ADDR, one of --remote, in every tun (or tun "
+		 "DEV), and PREFIX is routed into the tun; repeatable, up to "
+		 "4096 (others are dropped)" },
+	{ .name = "strict-source", .key = OPT_STRICT_SOURCE,
+	  .doc = "Drop a received packet whose inner source is not routed "
+		 "(by --route) to the peer it came from (default: taken, as "
+		 "the kernel's GRE takes it)" },
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
@@ -79,8 +91,11 @@ const struct argp_option optable[] = {
 	  .doc = "GRE sequence numbers (gre and gre-udp only)" },
 
 	{ .doc = "Device:" },
+	{ .name = "mode", .key = OPT_MODE, .arg = "tap|tun",
+	  .doc = "A tap, Ethernet frames (default), or a tun, IP packets "
+		 "(--encap gre or gre-udp)" },
 	{ .name = "dev", .key = OPT_DEV, .arg = "NAME",
-	  .doc = "Tap device name (default gsotun0)" },
+	  .doc = "Tap (or tun) device name (default gsotun0)" },
 	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",
 	  .doc = "Tap MTU, 68..65535 (default auto: the underlay path MTU "
 		 "minus the encapsulation overhead)" },

@@ -123,6 +123,100 @@ static int options_check_fdb(struct argp_state *state,
 	return 0;
 }
 
+static int options_check_route(struct argp_state *state,
+			       const struct config *cfg)
+{
+	char buf[160];
+	const char *why = peersfile_route_invalid(cfg, buf, sizeof(buf));
+
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The encapsulations that carry IP packets, "a, b or c", into buf: the
+ * types are numbered from 0 up, the first past the last has no name
+ * encap_from_name() knows.
+ */
+static const char *options_l3_encaps(char *buf, size_t len)
+{
+	const char *names[16];
+	unsigned int t, n = 0, i;
+	size_t at = 0;
+
+	for (t = 0; encap_from_name(encap_name(t)) == (int)t && n < 16; t++)
+		if (encap_carries(t, true))
+			names[n++] = encap_name(t);
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%s",
+			       !i ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	return buf;
+}
+
+/*
+ * What a tun has not: an Ethernet header. The options of MACs (static
+ * entries, the tap's own, learning and its bounds) mean nothing there.
+ */
+static const char *options_tun_invalid(const struct options_state *st)
+{
+	const struct config *cfg = st->cfg;
+
+	if (cfg->n_fdb)
+		return "--fdb is for --mode tap: a tun's IP packets carry no "
+		       "MACs (use --route PREFIX=ADDR)";
+	if (cfg->n_macs)
+		return "--mac is for --mode tap: a tun has no Ethernet address";
+	if (cfg->learning)
+		return "--learning is for --mode tap: it learns source MACs, "
+		       "and a tun's IP packets carry none";
+	if (st->ageing_set)
+		return "--ageing is for --mode tap: it ages learnt MACs, and a "
+		       "tun's IP packets carry none";
+	if (st->max_address_set)
+		return "--max-address is for --mode tap: it bounds learnt "
+		       "MACs, and a tun's IP packets carry none";
+	return NULL;
+}
+
+/* --mode tun and the options each mode takes. */
+static int options_check_mode(struct argp_state *state,
+			      const struct options_state *st)
+{
+	const struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
+	const char *why = NULL;
+	char buf[80];
+
+	if (cfg->encap.l3 && !encap_carries(t, true)) {
+		options_error(state, "--encap %s carries Ethernet frames only, "
+			      "not the IP packets of --mode tun: use --encap "
+			      "%s", encap_name(t),
+			      options_l3_encaps(buf, sizeof(buf)));
+		return EINVAL;
+	}
+	if (cfg->encap.l3)
+		why = options_tun_invalid(st);
+	else if (cfg->n_routes)
+		why = "--route is for --mode tun: a tap's frames go by MAC "
+		      "(use --fdb MAC=ADDR)";
+	else if (cfg->strict_source)
+		why = "--strict-source is for --mode tun: it checks the inner "
+		      "IP sources by --route";
+	/* As WireGuard's AllowedIPs: with none, nothing is let in. */
+	if (!why && cfg->strict_source && !cfg->n_routes)
+		why = "--strict-source without --route: every packet received "
+		      "would be dropped (no source is routed to its peer)";
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int options_check_allow(struct argp_state *state,
 			       const struct config *cfg)
 {
@@ -369,7 +463,11 @@ int options_finish(struct argp_state *state)
 	if (!err)
 		err = options_check_peer(state, st->cfg);
 	if (!err)
+		err = options_check_mode(state, st);
+	if (!err)
 		err = options_check_fdb(state, st->cfg);
+	if (!err)
+		err = options_check_route(state, st->cfg);
 	if (!err)
 		err = options_check_encap(state, st);
 	if (!err)

@@ -20,6 +20,8 @@ struct options_state {
 	bool vni_set;
 	bool key_tap_set;
 	bool csum_set;
+	bool ageing_set;
+	bool max_address_set;
 	/*
 	 * --config: its lines, argv[1] to argv[n_conf] (conffile.c), and
 	 * the line of the option being parsed (0: the command line's).

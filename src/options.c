@@ -31,7 +31,8 @@ const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
 
 static const char options_doc[] =
 	"gsotun -- userspace tunnel endpoint that carries TSO/GSO "
-	"super-frames from a tap over VXLAN, GRE or GRE-in-UDP."
+	"super-frames from a tap (or IP super-packets from a tun, --mode tun) "
+	"over VXLAN, GRE or GRE-in-UDP."
 	"\v"
 	"Examples:\n"
 	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"
@@ -42,6 +43,9 @@ static const char options_doc[] =
 	"  gsotun --encap gre-udp --local 198.51.100.1 "
 	"--remote 198.51.100.2 \\\n"
 	"         --mtu 1400 --daemon --pidfile /run/gsotun.pid\n"
+	"  gsotun --mode tun --encap gre-udp --remote 192.0.2.2 "
+	"--remote 192.0.2.3 \\\n"
+	"         --route 10.2.0.0/16=192.0.2.2 --route 10.3.0.0/16=192.0.2.3\n"
 	"\n"
 	"Exit status: 0 on success, 1 on a runtime failure, 64 on a usage "
 	"error.";
@@ -94,6 +98,33 @@ static int options_fdb(struct argp_state *state, struct config *cfg,
 		return EINVAL;
 	}
 	cfg->n_fdb_cmd = cfg->n_fdb;
+	return 0;
+}
+
+static int options_route(struct argp_state *state, struct config *cfg,
+			 const char *arg)
+{
+	char buf[160];
+	const char *why = peersfile_add_route(cfg, arg, buf, sizeof(buf));
+
+	if (why) {
+		options_error(state, "invalid --route '%s': %s", arg, why);
+		return EINVAL;
+	}
+	cfg->n_routes_cmd = cfg->n_routes;
+	return 0;
+}
+
+/* --mode tap|tun: Ethernet frames from a tap, or IP packets from a tun. */
+static int options_mode(struct argp_state *state, struct config *cfg,
+			const char *arg)
+{
+	if (strcmp(arg, "tap") && strcmp(arg, "tun")) {
+		options_error(state, "invalid --mode '%s': must be tap or tun",
+			      arg);
+		return EINVAL;
+	}
+	cfg->encap.l3 = !strcmp(arg, "tun");
 	return 0;
 }
 
@@ -463,14 +494,18 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 	case OPT_AGEING:
 		err = options_range(state, "--ageing", arg, 0,
 				    CONFIG_MAX_AGEING, &v);
-		if (!err)
+		if (!err) {
 			cfg->ageing = v;
+			st->ageing_set = true;
+		}
 		return err;
 	case OPT_MAX_ADDRESS:
 		err = options_range(state, "--max-address", arg, 1,
 				    CONFIG_MAX_ADDRESS_MAX, &v);
-		if (!err)
+		if (!err) {
 			cfg->max_address = v;
+			st->max_address_set = true;
+		}
 		return err;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -528,6 +563,9 @@ static bool options_flag(int key, struct options_state *st)
 		return true;
 	case OPT_CHECK:
 		cfg->check = true;
+		return true;
+	case OPT_STRICT_SOURCE:
+		cfg->strict_source = true;
 		return true;
 	}
 	return false;
@@ -597,6 +635,10 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 		return options_remote(state, cfg, arg);
 	case OPT_FDB:
 		return options_fdb(state, cfg, arg);
+	case OPT_ROUTE:
+		return options_route(state, cfg, arg);
+	case OPT_MODE:
+		return options_mode(state, cfg, arg);
 	case OPT_LOCAL:
 		return options_endpoint(state, "--local", arg, &cfg->local);
 	case OPT_ALLOW:
@@ -843,6 +885,7 @@ void options_free(struct config *cfg)
 	free(cfg->chroot);
 	free(cfg->remotes);
 	free(cfg->fdb);
+	free(cfg->routes);
 	free(cfg->peers_file);
 	free(cfg->peers_in_root);
 	free(cfg->control);
@@ -855,4 +898,5 @@ void options_free(struct config *cfg)
 	cfg->chroot = NULL;
 	cfg->remotes = NULL;
 	cfg->fdb = NULL;
+	cfg->routes = NULL;
 }

@@ -34,6 +34,15 @@
 #define CONFIG_MAX_PEERS 1024
 #define CONFIG_MAX_FDB 4096
 /*
+ * Routes (--route and the peers file's) at most: as many as static
+ * forwarding entries. Each tap's route table is made for them all at
+ * start (route_init(), 192 KiB), so that a reload or a route added
+ * through the control socket never allocates, and each is a kernel
+ * route of the tun as well (ip route add PREFIX dev TUN), added at
+ * start and removed at exit in one rtnetlink request each.
+ */
+#define CONFIG_MAX_ROUTES 4096
+/*
  * Learnt forwarding entries: the kernel's vxlan ages them after 300 s
  * (VXLAN_AGEING_DEFAULT_TIME); its maxaddress is unlimited by default,
  * ours is bounded so that a flood of source MACs cannot grow memory.
@@ -93,6 +102,9 @@ enum options_key {
 	OPT_NO_SECCOMP,
 	OPT_CONFIG,
 	OPT_CHECK,
+	OPT_MODE,
+	OPT_ROUTE,
+	OPT_STRICT_SOURCE,
 };
 
 /* --vni N=DEV, --key N=DEV: another tap, for VNI or GRE key id. */
@@ -122,7 +134,8 @@ enum udp_gro {
 
 struct config {
 	char dev[IFNAMSIZ];		/* --dev, default CONFIG_DEV */
-	struct encap_cfg encap;		/* --encap, --vni, --key, --csum, --seq */
+	/* --encap, --vni, --key, --csum, --seq; --mode tun: encap.l3 */
+	struct encap_cfg encap;
 	bool csum;			/* outer checksum (UDP csum or GRE C) */
 	struct ipaddr local;		/* --local */
 	int family;			/* the underlay's: every peer's */
@@ -135,6 +148,10 @@ struct config {
 	unsigned int n_remotes_cmd;	/* of which the command line's */
 	struct config_fdb *fdb;
 	unsigned int n_fdb, n_fdb_cmd;
+	/* --mode tun (encap.l3): --route then the file's (owned). */
+	struct config_route *routes;
+	unsigned int n_routes, n_routes_cmd;
+	bool strict_source;		/* --strict-source */
 	char *peers_file;		/* --peers FILE, absolute (owned) */
 	char *peers_in_root;		/* seen inside --chroot (owned) */
 	bool learning;			/* --learning */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * optvalue: the values of options, strictly parsed (numbers, names,
- * addresses, MACs, fdb entries, CPU lists), for argv, --peers and control.
+ * addresses, MACs, fdb entries, routes, CPU lists), for argv, --peers and
+ * control.
  */
 #include "config.h"
 
@@ -258,6 +259,47 @@ const char *optvalue_cidr_parse(const char *s, struct cidr *c)
 				 : "IPv6 prefix must be 0..128";
 	c->prefix = prefix;
 	return NULL;
+}
+
+const char optvalue_host_bits[] = "host bits set after the prefix";
+
+/* PREFIX=ADDR into *e. */
+static const char *optvalue_route_parse(const char *s, struct config_route *e)
+{
+	const char *eq = strchr(s, '='), *why;
+	char prefix[INET6_ADDRSTRLEN + 4];
+
+	memset(e, 0, sizeof(*e));
+	if (!eq)
+		return "missing =ADDR";
+	if ((size_t)(eq - s) >= sizeof(prefix))
+		return "not an IPv4 or IPv6 address";
+	memcpy(prefix, s, eq - s);
+	prefix[eq - s] = '\0';
+	why = optvalue_cidr_parse(prefix, &e->prefix);
+	if (why)
+		return why;
+	/* inet_rtm_newroute(): "Invalid prefix for given prefix length". */
+	if (optvalue_cidr_host_bits(&e->prefix))
+		return optvalue_host_bits;
+	if (optvalue_ip_parse(eq + 1, &e->peer))
+		return "not an IPv4 or IPv6 address after '='";
+	return NULL;
+}
+
+const char *optvalue_route_dev_parse(const char *arg, struct config_route *e)
+{
+	const char *eq = strchr(arg, '='), *entry = arg, *why;
+	char dev[IFNAMSIZ] = "";
+
+	if (eq && strchr(eq + 1, '=')) {
+		why = optvalue_address_dev(arg, dev, &entry);
+		if (why)
+			return why;
+	}
+	why = optvalue_route_parse(entry, e);
+	strcpy(e->dev, dev);
+	return why;
 }
 
 const char *optvalue_tap_mac_invalid(const char *s, uint8_t *mac)

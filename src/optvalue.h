@@ -47,6 +47,16 @@ struct config_fdb {
 };
 
 /*
+ * --route [DEV=]PREFIX=ADDR (--mode tun): packets to prefix go to the
+ * peer at ADDR, in tap DEV or, without, in every tap.
+ */
+struct config_route {
+	struct cidr prefix;		/* no bits set after its length */
+	struct ipaddr peer;
+	char dev[IFNAMSIZ];		/* DEV, or "": every tap */
+};
+
+/*
  * A strictly unsigned number in s, at most max, into *out: decimal, or
  * hex after 0x when hex_ok; the whole string and nothing else. 0,
  * -EINVAL (not a number) or -ERANGE (over max).
@@ -97,6 +107,16 @@ const char *optvalue_fdb_dev_parse(const char *arg, struct config_fdb *e);
 
 /* ADDR/PREFIX into *c; why it is not one, or NULL. */
 const char *optvalue_cidr_parse(const char *s, struct cidr *c);
+
+/*
+ * [DEV=]PREFIX=ADDR (--route) into *e: a tap's name before the entry
+ * when there are two '=', a prefix with no host bits set (as `ip
+ * route' takes it). Why not, or NULL; optvalue_host_bits (that pointer)
+ * with the prefix in e->prefix as given, for the caller to say what it
+ * should have been.
+ */
+extern const char optvalue_host_bits[];
+const char *optvalue_route_dev_parse(const char *arg, struct config_route *e);
 
 /* Has c bits set after its prefix (an --allow that means less)? */
 bool optvalue_cidr_host_bits(const struct cidr *c);

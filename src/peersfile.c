@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * peersfile: the peers and static entries of a config, from argv or the
- * peers file, checked as a whole; the file read again on SIGHUP by fwd.c.
+ * peersfile: the peers, static entries and routes of a config, from argv
+ * or the peers file, checked as a whole; the file read again on SIGHUP by
+ * fwd.c.
  */
 #include "config.h"
 
@@ -66,6 +67,76 @@ const char *peersfile_add_fdb(struct config *cfg, const char *arg)
 	return NULL;
 }
 
+/* Do a and b route one prefix in one tap (either in every tap)? */
+static bool peersfile_route_clash(const struct config_route *a,
+				  const struct config_route *b)
+{
+	size_t n = a->prefix.family == AF_INET6 ? 16 : 4;
+
+	return a->prefix.family == b->prefix.family &&
+	       a->prefix.prefix == b->prefix.prefix &&
+	       !memcmp(&a->prefix.addr, &b->prefix.addr, n) &&
+	       (!a->dev[0] || !b->dev[0] || !strcmp(a->dev, b->dev));
+}
+
+/* "ADDR/LEN" of c into buf (INET6_ADDRSTRLEN + 4 bytes). */
+static const char *peersfile_cidr_text(const struct cidr *c, char *buf)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	inet_ntop(c->family, &c->addr, addr, sizeof(addr));
+	snprintf(buf, INET6_ADDRSTRLEN + 4, "%s/%u", addr, c->prefix);
+	return buf;
+}
+
+/* c with its bits after the prefix cleared. */
+static void peersfile_cidr_mask(struct cidr *c)
+{
+	uint8_t *a = (uint8_t *)&c->addr;
+	unsigned int n = c->family == AF_INET6 ? 16 : 4, i;
+
+	for (i = c->prefix; i < n * 8; i++)
+		a[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
+}
+
+const char *peersfile_add_route(struct config *cfg, const char *arg,
+				char *buf, size_t len)
+{
+	char prefix[INET6_ADDRSTRLEN + 4], peer[INET6_ADDRSTRLEN];
+	struct config_route e, *v;
+	const char *why = optvalue_route_dev_parse(arg, &e);
+	unsigned int i;
+
+	if (why == optvalue_host_bits) {
+		peersfile_cidr_mask(&e.prefix);
+		snprintf(buf, len, "%s: the prefix is %s (ip route refuses "
+			 "host bits too)", why,
+			 peersfile_cidr_text(&e.prefix, prefix));
+		return buf;
+	}
+	if (why)
+		return why;
+	for (i = 0; i < cfg->n_routes; i++) {
+		const struct config_route *r = &cfg->routes[i];
+
+		if (!peersfile_route_clash(r, &e))
+			continue;
+		inet_ntop(r->peer.family, &r->peer.addr, peer, sizeof(peer));
+		snprintf(buf, len, "%s has a route already (to %s%s%s)",
+			 peersfile_cidr_text(&e.prefix, prefix), peer,
+			 r->dev[0] ? " in " : "", r->dev);
+		return buf;
+	}
+	if (cfg->n_routes == CONFIG_MAX_ROUTES)
+		return "too many routes (at most 4096)";
+	v = realloc(cfg->routes, (cfg->n_routes + 1) * sizeof(*v));
+	if (!v)
+		return "out of memory";
+	cfg->routes = v;
+	v[cfg->n_routes++] = e;
+	return NULL;
+}
+
 const char *peersfile_remotes_invalid(struct config *cfg, bool need_one)
 {
 	unsigned int i;
@@ -111,11 +182,65 @@ const char *peersfile_fdb_invalid(const struct config *cfg, char *buf,
 	return NULL;
 }
 
+/* Is the peer at a one of cfg's? */
+static bool peersfile_is_remote(const struct config *cfg,
+				const struct ipaddr *a)
+{
+	unsigned int j;
+
+	for (j = 0; j < cfg->n_remotes; j++)
+		if (optvalue_ip_equal(&cfg->remotes[j], a))
+			return true;
+	return false;
+}
+
+const char *peersfile_route_invalid(const struct config *cfg, char *buf,
+				    size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_routes; i++) {
+		const struct ipaddr *a = &cfg->routes[i].peer;
+		const char *dev = cfg->routes[i].dev;
+
+		if (dev[0] && options_tap_index(cfg, dev) < 0) {
+			snprintf(buf, len, "--route %s=...: no tap is named %s "
+				 "(--dev, --vni N=DEV, --key N=DEV)", dev, dev);
+			return buf;
+		}
+		if (peersfile_is_remote(cfg, a))
+			continue;
+		inet_ntop(a->family, &a->addr, addr, sizeof(addr));
+		snprintf(buf, len, "--route: %s is not a --remote", addr);
+		return buf;
+	}
+	return NULL;
+}
+
 /*
- * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR", or
- * nothing; '#' starts a comment. Why not, or NULL.
+ * The kind of line that the mode of cfg takes not: a tap has no routes,
+ * a tun no MACs.
  */
-static const char *peersfile_line(struct config *cfg, char *line)
+static const char *peersfile_mode_line(const struct config *cfg,
+				       const char *key)
+{
+	if (cfg->encap.l3 && !strcmp(key, "fdb"))
+		return "'fdb' is for --mode tap: a tun's IP packets carry no "
+		       "MACs (use 'route [DEV=]PREFIX=ADDR')";
+	if (!cfg->encap.l3 && !strcmp(key, "route"))
+		return "'route' is for --mode tun: a tap's frames go by MAC "
+		       "(use 'fdb [DEV=]MAC[@VID]=ADDR')";
+	return NULL;
+}
+
+/*
+ * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR" (a tap),
+ * "route PREFIX=ADDR" (a tun), or nothing; '#' starts a comment. Why
+ * not (maybe in buf, len bytes), or NULL.
+ */
+static const char *peersfile_line(struct config *cfg, char *line, char *buf,
+				  size_t len)
 {
 	char *hash = strchr(line, '#'), *key, *val, *save;
 
@@ -129,11 +254,16 @@ static const char *peersfile_line(struct config *cfg, char *line)
 		return "a value is missing";
 	if (strtok_r(NULL, " \t\r\n", &save))
 		return "one value a line";
+	if (peersfile_mode_line(cfg, key))
+		return peersfile_mode_line(cfg, key);
 	if (!strcmp(key, "remote"))
 		return peersfile_add_remote(cfg, val);
 	if (!strcmp(key, "fdb"))
 		return peersfile_add_fdb(cfg, val);
-	return "neither 'remote ADDR' nor 'fdb [DEV=]MAC[@VID]=ADDR'";
+	if (!strcmp(key, "route"))
+		return peersfile_add_route(cfg, val, buf, len);
+	return "neither 'remote ADDR', 'fdb [DEV=]MAC[@VID]=ADDR' nor 'route "
+	       "[DEV=]PREFIX=ADDR'";
 }
 
 /* The command line's part of cfg's lists, copied into c. */
@@ -141,17 +271,22 @@ static int peersfile_copy_cmd(const struct config *cfg, struct config *c)
 {
 	size_t r = cfg->n_remotes_cmd * sizeof(*c->remotes);
 	size_t f = cfg->n_fdb_cmd * sizeof(*c->fdb);
+	size_t t = cfg->n_routes_cmd * sizeof(*c->routes);
 
 	c->remotes = r ? malloc(r) : NULL;
 	c->fdb = f ? malloc(f) : NULL;
-	if ((r && !c->remotes) || (f && !c->fdb))
+	c->routes = t ? malloc(t) : NULL;
+	if ((r && !c->remotes) || (f && !c->fdb) || (t && !c->routes))
 		return -ENOMEM;
 	if (r)
 		memcpy(c->remotes, cfg->remotes, r);
 	if (f)
 		memcpy(c->fdb, cfg->fdb, f);
+	if (t)
+		memcpy(c->routes, cfg->routes, t);
 	c->n_remotes = cfg->n_remotes_cmd;
 	c->n_fdb = cfg->n_fdb_cmd;
+	c->n_routes = cfg->n_routes_cmd;
 	return 0;
 }
 
@@ -159,7 +294,7 @@ static int peersfile_copy_cmd(const struct config *cfg, struct config *c)
 static const char *peersfile_read(struct config *c, FILE *f, char *buf,
 				  size_t len)
 {
-	char line[256];
+	char line[256], msg[160];
 	const char *why = NULL;
 	unsigned int n = 0;
 	size_t read = 0;
@@ -173,7 +308,7 @@ static const char *peersfile_read(struct config *c, FILE *f, char *buf,
 		else if (!strchr(line, '\n') && !feof(f))
 			why = "line too long";
 		else
-			why = peersfile_line(c, line);
+			why = peersfile_line(c, line, msg, sizeof(msg));
 	}
 	if (!why && ferror(f))
 		return "cannot read it";
@@ -196,20 +331,26 @@ int peersfile_load(struct config *cfg, FILE *f, char *why, size_t len)
 			err = peersfile_remotes_invalid(&c, true);
 		if (!err)
 			err = peersfile_fdb_invalid(&c, why, len);
+		if (!err)
+			err = peersfile_route_invalid(&c, why, len);
 	}
 	if (err) {
 		if (err != why)
 			snprintf(why, len, "%s", err);
 		free(c.remotes);
 		free(c.fdb);
+		free(c.routes);
 		return -EINVAL;
 	}
 	free(cfg->remotes);
 	free(cfg->fdb);
+	free(cfg->routes);
 	cfg->remotes = c.remotes;
 	cfg->n_remotes = c.n_remotes;
 	cfg->fdb = c.fdb;
 	cfg->n_fdb = c.n_fdb;
+	cfg->routes = c.routes;
+	cfg->n_routes = c.n_routes;
 	cfg->family = c.family;
 	return 0;
 }

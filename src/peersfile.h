@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The peers (--remote) and static forwarding entries (--fdb) of a config:
- * each added with its checks, on the command line or from the peers file
- * (--peers), which is read at start and again on SIGHUP.
+ * The peers (--remote), static forwarding entries (--fdb) and routes
+ * (--route) of a config: each added with its checks, on the command line
+ * or from the peers file (--peers), which is read at start and again on
+ * SIGHUP.
  */
 #ifndef GSOTUN_PEERSFILE_H
 #define GSOTUN_PEERSFILE_H
@@ -25,6 +26,13 @@ const char *peersfile_add_remote(struct config *cfg, const char *arg);
 const char *peersfile_add_fdb(struct config *cfg, const char *arg);
 
 /*
+ * A route, [DEV=]PREFIX=ADDR, more in cfg; why not (in buf, len bytes,
+ * when it names the prefix), or NULL.
+ */
+const char *peersfile_add_route(struct config *cfg, const char *arg,
+				char *buf, size_t len);
+
+/*
  * The peers: at least one when need_one (with --peers, one may come from
  * the file), all of one family, which becomes cfg->family. Why not, or
  * NULL.
@@ -37,6 +45,13 @@ const char *peersfile_remotes_invalid(struct config *cfg, bool need_one);
  */
 const char *peersfile_fdb_invalid(const struct config *cfg, char *buf,
 				  size_t len);
+
+/*
+ * Every --route names a peer, and a tap with DEV=; which one does not, in
+ * buf, or NULL.
+ */
+const char *peersfile_route_invalid(const struct config *cfg, char *buf,
+				    size_t len);
 
 /*
  * Read the peers file f again: on success its entries replace the file's

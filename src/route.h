@@ -25,9 +25,12 @@ struct route_table {
 	struct route_slot *slots;	/* hashed by family, length, prefix */
 	uint32_t mask;			/* number of slots - 1 */
 	unsigned int n, max;
-	/* Prefix lengths held, per family: [0] IPv4 (0-32), [1] IPv6. */
-	uint64_t lens4;			/* bit L: some IPv4 /L is held */
-	uint64_t lens6[3];		/* bits 0-128 */
+	/*
+	 * Prefix lengths held, per family ([0] IPv4, [1] IPv6): bit L of
+	 * lens[f] is set while some /L is, so that a lookup hashes only the
+	 * lengths held, longest first.
+	 */
+	uint64_t lens[2][3];		/* bits 0-32, 0-128 */
 	unsigned int n_len[2][129];	/* routes of each length */
 	uint64_t k0, k1;		/* the hash key */
 };
@@ -45,11 +48,15 @@ void route_free(struct route_table *t);
  * p is behind peer: a new route, or the peer of p's route replaced.
  * -EINVAL for a family that is not AF_INET or AF_INET6, a length past
  * the family's, bits set after the prefix (as `ip route' refuses
- * them); -ENOSPC when max routes are held already.
+ * them), a peer past INT_MAX (route_lookup() returns it as an int);
+ * -ENOSPC when max routes are held already.
  */
 int route_add(struct route_table *t, const struct cidr *p, unsigned int peer);
 
-/* Forget the route of p. -ENOENT when the table has none. */
+/*
+ * Forget the route of p. -ENOENT when the table has none, -EINVAL for
+ * a p route_add() refuses.
+ */
 int route_del(struct route_table *t, const struct cidr *p);
 
 /* Forget every route behind peer (a peer going away); how many. */
@@ -57,7 +64,9 @@ unsigned int route_del_peer(struct route_table *t, unsigned int peer);
 
 /*
  * The peer of the longest prefix that holds addr (4 bytes for AF_INET,
- * 16 for AF_INET6), or -1 when none does.
+ * 16 for AF_INET6), or -1 when none does (or family is neither). Per
+ * packet: no allocation, one hash for each prefix length held of the
+ * family, longest first, until one matches.
  */
 int route_lookup(const struct route_table *t, int family,
 		 const uint8_t *addr);

@@ -6,8 +6,10 @@
 # of a user namespace when not root; where neither can be made, those
 # checks skip), and each of its commands is in gsotunctl(8)'s COMMANDS
 # and in gsotunctl --help; gsotun --check of --queues and --cpus prints
-# them as a --config file that reads back the same, and refuses each bad
-# value and combination with its reason, exit 64; the bash completion of
+# them as a --config file that reads back the same, and so of --mode tun
+# with --route and --strict-source, and refuses each bad value and
+# combination with its reason, exit 64 (the options of MACs in a tun,
+# a --route in a tap, vxlan in a tun among them); the bash completion of
 # completion/ parses (bash -n), then completes every long option of
 # gsotun(8)'s OPTIONS and the values of some, and gsotunctl's options and
 # commands word by word.
@@ -188,6 +190,14 @@ round_trip $'queues 2\ncpus 3,0-1' --queues 2 --cpus 3,0-1
 ok $? "--check --queues 2 --cpus 3,0-1: the CPUs in the order given"
 round_trip $'encap gre\nqueues auto' --encap gre --queues auto
 ok $? "--check --encap gre --queues auto: allowed (one queue at set-up)"
+tun_lines=$'route 10.2.0.0/16=192.0.2.2\nroute fd00:2::/48=192.0.2.2'
+tun_lines+=$'\nstrict-source\nencap gre\nmode tun'
+round_trip "$tun_lines" --mode tun --encap gre \
+	--route 10.2.0.0/16=192.0.2.2 --route fd00:2::/48=192.0.2.2 \
+	--strict-source
+ok $? "--check of a tun: mode, routes, strict-source; read back the same"
+round_trip $'encap gre-udp\nmode tun' --mode tun --encap gre-udp
+ok $? "--check --mode tun --encap gre-udp: one peer, no route needed"
 gt_check --queues 1
 [ "$ST" -eq 0 ] && [ -n "$OUT" ] && ! grep -q queues <<<"$OUT"
 ok $? "--check --queues 1: the default, not written (status $ST)"
@@ -210,9 +220,38 @@ done <<'EOF'
 --cpus 0-|invalid --cpus '0-': '0-' is not a CPU nor a range
 --cpus 1024|invalid --cpus '1024': CPU 1024 is out of range (0..1023)
 --cpus 0-64|invalid --cpus '0-64': more than 64 CPUs
+--mode tin|invalid --mode 'tin': must be tap or tun
+--mode tun|--encap vxlan carries Ethernet frames only, not the IP packets of --mode tun: use --encap gre or gre-udp
+--mode tun --encap gre --fdb 52:54:00:00:00:01=192.0.2.2|--fdb is for --mode tap: a tun's IP packets carry no MACs (use --route PREFIX=ADDR)
+--mode tun --encap gre --mac 02:00:00:00:00:01|--mac is for --mode tap: a tun has no Ethernet address
+--mode tun --encap gre --learning|--learning is for --mode tap: it learns source MACs, and a tun's IP packets carry none
+--mode tun --encap gre --ageing 60|--ageing is for --mode tap: it ages learnt MACs, and a tun's IP packets carry none
+--mode tun --encap gre --max-address 8|--max-address is for --mode tap: it bounds learnt MACs, and a tun's IP packets carry none
+--route 10.0.0.0/8=192.0.2.2|--route is for --mode tun: a tap's frames go by MAC (use --fdb MAC=ADDR)
+--strict-source|--strict-source is for --mode tun: it checks the inner IP sources by --route
+--mode tun --encap gre --strict-source|--strict-source without --route: every packet received would be dropped (no source is routed to its peer)
+--mode tun --encap gre --route 10.0.0.1/8=192.0.2.2|invalid --route '10.0.0.1/8=192.0.2.2': host bits set after the prefix: the prefix is 10.0.0.0/8 (ip route refuses host bits too)
+--mode tun --encap gre --route fd00::/129=192.0.2.2|invalid --route 'fd00::/129=192.0.2.2': IPv6 prefix must be 0..128
+--mode tun --encap gre --route 10.0.0.0/8|invalid --route '10.0.0.0/8': missing =ADDR
+--mode tun --encap gre --route 10.0.0.0/8=192.0.2.9|--route: 192.0.2.9 is not a --remote
+--mode tun --encap gre --route tn1=10.0.0.0/8=192.0.2.2|--route tn1=...: no tap is named tn1 (--dev, --vni N=DEV, --key N=DEV)
+--mode tun --encap gre --route 10.0.0.0/8=192.0.2.2 --route 10.0.0.0/8=192.0.2.2|invalid --route '10.0.0.0/8=192.0.2.2': 10.0.0.0/8 has a route already (to 192.0.2.2)
 EOF
 refused "invalid --cpus '': an empty list" --cpus ''
 ok $? "--check --cpus '': exit 64, an empty list"
+printf 'mode tun\nencap gre\nroute 10.0.0.0/8=192.0.2.2\nlearning\n' \
+	>"$tmp/tun.conf"
+refused "--learning is for --mode tap" --config "$tmp/tun.conf"
+ok $? "--check of a file with 'mode tun' and 'learning': exit 64"
+printf '%s\n' 'route 10.0.0.0/8=192.0.2.2' 'remote 192.0.2.3' >"$tmp/tun.peers"
+gt_check --mode tun --encap gre --peers "$tmp/tun.peers"
+[ "$ST" -eq 0 ]
+ok $? "--check --mode tun --peers with a route line: taken (status $ST)"
+printf '%s\n' 'remote 192.0.2.3' 'fdb 52:54:00:00:00:01=192.0.2.3' \
+	>"$tmp/tun.peers"
+refused "--peers '$tmp/tun.peers': line 2: 'fdb' is for --mode tap" \
+	--mode tun --encap gre --peers "$tmp/tun.peers"
+ok $? "--check --mode tun --peers with an fdb line: exit 64, its line"
 printf 'queues 2\nencap gre\n' >"$tmp/gre.conf"
 refused "--queues 2: raw GRE has one socket" --config "$tmp/gre.conf"
 ok $? "--check of a file with 'queues 2' and 'encap gre': exit 64"
@@ -269,6 +308,8 @@ offers "gre gre-udp" _gsotun "$GSOTUN" --encap = g
 ok $? "gsotun --encap=g<TAB>: those starting so"
 offers "inherit set unset" _gsotun "$GSOTUN" --df =
 ok $? "gsotun --df=<TAB>: set, unset, inherit"
+offers "tap tun" _gsotun "$GSOTUN" --mode ""
+ok $? "gsotun --mode <TAB>: tap, tun"
 offers "auto" _gsotun "$GSOTUN" --queues ""
 ok $? "gsotun --queues <TAB>: auto"
 offers "" _gsotun "$GSOTUN" --remote ""

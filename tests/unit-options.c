@@ -579,6 +579,114 @@ static const struct row rows[] = {
 	{ A(R, "--fdb", "a/b=52:54:00:00:00:01=192.0.2.2"), 64,
 	  "invalid --fdb 'a/b=" },
 
+	/* --mode tun, --route [DEV=]PREFIX=ADDR, --strict-source */
+	{ A(R), 0, "mode=tap strict_source=0 nroutes=0" },
+	{ A(R, "--mode", "tap"), 0, "mode=tap" },
+	{ A(R, "--mode", "tun", "--encap", "gre"), 0,
+	  "mode=tun encap=gre nroutes=0 strict_source=0" },
+	{ A(R, "--mode", "tun", "--encap", "gre-udp", "--mode", "tap"), 0,
+	  "mode=tap encap=gre-udp" },
+	{ A(R, "--mode", "tun", "--encap", "gre-udp", "--remote", "192.0.2.3",
+	    "--route", "10.2.0.0/16=192.0.2.3", "--route",
+	    "fd00:2::/48=192.0.2.3", "--route", "0.0.0.0/0=192.0.2.2",
+	    "--route", "::/0=192.0.2.2", "--route", "10.2.3.4/32=192.0.2.2",
+	    "--route", "fd00:2::1/128=192.0.2.2", "--strict-source"), 0,
+	  "mode=tun strict_source=1 nroutes=6 route0=10.2.0.0/16=192.0.2.3 "
+	  "route1=fd00:2::/48=192.0.2.3 route2=0.0.0.0/0=192.0.2.2 "
+	  "route3=::/0=192.0.2.2 route4=10.2.3.4/32=192.0.2.2 "
+	  "route5=fd00:2::1/128=192.0.2.2" },
+	{ A(R6, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0/8=2001:db8::2"), 0,
+	  "mode=tun route0=10.0.0.0/8=2001:db8::2" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--key", "7", "--key",
+	    "8=tn8", "--route", "tn8=10.8.0.0/16=192.0.2.2", "--route",
+	    "10.8.0.0/16=192.0.2.2"), 64,
+	  "invalid --route '10.8.0.0/16=192.0.2.2': 10.8.0.0/16 has a route "
+	  "already (to 192.0.2.2 in tn8)" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--key", "7", "--key",
+	    "8=tn8", "--route", "tn8=10.8.0.0/16=192.0.2.2", "--route",
+	    "gsotun0=10.8.0.0/16=192.0.2.2", "--route",
+	    "10.8.0.0/17=192.0.2.2"), 0,
+	  "nroutes=3 route0=tn8=10.8.0.0/16=192.0.2.2 "
+	  "route1=gsotun0=10.8.0.0/16=192.0.2.2 route2=10.8.0.0/17=192.0.2.2" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0/8=192.0.2.2", "--route", "10.0.0.0/8=192.0.2.2"), 64,
+	  "invalid --route '10.0.0.0/8=192.0.2.2': 10.0.0.0/8 has a route "
+	  "already (to 192.0.2.2)" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.1/8=192.0.2.2"), 64,
+	  "invalid --route '10.0.0.1/8=192.0.2.2': host bits set after the "
+	  "prefix: the prefix is 10.0.0.0/8 (ip route refuses host bits too)" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "fd00::1/127=192.0.2.2"), 64,
+	  "host bits set after the prefix: the prefix is fd00::/127" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "0.0.0.1/0=192.0.2.2"), 64, "the prefix is 0.0.0.0/0" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0/33=192.0.2.2"), 64,
+	  "invalid --route '10.0.0.0/33=192.0.2.2': IPv4 prefix must be "
+	  "0..32" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "fd00::/129=192.0.2.2"), 64, "IPv6 prefix must be 0..128" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route", "10.0.0.0/8"), 64,
+	  "invalid --route '10.0.0.0/8': missing =ADDR" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0=192.0.2.2"), 64, "missing /PREFIX" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0/8=192.0.2.x"), 64,
+	  "not an IPv4 or IPv6 address after '='" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.0.0.0/8=192.0.2.9"), 64,
+	  "--route: 192.0.2.9 is not a --remote" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "tn9=10.0.0.0/8=192.0.2.2"), 64,
+	  "--route tn9=...: no tap is named tn9" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "=10.0.0.0/8=192.0.2.2"), 64,
+	  "invalid --route '=10.0.0.0/8=192.0.2.2': not a device name" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--strict-source"), 64,
+	  "--strict-source without --route: every packet received would be "
+	  "dropped" },
+	{ A(R, "--mode", "tun"), 64,
+	  "--encap vxlan carries Ethernet frames only, not the IP packets of "
+	  "--mode tun: use --encap gre or gre-udp" },
+	{ A(R, "--mode", "tun", "--encap", "vxlan"), 64,
+	  "--encap vxlan carries Ethernet frames only" },
+	{ A(R, "--mode", "tin"), 64,
+	  "invalid --mode 'tin': must be tap or tun" },
+	{ A(R, "--mode", ""), 64, "invalid --mode '': must be tap or tun" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--fdb",
+	    "52:54:00:00:00:01=192.0.2.2"), 64,
+	  "--fdb is for --mode tap: a tun's IP packets carry no MACs (use "
+	  "--route PREFIX=ADDR)" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--mac",
+	    "02:00:00:00:00:01"), 64,
+	  "--mac is for --mode tap: a tun has no Ethernet address" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--learning"), 64,
+	  "--learning is for --mode tap: it learns source MACs, and a tun's IP "
+	  "packets carry none" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--ageing", "300"), 64,
+	  "--ageing is for --mode tap: it ages learnt MACs" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--max-address", "10"), 64,
+	  "--max-address is for --mode tap: it bounds learnt MACs" },
+	{ A(R, "--route", "10.0.0.0/8=192.0.2.2"), 64,
+	  "--route is for --mode tun: a tap's frames go by MAC (use --fdb "
+	  "MAC=ADDR)" },
+	{ A(R, "--strict-source"), 64,
+	  "--strict-source is for --mode tun: it checks the inner IP sources "
+	  "by --route" },
+	{ A(C, "--route", "10.3.0.0/16=192.0.2.2"), 0,
+	  "mode=tun encap=gre-udp nroutes=2 route0=10.2.0.0/16=192.0.2.2 "
+	  "route1=10.3.0.0/16=192.0.2.2 strict_source=1",
+	  .file = "remote 192.0.2.2\nmode tun\nencap gre-udp\n"
+		  "route 10.2.0.0/16=192.0.2.2\nstrict-source\n" },
+	{ A(C), 64, ".conf:3: invalid --route '10.2.0.1/16=192.0.2.2': host "
+	  "bits set",
+	  .file = "remote 192.0.2.2\nmode tun\nroute 10.2.0.1/16=192.0.2.2\n"
+		  "encap gre\n" },
+	{ A(C), 64, "--encap vxlan carries Ethernet frames only",
+	  .file = "remote 192.0.2.2\nmode tun\n" },
+
 	/* --queues N|auto and --cpus LIST */
 	{ A(R, "--queues", "2"), 0, "queues=2 cpus=-" },
 	{ A(R, "--queues", "64"), 0, "queues=64" },
@@ -803,6 +911,17 @@ static char *test_render(const struct config *c)
 	}
 	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
 		c->ageing, c->max_address);
+	fprintf(f, " mode=%s strict_source=%d nroutes=%u",
+		c->encap.l3 ? "tun" : "tap", c->strict_source, c->n_routes);
+	for (i = 0; i < c->n_routes; i++) {
+		const struct config_route *r = &c->routes[i];
+		char net[INET6_ADDRSTRLEN], ip[INET6_ADDRSTRLEN];
+
+		inet_ntop(r->prefix.family, &r->prefix.addr, net, sizeof(net));
+		inet_ntop(r->peer.family, &r->peer.addr, ip, sizeof(ip));
+		fprintf(f, " route%u=%s%s%s/%u=%s", i, r->dev,
+			r->dev[0] ? "=" : "", net, r->prefix.prefix, ip);
+	}
 	fprintf(f, " ntaps=%u", c->n_taps);
 	for (i = 0; i < c->n_taps; i++)
 		fprintf(f, " tap%u=%u=%s", i, c->taps[i].id, c->taps[i].dev);
@@ -1322,7 +1441,36 @@ static const struct reload reloads[] = {
 	{ A(R), "\n\nremote\n", -EINVAL, "line 3: a value is missing" },
 	{ A(R), "remote 192.0.2.3 192.0.2.4\n", -EINVAL,
 	  "line 1: one value a line" },
-	{ A(R), "peer 192.0.2.3\n", -EINVAL, "line 1: neither 'remote ADDR'" },
+	/* route lines: a tun's; fdb lines: a tap's */
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.1.0.0/16=192.0.2.2"),
+	  "remote 192.0.2.3\nroute 10.2.0.0/16=192.0.2.3\n"
+	  "route fd00::/8=192.0.2.2 # v6\n", 0,
+	  "nremotes=2 nroutes=3 route0=10.1.0.0/16=192.0.2.2 "
+	  "route1=10.2.0.0/16=192.0.2.3 route2=fd00::/8=192.0.2.2" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.1.0.0/16=192.0.2.2"), "", 0,
+	  "nroutes=1 route0=10.1.0.0/16=192.0.2.2" },
+	{ A(R, "--mode", "tun", "--encap", "gre", "--route",
+	    "10.1.0.0/16=192.0.2.2"), "route 10.1.0.0/16=192.0.2.2\n",
+	  -EINVAL, "line 1: 10.1.0.0/16 has a route already (to 192.0.2.2)" },
+	{ A(R, "--mode", "tun", "--encap", "gre"),
+	  "route 10.1.0.0/16=192.0.2.9\n", -EINVAL,
+	  "--route: 192.0.2.9 is not a --remote" },
+	{ A(R, "--mode", "tun", "--encap", "gre"),
+	  "route tn1=10.1.0.0/16=192.0.2.2\n", -EINVAL,
+	  "--route tn1=...: no tap is named tn1" },
+	{ A(R, "--mode", "tun", "--encap", "gre"),
+	  "\nroute 10.1.2.0/16=192.0.2.2\n", -EINVAL,
+	  "line 2: host bits set after the prefix: the prefix is 10.1.0.0/16" },
+	{ A(R, "--mode", "tun", "--encap", "gre"),
+	  "fdb 52:54:00:00:00:03=192.0.2.2\n", -EINVAL,
+	  "line 1: 'fdb' is for --mode tap: a tun's IP packets carry no MACs" },
+	{ A(R), "route 10.1.0.0/16=192.0.2.2\n", -EINVAL,
+	  "line 1: 'route' is for --mode tun: a tap's frames go by MAC" },
+	{ A(R), "peer 192.0.2.3\n", -EINVAL,
+	  "line 1: neither 'remote ADDR', 'fdb [DEV=]MAC[@VID]=ADDR' nor "
+	  "'route [DEV=]PREFIX=ADDR'" },
 	{ A(R), "remote 224.0.0.1\n", -EINVAL, "line 1: a multicast address" },
 	{ A(R), "fdb ff:ff:ff:ff:ff:ff=192.0.2.2\n", -EINVAL, "multicast MAC" },
 	{ A(R), "remote 192.0.2.3 # ......................................."
