@@ -438,6 +438,11 @@ static void control_fdb(struct port *port, const struct ctlreq *q,
 
 	if (!dev)
 		return;
+	if (dev->s.encap.l3) {
+		control_fail(r, CONTROL_EFAIL, "%s is a tun (--mode tun): no "
+			     "MACs, no forwarding entries", dev->s.ifname);
+		return;
+	}
 	err = add ? fwd_fdb_add(dev, &q->fdb)
 		  : fwd_fdb_del(dev, q->fdb.mac, q->fdb.vlan);
 	if (err == -ENOENT && add)

@@ -232,7 +232,10 @@ static int device_set_up(struct device *d)
 			return err;
 	}
 	/* Up before the first write: a down tap answers EIO. */
-	return link_set_up(d->link, d->ifindex);
+	err = link_set_up(d->link, d->ifindex);
+	if (!err && d->s.encap.l3)
+		err = fwd_routes_up(d);
+	return err;
 }
 
 /* The tap's queues, each with its fd; with several, steered by flow. */
@@ -298,6 +301,9 @@ void device_close(struct device *d)
 {
 	unsigned int i;
 
+	/* While the tun is there (closing its fd removes it). */
+	if (d->s.encap.l3)
+		fwd_routes_down(d);
 	for (i = 0; i < d->n_q; i++) {
 		struct queue *q = &d->q[i];
 

@@ -2,7 +2,8 @@
 /*
  * fwd: a device's forwarding table, the --fdb entries in it and what
  * frames from the peers teach about where MACs live (the kernel's
- * vxlan_snoop() and vxlan_cleanup()).
+ * vxlan_snoop() and vxlan_cleanup()); a tun's route table, its --route
+ * entries and their routes into the tun.
  */
 #include "config.h"
 
@@ -13,7 +14,9 @@
 #include "clock.h"
 #include "device.h"
 #include "fwd.h"
+#include "link.h"
 #include "log.h"
+#include "route.h"
 #include "rx.h"
 
 /* Seconds between sweeps of aged entries (vxlan's FDB_AGE_INTERVAL). */
@@ -66,36 +69,167 @@ static int fwd_add_static(struct device *d)
 	return 0;
 }
 
+/* Is --route e one of d's: one for every tun, or for d's name? */
+static bool fwd_route_of(const struct device *d, const struct config_route *e)
+{
+	return !e->dev[0] || !strcmp(e->dev, d->name);
+}
+
+static bool fwd_cidr_equal(const struct cidr *a, const struct cidr *b)
+{
+	size_t len = a->family == AF_INET ? 4 : 16;
+
+	return a->family == b->family && a->prefix == b->prefix &&
+	       !memcmp(&a->addr, &b->addr, len);
+}
+
+/* The --route entries of a tun, each naming a peer (optcheck.c). */
+static int fwd_add_routes(struct device *d)
+{
+	const struct config *c = d->s.cfg;
+	unsigned int i;
+
+	for (i = 0; i < c->n_routes; i++) {
+		const struct config_route *e = &c->routes[i];
+		const uint8_t *addr = (const uint8_t *)&e->peer.addr;
+		int peer = -ENOENT, err;
+
+		if (!fwd_route_of(d, e))
+			continue;
+		if (e->peer.family == d->s.peers->family)
+			peer = peers_find(d->s.peers, addr);
+		err = peer;
+		if (peer >= 0)
+			err = route_add(&d->s.routes, &e->prefix,
+					(unsigned int)peer);
+		if (err) {
+			log_err_ret(err, "cannot add route %u", i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Each route of the table routed into the tun (ip route add PREFIX dev
+ * TUN), or out of it, for the routes of peer (-1: of every peer).
+ */
+static int fwd_routes_kernel(struct device *d, int peer, bool add)
+{
+	unsigned int cursor = 0, of;
+	struct cidr p;
+	int err = 0;
+
+	if (!d->link)
+		return 0;
+	while (route_next(&d->s.routes, &cursor, &p, &of)) {
+		int r;
+
+		if (peer >= 0 && (unsigned int)peer != of)
+			continue;
+		r = link_route_dev(d->link, d->ifindex, &p, add);
+		if (r)
+			err = r;
+	}
+	return err;
+}
+
+int fwd_routes_up(struct device *d)
+{
+	return fwd_routes_kernel(d, -1, true);
+}
+
+void fwd_routes_down(struct device *d)
+{
+	fwd_routes_kernel(d, -1, false);
+}
+
+/* A tun's table, of CONFIG_MAX_ROUTES, and its --route entries. */
+static int fwd_open_routes(struct device *d, uint64_t seed)
+{
+	int err;
+
+	err = route_init(&d->s.routes, CONFIG_MAX_ROUTES, seed);
+	if (err) {
+		log_err_ret(err, "cannot set up the route table");
+		return err;
+	}
+	return fwd_add_routes(d);
+}
+
 int fwd_open(struct device *d)
 {
 	const struct config *c = d->s.cfg;
-	uint64_t seed;
+	uint64_t seed[2];
 	int err;
 
 	d->s.learning = c->learning;
-	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
+	if (getrandom(seed, sizeof(seed), 0) != sizeof(seed)) {
 		log_err_errno("getrandom");
 		return -EIO;
 	}
 	err = fdb_init(&d->s.fdb, c->max_address, CONFIG_MAX_FDB,
 		       d->s.peers->cap, (uint64_t)c->ageing * 1000000000u,
-		       seed);
+		       seed[0]);
 	if (err) {
 		log_err_ret(err, "cannot set up the forwarding table");
 		return err;
 	}
-	return fwd_add_static(d);
+	if (d->s.encap.l3)
+		err = fwd_open_routes(d, seed[1]);
+	return err ? err : fwd_add_static(d);
 }
 
 void fwd_close(struct device *d)
 {
 	fdb_free(&d->s.fdb);
+	route_free(&d->s.routes);
 }
 
 void fwd_forget_peer(struct device *d, unsigned int idx)
 {
 	fdb_del_peer(&d->s.fdb, idx);
 	fwd_forget_learnt(d);
+	if (!d->s.encap.l3)
+		return;
+	fwd_routes_kernel(d, (int)idx, false);
+	route_del_peer(&d->s.routes, idx);
+}
+
+/* Was p a --route of d's in the config (the one just loaded)? */
+static bool fwd_route_kept(const struct device *d, const struct cidr *p)
+{
+	const struct config *c = d->s.cfg;
+	unsigned int i;
+
+	for (i = 0; i < c->n_routes; i++)
+		if (fwd_route_of(d, &c->routes[i]) &&
+		    fwd_cidr_equal(&c->routes[i].prefix, p))
+			return true;
+	return false;
+}
+
+int fwd_replace_routes(struct device *d, const struct config_route *old,
+		       unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	if (!d->s.encap.l3)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!fwd_route_of(d, &old[i]))
+			continue;
+		route_del(&d->s.routes, &old[i].prefix);
+		/* Kept: replaced in place below, never a moment without. */
+		if (d->link && !fwd_route_kept(d, &old[i].prefix))
+			link_route_dev(d->link, d->ifindex, &old[i].prefix,
+				       false);
+	}
+	err = fwd_add_routes(d);
+	if (fwd_routes_up(d) && !err)
+		err = -EIO;
+	return err;
 }
 
 int fwd_replace_static(struct device *d, const struct config_fdb *old,
@@ -108,6 +242,30 @@ int fwd_replace_static(struct device *d, const struct config_fdb *old,
 			fdb_del(&d->s.fdb, old[i].mac, old[i].vlan);
 	fwd_forget_learnt(d);
 	return fwd_add_static(d);
+}
+
+int fwd_route_add(struct device *d, const struct config_route *e)
+{
+	const struct peers *ps = d->s.peers;
+	int peer = -ENOENT, err;
+
+	if (e->peer.family == ps->family)
+		peer = peers_find(ps, (const uint8_t *)&e->peer.addr);
+	if (peer < 0)
+		return peer;
+	err = route_add(&d->s.routes, &e->prefix, (unsigned int)peer);
+	if (!err && d->link)
+		err = link_route_dev(d->link, d->ifindex, &e->prefix, true);
+	return err;
+}
+
+int fwd_route_del(struct device *d, const struct cidr *p)
+{
+	int err = route_del(&d->s.routes, p);
+
+	if (!err && d->link)
+		link_route_dev(d->link, d->ifindex, p, false);
+	return err;
 }
 
 int fwd_fdb_add(struct device *d, const struct config_fdb *e)
@@ -138,12 +296,22 @@ static void fwd_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /*
  * Several peers and nothing to tell them apart: head-end replication of
- * every frame, which the kernel's vxlan does silently. Said at start.
+ * every frame, which the kernel's vxlan does silently; in a tun, no
+ * packet goes anywhere. Said at start.
  */
 static void fwd_say_flooding(const struct device *d)
 {
 	const struct dev_state *s = &d->s;
 
+	if (s->encap.l3) {
+		if (s->peers->n > 1 && !route_count(&s->routes))
+			log_warn("%s: %u peers and no --route: every packet "
+				 "is dropped, answered with ICMP net "
+				 "unreachable (give --route PREFIX=ADDR for "
+				 "what is behind each peer)", s->ifname,
+				 s->peers->n);
+		return;
+	}
 	if (s->peers->n < 2 || s->learning || fdb_count_static(&s->fdb))
 		return;
 	log_warn("%s: %u peers, and no --learning nor --fdb entry: every "

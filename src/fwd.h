@@ -24,7 +24,8 @@ struct fwd {
 
 /*
  * The forwarding table of device d with its --fdb entries (those for
- * every device, and those with d's DEV=). 0 or -errno (logged).
+ * every device, and those with d's DEV=); a tun's route table with its
+ * --route entries. 0 or -errno (logged).
  */
 int fwd_open(struct device *d);
 void fwd_close(struct device *d);
@@ -36,7 +37,27 @@ void fwd_close(struct device *d);
 int fwd_replace_static(struct device *d, const struct config_fdb *old,
 		       unsigned int n);
 
-/* The peer in slot idx is going: d's entries to it go first. */
+/*
+ * The --route entries of old (n of them, from before a reload) out, the
+ * config's in; the tun's kernel routes follow (those kept are replaced
+ * in place, so that no packet for them meets the host's other routes
+ * meanwhile). 0, or -errno when one was not taken.
+ */
+int fwd_replace_routes(struct device *d, const struct config_route *old,
+		       unsigned int n);
+
+/*
+ * A tun's --route prefixes routed into it (ip route add PREFIX dev TUN),
+ * once it is up; and out of it at exit (a persistent tun keeps its
+ * routes otherwise). 0 or the last -errno (logged).
+ */
+int fwd_routes_up(struct device *d);
+void fwd_routes_down(struct device *d);
+
+/*
+ * The peer in slot idx is going: d's entries to it go first, and its
+ * routes (out of the tun too).
+ */
 void fwd_forget_peer(struct device *d, unsigned int idx);
 
 /*
@@ -46,6 +67,14 @@ void fwd_forget_peer(struct device *d, unsigned int idx);
  */
 int fwd_fdb_add(struct device *d, const struct config_fdb *e);
 int fwd_fdb_del(struct device *d, const uint8_t *mac, uint16_t vlan);
+
+/*
+ * A route of tun d to a peer (-ENOENT when e's address is none), routed
+ * into the tun too; or one gone (-ENOENT: none), out of the tun. As
+ * route_add() and route_del().
+ */
+int fwd_route_add(struct device *d, const struct config_route *e);
+int fwd_route_del(struct device *d, const struct cidr *p);
 
 /*
  * The ageing of learnt entries, every 10 s as vxlan_cleanup() runs; and

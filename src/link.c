@@ -360,6 +360,51 @@ out:
 	return ret;
 }
 
+/*
+ * What `ip route add|del PREFIX dev DEV` sends: a unicast route of scope
+ * link in the main table, protocol boot (iproute2's default). REPLACE
+ * makes a restart with the route still there succeed.
+ */
+int link_route_dev(struct link *l, unsigned int ifindex, const struct cidr *p,
+		   bool add)
+{
+	struct link_reply r = { 0 };
+	char name[32], addr[INET6_ADDRSTRLEN];
+	size_t len = link_addr_len(p->family);
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	int ret;
+
+	if (p->family != AF_INET && p->family != AF_INET6) {
+		ret = -EAFNOSUPPORT;
+		goto out;
+	}
+	nlh = add ? link_req(l, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE)
+		  : link_req(l, RTM_DELROUTE, 0);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = (uint8_t)p->family;
+	rtm->rtm_dst_len = p->prefix;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_BOOT;
+	rtm->rtm_scope = RT_SCOPE_LINK;
+	rtm->rtm_type = RTN_UNICAST;
+	if (p->prefix)
+		mnl_attr_put(nlh, RTA_DST, len, &p->addr);
+	mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
+	ret = link_talk(l, NULL, &r);
+	/* Gone already (an administrator's ip route del): what was asked. */
+	if (!add && ret == -ESRCH)
+		ret = 0;
+out:
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot %s route %s/%u %s %s",
+			 add ? "add" : "delete",
+			 link_ntop(p->family, &p->addr, addr, sizeof(addr)),
+			 p->prefix, add ? "to" : "from",
+			 link_name(l, ifindex, name, sizeof(name)));
+	return ret;
+}
+
 static int link_metric_cb(const struct nlattr *attr, void *data)
 {
 	struct link_reply *r = data;

@@ -22,6 +22,9 @@ void link_close(struct link *l);
 int link_set_mtu(struct link *l, unsigned int ifindex, uint32_t mtu);
 int link_set_up(struct link *l, unsigned int ifindex);
 int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a);
+/* The route to prefix p through ifindex added (ip route add p dev), or not. */
+int link_route_dev(struct link *l, unsigned int ifindex, const struct cidr *p,
+		   bool add);
 /*
  * IFLA_GSO_MAX_SIZE and IFLA_GSO_MAX_SEGS: the largest super-frame the
  * kernel hands the device, in bytes and in segments.

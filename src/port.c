@@ -213,39 +213,71 @@ static int port_read_peers(struct port *port, struct config *cfg)
 	return err;
 }
 
-void port_reload(struct port *port)
+/* A copy of n elements of size bytes at src (at least a byte), or NULL. */
+static void *port_copy(const void *src, size_t n, size_t size)
 {
-	struct device *main = port->dev[0];
-	struct config *cfg = port->cfg;
-	struct config_fdb *old;
-	unsigned int n_old, gone, added, i, n;
-	bool partial = false;
+	void *p = malloc(n * size + 1);
 
-	n_old = cfg->n_fdb;
-	old = malloc(n_old * sizeof(*old) + 1);
-	if (!old) {
-		log_warn("out of memory: peers unchanged");
+	if (p && n)
+		memcpy(p, src, n * size);
+	return p;
+}
+
+/* What the reload left of the tables, said as one line. */
+static void port_reload_said(const struct port *port, unsigned int added,
+			     unsigned int gone)
+{
+	const struct device *main = port->dev[0];
+	unsigned int n;
+
+	if (main->s.encap.l3) {
+		n = route_count(&main->s.routes);
+		log_info("%s: %u peer%s (%u new, %u gone), %u route%s",
+			 main->s.ifname, port->peers.n,
+			 port->peers.n == 1 ? "" : "s", added, gone, n,
+			 n == 1 ? "" : "s");
 		return;
 	}
-	if (n_old)
-		memcpy(old, cfg->fdb, n_old * sizeof(*old));
-	if (port_read_peers(port, cfg)) {
-		free(old);
-		return;
-	}
-	port_quiesce(port);
-	gone = port_remove_peers(port, cfg);
-	added = port_new_peers(port, cfg);
-	for (i = 0; i < port->n_dev; i++)
-		partial |= fwd_replace_static(port->dev[i], old, n_old) != 0;
-	path_peers_changed(main);
-	if (partial)
-		log_warn("%s: not every fdb entry was taken", cfg->peers_file);
-	free(old);
 	n = fdb_count_static(&main->s.fdb);
 	log_info("%s: %u peer%s (%u new, %u gone), %u static fdb entr%s",
 		 main->s.ifname, port->peers.n, port->peers.n == 1 ? "" : "s",
 		 added, gone, n, n == 1 ? "y" : "ies");
+}
+
+void port_reload(struct port *port)
+{
+	struct device *main = port->dev[0];
+	struct config *cfg = port->cfg;
+	unsigned int n_old = cfg->n_fdb, n_old_routes = cfg->n_routes;
+	struct config_fdb *old = port_copy(cfg->fdb, n_old, sizeof(*old));
+	struct config_route *old_routes =
+		port_copy(cfg->routes, n_old_routes, sizeof(*old_routes));
+	unsigned int gone, added, i;
+	bool partial = false, partial_routes = false;
+
+	if (!old || !old_routes) {
+		log_warn("out of memory: peers unchanged");
+		goto out;
+	}
+	if (port_read_peers(port, cfg))
+		goto out;
+	port_quiesce(port);
+	gone = port_remove_peers(port, cfg);
+	added = port_new_peers(port, cfg);
+	for (i = 0; i < port->n_dev; i++) {
+		partial |= fwd_replace_static(port->dev[i], old, n_old) != 0;
+		partial_routes |= fwd_replace_routes(port->dev[i], old_routes,
+						     n_old_routes) != 0;
+	}
+	path_peers_changed(main);
+	if (partial)
+		log_warn("%s: not every fdb entry was taken", cfg->peers_file);
+	if (partial_routes)
+		log_warn("%s: not every route was taken", cfg->peers_file);
+	port_reload_said(port, added, gone);
+out:
+	free(old);
+	free(old_routes);
 }
 
 int port_peer_add(struct port *port, const struct ipaddr *a)

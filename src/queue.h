@@ -19,6 +19,7 @@
 #include "mac.h"
 #include "options.h"
 #include "peer.h"
+#include "route.h"
 #include "ring.h"
 #include "rx.h"
 #include "stats.h"
@@ -55,6 +56,7 @@ struct dev_state {
 	bool ipv6;		/* the underlay is */
 	struct peers *peers;	/* the port's */
 	struct fdb fdb;		/* where MACs are; learnt by the device */
+	struct route_table routes;	/* a tun's: where prefixes are */
 	uint32_t budget;	/* largest inner frame that fits every peer */
 	uint32_t udp_fit;	/* path_publish_fit(): 0, none */
 	const struct lane *lanes;	/* the port's, for lane_recent_peer() */

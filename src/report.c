@@ -228,12 +228,20 @@ static void report_show_device(FILE *out, const struct device *dev)
 	report_bytes(s->rx_frame_bytes, rx, sizeof(rx));
 	fprintf(out, "tunnel %s: %s%s\n", dev->s.ifname,
 		encap_name(dev->s.encap.type), id);
-	mac_ntoa(dev->s.mac, mac);
-	fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
-		device_mtu(dev), offl);
-	fprintf(out, "  forwarding: %u learnt%s, %u static\n",
-		fdb_count_learnt(f), dev->s.learning ? "" : " (no learning)",
-		fdb_count_static(f));
+	if (dev->s.encap.l3) {
+		fprintf(out, "  tun: mtu %u, offloads %s\n", device_mtu(dev),
+			offl);
+		fprintf(out, "  routes: %u%s\n", route_count(&dev->s.routes),
+			dev->s.cfg->strict_source ? " (strict source)" : "");
+	} else {
+		mac_ntoa(dev->s.mac, mac);
+		fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
+			device_mtu(dev), offl);
+		fprintf(out, "  forwarding: %u learnt%s, %u static\n",
+			fdb_count_learnt(f),
+			dev->s.learning ? "" : " (no learning)",
+			fdb_count_static(f));
+	}
 	fprintf(out, "  sent: %" PRIu64 " frames (%s) in %" PRIu64
 		" packets\n", s->tx_frames, tx, s->tx_segments);
 	fprintf(out, "  received: %" PRIu64 " packets, %" PRIu64
@@ -403,10 +411,14 @@ static void report_json_device(FILE *out, const struct device *dev)
 	if (encap_has_id(&dev->s.encap))
 		fprintf(out, ",\"%s\":%u", encap_id_option(dev->s.encap.type),
 			encap_id(&dev->s.encap));
-	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,"
-		"\"offloads\":", fdb_count_learnt(&dev->s.fdb),
-		fdb_count_static(&dev->s.fdb),
+	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,",
+		fdb_count_learnt(&dev->s.fdb), fdb_count_static(&dev->s.fdb),
 		dev->s.learning ? "true" : "false");
+	if (dev->s.encap.l3)
+		fprintf(out, "\"routes\":%u,\"strict_source\":%s,",
+			route_count(&dev->s.routes),
+			dev->s.cfg->strict_source ? "true" : "false");
+	fputs("\"offloads\":", out);
 	report_json_offloads(out);
 	fputs(",\"counters\":", out);
 	report_json_counters(out, &st, false);
@@ -463,9 +475,10 @@ static void report_json_head(FILE *out, const struct port *port)
 	char local[INET6_ADDRSTRLEN];
 
 	fprintf(out, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%.3f,"
-		"\"encap\":\"%s\",\"family\":\"%s\",\"port\":%u,\"local\":",
+		"\"mode\":\"%s\",\"encap\":\"%s\",\"family\":\"%s\","
+		"\"port\":%u,\"local\":",
 		PACKAGE_VERSION, (long)getpid(), report_uptime(port),
-		encap_name(c->encap.type),
+		c->encap.l3 ? "tun" : "tap", encap_name(c->encap.type),
 		c->family == AF_INET6 ? "ipv6" : "ipv4", port->peers.port);
 	if (c->local.family) {
 		report_addr(&c->local, local, sizeof(local));

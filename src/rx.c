@@ -254,6 +254,43 @@ static enum drop rx_learn(struct queue *q, int peer, const uint8_t *frame,
 	return DROP_NONE;
 }
 
+/*
+ * --strict-source: a tun's packet from peer (-1: an --allow source, no
+ * peer) whose inner source address the route table does not send back
+ * to that peer is dropped, as WireGuard checks a packet's source against
+ * its peer's allowed IPs. Off, as the kernel's GRE checks nothing. A
+ * packet too short for its source is left to gro_add() to drop.
+ */
+static enum drop rx_check_source(const struct queue *q, int peer,
+				 const uint8_t *pkt, size_t len)
+{
+	const struct dev_state *d = q->dev;
+	int routed;
+
+	if (!d->cfg->strict_source)
+		return DROP_NONE;
+	if (len >= 20 && pkt[0] >> 4 == 4)
+		routed = route_lookup(&d->routes, AF_INET, pkt + 12);
+	else if (len >= 40 && pkt[0] >> 4 == 6)
+		routed = route_lookup(&d->routes, AF_INET6, pkt + 8);
+	else
+		return DROP_NONE;
+	return peer >= 0 && routed == peer ? DROP_NONE : DROP_RX_SOURCE_ROUTE;
+}
+
+/*
+ * What a packet's inner frame says of its source: a tap's frame teaches
+ * where a MAC is (rx_learn()), a tun's packet may be held to its peer's
+ * routes (rx_check_source()).
+ */
+static enum drop rx_source(struct queue *q, int peer, const uint8_t *inner,
+			   size_t len, uint64_t now)
+{
+	if (q->dev->encap.l3)
+		return rx_check_source(q, peer, inner, len);
+	return rx_learn(q, peer, inner, len, now);
+}
+
 void rx_forget_learnt(struct queue *q)
 {
 	q->rx.last.peer = -1;
@@ -261,7 +298,8 @@ void rx_forget_learnt(struct queue *q)
 
 /*
  * One packet of p (a datagram of its UDP GRO batch): its source MAC
- * learnt, then a full batch goes to the tap first.
+ * learnt (a tun's source checked), then a full batch goes to the tap
+ * first.
  */
 static void rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 		      size_t len, uint64_t now)
@@ -276,7 +314,7 @@ static void rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 		return;
 	}
 	q->st.rx_ecn_ce += out.ce;
-	why = rx_learn(q, p->peer, out.inner, out.inner_len, now);
+	why = rx_source(q, p->peer, out.inner, out.inner_len, now);
 	if (why) {
 		stats_drop(&q->st, why, 1, now);
 		return;

@@ -46,6 +46,8 @@
 	  "ICMP too-big messages written to the tap")                         \
 	C(tx_icmp_limited,                                                    \
 	  "ICMP too-big messages held back by the rate limit")                \
+	C(tx_icmp_no_route,                                                   \
+	  "ICMP net-unreachable messages written to the tun (no --route)")    \
 	C(tx_icmp_too_big,                                                    \
 	  "Underlay ICMP: our packets were too big")                          \
 	C(tx_icmp_unreach,                                                    \
@@ -74,6 +76,8 @@
 	  "Frames dropped: could not be segmented")                           \
 	D(tx_drop_send, TX_SEND,                                              \
 	  "Packets dropped: the underlay send failed")                        \
+	D(tx_drop_no_route, TX_NO_ROUTE,                                      \
+	  "Packets dropped: no --route to their destination (tun)")           \
 	D(tx_drop_read, TX_READ,                                              \
 	  "Tap read errors")                                                  \
 	C(rx_packets,                                                         \
@@ -122,6 +126,8 @@
 	  "Source MACs not learnt: from an --allow source")                   \
 	D(rx_drop_source, RX_SOURCE,                                          \
 	  "Packets dropped: not from a peer or --allow source")               \
+	D(rx_drop_source_route, RX_SOURCE_ROUTE,                              \
+	  "Packets dropped: inner source not routed to its peer (tun)")       \
 	D(rx_drop_mac_static, RX_MAC_STATIC,                                  \
 	  "Frames dropped: source MAC fixed to another peer")                 \
 	D(rx_drop_mac_own, RX_MAC_OWN,                                        \

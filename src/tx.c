@@ -158,25 +158,21 @@ static void tx_flood(struct queue *q, const struct xmit_out *o)
 
 /* Frames for every peer (no forwarding entry; tx_dest()). */
 #define TX_FLOOD (-1)
+/* A tun's packet with no --route to its destination (tx_dest_ip()). */
+#define TX_NO_ROUTE (-2)
 
 /*
- * The peer the tap read of len bytes at buf goes to, or TX_FLOOD: by its
+ * The peer a tap's frame of len bytes goes to, or TX_FLOOD: by its
  * destination MAC in the forwarding table (the kernel's vxlan_xmit()).
  */
-static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
+static int tx_dest_mac(const struct queue *q, const uint8_t *frame,
+		       size_t len)
 {
 	const struct dev_state *d = q->dev;
-	const uint8_t *frame = buf + VNET_HDR_LEN;
 	int peer = -ENOENT;
 	uint16_t vlan;
 	uint64_t now;
 
-	if (len < VNET_HDR_LEN)
-		return TX_FLOOD;
-	len -= VNET_HDR_LEN;
-	/* One peer: where everything goes, as point to point always did. */
-	if (d->peers->n == 1)
-		return (int)d->peers->live[0];
 	if (len < ETH_HLEN || (frame[0] & 1))
 		return TX_FLOOD;
 	vlan = fdb_frame_vlan(frame, len);
@@ -191,18 +187,48 @@ static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
 }
 
 /*
- * ICMP "fragmentation needed" or "packet too big" for frame f, which
- * does not fit budget, written into the tap, so that its sender learns
- * the path MTU (icmp_send() of ip_tunnel_xmit()); rate limited.
+ * The peer a tun's packet of len bytes goes to, or TX_NO_ROUTE: by the
+ * longest --route prefix that holds its destination, as the kernel's
+ * lwtunnel routes (`ip route ... encap ip dst VTEP`) choose. A packet too
+ * short for its destination has none either: tx_no_route() refuses it
+ * for what vnet_hdr_parse_ip() says.
  */
-static void tx_icmp(struct queue *q, const struct frame *f, uint32_t budget)
+static int tx_dest_ip(const struct queue *q, const uint8_t *pkt, size_t len)
+{
+	const struct dev_state *d = q->dev;
+	int peer = -ENOENT;
+
+	if (len >= 20 && pkt[0] >> 4 == 4)
+		peer = route_lookup(&d->routes, AF_INET, pkt + 16);
+	else if (len >= 40 && pkt[0] >> 4 == 6)
+		peer = route_lookup(&d->routes, AF_INET6, pkt + 24);
+	return peer < 0 || !d->peers->v[peer].live ? TX_NO_ROUTE : peer;
+}
+
+/* The peer the read of len bytes at buf goes to, TX_FLOOD or TX_NO_ROUTE. */
+static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
+{
+	const struct dev_state *d = q->dev;
+
+	if (len < VNET_HDR_LEN)
+		return TX_FLOOD;
+	/* One peer: where everything goes, as point to point always did. */
+	if (d->peers->n == 1)
+		return (int)d->peers->live[0];
+	if (d->encap.l3)
+		return tx_dest_ip(q, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
+	return tx_dest_mac(q, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
+}
+
+/*
+ * The ICMP error of len bytes that x->icmp_buf holds past its vnet
+ * header, written into the tap (tun), rate limited; counted in *sent.
+ */
+static void tx_icmp_write(struct queue *q, size_t len, uint64_t *sent)
 {
 	struct tx *x = &q->tx;
 	struct virtio_net_hdr hdr;
-	size_t len;
 
-	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, budget),
-			      x->icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
 	if (!len)
 		return;
 	if (!pmtu_limit_take(&x->icmp_limit,
@@ -217,7 +243,48 @@ static void tx_icmp(struct queue *q, const struct frame *f, uint32_t budget)
 		stats_drop(&q->st, DROP_RX_WRITE, 1, clock_now_ns());
 		return;
 	}
-	q->st.tx_icmp_sent++;
+	(*sent)++;
+}
+
+/*
+ * ICMP "fragmentation needed" or "packet too big" for frame f, which
+ * does not fit budget, written into the tap, so that its sender learns
+ * the path MTU (icmp_send() of ip_tunnel_xmit()); rate limited.
+ */
+static void tx_icmp(struct queue *q, const struct frame *f, uint32_t budget)
+{
+	size_t len;
+
+	len = pmtu_icmp_build(f, pmtu_icmp_mtu(f, budget),
+			      q->tx.icmp_buf + VNET_HDR_LEN, PMTU_ICMP_MAX);
+	tx_icmp_write(q, len, &q->st.tx_icmp_sent);
+}
+
+/*
+ * A tun's packet that no --route takes: dropped and counted, and
+ * answered with ICMP "net unreachable" (ICMPv6 "no route"), as a router
+ * without a route does (ip_route_input_slow()'s RTN_UNREACHABLE).
+ */
+static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len)
+{
+	struct virtio_net_hdr hdr;
+	enum drop err;
+	struct frame f;
+
+	memcpy(&hdr, buf, sizeof(hdr));
+	err = vnet_hdr_parse_ip(&hdr, buf + VNET_HDR_LEN, len - VNET_HDR_LEN,
+				&f);
+	if (err) {
+		stats_drop(&q->st, err, 1, clock_now_ns());
+		return;
+	}
+	q->st.tx_frames++;
+	q->st.tx_bytes += f.len;
+	stats_drop(&q->st, DROP_TX_NO_ROUTE, 1, clock_now_ns());
+	tx_icmp_write(q,
+		      pmtu_icmp_unreach_build(&f, q->tx.icmp_buf + VNET_HDR_LEN,
+					      PMTU_ICMP_MAX),
+		      &q->st.tx_icmp_no_route);
 }
 
 /* One frame from the tap: composed for the wire and queued. */
@@ -227,7 +294,7 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 	int dest = tx_dest(q, buf, len);
 	struct xmit_cfg c = {
 		.encap = &d->encap,
-		.budget = dest == TX_FLOOD ?
+		.budget = dest < 0 ?
 				  d->budget :
 				  pmtu_path_budget(&d->encap, d->ipv6,
 						   d->peers->v[dest].path_mtu),
@@ -241,6 +308,10 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 	struct xmit_out o;
 	int r;
 
+	if (dest == TX_NO_ROUTE) {
+		tx_no_route(q, buf, len);
+		return;
+	}
 	r = xmit_frame(&c, &q->tx.gre_seq, buf, len, &s->arena, &o);
 	/* The arena is full: send what it holds, plan into it again. */
 	if (r == -ENOSPC && s->arena.n) {
