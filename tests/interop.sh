@@ -89,21 +89,6 @@ veth_mode()
 		bail "ethtool -K $VETH_B ($1) failed"
 }
 
-up=0
-
-pings()
-{
-	up=0
-	ping_ok "$NS_A" "$OV4_B" && ping_ok "$NS_B" "$OV4_A" && up=1
-	ping_ok "$NS_A" "$OV6_B" && ping_ok "$NS_B" "$OV6_A" || up=0
-	[ "$up" -eq 1 ]
-}
-
-xfer_if_up()
-{
-	[ "$up" -eq 1 ] || { diag "not run: the tunnel is down"; return 1; }
-	xfer "$@"
-}
 
 # rx_avg BEFORE AFTER: the average datagram gsotun received between two
 # counter lines, in RX_AVG.
@@ -137,17 +122,6 @@ zero_count()
 	fi
 }
 
-# refused: over IPv6 gsotun without --no-csum takes no zero checksum
-# (RFC 6935, RFC 6936; the kernel's noudp6zerocsumrx): B's answers never
-# arrive, and the kernel drops them before gsotun's socket sees them.
-refused()
-{
-	local z
-
-	ping_ok "$NS_A" "$OV4_B" && { diag "a ping got through"; return 1; }
-	gt_counters "$NS_A" && z=$(ctr "$GT_CTR" rx_udp_csum_zero) &&
-		[ "$z" = 0 ]
-}
 
 # The kernel's outer checksum (udpcsum / udp6zerocsumtx) and gsotun's
 # flag: gsotun's default takes the zero checksums of a kernel with
@@ -160,7 +134,7 @@ for combo in on/--csum off/default off/--no-csum; do
 	check "$r: kernel vxlan in B, gsotun in A start" \
 		ends_start "$csum" "${args[@]}"
 	if [ "$fam" = 6 ] && [ "$combo" = off/default ]; then
-		check "$r: refused, as RFC 6935 asks" refused
+		check "$r: refused, as RFC 6935 asks" zero_csum_refused
 		check "$r: gsotun exits 0 on SIGTERM and removes its tap" \
 			gt_stop "$NS_A" || gt_log "$NS_A"
 		ip -n "$NS_B" link del "$VX_B" 2>/dev/null
@@ -168,7 +142,8 @@ for combo in on/--csum off/default off/--no-csum; do
 	fi
 	for mode in whole segments complete; do
 		veth_mode "$mode"
-		check "$r, veth $mode: ping both ways, IPv4 and IPv6" pings
+		check "$r, veth $mode: ping both ways, IPv4 and IPv6" \
+			pings_both_ways
 		check "$r, veth $mode: 64 MiB A->B over IPv4, SHA-256 matches" \
 			xfer_if_up "$NS_A" "$NS_B" "$OV4_B" big
 		gt_counters "$NS_A"

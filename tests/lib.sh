@@ -446,6 +446,39 @@ ping_ok()
 		>/dev/null 2>&1
 }
 
+# pings_both_ways: A and B ping each other over IPv4 and IPv6 (OV4_*,
+# OV6_*); TUNNEL_UP is 1 when all four answered, for xfer_if_up.
+TUNNEL_UP=0
+pings_both_ways()
+{
+	TUNNEL_UP=0
+	ping_ok "$NS_A" "$OV4_B" && ping_ok "$NS_B" "$OV4_A" && TUNNEL_UP=1
+	ping_ok "$NS_A" "$OV6_B" && ping_ok "$NS_B" "$OV6_A" || TUNNEL_UP=0
+	[ "$TUNNEL_UP" -eq 1 ]
+}
+
+# xfer_if_up ARGS...: xfer, but fail at once when the pings did not
+# cross (pings_both_ways), rather than wait out the transfer's timeouts.
+xfer_if_up()
+{
+	[ "$TUNNEL_UP" -eq 1 ] ||
+		{ diag "not run: the tunnel is down"; return 1; }
+	xfer "$@"
+}
+
+# zero_csum_refused: over IPv6 the gsotun in A without --no-csum takes no
+# zero UDP checksum (RFC 6935, RFC 6936; the kernel's noudp6zerocsumrx):
+# B's answers never arrive, and the kernel drops them before gsotun's
+# socket sees them.
+zero_csum_refused()
+{
+	local z
+
+	ping_ok "$NS_A" "$OV4_B" && { diag "a ping got through"; return 1; }
+	gt_counters "$NS_A" && z=$(ctr "$GT_CTR" rx_udp_csum_zero) &&
+		[ "$z" = 0 ]
+}
+
 # make_data NAME MIB: random file $LIB_TMP/NAME and its SHA-256 in DATA_SHA.
 declare -A DATA_SHA
 make_data()

@@ -3,7 +3,10 @@
 # gsotun to gsotun between two namespaces joined by veth: ping, 64 MiB
 # TCP transfers checked by SHA-256, and an underlay capture checked by tshark.
 #
-# Usage: tunnel.sh vxlan|gre|gre-udp 4|6   (the underlay family)
+# Usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]
+#   the encapsulation, the underlay family; tun: --mode tun, a tun on
+#   each end carrying IP packets (the same runs, an MTU 14 bytes larger:
+#   no inner Ethernet header)
 #
 # Three runs, the endpoints restarted in between:
 #   1. offloads on (UDP encapsulations with --csum), capture
@@ -16,16 +19,22 @@
 
 encap=$1
 fam=$2
+mode=${3:-tap}
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
 case "$encap/$fam" in
-vxlan/4) mtu=1450 ;;
-vxlan/6) mtu=1430 ;;
+vxlan/4 | vxlan-gpe/4) mtu=1450 ;;
+vxlan/6 | vxlan-gpe/6) mtu=1430 ;;
 gre/4) mtu=1462 ;;
 gre/6) mtu=1442 ;;
 gre-udp/4) mtu=1454 ;;
 gre-udp/6) mtu=1434 ;;
-*) bail "usage: tunnel.sh vxlan|gre|gre-udp 4|6" ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]" ;;
+esac
+case $mode in
+tap) ;;
+tun) mtu=$((mtu + 14)) ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]" ;;
 esac
 
 lib_init 300 socat tcpdump tshark ethtool ping "$PYTHON"
@@ -37,10 +46,17 @@ decode=()
 extra=()
 case $encap in
 vxlan) extra=(--vni 42) csum_on=(--csum) csum_flip=(--no-csum) ;;
+vxlan-gpe)
+	extra=(--vni 42) decode=('udp.port==4790,vxlan_gpe')
+	csum_on=(--csum) csum_flip=(--no-csum)
+	;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre) csum_on=() csum_flip=(--csum --key 7) ;;
 esac
 GT_ARGS=(--encap "$encap" "${extra[@]}")
+[ "$mode" = tun ] && GT_ARGS+=(--mode tun)
+r0=$encap/$fam
+[ "$mode" = tun ] && r0="$r0 tun"
 
 mtu_is()
 {
@@ -52,27 +68,21 @@ mtu_is()
 		{ diag "MTU A=$a B=$b, expected $1"; return 1; }
 }
 
-# up: the tunnel carried a ping, so transfers are worth their timeouts.
-up=0
+# TUNNEL_UP (lib.sh): the tunnel carried a ping, so transfers are worth
+# their timeouts.
 
 pings()
 {
 	local r=$1
 
-	up=0
-	check "$r: ping $OV4_B from A" ping_ok "$NS_A" "$OV4_B" && up=1
-	check "$r: ping $OV4_A from B" ping_ok "$NS_B" "$OV4_A" && up=1
+	TUNNEL_UP=0
+	check "$r: ping $OV4_B from A" ping_ok "$NS_A" "$OV4_B" && TUNNEL_UP=1
+	check "$r: ping $OV4_A from B" ping_ok "$NS_B" "$OV4_A" && TUNNEL_UP=1
 	[ "$2" = v4only ] && return
-	check "$r: ping $OV6_B from A" ping_ok "$NS_A" "$OV6_B" && up=1
-	check "$r: ping $OV6_A from B" ping_ok "$NS_B" "$OV6_A" && up=1
+	check "$r: ping $OV6_B from A" ping_ok "$NS_A" "$OV6_B" && TUNNEL_UP=1
+	check "$r: ping $OV6_A from B" ping_ok "$NS_B" "$OV6_A" && TUNNEL_UP=1
 }
 
-# xfer_if_up like xfer, but fail at once when nothing got through.
-xfer_if_up()
-{
-	[ "$up" -eq 1 ] || { diag "not run: the tunnel is down"; return 1; }
-	xfer "$@"
-}
 
 veth_tx()
 {
@@ -91,7 +101,7 @@ capture()
 
 	veth_tx off
 	st=1
-	if [ "$up" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
+	if [ "$TUNNEL_UP" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
 		xfer "$NS_A" "$NS_B" "$OV4_B" small
 		st=$?
 		cap_stop
@@ -148,7 +158,7 @@ spread()
 
 	# As in capture(): whole datagrams on the wire, not GSO trains.
 	veth_tx off
-	if [ "$up" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap" \
+	if [ "$TUNNEL_UP" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap" \
 		udp and src host "$UL_A"; then
 		ip netns exec "$NS_A" "$PYTHON" -c '
 import socket, sys
@@ -291,7 +301,7 @@ fi
 
 run=1
 # Run 1: offloads on.
-r="$encap/$fam ${csum_on[*]:-default}"
+r="$r0 ${csum_on[*]:-default}"
 check "$r: gsotun starts on both ends" ends_start "${csum_on[@]}"
 check "$r: tap MTU is $mtu on both ends" mtu_is "$mtu"
 pings "$r"
@@ -312,7 +322,7 @@ check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=2
 # Run 2: no offloads either way, a fixed MTU: the classic userspace tunnel.
-r="$encap/$fam --no-offload --mtu 1400"
+r="$r0 --no-offload --mtu 1400"
 check "$r: gsotun starts on both ends" \
 	ends_start "${csum_on[@]}" --no-offload --mtu 1400
 check "$r: tap MTU is 1400 on both ends" mtu_is 1400
@@ -327,7 +337,7 @@ check "$r: both ends exit 0 on SIGTERM and remove their tap" ends_stop
 
 run=3
 # Run 3: the other outer checksum setting, and no TCP merging only.
-r="$encap/$fam ${csum_flip[*]} --no-gro"
+r="$r0 ${csum_flip[*]} --no-gro"
 check "$r: gsotun starts on both ends" \
 	ends_start "${csum_flip[@]}" --no-gro
 check "$r: tap MTU is $mtu3 on both ends" mtu_is "$mtu3"
