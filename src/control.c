@@ -461,6 +461,52 @@ static void control_fdb(struct port *port, const struct ctlreq *q,
 			 add ? "added" : "removed");
 }
 
+/*
+ * The tun named dev (NULL: the main one) for a route request; NULL when
+ * there is none, or it is a tap (no route table: its frames go by MAC).
+ */
+static struct device *control_tun(struct port *port, const char *dev,
+				  struct control_reply *r)
+{
+	struct device *d = control_device(port, dev, r);
+
+	if (d && !d->s.encap.l3) {
+		control_fail(r, CONTROL_EFAIL, "%s is a tap (no --mode tun): "
+			     "no routes", d->s.ifname);
+		return NULL;
+	}
+	return d;
+}
+
+static void control_route(struct port *port, const struct ctlreq *q,
+			  struct control_reply *r)
+{
+	bool add = q->kind == CTLREQ_ROUTE_ADD;
+	struct device *dev = control_tun(port, q->tap, r);
+	char addr[INET6_ADDRSTRLEN];
+	int err;
+
+	if (!dev)
+		return;
+	err = add ? fwd_route_add(dev, &q->route)
+		  : fwd_route_del(dev, &q->route.prefix);
+	if (err == -ENOENT && add)
+		control_fail(r, CONTROL_EFAIL, "%s: %s is not a peer (peer "
+			     "add it first)", q->arg,
+			     control_addr(&q->route.peer, addr, sizeof(addr)));
+	else if (err == -ENOENT)
+		control_fail(r, CONTROL_EFAIL, "no such route");
+	else if (err == -ENOSPC)
+		control_fail(r, CONTROL_EFAIL, "the table holds as many "
+			     "routes as it can");
+	else if (err)
+		control_fail(r, CONTROL_EFAIL, "%s: %s", q->arg,
+			     strerror(-err));
+	else
+		log_info("control: %s: route %s %s", dev->s.ifname, q->arg,
+			 add ? "added" : "removed");
+}
+
 /* The reports, by request. */
 static const enum report_kind control_reports[] = {
 	[CTLREQ_SHOW] = REPORT_SHOW,
@@ -474,6 +520,8 @@ static const enum report_kind control_reports[] = {
 	[CTLREQ_PEER_LIST] = REPORT_PEERS,
 	[CTLREQ_PEER_LIST_JSON] = REPORT_PEERS_JSON,
 	[CTLREQ_CONFIG] = REPORT_CONFIG,
+	[CTLREQ_ROUTE_SHOW] = REPORT_ROUTES,
+	[CTLREQ_ROUTE_SHOW_JSON] = REPORT_ROUTES_JSON,
 };
 
 /* Start the report q asks for, of its TAP only if it names one. */
@@ -481,9 +529,12 @@ static void control_report(struct control_client *cl, const struct ctlreq *q,
 			   struct control_reply *r)
 {
 	const struct device *dev = NULL;
+	bool routes = q->kind == CTLREQ_ROUTE_SHOW ||
+		      q->kind == CTLREQ_ROUTE_SHOW_JSON;
 
 	if (q->tap) {
-		dev = control_device(cl->ctl->port, q->tap, r);
+		dev = routes ? control_tun(cl->ctl->port, q->tap, r)
+			     : control_device(cl->ctl->port, q->tap, r);
 		if (!dev)
 			return;
 	}
@@ -532,6 +583,10 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_FDB_DEL:
 		control_fdb(c->port, q, r);
 		break;
+	case CTLREQ_ROUTE_ADD:
+	case CTLREQ_ROUTE_DEL:
+		control_route(c->port, q, r);
+		break;
 	case CTLREQ_SHOW:
 	case CTLREQ_STATS:
 	case CTLREQ_STATS_JSON:
@@ -543,6 +598,8 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	case CTLREQ_PEER_LIST:
 	case CTLREQ_PEER_LIST_JSON:
 	case CTLREQ_CONFIG:
+	case CTLREQ_ROUTE_SHOW:
+	case CTLREQ_ROUTE_SHOW_JSON:
 		control_report(cl, q, r);
 		break;
 	}

@@ -40,7 +40,8 @@ const char control_help[] =
 	"show [json] [TAP]\nstats\nstats json\nmetrics\nversion\nhelp\n"
 	"taps\npeer add ADDR\npeer del ADDR\npeer list [json]\n"
 	"fdb show [json] [TAP]\nfdb add MAC[@VID]=ADDR [TAP]\n"
-	"fdb del MAC[@VID] [TAP]\nconfig\n";
+	"fdb del MAC[@VID] [TAP]\nroute show [json] [TAP]\n"
+	"route add PREFIX=ADDR [TAP]\nroute del PREFIX [TAP]\nconfig\n";
 
 /*
  * The first words of ctlreq.c's requests: every request that parses
@@ -52,7 +53,7 @@ bool control_is_command(const char *word)
 {
 	static const char *const commands[] = {
 		"show", "stats", "metrics", "version", "help", "peer", "fdb",
-		"taps", "config",
+		"route", "taps", "config",
 	};
 	size_t i;
 

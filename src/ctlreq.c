@@ -47,6 +47,9 @@ static const struct {
 	{ .w0 = "peer", .w1 = "list", .kind = CTLREQ_PEER_LIST,
 	  .json = CTLREQ_PEER_LIST_JSON, .tap = false,
 	  .usage = "peer list [json]" },
+	{ .w0 = "route", .w1 = "show", .kind = CTLREQ_ROUTE_SHOW,
+	  .json = CTLREQ_ROUTE_SHOW_JSON, .tap = true,
+	  .usage = "route show [json] [TAP]" },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -151,6 +154,53 @@ static int ctlreq_fdb(char **argv, int argc, struct ctlreq *r, char *why,
 	return 0;
 }
 
+/*
+ * A route's prefix: why it is not one (into why), in the words of
+ * --route's (optvalue.c), and with host bits the prefix meant.
+ */
+static int ctlreq_bad_route(const char *arg, const char *bad,
+			    struct cidr *p, char *why, size_t why_len)
+{
+	char text[OPTVALUE_CIDR_TEXT_LEN];
+
+	if (bad != optvalue_host_bits)
+		return ctlreq_fail(why, why_len, "invalid route '%s': %s",
+				   arg, bad);
+	optvalue_cidr_mask(p);
+	return ctlreq_fail(why, why_len, "invalid route '%s': %s: the prefix "
+			   "is %s (ip route refuses host bits too)", arg, bad,
+			   optvalue_cidr_text(p, text));
+}
+
+/* route add PREFIX=ADDR [TAP], route del PREFIX [TAP]. */
+static int ctlreq_route(char **argv, int argc, struct ctlreq *r, char *why,
+			size_t why_len)
+{
+	bool add = argc >= 2 && !strcmp(argv[1], "add");
+	struct cidr *p = &r->route.prefix;
+	const char *bad;
+
+	if (argc < 2 || (!add && strcmp(argv[1], "del")))
+		return ctlreq_fail(why, why_len, "usage: route show|add|del");
+	if (argc < 3 || argc > 4)
+		return ctlreq_fail(why, why_len, "usage: route add "
+				   "PREFIX=ADDR [TAP], route del PREFIX "
+				   "[TAP]");
+	if (add) {
+		bad = optvalue_route_parse(argv[2], &r->route);
+	} else {
+		bad = optvalue_cidr_parse(argv[2], p);
+		if (!bad && optvalue_cidr_host_bits(p))
+			bad = optvalue_host_bits;
+	}
+	if (bad)
+		return ctlreq_bad_route(argv[2], bad, p, why, why_len);
+	r->kind = add ? CTLREQ_ROUTE_ADD : CTLREQ_ROUTE_DEL;
+	r->arg = argv[2];
+	r->tap = argc == 4 ? argv[3] : NULL;
+	return 0;
+}
+
 /* The requests of more words, by their first, and what parses them. */
 static const struct {
 	const char *w0;
@@ -159,6 +209,7 @@ static const struct {
 } ctlreq_parsed[] = {
 	{ .w0 = "peer", .parse = ctlreq_peer },
 	{ .w0 = "fdb", .parse = ctlreq_fdb },
+	{ .w0 = "route", .parse = ctlreq_route },
 };
 
 

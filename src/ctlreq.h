@@ -31,16 +31,24 @@ enum ctlreq_kind {
 	CTLREQ_PEER_LIST,
 	CTLREQ_PEER_LIST_JSON,
 	CTLREQ_CONFIG,
+	CTLREQ_ROUTE_SHOW,
+	CTLREQ_ROUTE_SHOW_JSON,
+	/* Changes again. */
+	CTLREQ_ROUTE_ADD,
+	CTLREQ_ROUTE_DEL,
 };
 
 /* A request: what it asks, with its arguments parsed. */
 struct ctlreq {
 	enum ctlreq_kind kind;
-	const char *arg;	/* peer, fdb add|del: ADDR or entry, as sent */
-	const char *tap;	/* fdb add|del: TAP, or NULL for the main one;
-				 * show, fdb show: TAP, or NULL for all */
+	const char *arg;	/* peer, fdb, route add|del: ADDR or entry,
+				 * as sent */
+	const char *tap;	/* fdb, route add|del: TAP, or NULL for the
+				 * main one; show, fdb show, route show:
+				 * TAP, or NULL for all */
 	struct ipaddr peer;	/* peer add|del */
 	struct config_fdb fdb;	/* fdb add; fdb del: mac and vlan only */
+	struct config_route route;	/* route add; route del: prefix only */
 };
 
 /* What ctlreq_line() found in what a client sent so far. */
@@ -69,7 +77,10 @@ enum ctlreq_line ctlreq_line(char *buf, size_t len, bool eof,
 int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 		 size_t why_len);
 
-/* Does r change the tunnel (peers, forwarding), rather than read it? */
+/*
+ * Does r change the tunnel (peers, forwarding, routes), rather than read
+ * it?
+ */
 static inline bool ctlreq_changes(const struct ctlreq *r)
 {
 	switch (r->kind) {
@@ -77,6 +88,8 @@ static inline bool ctlreq_changes(const struct ctlreq *r)
 	case CTLREQ_PEER_DEL:
 	case CTLREQ_FDB_ADD:
 	case CTLREQ_FDB_DEL:
+	case CTLREQ_ROUTE_ADD:
+	case CTLREQ_ROUTE_DEL:
 		return true;
 	default:
 		return false;

@@ -47,8 +47,8 @@ const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const struct argp_option ctl_options[] = {
 	{ .name = "json", .key = OPT_JSON,
-	  .doc = "show, stats, fdb show, peer list: as one JSON object "
-		 "(its fields in gsotunctl(8))" },
+	  .doc = "show, stats, fdb show, route show, peer list: as one "
+		 "JSON object (its fields in gsotunctl(8))" },
 	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH",
 	  .doc = "The control socket, as gsotun's --control gave it "
 		 "(default /run/gsotun/DEV/ctl, else @gsotun/DEV)" },
@@ -58,8 +58,8 @@ static const struct argp_option ctl_options[] = {
 };
 
 static const char ctl_doc[] =
-	"gsotunctl -- ask a running gsotun what it does, or change its peers "
-	"and forwarding table."
+	"gsotunctl -- ask a running gsotun what it does, or change its peers, "
+	"forwarding table and routes."
 	"\v"
 	"Commands:\n"
 	"  show [TAP]                 the tunnel, its peers and drops\n"
@@ -70,6 +70,9 @@ static const char ctl_doc[] =
 	"  fdb show [TAP]             the forwarding table\n"
 	"  fdb add MAC[@VID]=ADDR [TAP]\n"
 	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
+	"  route show [TAP]           a tun's routes (--mode tun)\n"
+	"  route add PREFIX=ADDR [TAP]\n"
+	"  route del PREFIX [TAP]     a route more, or one less\n"
 	"  config                     the configuration running, as\n"
 	"                             gsotun --config reads it\n"
 	"  version                    the version of the gsotun asked\n"
@@ -82,7 +85,8 @@ static const char ctl_doc[] =
 	"goes to the gsotun that has it, and is about that tap where it "
 	"takes a TAP and none is given. It may be left out when one gsotun "
 	"runs in this network namespace (then TAP is its main tap, or all "
-	"of them for show and fdb show). Without a command: show.\n"
+	"of them for show, fdb show and route show). Without a command: "
+	"show.\n"
 	"\n"
 	"Exit status: 0 on success, 1 when gsotun refused or cannot be "
 	"reached, 64 on a usage error.";
@@ -425,6 +429,9 @@ static const struct ctl_command {
 	{ .w0 = "fdb", .w1 = "show", .json = true, .tap = true, .args = 0 },
 	{ .w0 = "fdb", .w1 = "add", .json = false, .tap = true, .args = 1 },
 	{ .w0 = "fdb", .w1 = "del", .json = false, .tap = true, .args = 1 },
+	{ .w0 = "route", .w1 = "show", .json = true, .tap = true, .args = 0 },
+	{ .w0 = "route", .w1 = "add", .json = false, .tap = true, .args = 1 },
+	{ .w0 = "route", .w1 = "del", .json = false, .tap = true, .args = 1 },
 	{ .w0 = "peer", .w1 = "list", .json = true, .tap = false, .args = 0 },
 };
 
@@ -467,8 +474,8 @@ static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 	size_t at = 0;
 
 	if (a->json && !(c && c->json))
-		ctl_die(EX_USAGE, "--json goes with show, stats, fdb show and "
-			"peer list");
+		ctl_die(EX_USAGE, "--json goes with show, stats, fdb show, "
+			"route show and peer list");
 	own = c && c->w1 ? 2 : 1;
 	for (i = 0; i <= n; i++) {
 		if (i == own && a->json)

@@ -263,8 +263,26 @@ const char *optvalue_cidr_parse(const char *s, struct cidr *c)
 
 const char optvalue_host_bits[] = "host bits set after the prefix";
 
-/* PREFIX=ADDR into *e. */
-static const char *optvalue_route_parse(const char *s, struct config_route *e)
+const char *optvalue_cidr_text(const struct cidr *c, char *buf)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(c->family, &c->addr, addr, sizeof(addr)))
+		snprintf(addr, sizeof(addr), "?");
+	snprintf(buf, OPTVALUE_CIDR_TEXT_LEN, "%s/%u", addr, c->prefix);
+	return buf;
+}
+
+void optvalue_cidr_mask(struct cidr *c)
+{
+	uint8_t *a = (uint8_t *)&c->addr;
+	unsigned int n = c->family == AF_INET6 ? 16 : 4, i;
+
+	for (i = c->prefix; i < n * 8; i++)
+		a[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
+}
+
+const char *optvalue_route_parse(const char *s, struct config_route *e)
 {
 	const char *eq = strchr(s, '='), *why;
 	char prefix[INET6_ADDRSTRLEN + 4];

@@ -108,6 +108,15 @@ const char *optvalue_fdb_dev_parse(const char *arg, struct config_fdb *e);
 /* ADDR/PREFIX into *c; why it is not one, or NULL. */
 const char *optvalue_cidr_parse(const char *s, struct cidr *c);
 
+/* Room for "ADDR/LEN" of optvalue_cidr_text(), NUL included. */
+#define OPTVALUE_CIDR_TEXT_LEN (INET6_ADDRSTRLEN + 4)
+
+/* "ADDR/LEN" of c into buf (OPTVALUE_CIDR_TEXT_LEN bytes); buf. */
+const char *optvalue_cidr_text(const struct cidr *c, char *buf);
+
+/* c with its bits after the prefix cleared. */
+void optvalue_cidr_mask(struct cidr *c);
+
 /*
  * [DEV=]PREFIX=ADDR (--route) into *e: a tap's name before the entry
  * when there are two '=', a prefix with no host bits set (as `ip
@@ -117,6 +126,12 @@ const char *optvalue_cidr_parse(const char *s, struct cidr *c);
  */
 extern const char optvalue_host_bits[];
 const char *optvalue_route_dev_parse(const char *arg, struct config_route *e);
+
+/*
+ * PREFIX=ADDR (`gsotunctl route add'), without a DEV=: as
+ * optvalue_route_dev_parse(), e->dev "".
+ */
+const char *optvalue_route_parse(const char *s, struct config_route *e);
 
 /* Has c bits set after its prefix (an --allow that means less)? */
 bool optvalue_cidr_host_bits(const struct cidr *c);

@@ -79,39 +79,19 @@ static bool peersfile_route_clash(const struct config_route *a,
 	       (!a->dev[0] || !b->dev[0] || !strcmp(a->dev, b->dev));
 }
 
-/* "ADDR/LEN" of c into buf (INET6_ADDRSTRLEN + 4 bytes). */
-static const char *peersfile_cidr_text(const struct cidr *c, char *buf)
-{
-	char addr[INET6_ADDRSTRLEN];
-
-	inet_ntop(c->family, &c->addr, addr, sizeof(addr));
-	snprintf(buf, INET6_ADDRSTRLEN + 4, "%s/%u", addr, c->prefix);
-	return buf;
-}
-
-/* c with its bits after the prefix cleared. */
-static void peersfile_cidr_mask(struct cidr *c)
-{
-	uint8_t *a = (uint8_t *)&c->addr;
-	unsigned int n = c->family == AF_INET6 ? 16 : 4, i;
-
-	for (i = c->prefix; i < n * 8; i++)
-		a[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
-}
-
 const char *peersfile_add_route(struct config *cfg, const char *arg,
 				char *buf, size_t len)
 {
-	char prefix[INET6_ADDRSTRLEN + 4], peer[INET6_ADDRSTRLEN];
+	char prefix[OPTVALUE_CIDR_TEXT_LEN], peer[INET6_ADDRSTRLEN];
 	struct config_route e, *v;
 	const char *why = optvalue_route_dev_parse(arg, &e);
 	unsigned int i;
 
 	if (why == optvalue_host_bits) {
-		peersfile_cidr_mask(&e.prefix);
+		optvalue_cidr_mask(&e.prefix);
 		snprintf(buf, len, "%s: the prefix is %s (ip route refuses "
 			 "host bits too)", why,
-			 peersfile_cidr_text(&e.prefix, prefix));
+			 optvalue_cidr_text(&e.prefix, prefix));
 		return buf;
 	}
 	if (why)
@@ -123,7 +103,7 @@ const char *peersfile_add_route(struct config *cfg, const char *arg,
 			continue;
 		inet_ntop(r->peer.family, &r->peer.addr, peer, sizeof(peer));
 		snprintf(buf, len, "%s has a route already (to %s%s%s)",
-			 peersfile_cidr_text(&e.prefix, prefix), peer,
+			 optvalue_cidr_text(&e.prefix, prefix), peer,
 			 r->dev[0] ? " in " : "", r->dev);
 		return buf;
 	}

@@ -791,6 +791,76 @@ static bool report_fdb_json_step(FILE *out, const struct port *port,
 	return false;
 }
 
+/*
+ * The next route of the tuns c is about, and its device; false after the
+ * last. pos is route_next()'s cursor, kept from one piece to the next as
+ * report_fdb_next() keeps fdb_next()'s: the table is one array of slots
+ * walked by index, of a size fixed at route_init(), so a walk resumed
+ * after a change never reads out of it and ends; a route added or gone
+ * in between may be missed or said twice (a deletion moves the slots
+ * after it back, as a removal in the fdb does). Each route's peer is live
+ * at that call: a peer's routes go before it (fwd_forget_peer()).
+ */
+static bool report_route_next(const struct port *port,
+			      struct report_cursor *c,
+			      const struct device **dev, struct cidr *p,
+			      unsigned int *peer)
+{
+	for (; (*dev = report_device(port, c, c->i)); c->i++, c->pos = 0)
+		if ((*dev)->s.encap.l3 &&
+		    route_next(&(*dev)->s.routes, &c->pos, p, peer))
+			return true;
+	return false;
+}
+
+/* A route a line: "10.0.0.0/8 dst 198.18.0.2 dev gt0". */
+static bool report_routes_step(FILE *out, const struct port *port,
+			       struct report_cursor *c)
+{
+	char addr[INET6_ADDRSTRLEN], prefix[OPTVALUE_CIDR_TEXT_LEN];
+	const struct device *dev;
+	unsigned int peer;
+	struct cidr p;
+
+	if (!report_route_next(port, c, &dev, &p, &peer))
+		return false;
+	report_addr(&port->peers.v[peer].addr, addr, sizeof(addr));
+	fprintf(out, "%s dst %s dev %s\n", optvalue_cidr_text(&p, prefix),
+		addr, dev->s.ifname);
+	return true;
+}
+
+/* Part 0: the start; 1: a route a step; 2: the end. */
+static bool report_routes_json_step(FILE *out, const struct port *port,
+				    struct report_cursor *c)
+{
+	char addr[INET6_ADDRSTRLEN], prefix[OPTVALUE_CIDR_TEXT_LEN];
+	const struct device *dev;
+	unsigned int peer;
+	struct cidr p;
+
+	switch (c->part) {
+	case 0:
+		fputs("{\"routes\":[", out);
+		report_next_part(c);
+		return true;
+	case 1:
+		if (!report_route_next(port, c, &dev, &p, &peer)) {
+			fputs("]}\n", out);
+			report_next_part(c);
+			return true;
+		}
+		report_addr(&port->peers.v[peer].addr, addr, sizeof(addr));
+		fprintf(out, "%s{\"prefix\":\"%s\",\"dst\":\"%s\",\"dev\":",
+			c->n++ ? "," : "", optvalue_cidr_text(&p, prefix),
+			addr);
+		json_str(out, dev->s.ifname);
+		fputs("}", out);
+		return true;
+	}
+	return false;
+}
+
 /* A tap's name a line, the main one first. */
 static bool report_taps_step(FILE *out, const struct port *port,
 			     struct report_cursor *c)
@@ -1002,6 +1072,10 @@ bool report_step(FILE *out, const struct port *port, struct report_cursor *c)
 		return report_fdb_json_step(out, port, c);
 	case REPORT_CONFIG:
 		return report_config_step(out, port, c);
+	case REPORT_ROUTES:
+		return report_routes_step(out, port, c);
+	case REPORT_ROUTES_JSON:
+		return report_routes_json_step(out, port, c);
 	}
 	return false;
 }
@@ -1018,5 +1092,6 @@ void report_write(FILE *out, const struct port *port, enum report_kind kind)
 bool report_reads_lanes(enum report_kind kind)
 {
 	return kind != REPORT_FDB && kind != REPORT_FDB_JSON &&
-	       kind != REPORT_TAPS && kind != REPORT_CONFIG;
+	       kind != REPORT_TAPS && kind != REPORT_CONFIG &&
+	       kind != REPORT_ROUTES && kind != REPORT_ROUTES_JSON;
 }

@@ -39,6 +39,10 @@ enum report_kind {
 	 * the peers and static entries of now (conffile.h).
 	 */
 	REPORT_CONFIG,
+	/* The tuns' route tables, a route a line, as `ip route` says one. */
+	REPORT_ROUTES,
+	/* The same as one JSON object. */
+	REPORT_ROUTES_JSON,
 };
 
 /*
@@ -53,8 +57,10 @@ struct report_cursor {
 	enum report_kind kind;
 	unsigned int part;	/* the section it has come to */
 	unsigned int i;		/* the device, peer or counter in it */
-	unsigned int pos;	/* REPORT_FDB: fdb_next()'s cursor, device i */
-	unsigned int n;		/* REPORT_FDB_JSON: the entries written */
+	unsigned int pos;	/* REPORT_FDB, REPORT_ROUTES: fdb_next()'s,
+				 * route_next()'s cursor in device i */
+	unsigned int n;		/* REPORT_FDB_JSON, REPORT_ROUTES_JSON: the
+				 * entries written */
 	bool one;		/* of one device only, dev (report_only()) */
 	unsigned int dev;
 	uint64_t after;		/* REPORT_CONFIG: fdb_next_static()'s */
@@ -71,8 +77,8 @@ static inline void report_start(struct report_cursor *c,
 }
 
 /*
- * The report of c, started, of device dev only (the show, JSON and
- * forwarding reports; the others are of the port).
+ * The report of c, started, of device dev only (the show, JSON,
+ * forwarding and route reports; the others are of the port).
  */
 static inline void report_only(struct report_cursor *c, unsigned int dev)
 {
@@ -90,8 +96,8 @@ bool report_step(FILE *out, const struct port *port,
 /*
  * Whether a report of kind reads what the queues count (their
  * counters, the peers' last packet): the main thread makes it with
- * them stopped. The forwarding tables and the configuration are the
- * main thread's.
+ * them stopped. The forwarding and route tables and the configuration
+ * are the main thread's.
  */
 bool report_reads_lanes(enum report_kind kind);
 

@@ -324,8 +324,8 @@ offers "--control --help --json --usage --version" _gsotunctl \
 	"$GSOTUNCTL" --
 ok $? "gsotunctl --<TAB>: its options"
 if [ "$CLI_ALONE" = 1 ]; then
-	offers "config fdb help list metrics peer show stats taps version" \
-		_gsotunctl "$GSOTUNCTL" ""
+	cmds="config fdb help list metrics peer route show stats taps"
+	offers "$cmds version" _gsotunctl "$GSOTUNCTL" ""
 	ok $? "gsotunctl <TAB>: the commands (no tap runs here)"
 else
 	skip "gsotunctl <TAB> where a gsotun may run"
@@ -334,6 +334,8 @@ offers "add del list" _gsotunctl "$GSOTUNCTL" peer ""
 ok $? "gsotunctl peer <TAB>: add, del, list"
 offers "add del show" _gsotunctl "$GSOTUNCTL" --json fdb ""
 ok $? "gsotunctl --json fdb <TAB>: add, del, show"
+offers "add del show" _gsotunctl "$GSOTUNCTL" route ""
+ok $? "gsotunctl route <TAB>: add, del, show"
 offers "fdb" _gsotunctl "$GSOTUNCTL" gt0 f
 ok $? "gsotunctl DEV f<TAB>: fdb"
 offers "json" _gsotunctl "$GSOTUNCTL" --control /nowhere fdb show ""

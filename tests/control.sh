@@ -221,7 +221,7 @@ errors()
 		ctl_fails 64 "config: too many words" "$NS_A" "$TAP_A" \
 			config extra &&
 		ctl_fails 64 "unrecognized option" "$NS_A" --bogus &&
-		ctl_fails 64 "--json goes with show, stats, fdb show and peer list" \
+		ctl_fails 64 "--json goes with show, stats, fdb show, route show" \
 			"$NS_A" metrics --json &&
 		ctl_fails 64 "'shwo' is not a command" "$NS_A" \
 			--control "@gsotun/$TAP_A" shwo &&

@@ -82,8 +82,9 @@ static bool has_control_char(const char *s, size_t len)
 
 /*
  * The words a request of kind has: its own, then an argument if arg
- * (peer's ADDR, fdb's entry), then a TAP if tap allows one. json_next:
- * "json" after its own words would have made it its JSON form.
+ * (peer's ADDR, fdb's and route's entry), then a TAP if tap allows one.
+ * json_next: "json" after its own words would have made it its JSON
+ * form.
  */
 static const struct {
 	const char *w[3];
@@ -112,6 +113,14 @@ static const struct {
 	[CTLREQ_PEER_LIST] = { .w = { "peer", "list" }, .json_next = true },
 	[CTLREQ_PEER_LIST_JSON] = { .w = { "peer", "list", "json" } },
 	[CTLREQ_CONFIG] = { .w = { "config" } },
+	[CTLREQ_ROUTE_SHOW] = { .w = { "route", "show" }, .tap = true,
+				.json_next = true },
+	[CTLREQ_ROUTE_SHOW_JSON] = { .w = { "route", "show", "json" },
+				     .tap = true },
+	[CTLREQ_ROUTE_ADD] = { .w = { "route", "add" }, .arg = true,
+			       .tap = true, .changes = true },
+	[CTLREQ_ROUTE_DEL] = { .w = { "route", "del" }, .arg = true,
+			       .tap = true, .changes = true },
 };
 
 /* How many words of its own a request of kind has. */
@@ -131,6 +140,22 @@ static bool same_addr(const struct ipaddr *a, const struct ipaddr *b)
 	return a->family == b->family && !memcmp(&a->addr, &b->addr, len);
 }
 
+static bool same_prefix(const struct cidr *a, const struct cidr *b)
+{
+	size_t len = a->family == AF_INET ? 4 : 16;
+
+	return a->family == b->family && a->prefix == b->prefix &&
+	       !memcmp(&a->addr, &b->addr, len);
+}
+
+/* A prefix route_add() takes: a family, a length, no host bits. */
+static bool prefix_ok(const struct cidr *p)
+{
+	return (p->family == AF_INET && p->prefix <= 32) ||
+	       (p->family == AF_INET6 && p->prefix <= 128) ?
+	       !optvalue_cidr_host_bits(p) : false;
+}
+
 static bool mac_ok(const uint8_t *mac)
 {
 	static const uint8_t zero[6];
@@ -145,7 +170,7 @@ static bool mac_ok(const uint8_t *mac)
 static void check_again(const struct ctlreq *r)
 {
 	char line[2 * CONTROL_REQ_MAX], addr[INET6_ADDRSTRLEN];
-	char mac[MAC_TEXT_LEN];
+	char mac[MAC_TEXT_LEN], prefix[OPTVALUE_CIDR_TEXT_LEN];
 	char vid[8] = "", why[160];
 	struct ctlreq again;
 	int n;
@@ -171,6 +196,18 @@ static void check_again(const struct ctlreq *r)
 		n = snprintf(line, sizeof(line), "fdb del %s%s %s", mac, vid,
 			     r->tap ? r->tap : "");
 		break;
+	case CTLREQ_ROUTE_ADD:
+		FUZZ_CHECK(inet_ntop(r->route.peer.family,
+				     &r->route.peer.addr, addr, sizeof(addr)));
+		n = snprintf(line, sizeof(line), "route add %s=%s %s",
+			     optvalue_cidr_text(&r->route.prefix, prefix),
+			     addr, r->tap ? r->tap : "");
+		break;
+	case CTLREQ_ROUTE_DEL:
+		n = snprintf(line, sizeof(line), "route del %s %s",
+			     optvalue_cidr_text(&r->route.prefix, prefix),
+			     r->tap ? r->tap : "");
+		break;
 	default:
 		/* Of one tap: its own words, and the tap. */
 		if (!r->tap)
@@ -189,6 +226,14 @@ static void check_again(const struct ctlreq *r)
 		   (!r->tap || !strcmp(r->tap, again.tap)));
 	if (r->kind == CTLREQ_PEER_ADD || r->kind == CTLREQ_PEER_DEL) {
 		FUZZ_CHECK(same_addr(&again.peer, &r->peer));
+		return;
+	}
+	if (r->kind == CTLREQ_ROUTE_ADD || r->kind == CTLREQ_ROUTE_DEL) {
+		FUZZ_CHECK(same_prefix(&again.route.prefix,
+				       &r->route.prefix));
+		if (r->kind == CTLREQ_ROUTE_ADD)
+			FUZZ_CHECK(same_addr(&again.route.peer,
+					     &r->route.peer));
 		return;
 	}
 	if (r->kind != CTLREQ_FDB_ADD && r->kind != CTLREQ_FDB_DEL)
@@ -237,6 +282,11 @@ static void check_request(const char *line, size_t len, int ret,
 	if (r->kind == CTLREQ_FDB_ADD)
 		FUZZ_CHECK(r->fdb.peer.family == AF_INET ||
 			   r->fdb.peer.family == AF_INET6);
+	if (r->kind == CTLREQ_ROUTE_ADD || r->kind == CTLREQ_ROUTE_DEL)
+		FUZZ_CHECK(prefix_ok(&r->route.prefix));
+	if (r->kind == CTLREQ_ROUTE_ADD)
+		FUZZ_CHECK(r->route.peer.family == AF_INET ||
+			   r->route.peer.family == AF_INET6);
 	check_again(r);
 }
 

@@ -34,14 +34,23 @@ static const char *const port_argv[] = {
 	"--remote", "127.0.0.4", "--mtu", "1400", "--learning", NULL,
 };
 
+/* A port of two tuns, with a route each (route add|del|show). */
+static const char *const tun_argv[] = {
+	"gsotun", "--dev", "ut-t0", "--mode", "tun", "--encap", "gre",
+	"--key", "1", "--key", "2=ut-t1",
+	"--remote", "127.0.0.2", "--remote", "127.0.0.3",
+	"--route", "10.1.0.0/16=127.0.0.2",
+	"--route", "ut-t1=fd00:1::/64=127.0.0.3", NULL,
+};
+
 /* Users the children take: none of them is gsotun's (root). */
 #define NOBODY 65534
 #define ADMIN_GID 4242
 #define ADMIN_GROUP "4242"
 
 static struct ev_loop *loop;
-static struct rig rig;
-static struct control ctl, admin;
+static struct rig rig, tun;
+static struct control ctl, admin, tctl;
 /* Children may take another uid: root of the first user namespace. */
 static bool others;
 
@@ -271,18 +280,27 @@ static void ask(const char *req, struct reply *r)
 	ask_on(&ctl, -1, req, r);
 }
 
-/* The status line of req's reply is want, and nothing follows an error. */
-static void status_is(const char *req, const char *want, const char *what)
+/*
+ * The status line of req's reply on c is want, and nothing follows an
+ * error.
+ */
+static void status_on(const struct control *c, const char *req,
+		      const char *want, const char *what)
 {
 	struct reply r;
 
-	ask(req, &r);
+	ask_on(c, -1, req, &r);
 	if (!ok(r.closed && !strcmp(r.status, want) &&
 			(!strcmp(want, "ok") ? r.whole :
 			 r.len == strlen(want) + 1),
 		"%s", what))
 		printf("#   asked %.60s, got: %.200s\n", req, r.buf);
 	reply_free(&r);
+}
+
+static void status_is(const char *req, const char *want, const char *what)
+{
+	status_on(&ctl, req, want, what);
 }
 
 /* The clients served now, of uid (-1: of anyone). */
@@ -375,6 +393,190 @@ static int lookup(unsigned int d, uint8_t last)
 	const uint8_t mac[6] = { 2, 0, 0, 0, 0, last };
 
 	return fdb_lookup_static(&dev(d)->s.fdb, mac, 0);
+}
+
+/* How many times needle is in text. */
+static unsigned int count(const char *text, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (text = strstr(text, needle)); text += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The peer tun d routes IPv4 address s to, or -1. */
+static int tun_route(unsigned int d, const char *s)
+{
+	struct ipaddr a;
+
+	if (optvalue_ip_parse(s, &a))
+		abort();
+	return route_lookup(&tun.port.dev[d]->s.routes, a.family,
+			    (const uint8_t *)&a.addr);
+}
+
+/* route show and its JSON, of both tuns and of one. */
+static void test_route_show(void)
+{
+	/* --route without DEV= is every tun's. */
+	static const char l0[] = "10.1.0.0/16 dst 127.0.0.2 dev ut-t0\n",
+			  l1[] = "10.1.0.0/16 dst 127.0.0.2 dev ut-t1\n",
+			  l2[] = "fd00:1::/64 dst 127.0.0.3 dev ut-t1\n";
+	struct reply r;
+
+	ask_on(&tctl, -1, "route show\n", &r);
+	ok(!strcmp(r.status, "ok") && r.whole && !strncmp(r.body, l0,
+							   strlen(l0)) &&
+		   r.body_len == strlen(l0) + strlen(l1) + strlen(l2) &&
+		   strstr(r.body, l1) && strstr(r.body, l2),
+	   "route show: every tun's routes, a line each, the main's first");
+	reply_free(&r);
+	ask_on(&tctl, -1, "route show ut-t1\n", &r);
+	ok(!strcmp(r.status, "ok") && r.whole &&
+		   r.body_len == strlen(l1) + strlen(l2) &&
+		   strstr(r.body, l1) && strstr(r.body, l2),
+	   "route show TAP: that tun's alone");
+	reply_free(&r);
+	ask_on(&tctl, -1, "route show json\n", &r);
+	ok(!strcmp(r.status, "ok") && r.whole &&
+		   !strncmp(r.body, "{\"routes\":[{", 12) &&
+		   count(r.body, "\"prefix\":") == 3 &&
+		   strstr(r.body, "{\"prefix\":\"10.1.0.0/16\",\"dst\":"
+			  "\"127.0.0.2\",\"dev\":\"ut-t0\"}") &&
+		   strstr(r.body, "{\"prefix\":\"fd00:1::/64\",\"dst\":"
+			  "\"127.0.0.3\",\"dev\":\"ut-t1\"}") &&
+		   strstr(r.body, "},{") && strstr(r.body, "}]}\n"),
+	   "route show json: an object a route");
+	reply_free(&r);
+	status_on(&tctl, "route show json ut-t1 more\n",
+		  "error 64 usage: route show [json] [TAP]",
+		  "route show with a word too many: error 64");
+}
+
+/* route add|del on the tun rig, and what it refuses. */
+static void test_route_changes(void)
+{
+	int p2 = rig_peer(&tun, "127.0.0.2"), p3 = rig_peer(&tun, "127.0.0.3");
+
+	status_on(&tctl, "route add 10.2.0.0/16=127.0.0.3\n", "ok",
+		  "route add: ok");
+	ok(tun_route(0, "10.2.3.4") == p3 && tun_route(1, "10.2.3.4") < 0 &&
+		   tun_route(0, "10.1.3.4") == p2,
+	   "route add: in the main tun's table, to the peer");
+	status_on(&tctl, "route add 10.2.0.0/16=127.0.0.2 ut-t1\n", "ok",
+		  "route add ... TAP: ok");
+	ok(tun_route(1, "10.2.3.4") == p2 && tun_route(0, "10.2.3.4") == p3,
+	   "route add ... TAP: in that tun's table only");
+	status_on(&tctl, "route add 10.2.0.0/16=127.0.0.2\n", "ok",
+		  "route add of a prefix routed: ok");
+	ok(tun_route(0, "10.2.3.4") == p2 &&
+		   route_count(&tun.port.dev[0]->s.routes) == 2,
+	   "... its route goes to the new peer, no route more");
+	status_on(&tctl, "route add 10.3.0.0/16=127.0.0.99\n",
+		  "error 1 10.3.0.0/16=127.0.0.99: 127.0.0.99 is not a peer "
+		  "(peer add it first)", "route add to no peer: error 1");
+	status_on(&tctl, "route add 10.3.0.1/16=127.0.0.2\n",
+		  "error 64 invalid route '10.3.0.1/16=127.0.0.2': host bits "
+		  "set after the prefix: the prefix is 10.3.0.0/16 (ip route "
+		  "refuses host bits too)",
+		  "route add with host bits: error 64");
+	status_on(&tctl, "route add 10.3.0.0/16\n", "error 64 invalid route "
+		  "'10.3.0.0/16': missing =ADDR",
+		  "route add without =ADDR: error 64");
+	status_on(&tctl, "route add 10.3.0.0=127.0.0.2\n", "error 64 invalid "
+		  "route '10.3.0.0=127.0.0.2': missing /PREFIX",
+		  "route add without /LEN: error 64");
+	status_on(&tctl, "route add 10.3.0.0/33=127.0.0.2\n", "error 64 "
+		  "invalid route '10.3.0.0/33=127.0.0.2': IPv4 prefix must be "
+		  "0..32", "route add of /33: error 64");
+	status_on(&tctl, "route add 10.3.0.0/16=nohost\n", "error 64 invalid "
+		  "route '10.3.0.0/16=nohost': not an IPv4 or IPv6 address "
+		  "after '='", "route add to no address: error 64");
+	status_on(&tctl, "route add 10.3.0.0/16=127.0.0.2 nosuch\n",
+		  "error 64 no tap nosuch in this gsotun",
+		  "route add to a tun it has not: error 64");
+	status_on(&tctl, "route add 10.3.0.0/16=127.0.0.2 ut-t0 more\n",
+		  "error 64 usage: route add PREFIX=ADDR [TAP], route del "
+		  "PREFIX [TAP]", "route add with a word too many: error 64");
+	status_on(&tctl, "route\n", "error 64 usage: route show|add|del",
+		  "route alone: error 64");
+	status_on(&tctl, "route flush 10.0.0.0/8\n",
+		  "error 64 usage: route show|add|del",
+		  "route of no such verb: error 64");
+	ok(route_count(&tun.port.dev[0]->s.routes) == 2 &&
+		   tun_route(0, "10.3.0.1") < 0,
+	   "the refused ones changed nothing");
+
+	status_on(&tctl, "route del 10.2.0.0/16\n", "ok", "route del: ok");
+	ok(tun_route(0, "10.2.3.4") < 0 && tun_route(1, "10.2.3.4") == p2,
+	   "route del: gone from the main tun, not from the other");
+	status_on(&tctl, "route del 10.2.0.0/16\n", "error 1 no such route",
+		  "route del of none: error 1");
+	status_on(&tctl, "route del 10.2.0.0/16 ut-t1\n", "ok",
+		  "route del ... TAP: ok");
+	ok(tun_route(1, "10.2.3.4") < 0, "route del ... TAP: gone there");
+	status_on(&tctl, "route del 10.1.0.1/16\n", "error 64 invalid route "
+		  "'10.1.0.1/16': host bits set after the prefix: the prefix "
+		  "is 10.1.0.0/16 (ip route refuses host bits too)",
+		  "route del with host bits: error 64");
+	status_on(&tctl, "route del\n", "error 64 usage: route add "
+		  "PREFIX=ADDR [TAP], route del PREFIX [TAP]",
+		  "route del without a prefix: error 64");
+	status_on(&tctl, "fdb add 02:00:00:00:00:09=127.0.0.2\n",
+		  "error 1 ut-t0 is a tun (--mode tun): no MACs, no "
+		  "forwarding entries", "fdb add on a tun: error 1");
+}
+
+/* A full table, and a reader who may not change it. */
+static void test_route_limits(void)
+{
+	struct route_table *t = &tun.port.dev[0]->s.routes;
+	struct cidr p = { .family = AF_INET, .prefix = 32 };
+	unsigned int i, n = route_count(t);
+	struct reply r;
+	int fd;
+
+	if (others) {
+		fd = client_as(&tctl, NOBODY, 0, NULL, 0);
+		ask_on(&tctl, fd, "route add 10.5.0.0/16=127.0.0.2\n", &r);
+		ok(fd >= 0 && !strncmp(r.status, "error 1 permission denied",
+				       25) && tun_route(0, "10.5.0.1") < 0,
+		   "a reader may not route add");
+		reply_free(&r);
+	} else {
+		ok(1, "a reader may not route add # SKIP no other uid");
+	}
+	for (i = 0; n < CONFIG_MAX_ROUTES; i++, n++) {
+		p.addr.v4.s_addr = htonl(0x0b000000 + i);
+		if (route_add(t, &p, 0))
+			break;
+	}
+	status_on(&tctl, "route add 10.6.0.0/16=127.0.0.2\n", "error 1 the "
+		  "table holds as many routes as it can",
+		  "route add to a full table: error 1");
+	status_on(&tctl, "route add 10.1.0.0/16=127.0.0.3\n", "ok",
+		  "... but a route of a prefix held is replaced");
+	ok(route_count(t) == CONFIG_MAX_ROUTES, "the table holds %u routes",
+	   route_count(t));
+}
+
+/* The route requests on a port of taps: refused, with why. */
+static void test_route_taps(void)
+{
+	struct reply r;
+
+	status_is("route add 10.1.0.0/16=127.0.0.2\n", "error 1 ut-c0 is a "
+		  "tap (no --mode tun): no routes", "route add on a tap: "
+		  "error 1");
+	status_is("route del 10.1.0.0/16 ut-c1\n", "error 1 ut-c1 is a tap "
+		  "(no --mode tun): no routes", "route del on a tap: error 1");
+	status_is("route show json ut-c1\n", "error 1 ut-c1 is a tap (no "
+		  "--mode tun): no routes", "route show of a tap: error 1");
+	ask("route show\n", &r);
+	ok(!strcmp(r.status, "ok") && r.whole && r.body_len == 0,
+	   "route show of all taps: none");
+	reply_free(&r);
 }
 
 static void test_requests(void)
@@ -765,7 +967,7 @@ int main(void)
 		return 1;
 	}
 	loop = ev_loop_new(EVFLAG_AUTO);
-	plan(55);
+	plan(55 + 38);
 
 	ok(control_open(&ctl, &rig.cfg, "ut-c0") == 0 && ctl.fd >= 0 &&
 		   unix_listed("@gsotun/ut-c0"),
@@ -778,7 +980,18 @@ int main(void)
 	control_watch(&ctl, loop, &rig.port);
 	control_watch(&admin, loop, &rig.port);
 
+	rig_open(&tun, tun_argv);
+	c = tun.cfg;
+	c.control = "@ut-tun";
+	ok(control_open(&tctl, &c, "ut-t0") == 0 && tctl.fd >= 0,
+	   "control_open of a port of tuns");
+	control_watch(&tctl, loop, &tun.port);
+
 	test_requests();
+	test_route_show();
+	test_route_changes();
+	test_route_limits();
+	test_route_taps();
 	test_changes();
 	test_long();
 	test_big();
@@ -817,6 +1030,8 @@ int main(void)
 
 	control_close(&ctl);
 	control_close(&admin);
+	control_close(&tctl);
+	rig_close(&tun);
 	sa = ctl.sa;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	ok(!unix_listed("@gsotun/ut-c0") && !unix_listed("@ut-admin") &&

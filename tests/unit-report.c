@@ -56,6 +56,16 @@ static const char *const port_argv[] = {
 	NULL,
 };
 
+/* Two tuns, a route of both, one of each, IPv4 and IPv6 inside. */
+static const char *const tun_argv[] = {
+	"gsotun", "--dev", "ut-t0", "--mode", "tun", "--encap", "gre-udp",
+	"--key", "1", "--key", "2=ut-t1", "--local", "198.18.0.1",
+	"--remote", "198.18.0.2", "--remote", "198.18.0.3",
+	"--route", "10.1.0.0/16=198.18.0.2",
+	"--route", "ut-t0=0.0.0.0/0=198.18.0.3",
+	"--route", "ut-t1=fd00:1::/64=198.18.0.3", NULL,
+};
+
 static char tmpdir[] = "/tmp/unit-report.XXXXXX";
 /* The system's, where it is: quicker to start than a pyenv shim. */
 static const char *python;
@@ -852,6 +862,146 @@ static void test_churn(void)
 	}
 }
 
+static const char *const route_lines[] = {
+	"10.1.0.0/16 dst 198.18.0.2 dev ut-t0\n",
+	"0.0.0.0/0 dst 198.18.0.3 dev ut-t0\n",
+	"10.1.0.0/16 dst 198.18.0.2 dev ut-t1\n",
+	"fd00:1::/64 dst 198.18.0.3 dev ut-t1\n",
+};
+
+/* A report of kind of device dev of r's alone (malloc'd). */
+static char *report_of(const struct rig *r, enum report_kind kind,
+		       unsigned int dev)
+{
+	struct report_cursor c;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&t, &len);
+
+	report_start(&c, kind);
+	report_only(&c, dev);
+	while (report_step(out, &r->port, &c))
+		;
+	fclose(out);
+	return t;
+}
+
+/* 3000 routes more in the main tun, to each peer in turn. */
+static void route_bulk(struct rig *r)
+{
+	struct cidr p = { .family = AF_INET6, .prefix = 64 };
+	unsigned int i, n = r->port.peers.n;
+
+	p.addr.v6.s6_addr[0] = 0xfd;
+	for (i = 0; i < 3000; i++) {
+		p.addr.v6.s6_addr[6] = (uint8_t)(i >> 8);
+		p.addr.v6.s6_addr[7] = (uint8_t)i;
+		if (route_add(&r->dev[0].s.routes, &p,
+			      r->port.peers.live[i % n]))
+			abort();
+	}
+}
+
+/* Once the first peer's route is said, that peer goes (port_peer_del). */
+static void route_churn(struct rig *r, const char *text, size_t len,
+			struct pieces *p)
+{
+	if (!p->cut && memmem(text, len, " dst 198.18.0.2 ", 16)) {
+		peer_del(r, "198.18.0.2");
+		p->cut = len;
+	}
+}
+
+/* route show of a port of tuns: the lines, of one tun, the JSON. */
+static void test_routes(void)
+{
+	struct report_cursor c;
+	struct pieces p;
+	unsigned int n;
+	bool each = true;
+	struct rig rig, *r = &rig;
+	char *t, *big;
+	size_t i;
+
+	rig_open(r, tun_argv);
+	t = rig_report(r, REPORT_ROUTES);
+	for (i = 0; i < sizeof(route_lines) / sizeof(*route_lines); i++)
+		if (count(t, route_lines[i]) != 1) {
+			printf("#   not once: %s", route_lines[i]);
+			each = false;
+		}
+	ok(each && count(t, "\n") == 4, "routes: each route once, PREFIX dst "
+	   "ADDR dev TUN");
+	ok(strstr(t, " dev ut-t1\n") && !strstr(strstr(t, " dev ut-t1\n"),
+						" dev ut-t0\n"),
+	   "routes: the main tun's first");
+	free(t);
+	t = report_of(r, REPORT_ROUTES, 1);
+	ok(count(t, "\n") == 2 && count(t, " dev ut-t1\n") == 2,
+	   "routes of the second tun only");
+	free(t);
+
+	t = rig_report(r, REPORT_ROUTES_JSON);
+	{
+		const char *const want[] = {
+			"set(d) == {'routes'} and len(d['routes']) == 4",
+			"all(set(e) == {'prefix', 'dst', 'dev'} "
+			"for e in d['routes'])",
+			"sorted((e['dev'], e['prefix'], e['dst']) for e in "
+			"d['routes']) == sorted([('ut-t0', '10.1.0.0/16', "
+			"'198.18.0.2'), ('ut-t0', '0.0.0.0/0', '198.18.0.3'), "
+			"('ut-t1', '10.1.0.0/16', '198.18.0.2'), ('ut-t1', "
+			"'fd00:1::/64', '198.18.0.3')])",
+			NULL,
+		};
+
+		json_check(t, want, "routes json: parses, every route's "
+			   "fields");
+	}
+	free(t);
+	t = report_of(r, REPORT_ROUTES_JSON, 1);
+	{
+		const char *const want[] = {
+			"[e['dev'] for e in d['routes']] == ['ut-t1', 'ut-t1']",
+			NULL,
+		};
+
+		json_check(t, want, "routes json of the second tun only");
+	}
+	free(t);
+	ok(!report_reads_lanes(REPORT_ROUTES) &&
+		   !report_reads_lanes(REPORT_ROUTES_JSON) &&
+		   report_reads_lanes(REPORT_JSON),
+	   "routes: the main thread's table, read with the lanes going");
+
+	route_bulk(r);
+	t = rig_report(r, REPORT_ROUTES);
+	report_start(&c, REPORT_ROUTES);
+	big = report_chunks(r, &c, 1, NULL, &p);
+	ok(big && !strcmp(t, big) && lines_unique(t, &n) && n == 3004,
+	   "routes: 3004, a step at a time as report_write() writes them, "
+	   "each once");
+	free(big);
+	free(t);
+	t = rig_report(r, REPORT_ROUTES_JSON);
+	report_start(&c, REPORT_ROUTES_JSON);
+	big = report_chunks(r, &c, REPORT_PIECE_MAX, NULL, &p);
+	ok(big && !strcmp(t, big) && count(t, "\"prefix\"") == 3004,
+	   "routes json: in chunks, the same");
+	free(big);
+	free(t);
+
+	report_start(&c, REPORT_ROUTES);
+	t = report_chunks(r, &c, 1, route_churn, &p);
+	/* A route may be said twice across the change (report.h). */
+	ok(t && p.cut && !strstr(t + p.cut, " dst 198.18.0.2 ") &&
+		   lines_unique(t + p.cut, &n) && n > 1000,
+	   "routes: a peer gone between pieces: none of its routes after, "
+	   "it ends (%u lines after)", t ? n : 0);
+	free(t);
+	rig_close(r);
+}
+
 /* text to a file of tmpdir; its path (static). */
 static const char *write_file(const char *name, const char *text)
 {
@@ -968,7 +1118,7 @@ int main(void)
 	else if (!system("python3 -c pass 2>/dev/null"))
 		python = "python3";
 	log_level = LOG_LVL_WARN;
-	plan(73);
+	plan(73 + 9);
 	rig_open(&r, port_argv);
 	fill(&r);
 	test_stats(&r);
@@ -984,6 +1134,7 @@ int main(void)
 	test_config(&r);
 	rig_close(&r);
 	test_churn();
+	test_routes();
 	rmdir(tmpdir);
 	return done_testing();
 }
