@@ -3,7 +3,7 @@
 # gsotun to gsotun between two namespaces joined by veth: ping, 64 MiB
 # TCP transfers checked by SHA-256, and an underlay capture checked by tshark.
 #
-# Usage: tunnel.sh vxlan|gre|gre-udp 4|6   (the underlay family)
+# Usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6   (the underlay family)
 #
 # Three runs, the endpoints restarted in between:
 #   1. offloads on (UDP encapsulations with --csum), capture
@@ -25,7 +25,9 @@ gre/4) mtu=1462 ;;
 gre/6) mtu=1442 ;;
 gre-udp/4) mtu=1454 ;;
 gre-udp/6) mtu=1434 ;;
-*) bail "usage: tunnel.sh vxlan|gre|gre-udp 4|6" ;;
+vxlan-gpe/4) mtu=1450 ;;
+vxlan-gpe/6) mtu=1430 ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6" ;;
 esac
 
 lib_init 300 socat tcpdump tshark ethtool ping "$PYTHON"
@@ -36,7 +38,7 @@ make_data small 8
 decode=()
 extra=()
 case $encap in
-vxlan) extra=(--vni 42) csum_on=(--csum) csum_flip=(--no-csum) ;;
+vxlan|vxlan-gpe) extra=(--vni 42) csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre) csum_on=() csum_flip=(--csum --key 7) ;;
 esac
@@ -105,6 +107,8 @@ capture()
 			"$r: every inner TCP checksum good, over 1000 checked" \
 			"$r: every IPv4 header checksum good" \
 			"$r: outer checksums as configured ($outer)"
+		[ "$encap" != vxlan-gpe ] || fail_skipped "no capture" \
+			"$r: VXLAN-GPE next protocol 3 (Ethernet), to port 4790"
 		return
 	fi
 	# The counts are in the "capture:" diagnostic above.
@@ -134,6 +138,11 @@ capture()
 			"$r: no GRE header has a checksum"
 		;;
 	esac
+	# draft-ietf-nvo3-vxlan-gpe-12: a tap's frames are next protocol 3
+	[ "$encap" != vxlan-gpe ] ||
+		ok $((CAP[gpe_total] <= 1000 || CAP[gpe_eth] != CAP[gpe_total] ||
+			CAP[gpe_4790] != CAP[gpe_total])) \
+			"$r: VXLAN-GPE next protocol 3 (Ethernet), to port 4790"
 }
 
 # spread R: 32 UDP flows from A (one socket to 32 ports of B), three
