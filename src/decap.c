@@ -16,7 +16,8 @@ enum drop decap_strip(const struct encap_cfg *c, uint8_t *pkt, size_t len,
 	out->ce = false;
 	if (out->drop)
 		return out->drop;
-	switch (encap_ecn_decap(pkt + rx.inner_off, len - rx.inner_off, ecn)) {
+	switch (encap_ecn_decap(c->l3, pkt + rx.inner_off, len - rx.inner_off,
+				ecn)) {
 	case ENCAP_ECN_DROP:
 		out->drop = DROP_RX_ECN;
 		return out->drop;

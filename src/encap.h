@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890) and GRE-in-UDP
- * (RFC 8086), each an ops table with header length, build and parse.
- * Pure: byte arrays in, byte arrays out.
+ * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890), GRE-in-UDP
+ * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each an ops
+ * table with header length, build and parse. Pure: byte arrays in, byte
+ * arrays out.
  */
 #ifndef GSOTUN_ENCAP_H
 #define GSOTUN_ENCAP_H
@@ -17,16 +18,18 @@ enum encap_type {
 	ENCAP_VXLAN = 0,
 	ENCAP_GRE,
 	ENCAP_GRE_UDP,
+	ENCAP_VXLAN_GPE,
 };
 
 #define VXLAN_PORT 4789		/* RFC 7348 section 5 */
 #define GRE_UDP_PORT 4754	/* RFC 8086 section 3 */
+#define VXLAN_GPE_PORT 4790	/* draft-ietf-nvo3-vxlan-gpe-12 section 3.2 */
 #define ETH_P_TEB_GRE 0x6558	/* Transparent Ethernet Bridging */
 
 /* Parameters of the encapsulation header, fixed for the tunnel's life. */
 struct encap_cfg {
 	enum encap_type type;
-	uint32_t vni;		/* VXLAN, 24 bits */
+	uint32_t vni;		/* VXLAN and VXLAN-GPE, 24 bits */
 	uint32_t key;		/* GRE key (RFC 2890), when has_key */
 	bool has_key;
 	bool gre_csum;		/* GRE C bit (gre only) */
@@ -44,7 +47,10 @@ size_t encap_hdr_len(const struct encap_cfg *c);
 
 /*
  * Write the encapsulation header for segment s into the encap_hdr_len()
- * bytes immediately in front of s->hdr (inside GSO_HEADROOM). seq is the
+ * bytes immediately in front of s->hdr (inside GSO_HEADROOM). With c->l3,
+ * s->hdr starts with the inner IP header, whose version says the GRE
+ * protocol type (0x0800, 0x86DD) or VXLAN-GPE next protocol (1, 2) of
+ * the packet; without, the payload is Ethernet (0x6558, 3). seq is the
  * GRE sequence number when gre_seq. A GRE checksum is derived from s->sum
  * (local checksum offload, no pass over the payload); s->sum_valid must be
  * true then. Returns a pointer to the start of the header.
@@ -53,7 +59,7 @@ uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq);
 
 /* What encap_parse() found in a received packet. */
 struct encap_rx {
-	size_t inner_off;	/* where the inner Ethernet frame begins */
+	size_t inner_off;	/* where the inner frame or IP packet begins */
 	/*
 	 * A GRE checksum was present and verified: that pass summed the
 	 * inner frame too, and inner_sum is its one's-complement sum (a
@@ -65,8 +71,9 @@ struct encap_rx {
 };
 
 /*
- * The VNI (vxlan) or GRE key (gre, gre-udp) a received packet carries,
- * at its VXLAN or GRE header, into *id: which tap it is for. false when
+ * The VNI (vxlan, vxlan-gpe) or GRE key (gre, gre-udp) a received packet
+ * carries, at its VXLAN or GRE header, into *id: which tap it is for
+ * (the header's other fields are not looked at). false when
  * it has none or is too short to say (encap_parse() then says why).
  */
 bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
@@ -74,8 +81,10 @@ bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
 
 /*
  * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
- * outer IP/UDP already stripped) into *rx. Returns DROP_NONE or the
- * DROP_RX_* reason it is refused for.
+ * outer IP/UDP already stripped) into *rx. The payload must be what c's
+ * mode carries: an Ethernet frame, or with c->l3 an IP packet whose
+ * version agrees with the header's protocol field. Returns DROP_NONE or
+ * the DROP_RX_* reason it is refused for.
  */
 enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
 		      size_t len, struct encap_rx *rx);
@@ -103,6 +112,7 @@ struct encap_ops {
 		      const struct seg *s, uint32_t seq);
 	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
 			   size_t len, struct encap_rx *rx);
+	bool (*peek_id)(const uint8_t *pkt, size_t len, uint32_t *id);
 };
 
 /* Indexed by enum encap_type. */
@@ -144,7 +154,8 @@ uint16_t encap_linux_port(enum encap_type t);
 
 /*
  * Can t carry what a device of the mode reads: Ethernet frames (a tap),
- * or IP packets (l3, a tun)? VXLAN carries only Ethernet (RFC 7348).
+ * or IP packets (l3, a tun)? VXLAN carries only Ethernet (RFC 7348);
+ * VXLAN-GPE both (next protocol 3, or 1 and 2).
  */
 bool encap_carries(enum encap_type t, bool l3);
 
@@ -183,14 +194,17 @@ enum encap_ecn {
 
 /*
  * RFC 6040 section 4.2, as the kernel's INET_ECN_decapsulate(): the outer
- * ECN field outer_ecn meets the inner Ethernet frame's IPv4 or IPv6
- * packet (behind up to two VLAN tags). A CE mark is copied onto an
- * ECN-capable inner packet (its IPv4 header checksum updated, RFC 1624);
- * an inner packet that is not ECN-capable under a CE mark is to be
- * dropped. Without an outer CE nothing is parsed; non-IP frames and
- * those frame_parse() refuses (gro_add() drops them) are left alone.
+ * ECN field outer_ecn meets the inner IPv4 or IPv6 packet, parsed as the
+ * device's mode carries it (frame_parse_as()): with l3 the len bytes at
+ * frame are the IP packet, else an Ethernet frame with it behind up to
+ * two VLAN tags. A CE mark is copied onto an ECN-capable inner packet
+ * (its IPv4 header checksum updated, RFC 1624); an inner packet that is
+ * not ECN-capable under a CE mark is to be dropped. Without an outer CE
+ * nothing is parsed; non-IP frames and those frame_parse_as() refuses
+ * (gro_add() drops them) are left alone.
  */
-enum encap_ecn encap_ecn_decap(uint8_t *frame, size_t len, uint8_t outer_ecn);
+enum encap_ecn encap_ecn_decap(bool l3, uint8_t *frame, size_t len,
+			       uint8_t outer_ecn);
 
 /*
  * A raw IPv4 socket hands over the outer IP header too: check it (version
@@ -206,7 +220,7 @@ int encap_strip_ip4(const uint8_t *buf, size_t *len, size_t *off);
  */
 uint8_t encap_ecn_encap(uint8_t inner_ecn);
 
-/* "vxlan", "gre", "gre-udp" */
+/* "vxlan", "gre", "gre-udp", "vxlan-gpe" */
 const char *encap_name(enum encap_type t);
 /* Parse a name; -1 if unknown. */
 int encap_from_name(const char *name);
@@ -215,8 +229,8 @@ bool encap_is_udp(enum encap_type t);
 
 /*
  * Bytes the tunnel adds in front of an inner frame, outer IP included:
- * the tap MTU is the underlay MTU minus this, minus the inner Ethernet
- * header (14).
+ * the device's MTU is the underlay MTU minus this, minus its link header
+ * (encap_link_hlen(): 14 for a tap, 0 for a tun).
  */
 size_t encap_overhead(const struct encap_cfg *c, bool ipv6_underlay);
 

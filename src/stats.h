@@ -143,7 +143,11 @@
 	D(rx_drop_gre_flags, RX_GRE_FLAGS,                                    \
 	  "Packets dropped: GRE routing or recursion bits")                   \
 	D(rx_drop_gre_proto, RX_GRE_PROTO,                                    \
-	  "Packets dropped: GRE protocol not 0x6558")                         \
+	  "Packets dropped: GRE protocol not 0x6558 (tap), IPv4/IPv6 (tun)")  \
+	D(rx_drop_gpe_flags, RX_GPE_FLAGS,                                    \
+	  "Packets dropped: VXLAN-GPE version not 0, OAM, or no P flag")      \
+	D(rx_drop_gpe_proto, RX_GPE_PROTO,                                    \
+	  "Packets dropped: VXLAN-GPE next protocol not carried")             \
 	D(rx_drop_key, RX_KEY,                                                \
 	  "Packets dropped: wrong GRE key")                                   \
 	D(rx_drop_csum, RX_CSUM,                                              \
@@ -153,7 +157,7 @@
 	D(rx_drop_csum_missing, RX_CSUM_MISSING,                              \
 	  "Packets dropped: required checksum absent")                        \
 	D(rx_drop_inner_short, RX_INNER_SHORT,                                \
-	  "Packets dropped: inner frame shorter than Ethernet")               \
+	  "Packets dropped: inner frame under Ethernet, packet under IPv4")   \
 	D(rx_drop_inner_hdr, RX_INNER_HDR,                                    \
 	  "Packets dropped: inner IP/TCP/UDP header bad")                     \
 	D(rx_drop_oversize, RX_OVERSIZE,                                      \

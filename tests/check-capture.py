@@ -13,6 +13,9 @@ Runs tshark once over PCAP with TCP, UDP and IPv4 checksum validation on
   udp_good udp_bad udp_zero udp_total   outer UDP checksums (zero = absent)
   ip_good ip_bad                   every IPv4 header checksum (outer, inner)
   gre_total gre_csum gre_good gre_bad   GRE headers, with C bit, status
+  gpe_total gpe_ipv4 gpe_ipv6 gpe_eth gpe_4790   VXLAN-GPE headers, by next
+                                   protocol (1, 2, 3), in datagrams to 4790
+  gpe_ip                           of them IP (1 or 2): a tun's
   bad_frames                       numbers of the first frames with a bad
                                    checksum (tshark -r PCAP -Y frame.number==N)
 
@@ -38,7 +41,12 @@ FIELDS = [
     "ip.checksum.status",
     "gre.flags.checksum",
     "gre.checksum.status",
+    "vxlan.next_proto",
+    "udp.dstport",
 ]
+
+# VXLAN-GPE next protocols (draft-ietf-nvo3-vxlan-gpe-12 section 3.1).
+GPE_NP = {"1": "gpe_ipv4", "2": "gpe_ipv6", "3": "gpe_eth"}
 
 # An Ethernet frame carrying at most 1500 bytes of IP.
 MAX_FRAME = 1514
@@ -82,7 +90,9 @@ def tally(out):
          "tcp_good", "tcp_bad", "tcp_unverified", "tcp_ffff",
          "udp_good", "udp_bad", "udp_zero", "udp_total",
          "ip_good", "ip_bad",
-         "gre_total", "gre_csum", "gre_good", "gre_bad"], 0)
+         "gre_total", "gre_csum", "gre_good", "gre_bad",
+         "gpe_total", "gpe_ipv4", "gpe_ipv6", "gpe_eth", "gpe_4790",
+         "gpe_ip"], 0)
     status = {"0": "_bad", "1": "_good"}
     bad = []
     for line in out.splitlines():
@@ -111,6 +121,14 @@ def tally(out):
                              for f in vals["gre.flags.checksum"])
         c["gre_bad"] += vals["gre.checksum.status"].count("0")
         c["gre_good"] += vals["gre.checksum.status"].count("1")
+        gpe = vals["vxlan.next_proto"]
+        c["gpe_total"] += len(gpe)
+        for np in gpe:
+            if np in GPE_NP:
+                c[GPE_NP[np]] += 1
+        if gpe and "4790" in vals["udp.dstport"]:
+            c["gpe_4790"] += len(gpe)
+        c["gpe_ip"] = c["gpe_ipv4"] + c["gpe_ipv6"]
         if "0" in tcp + udp + vals["ip.checksum.status"] + \
                 vals["gre.checksum.status"]:
             bad.append(vals["frame.number"][0])

@@ -221,7 +221,7 @@ done <<'EOF'
 --cpus 1024|invalid --cpus '1024': CPU 1024 is out of range (0..1023)
 --cpus 0-64|invalid --cpus '0-64': more than 64 CPUs
 --mode tin|invalid --mode 'tin': must be tap or tun
---mode tun|--encap vxlan carries Ethernet frames only, not the IP packets of --mode tun: use --encap gre or gre-udp
+--mode tun|--encap vxlan carries Ethernet frames only, not the IP packets of --mode tun: use --encap gre, gre-udp or vxlan-gpe
 --mode tun --encap gre --fdb 52:54:00:00:00:01=192.0.2.2|--fdb is for --mode tap: a tun's IP packets carry no MACs (use --route PREFIX=ADDR)
 --mode tun --encap gre --mac 02:00:00:00:00:01|--mac is for --mode tap: a tun has no Ethernet address
 --mode tun --encap gre --learning|--learning is for --mode tap: it learns source MACs, and a tun's IP packets carry none

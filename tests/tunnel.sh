@@ -55,6 +55,8 @@ gre) csum_on=() csum_flip=(--csum --key 7) ;;
 esac
 GT_ARGS=(--encap "$encap" "${extra[@]}")
 [ "$mode" = tun ] && GT_ARGS+=(--mode tun)
+gpe_np='3 (Ethernet)' gpe_key=gpe_eth
+[ "$mode" = tun ] && gpe_np='1 or 2 (IP)' gpe_key=gpe_ip
 r0=$encap/$fam
 [ "$mode" = tun ] && r0="$r0 tun"
 
@@ -115,6 +117,8 @@ capture()
 			"$r: every inner TCP checksum good, over 1000 checked" \
 			"$r: every IPv4 header checksum good" \
 			"$r: outer checksums as configured ($outer)"
+		[ "$encap" != vxlan-gpe ] || fail_skipped "no capture" \
+			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
 		return
 	fi
 	# The counts are in the "capture:" diagnostic above.
@@ -144,6 +148,13 @@ capture()
 			"$r: no GRE header has a checksum"
 		;;
 	esac
+	# draft-ietf-nvo3-vxlan-gpe-12: a tap's frames are next protocol 3,
+	# a tun's packets 1 or 2 by their family
+	[ "$encap" != vxlan-gpe ] ||
+		ok $((CAP[gpe_total] <= 1000 ||
+			CAP[$gpe_key] != CAP[gpe_total] ||
+			CAP[gpe_4790] != CAP[gpe_total])) \
+			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
 }
 
 # spread R: 32 UDP flows from A (one socket to 32 ports of B), three

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit test of encap: every encapsulation and option set built over real
- * inner frames, checked against hand-written layouts and naive sums, parsed.
+ * inner frames and IP packets (tap and tun mode), checked against
+ * hand-written layouts, naive sums and the bytes the kernel sends, parsed.
  */
 #include "config.h"
 #include <stdbool.h>
@@ -15,7 +16,7 @@
 #define FRAME_MAX 9000
 #define ETH_LEN 14
 #define IP4_LEN 20
-#define L4_OFF (ETH_LEN + IP4_LEN)
+#define IP6_LEN 40
 #define PROTO_TCP 6
 #define PROTO_UDP 17
 
@@ -76,27 +77,38 @@ static uint32_t rnd(void)
 	return rng_state;
 }
 
-/* ---- inner frames: Ethernet / IPv4 / UDP or TCP, checksums filled ---- */
+/*
+ * ---- inner payloads: [Ethernet /] IPv4 or IPv6 / UDP or TCP, checksums
+ * filled: an Ethernet frame for a tap (l2), the bare IP packet for a tun
+ */
 
 struct inner {
 	uint8_t buf[FRAME_MAX];
 	size_t len;
+	size_t l4_off;		/* the UDP or TCP header */
 	size_t l4_end;		/* end of the UDP or TCP header */
 	uint64_t pseudo;	/* big-endian sum of the pseudo-header */
+	bool l3, v6;
 };
 
-static void inner_make(struct inner *f, uint8_t proto, size_t plen)
+/* The IP header at ip, for an L4 datagram of l4_len bytes; its length. */
+static size_t inner_ip(uint8_t *ip, bool v6, uint8_t proto, size_t l4_len)
 {
-	size_t l4_hlen = proto == PROTO_TCP ? 20 : 8;
-	size_t l4_len = l4_hlen + plen;
-	uint8_t *ip = f->buf + ETH_LEN, *l4 = f->buf + L4_OFF;
-	uint16_t check;
 	size_t i;
 
-	for (i = 0; i < 12; i++)
-		f->buf[i] = (uint8_t)rnd();
-	f->buf[0] &= 0xfe;	/* unicast */
-	wr16(f->buf + 12, 0x0800);
+	if (v6) {
+		/* RFC 8200 section 3: traffic class 0, a flow label */
+		memset(ip, 0, IP6_LEN);
+		ip[0] = 0x60;
+		wr16(ip + 2, (uint16_t)rnd() & 0x0fff);
+		wr16(ip + 4, (uint16_t)l4_len);
+		ip[6] = proto;
+		ip[7] = 64;
+		ip[8] = 0xfd;
+		for (i = 9; i < IP6_LEN; i++)
+			ip[i] = (uint8_t)rnd();
+		return IP6_LEN;
+	}
 	memset(ip, 0, IP4_LEN);
 	ip[0] = 0x45;
 	wr16(ip + 2, (uint16_t)(IP4_LEN + l4_len));
@@ -107,6 +119,28 @@ static void inner_make(struct inner *f, uint8_t proto, size_t plen)
 	wr32(ip + 12, rnd());
 	wr32(ip + 16, rnd());
 	wr16(ip + 10, (uint16_t)~ref_fold(ref_sum(ip, IP4_LEN)));
+	return IP4_LEN;
+}
+
+static void inner_make(struct inner *f, uint8_t proto, size_t plen, bool l3,
+		       bool v6)
+{
+	size_t l4_hlen = proto == PROTO_TCP ? 20 : 8;
+	size_t l4_len = l4_hlen + plen, ip_off = l3 ? 0 : ETH_LEN;
+	uint8_t *ip = f->buf + ip_off, *l4;
+	uint16_t check;
+	size_t i;
+
+	if (!l3) {
+		for (i = 0; i < 12; i++)
+			f->buf[i] = (uint8_t)rnd();
+		f->buf[0] &= 0xfe;	/* unicast */
+		wr16(f->buf + 12, v6 ? 0x86dd : 0x0800);
+	}
+	f->l3 = l3;
+	f->v6 = v6;
+	f->l4_off = ip_off + inner_ip(ip, v6, proto, l4_len);
+	l4 = f->buf + f->l4_off;
 
 	memset(l4, 0, l4_hlen);
 	wr16(l4, (uint16_t)rnd());
@@ -123,14 +157,17 @@ static void inner_make(struct inner *f, uint8_t proto, size_t plen)
 	for (i = 0; i < plen; i++)
 		l4[l4_hlen + i] = (uint8_t)rnd();
 
-	/* RFC 793 / RFC 768 pseudo-header */
-	f->pseudo = ref_sum(ip + 12, 8) + proto + l4_len;
+	/* RFC 793 / RFC 768 pseudo-header; RFC 8200 section 8.1 */
+	if (v6)
+		f->pseudo = ref_sum(ip + 8, 32) + proto + l4_len;
+	else
+		f->pseudo = ref_sum(ip + 12, 8) + proto + l4_len;
 	check = (uint16_t)~ref_fold(f->pseudo + ref_sum(l4, l4_len));
 	if (proto == PROTO_UDP && check == 0)
 		check = 0xffff;
 	wr16(l4 + (proto == PROTO_TCP ? 16 : 6), check);
-	f->len = L4_OFF + l4_len;
-	f->l4_end = L4_OFF + l4_hlen;
+	f->len = f->l4_off + l4_len;
+	f->l4_end = f->l4_off + l4_hlen;
 }
 
 /* ---- segments made by hand, with s->sum computed several ways ---- */
@@ -170,7 +207,7 @@ static void seg_make(struct segbuf *sb, const struct inner *f,
 	s->sum_valid = true;
 	switch (mode) {
 	case SUM_LCO:
-		off = L4_OFF;
+		off = f->l4_off;
 		s->sum = ref_mem16((uint16_t)~ref_fold(f->pseudo));
 		break;
 	case SUM_MID:
@@ -194,6 +231,27 @@ static void seg_make(struct segbuf *sb, const struct inner *f,
 static bool is_gre(const struct encap_cfg *c)
 {
 	return c->type == ENCAP_GRE || c->type == ENCAP_GRE_UDP;
+}
+
+static bool is_gpe(const struct encap_cfg *c)
+{
+	return c->type == ENCAP_VXLAN_GPE;
+}
+
+/* The GRE protocol type: RFC 1701's 0x6558 for Ethernet, else IP's. */
+static uint16_t ref_gre_proto(const struct encap_cfg *c, bool v6)
+{
+	if (!c->l3)
+		return 0x6558;
+	return v6 ? 0x86dd : 0x0800;
+}
+
+/* VXLAN-GPE Next Protocol, draft-ietf-nvo3-vxlan-gpe-12 section 3.1 */
+static uint8_t ref_gpe_np(const struct encap_cfg *c, bool v6)
+{
+	if (!c->l3)
+		return 3;
+	return v6 ? 2 : 1;
 }
 
 static size_t ref_hdr_len(const struct encap_cfg *c)
@@ -230,7 +288,10 @@ static size_t ref_hdr(const struct encap_cfg *c, uint32_t seq,
 
 	memset(out, 0, n);
 	if (!is_gre(c)) {
-		out[0] = 0x08;
+		/* VXLAN: I; VXLAN-GPE: I and P, version 0, next protocol */
+		out[0] = is_gpe(c) ? 0x0c : 0x08;
+		if (is_gpe(c))
+			out[3] = ref_gpe_np(c, f->v6);
 		out[4] = (uint8_t)(c->vni >> 16);
 		out[5] = (uint8_t)(c->vni >> 8);
 		out[6] = (uint8_t)c->vni;
@@ -238,8 +299,7 @@ static size_t ref_hdr(const struct encap_cfg *c, uint32_t seq,
 	}
 	out[0] = (c->gre_csum ? 0x80 : 0) | (c->has_key ? 0x20 : 0) |
 		 (c->gre_seq ? 0x10 : 0);
-	out[2] = 0x65;
-	out[3] = 0x58;
+	wr16(out + 2, ref_gre_proto(c, f->v6));
 	if (c->has_key)
 		wr32(out + ref_key_off(c), c->key);
 	if (c->gre_seq)
@@ -264,19 +324,33 @@ static const struct encap_cfg cfgs[] = {
 	/* the GRE fields mean nothing to VXLAN */
 	{ .type = ENCAP_VXLAN, .vni = 0x800001, .key = 7, .has_key = true,
 	  .gre_csum = true, .gre_seq = true },
-#define GRE_CFGS(t)                                                           \
-	{ .type = t },                                                        \
-	{ .type = t, .gre_csum = true },                                      \
-	{ .type = t, .has_key = true, .key = 0 },                             \
-	{ .type = t, .gre_csum = true, .has_key = true, .key = 0xffffffff },  \
-	{ .type = t, .gre_seq = true },                                       \
-	{ .type = t, .gre_csum = true, .gre_seq = true },                     \
-	{ .type = t, .has_key = true, .gre_seq = true, .key = 0x01020304 },   \
-	{ .type = t, .gre_csum = true, .has_key = true, .gre_seq = true,      \
-	  .key = 0x89abcdef }
-	GRE_CFGS(ENCAP_GRE),
-	GRE_CFGS(ENCAP_GRE_UDP),
+#define GRE_CFGS(t, m)                                                        \
+	{ .type = t, .l3 = m },                                               \
+	{ .type = t, .l3 = m, .gre_csum = true },                             \
+	{ .type = t, .l3 = m, .has_key = true, .key = 0 },                    \
+	{ .type = t, .l3 = m, .gre_csum = true, .has_key = true,              \
+	  .key = 0xffffffff },                                                \
+	{ .type = t, .l3 = m, .gre_seq = true },                              \
+	{ .type = t, .l3 = m, .gre_csum = true, .gre_seq = true },            \
+	{ .type = t, .l3 = m, .has_key = true, .gre_seq = true,               \
+	  .key = 0x01020304 },                                                \
+	{ .type = t, .l3 = m, .gre_csum = true, .has_key = true,              \
+	  .gre_seq = true, .key = 0x89abcdef }
+	GRE_CFGS(ENCAP_GRE, false),
+	GRE_CFGS(ENCAP_GRE_UDP, false),
+	GRE_CFGS(ENCAP_GRE, true),
+	GRE_CFGS(ENCAP_GRE_UDP, true),
 #undef GRE_CFGS
+#define GPE_CFGS(m)                                                           \
+	{ .type = ENCAP_VXLAN_GPE, .l3 = m, .vni = 0 },                       \
+	{ .type = ENCAP_VXLAN_GPE, .l3 = m, .vni = 1 },                       \
+	{ .type = ENCAP_VXLAN_GPE, .l3 = m, .vni = 0x123456 },                \
+	{ .type = ENCAP_VXLAN_GPE, .l3 = m, .vni = 0xffffff },                \
+	{ .type = ENCAP_VXLAN_GPE, .l3 = m, .vni = 0x800001, .key = 7,        \
+	  .has_key = true, .gre_csum = true, .gre_seq = true }
+	GPE_CFGS(false),
+	GPE_CFGS(true),
+#undef GPE_CFGS
 };
 
 #define N_CFGS (sizeof(cfgs) / sizeof(cfgs[0]))
@@ -286,12 +360,14 @@ static const char *cfg_str(const struct encap_cfg *c)
 	static char buf[96];
 
 	if (!is_gre(c))
-		snprintf(buf, sizeof(buf), "vxlan vni %#x", c->vni);
+		snprintf(buf, sizeof(buf), "%s vni %#x %s",
+			 is_gpe(c) ? "vxlan-gpe" : "vxlan", c->vni,
+			 c->l3 ? "tun" : "tap");
 	else
-		snprintf(buf, sizeof(buf), "%s [%c%c%c]",
+		snprintf(buf, sizeof(buf), "%s [%c%c%c] %s",
 			 c->type == ENCAP_GRE ? "gre" : "gre-udp",
 			 c->gre_csum ? 'C' : '-', c->has_key ? 'K' : '-',
-			 c->gre_seq ? 'S' : '-');
+			 c->gre_seq ? 'S' : '-', c->l3 ? "tun" : "tap");
 	return buf;
 }
 
@@ -347,7 +423,7 @@ enum build_check {
 
 static const char *const bc_names[] = {
 	"header length and position",
-	"header bytes match the RFC layout",
+	"header bytes match the RFC (draft) layout",
 	"nothing written outside the header, seg unchanged",
 	"GRE checksum verifies by a naive sum over the whole packet",
 	"parse round trip gives inner_off and csum_ok",
@@ -358,6 +434,7 @@ static const size_t payload_lens[] = { 0, 1, 2, 333, 1400, 8191 };
 #define N_PLENS (sizeof(payload_lens) / sizeof(payload_lens[0]))
 
 struct build_case {
+	bool v6;		/* the inner packet's IP version */
 	uint8_t proto;
 	size_t plen;
 	enum sum_mode mode;
@@ -367,7 +444,8 @@ struct build_case {
 
 static void case_str(const struct build_case *bc, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s payload %zu sum %s align %d seq %#x",
+	snprintf(buf, n, "%s %s payload %zu sum %s align %d seq %#x",
+		 bc->v6 ? "ipv6" : "ipv4",
 		 bc->proto == PROTO_TCP ? "tcp" : "udp", bc->plen,
 		 sum_mode_names[bc->mode], bc->align, bc->seq);
 }
@@ -388,7 +466,7 @@ static void build_one(const struct encap_cfg *c, const struct build_case *bc,
 	char what[128];
 	int r;
 
-	inner_make(&f, bc->proto, bc->plen);
+	inner_make(&f, bc->proto, bc->plen, c->l3, bc->v6);
 	seg_make(&sb, &f, bc->mode, bc->align, fill);
 	copy = sb.s;
 	hlen = ref_hdr(c, bc->seq, &f, want);
@@ -453,21 +531,24 @@ static const uint32_t seqs[] = { 0, 1, 0x7fffffff, 0x80000000, 0xffffffff };
 static void test_build(const struct encap_cfg *c)
 {
 	static const uint8_t protos[] = { PROTO_UDP, PROTO_TCP };
-	int bad[BC__MAX] = { 0 }, k = 0;
+	int bad[BC__MAX] = { 0 }, k = 0, v;
 	struct build_case bc;
 	size_t p, l;
 	int m;
 
-	for (p = 0; p < 2; p++) {
-		for (l = 0; l < N_PLENS; l++) {
-			for (m = 0; m < SUM__MAX; m++) {
-				bc.proto = protos[p];
-				bc.plen = payload_lens[l];
-				bc.mode = (enum sum_mode)m;
-				bc.align = k & 1;
-				bc.seq = k < 5 ? seqs[k] : rnd();
-				k++;
-				build_one(c, &bc, bad);
+	for (v = 0; v < 2; v++) {
+		for (p = 0; p < 2; p++) {
+			for (l = 0; l < N_PLENS; l++) {
+				for (m = 0; m < SUM__MAX; m++) {
+					bc.v6 = v;
+					bc.proto = protos[p];
+					bc.plen = payload_lens[l];
+					bc.mode = (enum sum_mode)m;
+					bc.align = k & 1;
+					bc.seq = k < 5 ? seqs[k] : rnd();
+					k++;
+					build_one(c, &bc, bad);
+				}
 			}
 		}
 	}
@@ -509,15 +590,24 @@ enum tweak {
 	TW_SEQ_OFF,
 };
 
-/* When a mutation applies: all bits must hold for the configuration. */
-#define W_VXLAN 0x001
-#define W_GRE 0x002
+/*
+ * When a mutation applies: all bits must hold for the configuration and
+ * the good packet's inner IP version.
+ */
+#define W_VXLAN 0x001		/* plain VXLAN */
+#define W_GRE 0x002		/* gre, gre-udp */
 #define W_C 0x004
 #define W_NO_C 0x008
 #define W_K 0x010
 #define W_NO_K 0x020
 #define W_S 0x040
 #define W_NO_S 0x080
+#define W_GPE 0x100		/* VXLAN-GPE */
+#define W_VNI 0x200		/* VXLAN or VXLAN-GPE: an id by VNI */
+#define W_L2 0x400		/* tap mode: Ethernet inside */
+#define W_L3 0x800		/* tun mode: IP inside */
+#define W_V4 0x1000		/* the inner packet is IPv4 */
+#define W_V6 0x2000		/* ... IPv6 */
 
 struct mutation {
 	const char *name;
@@ -528,120 +618,197 @@ struct mutation {
 	enum tweak tweak;
 	bool stale;		/* leave the GRE checksum as it was */
 	int want;
+	bool set;		/* write xor16 there instead */
 };
 
 static const struct mutation mutations[] = {
-	{ "good packet", W_VXLAN, F_ABS, 0, 0, TW_NONE, false, DROP_NONE },
-	{ "good packet", W_GRE, F_ABS, 0, 0, TW_NONE, false, DROP_NONE },
+	{ "good packet", W_VNI, F_ABS, 0, 0, TW_NONE, false, DROP_NONE, false },
+	{ "good packet", W_GRE, F_ABS, 0, 0, TW_NONE, false, DROP_NONE, false },
 	/* VXLAN, RFC 7348 section 5 and the kernel's vxlan_rcv() */
-	{ "I flag clear", W_VXLAN, F_ABS, 0, 0x0800, TW_NONE, false,
-	  DROP_RX_FLAGS },
-	{ "VNI lowest bit flipped", W_VXLAN, F_ABS, 6, 0x0100, TW_NONE, false,
-	  DROP_RX_VNI },
-	{ "VNI highest bit flipped", W_VXLAN, F_ABS, 4, 0x8000, TW_NONE,
-	  false, DROP_RX_VNI },
-	{ "configured VNI differs", W_VXLAN, F_ABS, 0, 0, TW_VNI, false,
-	  DROP_RX_VNI },
-	{ "I flag clear beats wrong VNI", W_VXLAN, F_ABS, 0, 0x0800, TW_VNI,
-	  false, DROP_RX_FLAGS },
+	{ "I flag clear", W_VNI, F_ABS, 0, 0x0800, TW_NONE, false,
+	  DROP_RX_FLAGS, false },
+	{ "VNI lowest bit flipped", W_VNI, F_ABS, 6, 0x0100, TW_NONE, false,
+	  DROP_RX_VNI, false },
+	{ "VNI highest bit flipped", W_VNI, F_ABS, 4, 0x8000, TW_NONE,
+	  false, DROP_RX_VNI, false },
+	{ "configured VNI differs", W_VNI, F_ABS, 0, 0, TW_VNI, false,
+	  DROP_RX_VNI, false },
+	{ "I flag clear beats wrong VNI", W_VNI, F_ABS, 0, 0x0800, TW_VNI,
+	  false, DROP_RX_FLAGS, false },
 	{ "wrong VNI beats reserved bit", W_VXLAN, F_ABS, 2, 0x0001, TW_VNI,
-	  false, DROP_RX_VNI },
-	{ "GRE key in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_KEY_ON, false,
-	  DROP_NONE },
-	{ "GRE csum in cfg ignored", W_VXLAN, F_ABS, 0, 0, TW_CSUM_ON, false,
-	  DROP_NONE },
+	  false, DROP_RX_VNI, false },
+	{ "GRE key in cfg ignored", W_VNI, F_ABS, 0, 0, TW_KEY_ON, false,
+	  DROP_NONE, false },
+	{ "GRE csum in cfg ignored", W_VNI, F_ABS, 0, 0, TW_CSUM_ON, false,
+	  DROP_NONE, false },
+	/*
+	 * VXLAN-GPE, draft-ietf-nvo3-vxlan-gpe-12 section 3.1, in the order
+	 * of vxlan_rcv() and vxlan_parse_gpe_proto()
+	 */
+	{ "P flag clear", W_GPE, F_ABS, 0, 0x0400, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, false },
+	{ "version 1", W_GPE, F_ABS, 0, 0x1000, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, false },
+	{ "version 2", W_GPE, F_ABS, 0, 0x2000, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, false },
+	{ "version 3", W_GPE, F_ABS, 0, 0x3000, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, false },
+	{ "O bit (OAM)", W_GPE, F_ABS, 0, 0x0100, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, false },
+	{ "B bit: a reserved bit to the kernel", W_GPE, F_ABS, 0, 0x0200,
+	  TW_NONE, false, DROP_RX_FLAGS, false },
+	{ "wrong VNI beats version 1", W_GPE, F_ABS, 0, 0x1000, TW_VNI, false,
+	  DROP_RX_VNI, false },
+	{ "wrong VNI beats OAM", W_GPE, F_ABS, 0, 0x0100, TW_VNI, false,
+	  DROP_RX_VNI, false },
+	{ "I flag clear beats P flag clear", W_GPE, F_ABS, 0, 0x0c00,
+	  TW_NONE, false, DROP_RX_FLAGS, false },
+	{ "version beats reserved bit", W_GPE, F_ABS, 0, 0x9000, TW_NONE,
+	  false, DROP_RX_GPE_FLAGS, false },
+	{ "OAM beats reserved bit", W_GPE, F_ABS, 0, 0x0d01, TW_NONE, false,
+	  DROP_RX_GPE_FLAGS, true },
+	{ "next protocol 0", W_GPE, F_ABS, 2, 0x0000, TW_NONE, false,
+	  DROP_RX_GPE_PROTO, true },
+	{ "next protocol 4 (NSH)", W_GPE, F_ABS, 2, 0x0004, TW_NONE, false,
+	  DROP_RX_GPE_PROTO, true },
+	{ "next protocol 5 (MPLS)", W_GPE, F_ABS, 2, 0x0005, TW_NONE, false,
+	  DROP_RX_GPE_PROTO, true },
+	{ "next protocol 6", W_GPE, F_ABS, 2, 0x0006, TW_NONE, false,
+	  DROP_RX_GPE_PROTO, true },
+	{ "next protocol 0xff", W_GPE, F_ABS, 2, 0x00ff, TW_NONE, false,
+	  DROP_RX_GPE_PROTO, true },
+	{ "unknown next protocol beats reserved bit", W_GPE, F_ABS, 2, 0x0106,
+	  TW_NONE, false, DROP_RX_GPE_PROTO, true },
+	{ "reserved bit beats next protocol not carried (NSH)", W_GPE, F_ABS,
+	  2, 0x0104, TW_NONE, false, DROP_RX_FLAGS, true },
+	{ "reserved last byte", W_GPE, F_ABS, 6, 0x0001, TW_NONE, false,
+	  DROP_RX_FLAGS, false },
+	{ "next protocol 3 (Ethernet) in tun mode", W_GPE | W_L3, F_ABS, 2,
+	  0x0003, TW_NONE, false, DROP_RX_GPE_PROTO, true },
+	{ "next protocol 1 (IPv4) in tap mode", W_GPE | W_L2, F_ABS, 2, 0x0001,
+	  TW_NONE, false, DROP_RX_GPE_PROTO, true },
+	{ "next protocol 2 (IPv6) in tap mode", W_GPE | W_L2, F_ABS, 2, 0x0002,
+	  TW_NONE, false, DROP_RX_GPE_PROTO, true },
+	{ "next protocol 2 over an IPv4 packet", W_GPE | W_L3 | W_V4, F_ABS, 2,
+	  0x0002, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "next protocol 1 over an IPv6 packet", W_GPE | W_L3 | W_V6, F_ABS, 2,
+	  0x0001, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "inner IP version 5", W_GPE | W_L3, F_INNER, 0, 0x1000, TW_NONE,
+	  false, DROP_RX_INNER_HDR, false },
+	{ "inner version not looked at in tap mode", W_VNI | W_L2, F_INNER,
+	  14, 0x1000, TW_NONE, false, DROP_NONE, false },
 	/* GRE version and flags, RFC 2784 section 2.1, gre_parse_header() */
 	{ "version 1", W_GRE, F_ABS, 0, 0x0001, TW_NONE, false,
-	  DROP_RX_GRE_VERSION },
+	  DROP_RX_GRE_VERSION, false },
 	{ "version 2", W_GRE, F_ABS, 0, 0x0002, TW_NONE, false,
-	  DROP_RX_GRE_VERSION },
+	  DROP_RX_GRE_VERSION, false },
 	{ "version 4", W_GRE, F_ABS, 0, 0x0004, TW_NONE, false,
-	  DROP_RX_GRE_VERSION },
+	  DROP_RX_GRE_VERSION, false },
 	{ "version 7 with routing", W_GRE, F_ABS, 0, 0x4007, TW_NONE, false,
-	  DROP_RX_GRE_VERSION },
+	  DROP_RX_GRE_VERSION, false },
 	{ "version 1, stale checksum", W_GRE | W_C, F_ABS, 0, 0x0001, TW_NONE,
-	  true, DROP_RX_GRE_VERSION },
+	  true, DROP_RX_GRE_VERSION, false },
 	{ "routing bit", W_GRE, F_ABS, 0, 0x4000, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "strict source route bit", W_GRE, F_ABS, 0, 0x0800, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "recursion control 1", W_GRE, F_ABS, 0, 0x0100, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "recursion control 2", W_GRE, F_ABS, 0, 0x0200, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "recursion control 4", W_GRE, F_ABS, 0, 0x0400, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "reserved flag 0x0008", W_GRE, F_ABS, 0, 0x0008, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "reserved flag 0x0010", W_GRE, F_ABS, 0, 0x0010, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "reserved flag 0x0020", W_GRE, F_ABS, 0, 0x0020, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "reserved flag 0x0040", W_GRE, F_ABS, 0, 0x0040, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
+	  DROP_RX_GRE_FLAGS, false },
 	{ "reserved flag 0x0080", W_GRE, F_ABS, 0, 0x0080, TW_NONE, false,
-	  DROP_RX_GRE_FLAGS },
-	/* protocol type */
-	{ "protocol 0x0800", W_GRE, F_PROTO, 0, 0x6558 ^ 0x0800, TW_NONE,
-	  false, DROP_RX_GRE_PROTO },
-	{ "protocol 0x86dd", W_GRE, F_PROTO, 0, 0x6558 ^ 0x86dd, TW_NONE,
-	  false, DROP_RX_GRE_PROTO },
-	{ "protocol 0x6559", W_GRE, F_PROTO, 0, 0x0001, TW_NONE, false,
-	  DROP_RX_GRE_PROTO },
+	  DROP_RX_GRE_FLAGS, false },
+	/* protocol type: TEB in tap mode, IPv4 or IPv6 in tun mode */
+	{ "protocol 0x0800 in tap mode", W_GRE | W_L2, F_PROTO, 0, 0x0800,
+	  TW_NONE, false, DROP_RX_GRE_PROTO, true },
+	{ "protocol 0x86dd in tap mode", W_GRE | W_L2, F_PROTO, 0, 0x86dd,
+	  TW_NONE, false, DROP_RX_GRE_PROTO, true },
+	{ "protocol 0x6558 (TEB) in tun mode", W_GRE | W_L3, F_PROTO, 0,
+	  0x6558, TW_NONE, false, DROP_RX_GRE_PROTO, true },
+	{ "protocol low bit flipped", W_GRE, F_PROTO, 0, 0x0001, TW_NONE,
+	  false, DROP_RX_GRE_PROTO, false },
 	{ "bad protocol, stale checksum", W_GRE | W_C, F_PROTO, 0, 0x0001,
-	  TW_NONE, true, DROP_RX_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM, false },
+	{ "protocol 0x86dd over an IPv4 packet", W_GRE | W_L3 | W_V4, F_PROTO,
+	  0, 0x86dd, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "protocol 0x0800 over an IPv6 packet", W_GRE | W_L3 | W_V6, F_PROTO,
+	  0, 0x0800, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "inner IP version 5", W_GRE | W_L3, F_INNER, 0, 0x1000, TW_NONE,
+	  false, DROP_RX_INNER_HDR, false },
+	{ "inner version 5, stale checksum", W_GRE | W_L3 | W_C, F_INNER, 0,
+	  0x1000, TW_NONE, true, DROP_RX_CSUM, false },
+	{ "TEB in tun mode beats a wrong key", W_GRE | W_L3 | W_K, F_PROTO, 0,
+	  0x6558, TW_KEY_OTHER, false, DROP_RX_GRE_PROTO, true },
+	{ "wrong key beats a wrong inner version", W_GRE | W_L3 | W_K, F_INNER,
+	  0, 0x1000, TW_KEY_OTHER, false, DROP_RX_KEY, false },
+	{ "inner version not looked at in tap mode", W_GRE | W_L2, F_INNER,
+	  14, 0x1000, TW_NONE, false, DROP_NONE, false },
 	/* key, RFC 2890 section 2.1, as ip_tunnel_lookup() matches */
 	{ "key absent, cfg has one", W_GRE | W_NO_K, F_ABS, 0, 0, TW_KEY_ON,
-	  false, DROP_RX_KEY },
+	  false, DROP_RX_KEY, false },
 	{ "key present, cfg has none", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OFF,
-	  false, DROP_RX_KEY },
+	  false, DROP_RX_KEY, false },
 	{ "cfg has another key", W_GRE | W_K, F_ABS, 0, 0, TW_KEY_OTHER,
-	  false, DROP_RX_KEY },
+	  false, DROP_RX_KEY, false },
 	{ "key low bit flipped", W_GRE | W_K, F_KEY, 2, 0x0001, TW_NONE, false,
-	  DROP_RX_KEY },
+	  DROP_RX_KEY, false },
 	{ "key high bit flipped", W_GRE | W_K, F_KEY, 0, 0x8000, TW_NONE,
-	  false, DROP_RX_KEY },
+	  false, DROP_RX_KEY, false },
 	{ "key flipped, stale checksum", W_GRE | W_K | W_C, F_KEY, 0, 0x0100,
-	  TW_NONE, true, DROP_RX_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM, false },
 	/* checksum, RFC 2784 section 2.2 */
 	{ "first inner byte corrupted", W_GRE | W_C, F_INNER, 0, 0x0100,
-	  TW_NONE, true, DROP_RX_CSUM },
+	  TW_NONE, true, DROP_RX_CSUM, false },
 	{ "last byte corrupted", W_GRE | W_C, F_END, -2, 0x0001, TW_NONE, true,
-	  DROP_RX_CSUM },
+	  DROP_RX_CSUM, false },
 	{ "payload byte corrupted", W_GRE | W_C, F_INNER, 61, 0x2000, TW_NONE,
-	  true, DROP_RX_CSUM },
+	  true, DROP_RX_CSUM, false },
 	{ "checksum field corrupted", W_GRE | W_C, F_CSUM, 0, 0x0001, TW_NONE,
-	  true, DROP_RX_CSUM },
+	  true, DROP_RX_CSUM, false },
 	{ "sequence corrupted, stale checksum", W_GRE | W_C | W_S, F_SEQ, 0,
-	  0x8000, TW_NONE, true, DROP_RX_CSUM },
+	  0x8000, TW_NONE, true, DROP_RX_CSUM, false },
 	{ "reserved1 nonzero", W_GRE | W_C, F_CSUM, 2, 0x1234, TW_NONE, false,
-	  DROP_NONE },
+	  DROP_NONE, false },
 	{ "checksum absent, cfg requires it", W_GRE | W_NO_C, F_ABS, 0, 0,
-	  TW_CSUM_ON, false, DROP_RX_CSUM_MISSING },
+	  TW_CSUM_ON, false, DROP_RX_CSUM_MISSING, false },
 	{ "checksum present, cfg does not ask", W_GRE | W_C, F_ABS, 0, 0,
-	  TW_CSUM_OFF, false, DROP_NONE },
+	  TW_CSUM_OFF, false, DROP_NONE, false },
 	/* sequence numbers: any accepted (no ISEQ ordering) */
 	{ "sequence absent, cfg has seq", W_GRE | W_NO_S, F_ABS, 0, 0,
-	  TW_SEQ_ON, false, DROP_NONE },
+	  TW_SEQ_ON, false, DROP_NONE, false },
 	{ "sequence present, cfg has none", W_GRE | W_S, F_ABS, 0, 0,
-	  TW_SEQ_OFF, false, DROP_NONE },
+	  TW_SEQ_OFF, false, DROP_NONE, false },
 	{ "sequence number changed", W_GRE | W_S, F_SEQ, 0, 0xffff, TW_NONE,
-	  false, DROP_NONE },
+	  false, DROP_NONE, false },
 };
 
 #define N_MUTATIONS (sizeof(mutations) / sizeof(mutations[0]))
 
-static unsigned int cfg_bits(const struct encap_cfg *c)
+/* The W_* bits of c with an inner packet of IP version v6 or not. */
+static unsigned int cfg_bits(const struct encap_cfg *c, bool v6)
 {
+	unsigned int w = (c->l3 ? W_L3 : W_L2) | (v6 ? W_V6 : W_V4);
+
 	if (!is_gre(c))
-		return W_VXLAN;
-	return W_GRE | (c->gre_csum ? W_C : W_NO_C) |
+		return w | W_VNI | (is_gpe(c) ? W_GPE : W_VXLAN);
+	return w | W_GRE | (c->gre_csum ? W_C : W_NO_C) |
 	       (c->has_key ? W_K : W_NO_K) | (c->gre_seq ? W_S : W_NO_S);
 }
 
-static bool mut_applies(const struct mutation *m, const struct encap_cfg *c)
+static bool mut_applies(const struct mutation *m, const struct encap_cfg *c,
+			bool v6)
 {
-	return (m->when & cfg_bits(c)) == m->when;
+	return (m->when & cfg_bits(c, v6)) == m->when;
 }
 
 static struct encap_cfg cfg_tweak(const struct encap_cfg *c, enum tweak t)
@@ -679,15 +846,15 @@ static struct encap_cfg cfg_tweak(const struct encap_cfg *c, enum tweak t)
 	return r;
 }
 
-/* A good packet for c: TCP, 100 bytes of payload, LCO sum. */
-static size_t good_packet(const struct encap_cfg *c, uint8_t *pkt)
+/* A good packet for c: TCP over IPv4 or IPv6, 100 bytes of payload. */
+static size_t good_packet(const struct encap_cfg *c, bool v6, uint8_t *pkt)
 {
 	static struct inner f;
 	static struct segbuf sb;
 	size_t hlen;
 	uint8_t *h;
 
-	inner_make(&f, PROTO_TCP, 100);
+	inner_make(&f, PROTO_TCP, 100, c->l3, v6);
 	seg_make(&sb, &f, SUM_LCO, 0, 0);
 	h = encap_build(c, &sb.s, 0x01020304);
 	hlen = ref_hdr_len(c);
@@ -717,10 +884,10 @@ static size_t field_off(const struct encap_cfg *c, enum field fld,
 	}
 }
 
-static void test_mutations(const struct encap_cfg *c)
+static void test_mutations(const struct encap_cfg *c, bool v6)
 {
 	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
-	size_t len = good_packet(c, good), at, inner_off;
+	size_t len = good_packet(c, v6, good), at, inner_off;
 	const struct mutation *m;
 	struct encap_cfg pc;
 	bool csum_ok;
@@ -729,10 +896,12 @@ static void test_mutations(const struct encap_cfg *c)
 
 	for (i = 0; i < N_MUTATIONS; i++) {
 		m = &mutations[i];
-		if (!mut_applies(m, c))
+		if (!mut_applies(m, c, v6))
 			continue;
 		memcpy(pkt, good, len);
 		at = field_off(c, m->field, len) + (size_t)m->off;
+		if (m->set)
+			wr16(pkt + at, 0);
 		pkt[at] ^= (uint8_t)(m->xor16 >> 8);
 		pkt[at + 1] ^= (uint8_t)m->xor16;
 		if (is_gre(c) && c->gre_csum && !m->stale)
@@ -744,22 +913,22 @@ static void test_mutations(const struct encap_cfg *c)
 		if (m->want == DROP_NONE)
 			ok(r == DROP_NONE && inner_off == ref_hdr_len(c) &&
 				   csum_ok == (is_gre(c) && c->gre_csum),
-			   "%s: %s: accepted (got %d, inner_off %zu, "
-			   "csum_ok %d)",
-			   cfg_str(c), m->name, r, inner_off, csum_ok);
+			   "%s %s: %s: accepted (got %d, inner_off %zu, "
+			   "csum_ok %d)", cfg_str(c), v6 ? "ipv6" : "ipv4",
+			   m->name, r, inner_off, csum_ok);
 		else
-			is_int(r, m->want, "%s: %s: error %d", cfg_str(c),
-			       m->name, m->want);
+			is_int(r, m->want, "%s %s: %s: error %d", cfg_str(c),
+			       v6 ? "ipv6" : "ipv4", m->name, m->want);
 	}
 }
 
-static int count_mutations(const struct encap_cfg *c)
+static int count_mutations(const struct encap_cfg *c, bool v6)
 {
 	size_t i;
 	int n = 0;
 
 	for (i = 0; i < N_MUTATIONS; i++)
-		n += mut_applies(&mutations[i], c);
+		n += mut_applies(&mutations[i], c, v6);
 	return n;
 }
 
@@ -767,7 +936,7 @@ static int count_mutations(const struct encap_cfg *c)
 static void test_vxlan_reserved(const struct encap_cfg *c)
 {
 	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
-	size_t len = good_packet(c, good), byte, inner_off;
+	size_t len = good_packet(c, false, good), byte, inner_off;
 	int bad = 0, n = 0, bit, r;
 	bool csum_ok;
 
@@ -790,15 +959,48 @@ static void test_vxlan_reserved(const struct encap_cfg *c)
 	   cfg_str(c), n);
 }
 
-/* Truncation: below the header SHORT; an inner frame < 14 INNER_SHORT. */
+/*
+ * Every bit of a VXLAN-GPE header that vxlan_rcv() leaves unparsed (not
+ * in VXLAN_GPE_USED_BITS, not I) gives FLAGS as in VXLAN: the two top
+ * bits and B of the first byte, the reserved 16 bits, the last byte.
+ */
+static void test_gpe_reserved(const struct encap_cfg *c)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static const uint8_t mask[8] = { 0xc2, 0xff, 0xff, 0, 0, 0, 0, 0xff };
+	size_t len = good_packet(c, false, good), byte, inner_off;
+	int bad = 0, n = 0, bit, r;
+	bool csum_ok;
+
+	for (byte = 0; byte < 8; byte++) {
+		for (bit = 0; bit < 8; bit++) {
+			if (!(mask[byte] & 1 << bit))
+				continue;
+			memcpy(pkt, good, len);
+			pkt[byte] ^= (uint8_t)(1 << bit);
+			r = parse_copy(c, pkt, len, &inner_off, &csum_ok);
+			n++;
+			if (r != DROP_RX_FLAGS && !bad++)
+				printf("# byte %zu bit %d: got %d\n", byte,
+				       bit, r);
+		}
+	}
+	ok(!bad && n == 27, "%s: each of the %d reserved bits gives FLAGS",
+	   cfg_str(c), n);
+}
+
+/*
+ * Truncation: below the header SHORT; an inner payload under an Ethernet
+ * header (tap) or an IPv4 header (tun, ip_rcv_core()) INNER_SHORT.
+ */
 static void test_lengths(const struct encap_cfg *c)
 {
 	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
-	size_t hlen = ref_hdr_len(c), l, inner_off;
+	size_t hlen = ref_hdr_len(c), l, inner_off, min = c->l3 ? 20 : 14;
 	bool csum_ok, fix = is_gre(c) && c->gre_csum;
 	int bad_short = 0, bad_inner = 0, r;
 
-	good_packet(c, good);
+	good_packet(c, false, good);
 	for (l = 0; l < hlen; l++) {
 		r = parse_copy(c, good, l, &inner_off, &csum_ok);
 		if (r != DROP_RX_SHORT && !bad_short++)
@@ -807,7 +1009,7 @@ static void test_lengths(const struct encap_cfg *c)
 	ok(!bad_short, "%s: truncated to each of 0..%zu bytes gives SHORT",
 	   cfg_str(c), hlen - 1);
 
-	for (l = hlen; l < hlen + 14; l++) {
+	for (l = hlen; l < hlen + min; l++) {
 		memcpy(pkt, good, l);
 		if (fix)
 			ref_gre_fix(pkt, l);
@@ -815,17 +1017,115 @@ static void test_lengths(const struct encap_cfg *c)
 		if (r != DROP_RX_INNER_SHORT && !bad_inner++)
 			printf("# length %zu: got %d\n", l, r);
 	}
-	ok(!bad_inner, "%s: inner frame of 0..13 bytes gives INNER_SHORT",
-	   cfg_str(c));
+	ok(!bad_inner, "%s: inner payload of 0..%zu bytes gives INNER_SHORT",
+	   cfg_str(c), min - 1);
 
-	l = hlen + 14;
+	l = hlen + min;
 	memcpy(pkt, good, l);
 	if (fix)
 		ref_gre_fix(pkt, l);
 	r = parse_copy(c, pkt, l, &inner_off, &csum_ok);
 	ok(r == DROP_NONE && inner_off == hlen,
-	   "%s: inner frame of exactly 14 bytes accepted (got %d)",
-	   cfg_str(c), r);
+	   "%s: inner payload of exactly %zu bytes accepted (got %d)",
+	   cfg_str(c), min, r);
+}
+
+/*
+ * encap_peek_id(): the id of c's packets where they have one (a VNI
+ * always; a GRE key when K is set), nothing from fewer bytes than hold it.
+ */
+static void test_peek(const struct encap_cfg *c)
+{
+	static uint8_t good[64 + FRAME_MAX];
+	size_t len = good_packet(c, false, good), l;
+	size_t need = is_gre(c) ? ref_key_off(c) + 4 : 8;
+	uint32_t id = 0xdeadbeef;
+	bool has, bad = false;
+
+	has = encap_peek_id(c->type, good, len, &id);
+	if (encap_has_id(c))
+		ok(has && id == encap_id(c), "%s: peek_id gives %#x (got %d "
+		   "%#x)", cfg_str(c), encap_id(c), has, id);
+	else
+		ok(!has, "%s: peek_id finds no key", cfg_str(c));
+	for (l = 0; encap_has_id(c) && l < need; l++)
+		bad |= encap_peek_id(c->type, good, l, &id);
+	ok(!bad, "%s: peek_id finds nothing in fewer than %zu bytes",
+	   cfg_str(c), encap_has_id(c) ? need : 0);
+}
+
+/*
+ * What the kernel's vxlan sends in GPE mode, captured on 2026-12-02 from
+ * Linux 6.18 (tests run as in KERNEL-FACTS.md): in a namespace, `ip link
+ * add vxgpe0 type vxlan gpe external dstport 4790`, routes `ip route add
+ * 10.20.1.0/24 encap ip id 1193046 dst 198.18.7.1 dev vxgpe0 src
+ * 10.20.1.2` and `ip -6 route add fd20::/64 encap ip id 1193046 dst
+ * 198.18.7.1 dev vxgpe0 src fd20::2`, then `ping 10.20.1.1` and `ping -6
+ * fd20::1`, `tcpdump -w` on the veth in the other namespace. Below: the
+ * VXLAN-GPE header (VNI 1193046, 0x123456) and the inner IP header of
+ * the first echo request of each.
+ */
+static const uint8_t kernel_gpe4[] = {
+	0x0c, 0x00, 0x00, 0x01, 0x12, 0x34, 0x56, 0x00,
+	0x45, 0x00, 0x00, 0x54, 0xdc, 0xc3, 0x40, 0x00, 0x40, 0x01, 0x47, 0xbb,
+	0x0a, 0x14, 0x01, 0x02, 0x0a, 0x14, 0x01, 0x01,
+};
+
+static const uint8_t kernel_gpe6[] = {
+	0x0c, 0x00, 0x00, 0x02, 0x12, 0x34, 0x56, 0x00,
+	0x60, 0x06, 0x31, 0x3e, 0x00, 0x40, 0x3a, 0x40,
+	0xfd, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0xfd, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+};
+
+#define KERNEL_CHECKS 5
+
+static void test_kernel_one(const char *what, const uint8_t *pkt, size_t len)
+{
+	struct encap_cfg c = {
+		.type = ENCAP_VXLAN_GPE, .vni = 1193046, .l3 = true,
+	};
+	static struct segbuf sb;
+	size_t inner_off = 0;
+	bool csum_ok = false;
+	uint32_t id = 0;
+	uint8_t *h;
+	int r;
+
+	r = parse_copy(&c, pkt, len, &inner_off, &csum_ok);
+	ok(r == DROP_NONE && inner_off == 8 && !csum_ok,
+	   "kernel %s: parsed in tun mode (got %d, inner_off %zu)", what, r,
+	   inner_off);
+	c.l3 = false;
+	is_int(parse_copy(&c, pkt, len, &inner_off, &csum_ok),
+	       DROP_RX_GPE_PROTO, "kernel %s: next protocol %u refused in "
+	       "tap mode", what, pkt[3]);
+	c.l3 = true;
+	c.vni = 1193047;
+	is_int(parse_copy(&c, pkt, len, &inner_off, &csum_ok), DROP_RX_VNI,
+	       "kernel %s: refused under VNI 1193047", what);
+	c.vni = 1193046;
+	ok(encap_peek_id(c.type, pkt, len, &id) && id == 1193046,
+	   "kernel %s: peek_id gives VNI 1193046 (got %u)", what, id);
+
+	/* the inner header as a tun's segment, with no payload */
+	memset(&sb, 0, sizeof(sb));
+	sb.s.hdr = sb.arena + GSO_HEADROOM;
+	memcpy(sb.s.hdr, pkt + 8, len - 8);
+	sb.s.hdr_len = (uint16_t)(len - 8);
+	sb.s.sum_off = sb.s.hdr_len;
+	sb.s.sum_valid = true;
+	h = encap_build(&c, &sb.s, 0);
+	ok(h == sb.s.hdr - 8 && !memcmp(h, pkt, 8),
+	   "kernel %s: built the same 8 header bytes", what);
+}
+
+static void test_kernel(void)
+{
+	test_kernel_one("IPv4 in VXLAN-GPE", kernel_gpe4, sizeof(kernel_gpe4));
+	test_kernel_one("IPv6 in VXLAN-GPE", kernel_gpe6, sizeof(kernel_gpe6));
 }
 
 /* ---- overhead, names ---- */
@@ -836,7 +1136,10 @@ struct overhead_row {
 	size_t hdr_len, v4, v6;
 };
 
-/* Hand-counted: IPv4 20 / IPv6 40, UDP 8, VXLAN 8, GRE 4 + 4 per option. */
+/*
+ * Hand-counted: IPv4 20 / IPv6 40, UDP 8, VXLAN and VXLAN-GPE 8, GRE 4 + 4
+ * per option.
+ */
 static const struct overhead_row overhead_rows[] = {
 	{ ENCAP_VXLAN, false, false, false, 8, 36, 56 },
 	{ ENCAP_VXLAN, true, true, true, 8, 36, 56 },
@@ -856,6 +1159,9 @@ static const struct overhead_row overhead_rows[] = {
 	{ ENCAP_GRE_UDP, true, false, true, 12, 40, 60 },
 	{ ENCAP_GRE_UDP, false, true, true, 12, 40, 60 },
 	{ ENCAP_GRE_UDP, true, true, true, 16, 44, 64 },
+	/* VXLAN-GPE: VXLAN's 8 bytes, whatever the GRE options */
+	{ ENCAP_VXLAN_GPE, false, false, false, 8, 36, 56 },
+	{ ENCAP_VXLAN_GPE, true, true, true, 8, 36, 56 },
 };
 
 #define N_OVERHEAD (sizeof(overhead_rows) / sizeof(overhead_rows[0]))
@@ -900,10 +1206,12 @@ static const struct name_row name_rows[] = {
 	{ "vxlan", ENCAP_VXLAN, true },
 	{ "gre", ENCAP_GRE, false },
 	{ "gre-udp", ENCAP_GRE_UDP, true },
+	{ "vxlan-gpe", ENCAP_VXLAN_GPE, true },
 };
 
 static const char *const bad_names[] = {
 	"", "VXLAN", "gre_udp", "greudp", "gre-udp ", "vxla", "ipip",
+	"vxlan_gpe", "gpe", "vxlan-gpe ",
 };
 
 #define N_NAMES (sizeof(name_rows) / sizeof(name_rows[0]))
@@ -946,22 +1254,27 @@ struct table_row {
 	int ip_proto;
 	unsigned int port, linux_port;
 	bool udp, vni, key, seq;	/* encap_takes() */
+	bool l2, l3;			/* encap_carries() */
 };
 
 static const struct table_row table_rows[] = {
 	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni",
 	  ENCAP_VXLAN, "VNI", "vni", true, PROTO_UDP, 4789, 8472,
-	  true, true, false, false },
+	  true, true, false, false, true, false },
 	{ "gre: a key or none, IP protocol 47 and no port, --key and --seq",
 	  ENCAP_GRE, "key", "key", false, 47, 0, 0,
-	  false, false, true, true },
+	  false, false, true, true, true, true },
 	{ "gre-udp: a key or none, UDP port 4754, --key and --seq",
 	  ENCAP_GRE_UDP, "key", "key", false, PROTO_UDP, 4754, 0,
-	  true, false, true, true },
+	  true, false, true, true, true, true },
+	/* the kernel's gpe takes 4790 too (vxlan_config_validate()) */
+	{ "vxlan-gpe: a VNI always, UDP port 4790, --vni, Ethernet and IP",
+	  ENCAP_VXLAN_GPE, "VNI", "vni", true, PROTO_UDP, 4790, 0,
+	  true, true, false, false, true, true },
 };
 
 #define N_TABLE (sizeof(table_rows) / sizeof(table_rows[0]))
-#define TABLE_CHECKS 14
+#define TABLE_CHECKS 16
 
 static void test_table_row(const struct table_row *r)
 {
@@ -986,6 +1299,10 @@ static void test_table_row(const struct table_row *r)
 	       r->says, r->key);
 	is_int(encap_takes(t, ENCAP_OPT_SEQ), r->seq, "%s: --seq: %d",
 	       r->says, r->seq);
+	is_int(encap_carries(t, false), r->l2, "%s: carries Ethernet: %d",
+	       r->says, r->l2);
+	is_int(encap_carries(t, true), r->l3, "%s: carries IP: %d", r->says,
+	       r->l3);
 	is_int(encap_has_id(&c), r->id_always, "%s: without a key, an id: %d",
 	       r->says, r->id_always);
 	is_int(encap_id(&c), r->id_always ? 5 : 9,
@@ -1076,45 +1393,53 @@ static size_t ecn_frame(uint8_t *f, int tags, bool v6, uint8_t ecn)
 	return ip + 44;
 }
 
-#define N_ECN (3 * 16 + 4 + 2)
+#define N_ECN (5 * 16 + 4 + 2 + 3)
 
 /*
  * RFC 6040 section 4.2's table (normal mode), written out: only an outer
  * CE changes anything; it marks ECT(0)/ECT(1) inner packets CE and drops
- * Not-ECT ones; an inner CE stays CE.
+ * Not-ECT ones; an inner CE stays CE. In tap mode (Ethernet frames,
+ * with VLAN tags or not) and in tun mode (bare IP packets).
  */
 static void test_ecn(void)
 {
-	static const char *const kinds[] = { "IPv4", "IPv4 QinQ", "IPv6" };
+	static const char *const kinds[] = {
+		"IPv4", "IPv4 QinQ", "IPv6", "tun IPv4", "tun IPv6",
+	};
 	uint8_t f[128], ref[128];
 	int k, in, out;
 	size_t len, ip;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 5; k++) {
 		for (in = 0; in < 4; in++) {
 			for (out = 0; out < 4; out++) {
-				bool v6 = k == 2;
+				bool v6 = k == 2 || k == 4, l3 = k >= 3;
 				int tags = k == 1 ? 2 : 0;
 				enum encap_ecn want = ENCAP_ECN_KEEP, got;
 				bool good;
 
 				len = ecn_frame(f, tags, v6, (uint8_t)in);
-				memcpy(ref, f, len);
 				ip = 14 + 4 * tags;
+				if (l3) {
+					/* the IP packet alone, as a tun's */
+					memmove(f, f + ip, len - ip);
+					len -= ip;
+					ip = 0;
+				}
+				memcpy(ref, f, len);
 				if (out == ECN_CE && in == ECN_NOT_ECT)
 					want = ENCAP_ECN_DROP;
 				else if (out == ECN_CE && in != ECN_CE)
 					want = ENCAP_ECN_MARK;
-				got = encap_ecn_decap(f, len, (uint8_t)out);
+				got = encap_ecn_decap(l3, f, len, (uint8_t)out);
 				if (want == ENCAP_ECN_MARK && v6)
 					ref[ip + 1] |= 0x30;
 				if (want == ENCAP_ECN_MARK && !v6)
 					ref[ip + 1] |= 0x03;
-				good = got == want && !memcmp(f + 12, ref + 12,
-							      ip - 12 + 10);
-				good = good && !memcmp(f + ip + 12,
-						       ref + ip + 12,
-						       len - ip - 12);
+				/* the IPv4 checksum is checked by its sum */
+				if (!v6)
+					memcpy(ref + ip + 10, f + ip + 10, 2);
+				good = got == want && !memcmp(f, ref, len);
 				if (!v6)
 					good = good &&
 					       ecn_sum(f + ip, 20) == 0xffff;
@@ -1134,11 +1459,28 @@ static void test_ecn(void)
 	f[12] = 0x08;
 	f[13] = 0x06;		/* ARP */
 	memcpy(ref, f, len);
-	ok(encap_ecn_decap(f, len, ECN_CE) == ENCAP_ECN_KEEP &&
+	ok(encap_ecn_decap(false, f, len, ECN_CE) == ENCAP_ECN_KEEP &&
 	   !memcmp(f, ref, len), "ecn: a non-IP frame is left alone");
 	len = ecn_frame(f, 0, false, ECN_NOT_ECT);
-	ok(encap_ecn_decap(f, 14 + 19, ECN_CE) == ENCAP_ECN_KEEP,
+	ok(encap_ecn_decap(false, f, 14 + 19, ECN_CE) == ENCAP_ECN_KEEP,
 	   "ecn: an IPv4 header cut short is left alone");
+	/* an IPv4 packet in an Ethernet frame, read as a tun's: not IP */
+	len = ecn_frame(f, 0, false, ECN_ECT_0);
+	memcpy(ref, f, len);
+	ok(encap_ecn_decap(true, f, len, ECN_CE) == ENCAP_ECN_KEEP &&
+	   !memcmp(f, ref, len),
+	   "ecn: tun mode does not read an Ethernet frame as IP");
+	len = ecn_frame(f, 0, false, ECN_NOT_ECT) - 14;
+	memmove(f, f + 14, len);
+	ok(encap_ecn_decap(true, f, 19, ECN_CE) == ENCAP_ECN_KEEP,
+	   "ecn: tun mode: an IPv4 header cut short is left alone");
+	/* and a bare IP packet read as a tap's frame is not marked */
+	len = ecn_frame(f, 0, false, ECN_ECT_0) - 14;
+	memmove(f, f + 14, len);
+	memcpy(ref, f, len);
+	ok(encap_ecn_decap(false, f, len, ECN_CE) == ENCAP_ECN_KEEP &&
+	   !memcmp(f, ref, len),
+	   "ecn: tap mode does not read a bare IP packet as a frame's");
 }
 
 /* ---- encap_strip_ip4(): the outer header a raw socket hands over ---- */
@@ -1203,30 +1545,37 @@ static void test_strip(void)
 
 int main(void)
 {
-	int n = 0;
+	int n = 0, v;
 	size_t i;
 
 	for (i = 0; i < N_CFGS; i++) {
-		n += count_build(&cfgs[i]) + count_mutations(&cfgs[i]) + 3;
+		n += count_build(&cfgs[i]) + 3 + 2;
+		for (v = 0; v < 2; v++)
+			n += count_mutations(&cfgs[i], v);
 		n += !is_gre(&cfgs[i]);
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
-	n += TABLE_CHECKS * N_TABLE + 3;
+	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
 		test_build(&cfgs[i]);
-		test_mutations(&cfgs[i]);
+		for (v = 0; v < 2; v++)
+			test_mutations(&cfgs[i], v);
 		test_lengths(&cfgs[i]);
-		if (!is_gre(&cfgs[i]))
+		test_peek(&cfgs[i]);
+		if (is_gpe(&cfgs[i]))
+			test_gpe_reserved(&cfgs[i]);
+		else if (!is_gre(&cfgs[i]))
 			test_vxlan_reserved(&cfgs[i]);
 	}
 	test_overhead();
 	test_names();
 	test_table();
 	test_ecn();
+	test_kernel();
 	test_strip();
 	return done_testing();
 }

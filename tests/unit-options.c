@@ -649,7 +649,7 @@ static const struct row rows[] = {
 	  "dropped" },
 	{ A(R, "--mode", "tun"), 64,
 	  "--encap vxlan carries Ethernet frames only, not the IP packets of "
-	  "--mode tun: use --encap gre or gre-udp" },
+	  "--mode tun: use --encap gre, gre-udp or vxlan-gpe" },
 	{ A(R, "--mode", "tun", "--encap", "vxlan"), 64,
 	  "--encap vxlan carries Ethernet frames only" },
 	{ A(R, "--mode", "tin"), 64,
@@ -856,6 +856,8 @@ static const char *test_encap_name(enum encap_type t)
 		return "gre";
 	case ENCAP_GRE_UDP:
 		return "gre-udp";
+	case ENCAP_VXLAN_GPE:
+		return "vxlan-gpe";
 	}
 	return "?";
 }
