@@ -25,7 +25,8 @@ const struct argp_option optable[] = {
 		 "--remote); repeatable, up to 16" },
 	{ .name = "port", .key = OPT_PORT, .arg = "N",
 	  .doc = "UDP port sent to and bound, 1..65535 (default 4789 for "
-		 "vxlan, 4754 for gre-udp; not with gre)" },
+		 "vxlan, 4754 for gre-udp, 4790 for vxlan-gpe; not with "
+		 "gre)" },
 	{ .name = "source-ports", .key = OPT_SOURCE_PORTS, .arg = "N",
 	  .doc = "UDP source ports that inner flows are spread over, for "
 		 "ECMP and RSS on the way, 1..64 (default 8; 1: --port "
@@ -73,18 +74,17 @@ const struct argp_option optable[] = {
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
-	  .doc = "vxlan, gre or gre-udp (default vxlan)" },
+	  .doc = "vxlan, gre, gre-udp or vxlan-gpe (default vxlan)" },
 	{ .name = "vni", .key = OPT_VNI, .arg = "N",
 	  .doc = "VXLAN network identifier, 0..16777215 (default 1; vxlan "
-		 "only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
+		 "and vxlan-gpe only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
 		 "to 16 taps)" },
 	{ .name = "key", .key = OPT_KEY, .arg = "N",
 	  .doc = "GRE key, 0..4294967295 (default none; gre and gre-udp "
 		 "only); N=DEV: another tap, DEV, for key N (repeatable)" },
 	{ .name = "csum", .key = OPT_CSUM,
-	  .doc = "Outer checksum: UDP checksum for vxlan and gre-udp, GRE "
-		 "checksum for gre (default: on for vxlan and gre-udp, off "
-		 "for gre)" },
+	  .doc = "Outer checksum: UDP checksum for the UDP encapsulations, "
+		 "GRE checksum for gre (default: on over UDP, off for gre)" },
 	{ .name = "no-csum", .key = OPT_NO_CSUM,
 	  .doc = "No outer checksum" },
 	{ .name = "seq", .key = OPT_SEQ,

@@ -50,8 +50,9 @@ static int options_check_encap(struct argp_state *state,
 		return EINVAL;
 	}
 	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI)) {
-		options_error(state, "--vni is for --encap vxlan, not %s (use "
-			      "--%s)", encap_name(t), encap_id_option(t));
+		options_error(state, "--vni is for --encap vxlan or vxlan-gpe, "
+			      "not %s (use --%s)", encap_name(t),
+			      encap_id_option(t));
 		return EINVAL;
 	}
 	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY)) {

@@ -560,7 +560,8 @@ static void path_port_hint(const struct device *d, char *buf, size_t len)
 	else
 		snprintf(buf, len, "port unreachable: nothing takes UDP port "
 			 "%u there: is its tunnel up, on that port? (vxlan's "
-			 "port is 4789, the kernel's vxlan's 8472)", port);
+			 "port is 4789, the kernel's vxlan's 8472; vxlan-gpe's "
+			 "4790)", port);
 }
 
 /* What an ICMP destination unreachable's code says (RFC 792, 1812). */
