@@ -215,16 +215,29 @@ const char *optvalue_address_dev(const char *arg, char *dev,
 	return optvalue_dev_invalid(dev);
 }
 
+/*
+ * [DEV=]ENTRY where ENTRY holds an '=' of its own: a device's name in
+ * dev ("" without) and the entry in *entry; why not, or NULL.
+ */
+static const char *optvalue_entry_dev(const char *arg, char *dev,
+				      const char **entry)
+{
+	const char *eq = strchr(arg, '=');
+
+	dev[0] = '\0';
+	*entry = arg;
+	if (eq && strchr(eq + 1, '='))
+		return optvalue_address_dev(arg, dev, entry);
+	return NULL;
+}
+
 const char *optvalue_fdb_dev_parse(const char *arg, struct config_fdb *e)
 {
-	const char *eq = strchr(arg, '='), *entry = arg, *why;
-	char dev[IFNAMSIZ] = "";
+	char dev[IFNAMSIZ];
+	const char *entry, *why = optvalue_entry_dev(arg, dev, &entry);
 
-	if (eq && strchr(eq + 1, '=')) {
-		why = optvalue_address_dev(arg, dev, &entry);
-		if (why)
-			return why;
-	}
+	if (why)
+		return why;
 	why = optvalue_fdb_parse(entry, e);
 	strcpy(e->dev, dev);
 	return why;
@@ -307,14 +320,11 @@ const char *optvalue_route_parse(const char *s, struct config_route *e)
 
 const char *optvalue_route_dev_parse(const char *arg, struct config_route *e)
 {
-	const char *eq = strchr(arg, '='), *entry = arg, *why;
-	char dev[IFNAMSIZ] = "";
+	char dev[IFNAMSIZ];
+	const char *entry, *why = optvalue_entry_dev(arg, dev, &entry);
 
-	if (eq && strchr(eq + 1, '=')) {
-		why = optvalue_address_dev(arg, dev, &entry);
-		if (why)
-			return why;
-	}
+	if (why)
+		return why;
 	why = optvalue_route_parse(entry, e);
 	strcpy(e->dev, dev);
 	return why;
