@@ -232,6 +232,18 @@ static inline int lane_open(struct lane_test *t, int argc, char **argv,
 	return err;
 }
 
+/*
+ * A lane of one queue for the options of a --mode tun in argv, its
+ * device with a route table of 64 (empty): 0, or -errno.
+ */
+static inline int lane_open_tun(struct lane_test *t, int argc, char **argv)
+{
+	static const uint32_t ids[] = { 0 };
+	int err = lane_open(t, argc, argv, 1, ids);
+
+	return err ? err : route_init(&t->ds[0].routes, 64, 0x5eed);
+}
+
 static inline void lane_close(struct lane_test *t)
 {
 	unsigned int i;
@@ -243,6 +255,7 @@ static inline void lane_close(struct lane_test *t)
 		tx_free(&t->q[i].tx);
 		rx_free(&t->q[i].rx);
 		fdb_free(&t->ds[i].fdb);
+		route_free(&t->ds[i].routes);
 	}
 	ev_loop_destroy(t->lane.loop);
 	underlay_close(&t->ul);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include "lane.h"
 #include "pkt.h"
 
@@ -411,6 +412,138 @@ static void test_set_mtu(struct lane_test *t)
 	rx_set_mtu(q, 1500);
 }
 
+/* ---- --mode tun: IP packets in GRE-in-UDP ---------------------------- */
+
+/* The n-byte packet at pkt in GRE-in-UDP of protocol proto, from fd. */
+static void send_gre(int fd, uint16_t proto, const uint8_t *pkt, size_t n)
+{
+	struct sockaddr_in to = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(0x7f000001),
+	};
+	uint8_t h[4] = { 0 };
+	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)pkt, n } };
+	struct msghdr m = {
+		.msg_name = &to, .msg_namelen = sizeof(to),
+		.msg_iov = iov, .msg_iovlen = 2,
+	};
+
+	pkt_put16(h + 2, proto);
+	if (sendmsg(fd, &m, 0) < 0)
+		printf("# send: %s\n", strerror(errno));
+}
+
+/* Frame p's IP packet (no Ethernet header) in GRE, from the peer. */
+static void send_ip(const struct pkt *p, uint16_t proto)
+{
+	send_gre(peer, proto, p->buf + p->l3_off, p->len - p->l3_off);
+}
+
+/* What the tun read is a plain vnet header and frame p's packet. */
+static bool read_as_packet(ssize_t n, const struct pkt *p)
+{
+	static const uint8_t plain[VNET_HDR_LEN];
+	size_t len = p->len - p->l3_off;
+
+	return n == VNET_HDR_LEN + (ssize_t)len &&
+	       !memcmp(buf, plain, VNET_HDR_LEN) &&
+	       !memcmp(buf + VNET_HDR_LEN, p->buf + p->l3_off, len);
+}
+
+/* segs[0..k) of payload plen merged into one super-packet, n bytes. */
+static bool merged_packet_ok(ssize_t n, const struct pkt *segs,
+			     unsigned int k, uint32_t plen)
+{
+	const struct virtio_net_hdr *h = vnet();
+	const uint8_t *ip = buf + VNET_HDR_LEN;
+	unsigned int i;
+
+	if (n != VNET_HDR_LEN + 40 + (ssize_t)(k * plen) ||
+	    h->gso_type != VIRTIO_NET_HDR_GSO_TCPV4 || h->gso_size != plen ||
+	    h->flags != VIRTIO_NET_HDR_F_NEEDS_CSUM || h->csum_start != 20 ||
+	    h->csum_offset != 16 || h->hdr_len != 40)
+		return false;
+	if (ip[0] != 0x45 || pkt_get16(ip + 2) != 40 + k * plen ||
+	    pkt_fold(pkt_sum(ip, 20, 0)) != 0xffff)
+		return false;
+	for (i = 0; i < k; i++)
+		if (memcmp(ip + 40 + i * plen, segs[i].buf + 54, plen))
+			return false;
+	return true;
+}
+
+static void test_tun_rx(struct lane_test *t)
+{
+	struct pkt_spec s = { .l4 = IPPROTO_UDP, .payload_len = 300,
+			      .seed = 61 };
+	struct queue *q = &t->q[0];
+	struct stats st = q->st;
+	unsigned int learnt = rec.learn, i;
+	static struct pkt segs[4];
+	struct pkt p;
+
+	pkt_build(&s, &p);
+	send_ip(&p, 0x0800);
+	lane_run(t);
+	ok(read_as_packet(tap_read(t, 0), &p) && tap_none(t, 0),
+	   "tun: an IPv4 packet in GRE-in-UDP 0x0800 reaches the tun as "
+	   "itself after a plain vnet header");
+	is_int(rec.learn - learnt, 0, "tun: nothing learnt");
+	for (i = 0; i < 4; i++) {
+		tcp_seg(&segs[i], i, 1000);
+		send_ip(&segs[i], 0x0800);
+	}
+	lane_run(t);
+	ok(merged_packet_ok(tap_read(t, 0), segs, 4, 1000) && tap_none(t, 0),
+	   "tun: 4 TCP segments reach the tun as one super-packet: "
+	   "GSO_TCPV4, csum_start 20, hdr_len 40, payloads in order");
+	ok(q->st.rx_gro_merged - st.rx_gro_merged == 3,
+	   "tun: rx_gro_merged 3");
+	/* A source outside every route of the peer's. */
+	pkt_build(&s, &p);
+	inet_pton(AF_INET, "10.99.0.1", p.buf + p.l3_off + 12);
+	st = q->st;
+	send_ip(&p, 0x0800);
+	lane_run(t);
+	ok(tap_none(t, 0) && q->st.drop[DROP_RX_SOURCE_ROUTE] -
+					   st.drop[DROP_RX_SOURCE_ROUTE] == 1,
+	   "tun --strict-source: a source not routed to the peer is dropped "
+	   "(rx_drop_source_route)");
+	pkt_build(&s, &p);
+	send_gre(peer, 0x6558, p.buf, p.len);
+	lane_run(t);
+	ok(tap_none(t, 0) && q->st.drop[DROP_RX_GRE_PROTO] -
+					   st.drop[DROP_RX_GRE_PROTO] == 1,
+	   "tun: an Ethernet frame (GRE 0x6558) is dropped "
+	   "(rx_drop_gre_proto)");
+}
+
+/* A second lane: --mode tun --encap gre-udp --strict-source. */
+static void test_tun(void)
+{
+	char port[8];
+	char *argv[] = {
+		"unit-rx", "--mode", "tun", "--encap", "gre-udp", "--remote",
+		"127.0.0.2", "--local", "127.0.0.1", "--port", port,
+		"--strict-source", "--route", "192.0.2.0/24=127.0.0.2", NULL,
+	};
+	struct lane_test t;
+	struct cidr c;
+
+	snprintf(port, sizeof(port), "%u", PORT);
+	if (lane_open_tun(&t, (int)(sizeof(argv) / sizeof(argv[0])) - 1,
+			  argv) ||
+	    optvalue_cidr_parse("192.0.2.0/24", &c) ||
+	    route_add(&t.ds[0].routes, &c, t.peers.live[0])) {
+		printf("Bail out! cannot set up the tun's lane\n");
+		exit(1);
+	}
+	rx_watch(&t.lane);
+	test_tun_rx(&t);
+	lane_close(&t);
+}
+
 int main(void)
 {
 	char port[8];
@@ -432,7 +565,7 @@ int main(void)
 		printf("Bail out! cannot set up the lane\n");
 		return 1;
 	}
-	plan(32);
+	plan(32 + 6);
 	rx_watch(&t.lane);
 	test_plain(&t);
 	test_merge(&t);
@@ -444,6 +577,7 @@ int main(void)
 	test_sock_errors(&t);
 	test_set_mtu(&t);
 	lane_close(&t);
+	test_tun();
 	close(peer);
 	close(stranger);
 	return done_testing();

@@ -415,6 +415,147 @@ static void test_quiesce(struct lane_test *t)
 	hold_sends(t, false);
 }
 
+/* ---- --mode tun: IP packets, by route ----------------------------- */
+
+/* The IP packet of frame p (its Ethernet header off) to dst, at out. */
+static size_t tun_packet(const struct pkt *p, const char *dst, uint8_t *out)
+{
+	size_t len = p->len - p->l3_off;
+	uint8_t *ip = out;
+
+	memcpy(out, p->buf + p->l3_off, len);
+	if (ip[0] >> 4 == 4) {
+		inet_pton(AF_INET, dst, ip + 16);
+		pkt_put16(ip + 10, 0);
+		pkt_put16(ip + 10, pkt_ip4_check(ip));
+	} else {
+		inet_pton(AF_INET6, dst, ip + 24);
+	}
+	return len;
+}
+
+static uint8_t tun_buf[2048];
+
+/* The packet of n bytes at pkt into the tun's queue, no offloads. */
+static void tun_write(struct lane_test *t, const uint8_t *pkt, size_t n)
+{
+	static const uint8_t plain[VNET_HDR_LEN];
+	struct iovec iov[2] = {
+		{ (void *)plain, VNET_HDR_LEN },
+		{ (void *)pkt, n },
+	};
+
+	if (writev(t->tap[0], iov, 2) < 0)
+		printf("# tun write: %s\n", strerror(errno));
+}
+
+/*
+ * The next datagram at fd is the n-byte packet pkt in GRE-in-UDP (RFC
+ * 8086), with the protocol type of its family (0x0800, 0x86dd) as an L3
+ * GRE tunnel sends it.
+ */
+static bool got_gre_ip(int fd, const uint8_t *pkt, size_t n)
+{
+	ssize_t got = lane_recv(fd, buf, sizeof(buf), NULL);
+	uint16_t proto = pkt[0] >> 4 == 4 ? 0x0800 : 0x86dd;
+
+	return got == 4 + (ssize_t)n && pkt_get16(buf) == 0 &&
+	       pkt_get16(buf + 2) == proto && !memcmp(buf + 4, pkt, n);
+}
+
+/* ICMP net unreachable (type 3 code 0) back into the tun about pkt. */
+static bool got_net_unreach(struct lane_test *t, const uint8_t *pkt)
+{
+	ssize_t n = lane_recv(t->tap[0], buf, sizeof(buf), NULL);
+	const uint8_t *ip = buf + VNET_HDR_LEN, *ic = ip + 20;
+
+	return n > VNET_HDR_LEN + 28 + 28 && ip[0] == 0x45 && ip[9] == 1 &&
+	       !memcmp(ip + 16, pkt + 12, 4) && ic[0] == 3 && ic[1] == 0 &&
+	       pkt_fold(pkt_sum(ic, (size_t)n - VNET_HDR_LEN - 20, 0)) ==
+		       0xffff &&
+	       !memcmp(ic + 8, pkt, 28);
+}
+
+static int tun_route(struct lane_test *t, const char *prefix, int peer)
+{
+	struct cidr c;
+
+	if (optvalue_cidr_parse(prefix, &c))
+		return -EINVAL;
+	return route_add(&t->ds[0].routes, &c, (unsigned int)peer);
+}
+
+static void test_tun_routes(struct lane_test *t, int slot_b)
+{
+	struct queue *q = &t->q[0];
+	struct stats st = q->st;
+	struct pkt p4, p6;
+	size_t n;
+	int a = (int)t->peers.live[0];
+
+	udp_frame(&p4, 200, 21);
+	pkt_build(&(struct pkt_spec){ .ipv6 = true, .l4 = IPPROTO_UDP,
+				      .payload_len = 150, .seed = 22 },
+		  &p6);
+	ok(!tun_route(t, "10.1.0.0/16", a) && !tun_route(t, "10.1.2.0/24",
+							  slot_b) &&
+		   !tun_route(t, "fd00:1::/64", slot_b),
+	   "tun: routes 10.1.0.0/16 to A, 10.1.2.0/24 and fd00:1::/64 to B");
+	n = tun_packet(&p4, "10.1.2.5", tun_buf);
+	tun_write(t, tun_buf, n);
+	lane_run(t);
+	ok(got_gre_ip(peer_b, tun_buf, n) && got_none(peer_a),
+	   "tun: to 10.1.2.5, the /24's peer B, in GRE protocol 0x0800");
+	n = tun_packet(&p4, "10.1.9.9", tun_buf);
+	tun_write(t, tun_buf, n);
+	lane_run(t);
+	ok(got_gre_ip(peer_a, tun_buf, n) && got_none(peer_b),
+	   "tun: to 10.1.9.9, the /16's peer A");
+	n = tun_packet(&p6, "fd00:1::9", tun_buf);
+	tun_write(t, tun_buf, n);
+	lane_run(t);
+	ok(got_gre_ip(peer_b, tun_buf, n) && got_none(peer_a),
+	   "tun: IPv6 to fd00:1::9, B, in GRE protocol 0x86dd");
+	n = tun_packet(&p4, "10.9.0.1", tun_buf);
+	tun_write(t, tun_buf, n);
+	lane_run(t);
+	ok(got_none(peer_a) && got_none(peer_b) &&
+		   got_net_unreach(t, tun_buf),
+	   "tun: to 10.9.0.1, no route: nothing sent, ICMP net "
+	   "unreachable back into the tun, quoting it");
+	ok(q->st.drop[DROP_TX_NO_ROUTE] - st.drop[DROP_TX_NO_ROUTE] == 1 &&
+		   q->st.tx_icmp_no_route - st.tx_icmp_no_route == 1 &&
+		   q->st.tx_flood == st.tx_flood,
+	   "tun: tx_drop_no_route and tx_icmp_no_route count it, nothing "
+	   "flooded");
+}
+
+/* A second lane, --mode tun --encap gre-udp, two peers. */
+static void test_tun(void)
+{
+	char port[8];
+	char *argv[] = {
+		"unit-tx", "--mode", "tun", "--encap", "gre-udp", "--remote",
+		"127.0.0.2", "--local", "127.0.0.1", "--port", port, NULL,
+	};
+	struct ipaddr ip_b = { .family = AF_INET };
+	struct lane_test t;
+	int slot_b;
+
+	snprintf(port, sizeof(port), "%u", PORT);
+	if (lane_open_tun(&t, (int)(sizeof(argv) / sizeof(argv[0])) - 1,
+			  argv)) {
+		printf("Bail out! cannot set up the tun's lane\n");
+		exit(1);
+	}
+	lane_define_bufs(&t.q[0]);
+	inet_pton(AF_INET, "127.0.0.3", &ip_b.addr);
+	slot_b = peers_add(&t.peers, &ip_b);
+	tx_watch(&t.q[0]);
+	test_tun_routes(&t, slot_b);
+	lane_close(&t);
+}
+
 int main(void)
 {
 	char port[8], vni[8];
@@ -438,7 +579,7 @@ int main(void)
 		return 1;
 	}
 	lane_define_bufs(&t.q[0]);
-	plan(34);
+	plan(34 + 6);
 	tx_watch(&t.q[0]);
 	test_plain(&t);
 	test_tso(&t);
@@ -449,6 +590,7 @@ int main(void)
 	test_udp_bulk(&t);
 	test_quiesce(&t);
 	lane_close(&t);
+	test_tun();
 	close(peer_a);
 	close(peer_b);
 	return done_testing();

@@ -1,0 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun --mode tun against the kernel's vxlan-gpe over an IPv4 underlay:
+# see interop-gpe.sh.
+exec bash "${TESTS_DIR:-$(dirname "$0")}/interop-gpe.sh" 4
