@@ -50,13 +50,18 @@
 # Their ratios are to the one-queue row of the same offloads, same run;
 # queues.tsv holds them, and "queues" in bench.json.
 #
+# The L3 rows (issue 27; "tun" in BENCH_ROWS names all three): the
+# kernel's vxlan-gpe in external mode with lwtunnel routes (kernel-gpe),
+# gsotun --mode tun with vxlan-gpe (tun-gpe) and gre-udp (tun-gre-udp),
+# every measure of the main table, and their ratios to kernel-gpe too.
+#
 # Environment:
 #   GSOTUN        the binary (default: src/gsotun of this source tree)
 #   BENCH_OUT     output directory (default ./bench-out)
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
 #   BENCH_ROWS    rows to run (default "kernel copy-only vxlan peers100
-#                 gre-udp gre no-offload queues")
+#                 gre-udp gre no-offload queues tun")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
@@ -82,8 +87,15 @@ T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
 ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre no-offload
-	queues}
+	queues tun}
 ALL_ROWS=${ALL_ROWS//queues/q1 q2 q1-nooff q2-nooff}
+# "tun", a word of its own, names the L3 rows.
+rows=''
+for r in $ALL_ROWS; do
+	[ "$r" = tun ] && r='kernel-gpe tun-gpe tun-gre-udp'
+	rows="$rows $r"
+done
+ALL_ROWS=$rows
 # The queue rows have measures and a table of their own (QROWS).
 ROWS='' QROWS=''
 for r in $ALL_ROWS; do
@@ -118,6 +130,9 @@ declare -A LABEL=(
 	[q2]="gsotun vxlan --queues 2"
 	[q1-nooff]="gsotun vxlan --no-offload, 1 queue"
 	[q2-nooff]="gsotun vxlan --no-offload --queues 2"
+	[kernel-gpe]="kernel vxlan-gpe (L3)"
+	[tun-gpe]="gsotun --mode tun vxlan-gpe"
+	[tun-gre-udp]="gsotun --mode tun gre-udp"
 )
 declare -A SHORT=(
 	[kernel]="kernel vxlan"
@@ -131,6 +146,9 @@ declare -A SHORT=(
 	[q2]="vxlan 2 queues"
 	[q1-nooff]="no-offload 1 queue"
 	[q2-nooff]="no-offload 2 queues"
+	[kernel-gpe]="kernel vxlan-gpe"
+	[tun-gpe]="tun vxlan-gpe"
+	[tun-gre-udp]="tun gre-udp"
 )
 # Results, by row; NA when a measure could not be taken.
 declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
@@ -452,6 +470,18 @@ kvx_up()
 		ip -n "$1" link set "$2" up
 }
 
+# kgpe_up NS DEV REMOTE CIDR PEER: the kernel's vxlan-gpe (external, an
+# lwtunnel route to PEER's address by REMOTE, VNI 1, UDP checksums).
+kgpe_up()
+{
+	ip -n "$1" link add "$2" type vxlan gpe external dstport 4790 &&
+		ip -n "$1" link set "$2" mtu 1464 &&
+		ip -n "$1" addr add "$4" dev "$2" noprefixroute &&
+		ip -n "$1" link set "$2" up &&
+		ip -n "$1" route add "$5/32" encap ip id 1 dst "$3" csum \
+			dev "$2" src "${4%/*}"
+}
+
 # gt_up NS DEV LOCAL REMOTE CIDR ARGS...: a gsotun, up and addressed;
 # its PID in GT_PID (empty when it has exited already).
 gt_up()
@@ -583,6 +613,14 @@ tunnel_up()
 	copy-only)
 		copy_only_up || return 1
 		;;
+	kernel-gpe)
+		kgpe_up "$NS_A" "$DEV_A" "$UL_B" "$OV_A/24" "$OV_B" &&
+			kgpe_up "$NS_B" "$DEV_B" "$UL_A" "$OV_B/24" "$OV_A" ||
+			return 1
+		both_ready
+		;;
+	tun-gpe) args=(--mode tun --encap vxlan-gpe --csum) ;;
+	tun-gre-udp) args=(--mode tun --encap gre-udp --csum) ;;
 	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
@@ -598,7 +636,8 @@ tunnel_up()
 	else
 		args_a=("${args[@]}")
 	fi
-	if [ "$1" != kernel ] && [ "$1" != copy-only ]; then
+	if [ "$1" != kernel ] && [ "$1" != copy-only ] &&
+		[ "$1" != kernel-gpe ]; then
 		# The PIDs are kept even on failure: run_row stops them.
 		gt_up "$NS_A" "$DEV_A" "$UL_A" "$UL_B" "$OV_A/24" \
 			"${args_a[@]}"
@@ -1294,6 +1333,14 @@ cell()
 	printf '%9s %6s' "$(fmt "$3" "$1")" "$(fmt %.2fx "$r")"
 }
 
+# gpe_ratio ARRAY ROW: ROW's figure of ARRAY over kernel-gpe's, as 0.00x.
+gpe_ratio()
+{
+	local -n a=$1
+
+	fmt %.2fx "$(ratio "${a[$2]}" "${a[kernel-gpe]:-NA}")"
+}
+
 report()
 {
 	local r k=kernel hdr
@@ -1378,6 +1425,18 @@ report()
 				"$(cell "${R_PLAIN[$r]}" "${R_PLAIN[$k]:-NA}" %.2f)" \
 				"($(fmt %.0f%% "${R_PLOSS[$r]}"))"
 		done
+		if [ -n "${R_TCP1[kernel-gpe]:-}" ]; then
+			echo "L3 rows to the kernel's vxlan-gpe (same run):" \
+				"TCP 1, CPU per KB, UDP64, RR:"
+			for r in tun-gpe tun-gre-udp; do
+				[ -n "${R_TCP1[$r]:-}" ] || continue
+				printf '  %-26s %s %s %s %s\n' "${LABEL[$r]}" \
+					"$(gpe_ratio R_TCP1 "$r")" \
+					"$(gpe_ratio R_CPU "$r")" \
+					"$(gpe_ratio R_UDP "$r")" \
+					"$(gpe_ratio R_RR "$r")"
+			done
+		fi
 		if isnum "${R_FLOOD[peers100]}"; then
 			echo "64-byte broadcasts flooded to 100 peers: $(fmt %.0f "${R_FLOOD[peers100]}") ns of gsotun CPU per copy (${R_FCOPIES[peers100]} copies)"
 		fi
