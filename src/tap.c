@@ -147,11 +147,16 @@ static int tap_open_one(const char *name, bool offload, short flags,
 		 * The node's mode (udev makes it 0666), which CAP_NET_ADMIN
 		 * does not get past; TUNSETIFF then asks for CAP_NET_ADMIN.
 		 */
-		log_err("cannot open /dev/net/tun for %s %s: %s%s", kind,
-			shown, strerror(-ret), ret == -EACCES ? " (its mode "
-			"keeps this user out: ls -l /dev/net/tun, which udev "
-			"makes 0666; creating one needs CAP_NET_ADMIN too)"
-			: tap_why(-ret, flags));
+		if (ret == -EACCES)
+			log_err("cannot open /dev/net/tun for %s %s: %s (its "
+				"mode keeps this user out: ls -l /dev/net/tun, "
+				"which udev makes 0666; creating a %s needs "
+				"CAP_NET_ADMIN too)", kind, shown,
+				strerror(-ret), kind);
+		else
+			log_err("cannot open /dev/net/tun for %s %s: %s%s",
+				kind, shown, strerror(-ret),
+				tap_why(-ret, flags));
 		return ret;
 	}
 	/* Not TUNSETPERSIST: closing the fd removes the tap. */
