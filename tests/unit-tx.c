@@ -476,6 +476,17 @@ static bool got_net_unreach(struct lane_test *t, const uint8_t *pkt)
 	       !memcmp(ic + 8, pkt, 28);
 }
 
+/* Frame p's packet to dst through the tun, one turn: its length. */
+static size_t tun_send(struct lane_test *t, const struct pkt *p,
+		       const char *dst)
+{
+	size_t n = tun_packet(p, dst, tun_buf);
+
+	tun_write(t, tun_buf, n);
+	lane_run(t);
+	return n;
+}
+
 static int tun_route(struct lane_test *t, const char *prefix, int peer)
 {
 	struct cidr c;
@@ -501,24 +512,16 @@ static void test_tun_routes(struct lane_test *t, int slot_b)
 							  slot_b) &&
 		   !tun_route(t, "fd00:1::/64", slot_b),
 	   "tun: routes 10.1.0.0/16 to A, 10.1.2.0/24 and fd00:1::/64 to B");
-	n = tun_packet(&p4, "10.1.2.5", tun_buf);
-	tun_write(t, tun_buf, n);
-	lane_run(t);
+	n = tun_send(t, &p4, "10.1.2.5");
 	ok(got_gre_ip(peer_b, tun_buf, n) && got_none(peer_a),
 	   "tun: to 10.1.2.5, the /24's peer B, in GRE protocol 0x0800");
-	n = tun_packet(&p4, "10.1.9.9", tun_buf);
-	tun_write(t, tun_buf, n);
-	lane_run(t);
+	n = tun_send(t, &p4, "10.1.9.9");
 	ok(got_gre_ip(peer_a, tun_buf, n) && got_none(peer_b),
 	   "tun: to 10.1.9.9, the /16's peer A");
-	n = tun_packet(&p6, "fd00:1::9", tun_buf);
-	tun_write(t, tun_buf, n);
-	lane_run(t);
+	n = tun_send(t, &p6, "fd00:1::9");
 	ok(got_gre_ip(peer_b, tun_buf, n) && got_none(peer_a),
 	   "tun: IPv6 to fd00:1::9, B, in GRE protocol 0x86dd");
-	n = tun_packet(&p4, "10.9.0.1", tun_buf);
-	tun_write(t, tun_buf, n);
-	lane_run(t);
+	tun_send(t, &p4, "10.9.0.1");
 	ok(got_none(peer_a) && got_none(peer_b) &&
 		   got_net_unreach(t, tun_buf),
 	   "tun: to 10.9.0.1, no route: nothing sent, ICMP net "
