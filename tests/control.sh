@@ -20,7 +20,6 @@
 
 lib_init 420 socat ping python3 setpriv nsenter renice
 net_setup 4 23
-CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
 [ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
 PY=$LIB_DIR/ctl.py
 MAN=${top_srcdir:-$LIB_DIR/..}/man/gsotunctl.8
@@ -29,35 +28,11 @@ make_data big 64
 # One tap name at both ends: their sockets must not meet.
 TAP_A=g$$ TAP_B=g$$
 
-# ctl NS ARGS...: gsotunctl in NS; its output in OUT, stderr in ERR,
-# status in ST.
-ctl()
-{
-	local ns=$1
-
-	shift
-	OUT=$(ip netns exec "$ns" "$CTL" "$@" 2>"$LIB_TMP/ctl.err")
-	ST=$?
-	ERR=$(cat "$LIB_TMP/ctl.err")
-}
-
 # ctl_ok NS ARGS...: it succeeds.
 ctl_ok()
 {
 	ctl "$@"
 	[ "$ST" -eq 0 ] || { diag "gsotunctl $*: status $ST: $ERR"; return 1; }
-}
-
-# ctl_fails STATUS TEXT NS ARGS...: it fails with STATUS, saying TEXT.
-ctl_fails()
-{
-	local want=$1 text=$2
-
-	shift 2
-	ctl "$@"
-	[ "$ST" -eq "$want" ] && [[ $ERR == *"$text"* ]] && return 0
-	diag "gsotunctl ${*:2}: status $ST (want $want): $ERR"
-	return 1
 }
 
 has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }

@@ -446,6 +446,36 @@ ping_ok()
 		>/dev/null 2>&1
 }
 
+# ---------------------------------------------------------------- gsotunctl
+
+# The client; ctl and ctl_fails run it (a script with a ctl of another
+# shape defines its own after this file).
+CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
+
+# ctl NS ARGS...: gsotunctl in NS; its output in OUT, stderr in ERR,
+# status in ST.
+ctl()
+{
+	local ns=$1
+
+	shift
+	OUT=$(ip netns exec "$ns" "$CTL" "$@" 2>"$LIB_TMP/ctl.err")
+	ST=$?
+	ERR=$(cat "$LIB_TMP/ctl.err")
+}
+
+# ctl_fails STATUS TEXT NS ARGS...: it fails with STATUS, saying TEXT.
+ctl_fails()
+{
+	local want=$1 text=$2
+
+	shift 2
+	ctl "$@"
+	[ "$ST" -eq "$want" ] && [[ $ERR == *"$text"* ]] && return 0
+	diag "gsotunctl ${*:2}: status $ST (want $want): $ERR"
+	return 1
+}
+
 # pings_both_ways: A and B ping each other over IPv4 and IPv6 (OV4_*,
 # OV6_*); TUNNEL_UP is 1 when all four answered, for xfer_if_up.
 TUNNEL_UP=0

@@ -17,7 +17,6 @@
 lib_init 200 socat ping python3
 net_setup 4 8
 make_data big 64
-CTL=${GSOTUNCTL:-$LIB_DIR/../src/gsotunctl}
 [ -x "$CTL" ] || bail "gsotunctl not found at $CTL (set GSOTUNCTL)"
 PY=$LIB_DIR/ctl.py
 MAN=${top_srcdir:-$LIB_DIR/..}/man/gsotunctl.8
@@ -91,30 +90,6 @@ spoofed()
 	d1=$(ctr "$GT_CTR" rx_drop_source_route)
 	diag "B: rx_drop_source_route $d0 -> $d1"
 	[ "$((d1 - d0))" -ge 2 ]
-}
-
-# ctl NS ARGS...: gsotunctl in NS; its output in OUT, stderr in ERR,
-# status in ST.
-ctl()
-{
-	local ns=$1
-
-	shift
-	OUT=$(ip netns exec "$ns" "$CTL" "$@" 2>"$LIB_TMP/ctl.err")
-	ST=$?
-	ERR=$(cat "$LIB_TMP/ctl.err")
-}
-
-# ctl_fails STATUS TEXT NS ARGS...: it fails with STATUS, saying TEXT.
-ctl_fails()
-{
-	local want=$1 text=$2
-
-	shift 2
-	ctl "$@"
-	[ "$ST" -eq "$want" ] && [[ $ERR == *"$text"* ]] && return 0
-	diag "gsotunctl ${*:2}: status $ST (want $want): $ERR"
-	return 1
 }
 
 # A's four routes, as route show says them.
