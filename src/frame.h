@@ -83,8 +83,9 @@ static inline int frame_parse_as(bool l3, const uint8_t *data, size_t len,
  * A hash of the frame's flow, for the outer UDP source port (the kernel's
  * vxlan takes skb_get_hash() in udp_flow_src_port()): the IP addresses
  * and protocol, and the ports of TCP and UDP outside fragments; for other
- * frames the Ethernet addresses and type (a tun's are all IP). The packets of one flow hash
- * alike, so that they keep their order on an ECMP path.
+ * frames the Ethernet addresses and type (a tun's are all IP). The
+ * packets of one flow hash alike, so that they keep their order on an
+ * ECMP path.
  */
 uint32_t frame_flow_hash(const struct frame *f);
 

@@ -93,8 +93,9 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp,
 	      bool l3);
 
 /*
- * Add one inner Ethernet frame (or a tun's IP packet) of the batch. frame must stay valid (and is
- * written to: a checksum field may be reseeded) until gro_reset(). sum,
+ * Add one inner Ethernet frame (or a tun's IP packet) of the batch.
+ * frame must stay valid (and is written to: a checksum field may be
+ * reseeded) until gro_reset(). sum,
  * when not NULL, is the one's-complement sum of the whole frame, known
  * from a verified outer checksum (struct encap_rx): it spares a pass
  * over the payload, it is not trusted in place of one.

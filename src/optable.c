@@ -77,8 +77,8 @@ const struct argp_option optable[] = {
 	  .doc = "vxlan, gre, gre-udp or vxlan-gpe (default vxlan)" },
 	{ .name = "vni", .key = OPT_VNI, .arg = "N",
 	  .doc = "VXLAN network identifier, 0..16777215 (default 1; vxlan "
-		 "and vxlan-gpe only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
-		 "to 16 taps)" },
+		 "and vxlan-gpe only); N=DEV: another tap, DEV, for VNI N "
+		 "(repeatable, up to 16 taps)" },
 	{ .name = "key", .key = OPT_KEY, .arg = "N",
 	  .doc = "GRE key, 0..4294967295 (default none; gre and gre-udp "
 		 "only); N=DEV: another tap, DEV, for key N (repeatable)" },

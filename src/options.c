@@ -273,8 +273,8 @@ static int options_encap(struct argp_state *state, struct config *cfg,
 	int t = encap_from_name(arg);
 
 	if (t < 0) {
-		options_error(state, "invalid --encap '%s': must be vxlan, gre, "
-			   "gre-udp or vxlan-gpe", arg);
+		options_error(state, "invalid --encap '%s': must be vxlan, "
+			   "gre, gre-udp or vxlan-gpe", arg);
 		return EINVAL;
 	}
 	cfg->encap.type = t;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * vnet: check the virtio_net_hdr of a frame read from the tap (or of a
- * packet read from the tun) against the frame itself before segmentation trusts it; build headers for tap writes.
+ * packet read from the tun) against the frame itself before segmentation
+ * trusts it; build headers for tap writes.
  * The legacy virtio_net_hdr of a tap is in native byte order unless
  * TUNSETVNETLE/BE says otherwise (tun_is_little_endian()); we never set it.
  */
