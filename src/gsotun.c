@@ -425,7 +425,9 @@ static void log_device(const struct device *d)
 	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
 	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "", queues[24] = "";
+	char link[40];
 	unsigned int n_src = underlay_n_src(&d->port->ul[0]);
+	unsigned int n_routes = route_count(&d->s.routes);
 
 	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
@@ -448,11 +450,17 @@ static void log_device(const struct device *d)
 			 n_src > 1 ? "s" : "");
 	if (d->n_q > 1)
 		snprintf(queues, sizeof(queues), ", %u queues", d->n_q);
+	/* A tun has no MAC; what it has instead is its routes. */
+	if (d->s.encap.l3)
+		snprintf(link, sizeof(link), "%u route%s", n_routes,
+			 n_routes == 1 ? "" : "s");
+	else
+		snprintf(link, sizeof(link), "MAC %s", mac_ntoa(d->s.mac, mac));
 	report_id(d, id, sizeof(id));
 	report_offloads(offl, sizeof(offl));
-	log_info("%s: %s%s tunnel%s to %s%s, MAC %s, MTU %u, tap offloads "
-		 "%s%s%s", d->s.ifname, encap_name(d->s.encap.type), id, where,
-		 remote, more, mac_ntoa(d->s.mac, mac), device_mtu(d),
+	log_info("%s: %s%s tunnel%s to %s%s, %s, MTU %u, %s offloads %s%s%s",
+		 d->s.ifname, encap_name(d->s.encap.type), id, where, remote,
+		 more, link, device_mtu(d), d->s.encap.l3 ? "tun" : "tap",
 		 offl, ports, queues);
 }
 

@@ -78,6 +78,8 @@
 	  "Packets dropped: the underlay send failed")                        \
 	D(tx_drop_no_route, TX_NO_ROUTE,                                      \
 	  "Packets dropped: no --route to their destination (tun)")           \
+	D(tx_drop_link_scope, TX_LINK_SCOPE,                                  \
+	  "Packets dropped: link-scoped, several peers, no --route (tun)")    \
 	D(tx_drop_read, TX_READ,                                              \
 	  "Tap read errors")                                                  \
 	C(rx_packets,                                                         \

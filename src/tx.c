@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/if_ether.h>
+#include "bytes.h"
 #include "clock.h"
 #include "log.h"
 #include "queue.h"
@@ -261,9 +262,37 @@ static void tx_icmp(struct queue *q, const struct frame *f, uint32_t budget)
 }
 
 /*
+ * Is the destination of IP packet f link-scoped: IPv4 link-local
+ * (169.254/16, RFC 3927), the local network control block (224.0.0/24,
+ * RFC 5771) or the limited broadcast; IPv6 link-local unicast
+ * (fe80::/10) or multicast of interface- or link-local scope (RFC 4291
+ * section 2.7)? What the host's own stack sends a tun by itself, router
+ * solicitations and MLD reports (addrconf), is such; with several peers
+ * it has no one next hop.
+ */
+static bool tx_link_scoped(const struct frame *f)
+{
+	const uint8_t *ip = f->data + f->l3_off, *dst;
+
+	if (!f->ip)
+		return false;
+	if (f->ethertype == ETH_P_IP) {
+		dst = ip + 16;
+		return (dst[0] == 169 && dst[1] == 254) ||
+		       (dst[0] == 224 && dst[1] == 0 && dst[2] == 0) ||
+		       get_be32(dst) == 0xffffffffu;
+	}
+	dst = ip + 24;
+	return (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80) ||
+	       (dst[0] == 0xff && (dst[1] & 0x0f) <= 2);
+}
+
+/*
  * A tun's packet that no --route takes: dropped and counted, and
  * answered with ICMP "net unreachable" (ICMPv6 "no route"), as a router
- * without a route does (ip_route_input_slow()'s RTN_UNREACHABLE).
+ * without a route does (ip_route_input_slow()'s RTN_UNREACHABLE). A
+ * link-scoped one is counted apart and not answered: no router forwards
+ * it, so its loss is no routing error.
  */
 static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len)
 {
@@ -280,7 +309,16 @@ static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len)
 	}
 	q->st.tx_frames++;
 	q->st.tx_bytes += f.len;
+	if (tx_link_scoped(&f)) {
+		stats_drop(&q->st, DROP_TX_LINK_SCOPE, 1, clock_now_ns());
+		return;
+	}
 	stats_drop(&q->st, DROP_TX_NO_ROUTE, 1, clock_now_ns());
+	/*
+	 * From the packet's destination: gsotun has no address inside the
+	 * tunnel, and one of the host's own would be a martian source to
+	 * the host (fib_validate_source()).
+	 */
 	tx_icmp_write(q,
 		      pmtu_icmp_unreach_build(&f, q->tx.icmp_buf + VNET_HDR_LEN,
 					      PMTU_ICMP_MAX),

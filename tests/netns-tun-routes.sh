@@ -74,6 +74,19 @@ unreachable()
 		[ "$((n1 - n0))" -ge 2 ]
 }
 
+# link_scoped: what A's stack sends its tun by itself (MLD reports,
+# router solicitations to ff02::) goes to no peer of two and is counted as
+# link-scoped, not as a routing miss.
+link_scoped()
+{
+	local l n
+
+	gt_counters "$NS_A" || return 1
+	l=$(ctr "$GT_CTR" tx_drop_link_scope) n=$(ctr "$GT_CTR" tx_drop_no_route)
+	diag "A: tx_drop_link_scope $l, tx_drop_no_route $n"
+	[ "$l" -ge 1 ] && [ "$n" -eq 0 ]
+}
+
 # spoofed: a ping from a second address of A's, which B's routes do not
 # send to A: B drops it under --strict-source, and counts it.
 spoofed()
@@ -217,6 +230,8 @@ check "$r: ping B from A over IPv6" ping_ok "$NS_A" "$OV6_B"
 check "$r: ping A from B" ping_ok "$NS_B" "$OV4_A"
 check "$r: 64 MiB A->B, SHA-256 matches" xfer "$NS_A" "$NS_B" "$OV4_B" big
 check "$r: the --route prefixes are routes into the tun" kernel_routes
+check "$r: A's own MLD and RS: tx_drop_link_scope, not no route" \
+	link_scoped
 check "$r: no route: dropped, ICMP net unreachable, counted" \
 	unreachable 10.7.0.1
 check "$r: --strict-source drops a source not routed to its peer" spoofed

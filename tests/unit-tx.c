@@ -496,6 +496,48 @@ static int tun_route(struct lane_test *t, const char *prefix, int peer)
 	return route_add(&t->ds[0].routes, &c, (unsigned int)peer);
 }
 
+/*
+ * What the host's stack sends a tun by itself (router solicitations,
+ * MLD reports) has no next hop among several peers: dropped and counted
+ * as link-scoped, never answered; a --route for it still takes it.
+ */
+static void test_tun_link_scope(struct lane_test *t, int slot_b)
+{
+	static const char *const dst[] = {
+		"ff02::2", "ff02::16", "fe80::1", "ff01::1",
+		"224.0.0.5", "169.254.7.7", "255.255.255.255",
+	};
+	struct queue *q = &t->q[0];
+	struct stats st = q->st;
+	struct pkt p4, p6;
+	bool none = true;
+	unsigned int i;
+
+	udp_frame(&p4, 64, 23);
+	pkt_build(&(struct pkt_spec){ .ipv6 = true, .l4 = IPPROTO_UDP,
+				      .payload_len = 64, .seed = 24 },
+		  &p6);
+	for (i = 0; i < sizeof(dst) / sizeof(dst[0]); i++) {
+		tun_send(t, strchr(dst[i], ':') ? &p6 : &p4, dst[i]);
+		none &= got_none(peer_a) && got_none(peer_b) &&
+			got_none(t->tap[0]);
+	}
+	ok(none, "tun: to ff02::2, ff02::16, fe80::1, ff01::1, 224.0.0.5, "
+		 "169.254.7.7, 255.255.255.255 without a route: nothing sent, "
+		 "no ICMP");
+	ok(q->st.drop[DROP_TX_LINK_SCOPE] - st.drop[DROP_TX_LINK_SCOPE] == 7 &&
+		   q->st.drop[DROP_TX_NO_ROUTE] == st.drop[DROP_TX_NO_ROUTE] &&
+		   q->st.tx_icmp_no_route == st.tx_icmp_no_route,
+	   "tun: counted as tx_drop_link_scope, not tx_drop_no_route");
+	st = q->st;
+	ok(!tun_route(t, "ff02::/16", slot_b), "tun: a route ff02::/16 to B");
+	tun_send(t, &p6, "ff02::9");
+	ok(got_gre_ip(peer_b, tun_buf, p6.len - p6.l3_off) &&
+		   q->st.drop[DROP_TX_LINK_SCOPE] ==
+			   st.drop[DROP_TX_LINK_SCOPE],
+	   "tun: then ff02::9 goes to B");
+}
+
 static void test_tun_routes(struct lane_test *t, int slot_b)
 {
 	struct queue *q = &t->q[0];
@@ -531,6 +573,7 @@ static void test_tun_routes(struct lane_test *t, int slot_b)
 		   q->st.tx_flood == st.tx_flood,
 	   "tun: tx_drop_no_route and tx_icmp_no_route count it, nothing "
 	   "flooded");
+	test_tun_link_scope(t, slot_b);
 }
 
 /* A second lane, --mode tun --encap gre-udp, two peers. */
@@ -582,7 +625,7 @@ int main(void)
 		return 1;
 	}
 	lane_define_bufs(&t.q[0]);
-	plan(34 + 6);
+	plan(34 + 10);
 	tx_watch(&t.q[0]);
 	test_plain(&t);
 	test_tso(&t);
