@@ -1024,8 +1024,116 @@ static bool report_config_fdb(FILE *out, const struct port *port,
 }
 
 /*
+ * The order config says a tun's routes in, the same in every gsotun
+ * that holds them (the table's is its hash's): family, address, length.
+ */
+static int report_route_cmp(const struct cidr *a, const struct cidr *b)
+{
+	int r;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	r = memcmp(&a->addr, &b->addr, a->family == AF_INET ? 4 : 16);
+	if (r)
+		return r;
+	return (int)a->prefix - (int)b->prefix;
+}
+
+/*
+ * The first route of t after c->last (the first of all without one) in
+ * report_route_cmp()'s order: a walk of the table for each, the table
+ * being small (CONFIG_MAX_ROUTES) and config rare.
+ */
+static bool report_route_after(const struct route_table *t,
+			       const struct report_cursor *c, struct cidr *p,
+			       unsigned int *peer)
+{
+	unsigned int cursor = 0, pr;
+	bool found = false;
+	struct cidr q;
+
+	while (route_next(t, &cursor, &q, &pr)) {
+		if (c->has_last && report_route_cmp(&q, &c->last) <= 0)
+			continue;
+		if (found && report_route_cmp(&q, p) >= 0)
+			continue;
+		*p = q;
+		*peer = pr;
+		found = true;
+	}
+	return found;
+}
+
+/* Is route p to a one of --peers, of every tun or of tun's? */
+static bool report_route_of_file(const struct config *cfg,
+				 const struct cidr *p, const struct ipaddr *a,
+				 const char *tun)
+{
+	unsigned int i;
+
+	for (i = cfg->n_routes_cmd; i < cfg->n_routes; i++) {
+		const struct config_route *r = &cfg->routes[i];
+
+		if (!report_route_cmp(&r->prefix, p) &&
+		    optvalue_ip_equal(&r->peer, a) &&
+		    (!r->dev[0] || !strcmp(r->dev, tun)))
+			return true;
+	}
+	return false;
+}
+
+/* Does every tun route p to peer? */
+static bool report_route_in_every_tun(const struct port *port,
+				      const struct cidr *p, unsigned int peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->n_dev; i++)
+		if (route_get(&port->dev[i]->s.routes, p) != (int)peer)
+			return false;
+	return true;
+}
+
+/*
+ * The routes of tun c->pos as they are now, those of route add and del
+ * too, a route a step: one every tun holds to one peer as "route
+ * PREFIX=ADDR" with the first tun's, as --route without DEV= makes them,
+ * the others as "route DEV=PREFIX=ADDR"; those of --peers left to the
+ * file. false past the last tun.
+ */
+static bool report_config_route(FILE *out, const struct port *port,
+				struct report_cursor *c)
+{
+	const struct device *dev;
+	const struct ipaddr *a;
+	unsigned int peer;
+	struct cidr p;
+	bool every;
+
+	for (; c->pos < port->n_dev; c->pos++, c->has_last = false) {
+		dev = port->dev[c->pos];
+		while (dev->s.encap.l3 &&
+		       report_route_after(&dev->s.routes, c, &p, &peer)) {
+			c->last = p;
+			c->has_last = true;
+			a = &port->peers.v[peer].addr;
+			if (report_route_of_file(port->cfg, &p, a,
+						 dev->s.ifname))
+				continue;
+			every = report_route_in_every_tun(port, &p, peer);
+			if (every && c->pos)
+				continue;
+			conffile_put_route(out, every ? NULL : dev->s.ifname,
+					   &p, a);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Part 0: the head; 1: row i of the argp table, its item pos: what the
- * config says, but the peers and static entries as they are now.
+ * config says, but the peers, static entries and routes as they are now.
  */
 static bool report_config_step(FILE *out, const struct port *port,
 			       struct report_cursor *c)
@@ -1041,9 +1149,10 @@ static bool report_config_step(FILE *out, const struct port *port,
 	for (; (key = conffile_row(c->i)); c->i++, c->pos = 0, c->after = 0) {
 		if (key < 0)
 			continue;
-		if (key == OPT_REMOTE ? report_config_peer(out, port, c)
-		    : key == OPT_FDB  ? report_config_fdb(out, port, c)
-				      : conffile_put(out, cfg, key, c->pos++))
+		if (key == OPT_REMOTE  ? report_config_peer(out, port, c)
+		    : key == OPT_FDB   ? report_config_fdb(out, port, c)
+		    : key == OPT_ROUTE ? report_config_route(out, port, c)
+				       : conffile_put(out, cfg, key, c->pos++))
 			return true;
 	}
 	return false;

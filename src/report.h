@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "optvalue.h"
 
 struct port;
 struct device;
@@ -64,6 +65,8 @@ struct report_cursor {
 	bool one;		/* of one device only, dev (report_only()) */
 	unsigned int dev;
 	uint64_t after;		/* REPORT_CONFIG: fdb_next_static()'s */
+	struct cidr last;	/* REPORT_CONFIG: the route said last, */
+	bool has_last;		/* if one was, in device i */
 };
 
 /* The largest piece report_step() writes, about: a device in JSON. */

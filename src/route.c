@@ -236,6 +236,17 @@ int route_add(struct route_table *t, const struct cidr *p, unsigned int peer)
 	return 0;
 }
 
+int route_get(const struct route_table *t, const struct cidr *p)
+{
+	uint8_t addr[16];
+	int fam = route_key(p, addr);
+	uint32_t i;
+
+	if (fam < 0 || !t->n || !route_find(t, fam, p->prefix, addr, &i))
+		return -1;
+	return (int)t->slots[i].peer;
+}
+
 int route_del(struct route_table *t, const struct cidr *p)
 {
 	uint8_t addr[16];

@@ -53,6 +53,9 @@ void route_free(struct route_table *t);
  */
 int route_add(struct route_table *t, const struct cidr *p, unsigned int peer);
 
+/* The peer of the route of exactly p, or -1 when there is none. */
+int route_get(const struct route_table *t, const struct cidr *p);
+
 /*
  * Forget the route of p. -ENOENT when the table has none, -EINVAL for
  * a p route_add() refuses.

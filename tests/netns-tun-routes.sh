@@ -166,6 +166,17 @@ route_add()
 		ping_ok "$NS_A" "$NEW_ADDR"
 }
 
+# config_route: gsotunctl config says the route route add gave, with the
+# command line's.
+config_route()
+{
+	ctl "$NS_A" "$TAP_A" config
+	diag "config's routes:" "$(grep '^route ' <<<"$OUT")"
+	[ "$ST" -eq 0 ] && grep -qxF "route $NEW=$UL_B" <<<"$OUT" &&
+		grep -qxF "route $OV4_X=$UL_X" <<<"$OUT" &&
+		[ "$(grep -c '^route ' <<<"$OUT")" -eq 5 ]
+}
+
 # route_complete: bash completion of route del offers A's prefixes.
 route_complete()
 {
@@ -239,6 +250,7 @@ check "$r: gsotunctl route show: A's four routes" route_show
 check "$r: gsotunctl route show --json: they, as gsotunctl(8) has it" \
 	route_json
 check "$r: route add: routed into the tun, a ping to B crosses" route_add
+check "$r: gsotunctl config says the added route" config_route
 check "$r: bash completion of route del: the prefixes" route_complete
 check "$r: route del: out of the tun, then no route in gsotun" route_del
 check "$r: route add to no peer, or with host bits: refused" route_refused

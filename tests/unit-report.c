@@ -1017,17 +1017,17 @@ static const char *write_file(const char *name, const char *text)
 	return path;
 }
 
-/* The static entries of a fdb report, sorted, a line each. */
-static char *static_lines(const char *fdb)
+/* The lines of text that hold with (static entries, routes), sorted. */
+static char *sorted_lines(const char *text, const char *with)
 {
-	char *copy = strdup(fdb), *line, *save = NULL, **v = NULL, *out;
+	char *copy = strdup(text), *line, *save = NULL, **v = NULL, *out;
 	unsigned int n = 0, i;
 	size_t len = 0;
 	FILE *f;
 
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (strstr(line, " static")) {
+		if (strstr(line, with)) {
 			v = realloc(v, (n + 1) * sizeof(*v));
 			v[n++] = line;
 		}
@@ -1089,8 +1089,8 @@ static void test_config(struct rig *a)
 	   "config fed back: the same peers");
 	pa = rig_report(a, REPORT_FDB);
 	pb = rig_report(&b, REPORT_FDB);
-	fa = static_lines(pa);
-	fb = static_lines(pb);
+	fa = sorted_lines(pa, " static");
+	fb = sorted_lines(pb, " static");
 	ok(!strcmp(fa, fb) && count(fa, "\n") > 1000,
 	   "config fed back: the same static entries in every tap (%u)",
 	   count(fa, "\n"));
@@ -1101,6 +1101,70 @@ static void test_config(struct rig *a)
 	free(ca);
 	free(cb);
 	rig_close(&b);
+	unlink(argv[2]);
+}
+
+static void tun_route_add(struct rig *r, unsigned int dev, const char *prefix,
+			  const char *peer)
+{
+	struct config_route e = { .prefix.family = 0 };
+
+	if (optvalue_cidr_parse(prefix, &e.prefix))
+		abort();
+	set_ip(&e.peer, peer);
+	if (fwd_route_add(&r->dev[dev], &e))
+		abort();
+}
+
+/*
+ * config of a port of tuns: the routes of now, route add and del's too,
+ * in an order of their own; fed back to --config, the same routes.
+ */
+static void test_config_routes(void)
+{
+	const char *argv[] = { "gsotun", "--config", NULL, NULL };
+	struct cidr gone;
+	struct rig a, b;
+	char *ca, *cb, *ra, *rb;
+
+	rig_open(&a, tun_argv);
+	tun_route_add(&a, 0, "10.2.0.0/16", "198.18.0.3");
+	tun_route_add(&a, 0, "fd00:9::/64", "198.18.0.2");
+	tun_route_add(&a, 1, "fd00:9::/64", "198.18.0.2");
+	if (optvalue_cidr_parse("10.1.0.0/16", &gone) ||
+	    fwd_route_del(&a.dev[1], &gone))
+		abort();
+	ca = rig_report(&a, REPORT_CONFIG);
+	has(ca, "\nroute ut-t0=0.0.0.0/0=198.18.0.3\n"
+	    "route ut-t0=10.1.0.0/16=198.18.0.2\n"
+	    "route ut-t0=10.2.0.0/16=198.18.0.3\n"
+	    "route fd00:9::/64=198.18.0.2\n"
+	    "route ut-t1=fd00:1::/64=198.18.0.3\n",
+	    "config: the routes of now, by tun, family, address, length; "
+	    "one of every tun once, without DEV=");
+	ok(count(ca, "\nroute ") == 5, "config: no other route said");
+
+	argv[2] = write_file("config-tun", ca);
+	rig_open(&b, argv);
+	cb = rig_report(&b, REPORT_CONFIG);
+	ok(!strcmp(ca, cb), "config of tuns fed back: the same config");
+	if (strcmp(ca, cb))
+		printf("#   first:\n%.600s\n#   then:\n%.600s\n", ca, cb);
+	free(cb);
+	cb = rig_report(&a, REPORT_ROUTES);
+	ra = sorted_lines(cb, " dst ");
+	free(cb);
+	cb = rig_report(&b, REPORT_ROUTES);
+	rb = sorted_lines(cb, " dst ");
+	ok(!strcmp(ra, rb) && count(ra, "\n") == 6,
+	   "config of tuns fed back: the same routes in each tun (%u)",
+	   count(ra, "\n"));
+	free(ra);
+	free(rb);
+	free(ca);
+	free(cb);
+	rig_close(&b);
+	rig_close(&a);
 	unlink(argv[2]);
 }
 
@@ -1118,7 +1182,7 @@ int main(void)
 	else if (!system("python3 -c pass 2>/dev/null"))
 		python = "python3";
 	log_level = LOG_LVL_WARN;
-	plan(73 + 9);
+	plan(73 + 9 + 4);
 	rig_open(&r, port_argv);
 	fill(&r);
 	test_stats(&r);
@@ -1135,6 +1199,7 @@ int main(void)
 	rig_close(&r);
 	test_churn();
 	test_routes();
+	test_config_routes();
 	rmdir(tmpdir);
 	return done_testing();
 }

@@ -344,6 +344,15 @@ static void check_next(const struct route_table *t, const char *name)
 	   "%s: route_next visits each of the %u routes once", name, live);
 	if (bad || n != live)
 		printf("#   %u bad, %u visited\n", bad, n);
+	bad = 0;
+	for (i = 0; i < n_model; i++) {
+		at = model_find(&model[i].c);
+		if (route_get(t, &model[i].c) != (at < 0 ? -1 :
+						  (int)model[at].peer))
+			bad++;
+	}
+	ok(!bad, "%s: route_get gives each prefix's peer, -1 for one gone",
+	   name);
 }
 
 /*
