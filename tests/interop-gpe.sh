@@ -4,8 +4,9 @@
 # own vxlan in B in `gpe external` mode, its peer chosen by lwtunnel
 # routes (`ip route ... encap ip id VNI dst VTEP`): ping and 64 MiB
 # SHA-256-checked transfers both ways, IPv4 and IPv6 inside; a capture
-# of A's side checked by tshark (next protocol 1 and 2, every checksum;
-# A's veth computes its checksums, tx off, as a NIC without offloads).
+# of A's side checked by tshark (next protocol 1 and 2, every checksum,
+# the datagrams' sizes; A's veth computes its checksums, tx off, and
+# segments UDP, as a NIC without offloads).
 #
 # Usage: interop-gpe.sh 4|6   (the underlay family)
 #
@@ -84,7 +85,22 @@ veth_mode()
 		bail "ethtool -K $VETH_B ($1) failed"
 }
 
+# sizes_ok FILE: A's datagrams, segmented by its veth as a NIC without
+# UDP segmentation offload sends them, are never longer than the path
+# MTU, and the transfer's full-size ones are exactly that (1514 bytes
+# of Ethernet: the tun's MTU and 36 or 56 of headers).
+sizes_ok()
+{
+	local src=ip.src sizes
 
+	[ "$fam" = 6 ] && src=ipv6.src
+	sizes=$(tshark -r "$1" -n -Y "$src == $UL_A" -T fields \
+		-e frame.len 2>/dev/null | sort -n | uniq -c | sort -k2n |
+		tail -n 3 | awk '{printf "%s:%s ", $2, $1}')
+	diag "A's longest frames (length:count): $sizes"
+	[[ $sizes =~ (^| )1514:([0-9]+)\ $ ]] &&
+		[ "${BASH_REMATCH[2]}" -gt 100 ]
+}
 
 # next_protos FILE: the next protocols of A's VXLAN-GPE packets in the
 # capture (1 IPv4, 2 IPv6) with their port and VNI, as words in NP.
@@ -110,7 +126,7 @@ next_protos()
 capture_ok()
 {
 	cap_check "$1" udp.port==4790,vxlan_gpe || return 1
-	next_protos "$1" || return 1
+	next_protos "$1" && sizes_ok "$1" || return 1
 	[ "${CAP[tcp_good]}" -gt 100 ] || return 1
 	[ "$2" = whole ] ||
 		{ [ "${CAP[tcp_bad]}" = 0 ] && [ "${CAP[udp_bad]}" = 0 ] &&
@@ -142,7 +158,7 @@ for combo in on/--csum off/default off/--no-csum; do
 		check "$r, veth $mode: 64 MiB B->A over IPv6, SHA-256 matches" \
 			xfer_if_up "$NS_B" "$NS_A" "$OV6_A" big
 		cap_stop
-		check "$r, veth $mode: on the wire, next protocols 1 and 2" \
+		check "$r, veth $mode: on the wire: next protocols, sizes" \
 			capture_ok "$pcap" "$mode"
 	done
 	gt_counters "$NS_A" && gt_show A
