@@ -12,9 +12,11 @@ build="build-essential autoconf automake libtool pkg-config
 	libev-dev liburing-dev libmnl-dev"
 demo="iproute2 procps iputils-ping iperf3"
 # debhelper, lintian and systemd (its systemd.pc, a Build-Depends) for
-# tests/package-deb.sh, which builds the Debian package.
+# tests/package-deb.sh, which builds the Debian package; openvswitch-switch
+# for tests/netns-tun-ovs.sh, which runs its own ovsdb-server and
+# ovs-vswitchd in a namespace and needs no service of the package running.
 tests="$demo socat tcpdump tshark ethtool python3 python3-scapy clang
-	libclang-rt-dev debhelper lintian systemd"
+	libclang-rt-dev debhelper lintian systemd openvswitch-switch"
 
 case ${1:-} in
 "") want="$build $tests" what="build and test dependencies" ;;

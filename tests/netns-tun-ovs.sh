@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun --mode tun against Open vSwitch's userspace datapath as an L3 GRE
+# peer: a type=gre port with packet_type=legacy_l3, over IPv4 and IPv6.
+#
+# B runs its own ovsdb-server and ovs-vswitchd (database, run and log
+# directories in the test's temporary directory, killed by PID at exit),
+# every bridge datapath_type=netdev:
+#   br-phy   B's veth and the internal port br-phy, which holds B's
+#            underlay address (OVS's native tunnelling sends through it);
+#   br-int   the internal port br-int with B's overlay addresses, and gre0,
+#            type=gre, packet_type=legacy_l3 (IP packets in GRE 0x0800 or
+#            0x86DD: OVS gives them a dummy Ethernet header of zero MACs
+#            coming in, and strips it going out). Flows: from gre0 to
+#            LOCAL with br-int's MAC as destination; IP and IPv6 from LOCAL
+#            to gre0. br-int has static neighbours for A's addresses.
+# OVS 3.1 refuses legacy_l3 on type=ip6gre ("legacy_l3 configured on
+# ip6gre tunnel that cannot carry L3 traffic": tunnel_supported_layers()
+# has L3 for gre only), but its type=gre takes an IPv6 remote_ip.
+#
+# Runs: gre over IPv4, over IPv6; key and checksums; key and sequence
+# numbers (not OVS's checksums with sequence numbers together: it sums
+# before it writes the sequence number, KERNEL-FACTS). Each: pings both
+# ways, IPv4 and IPv6 inside, 8 MiB each way, a capture checked by tshark,
+# no drop counted by gsotun.
+#
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+OVS_SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
+for tool in ovsdb-server ovs-vswitchd ovsdb-tool ovs-vsctl ovs-ofctl \
+	ovs-appctl; do
+	PATH=$PATH:/usr/sbin:/sbin command -v "$tool" >/dev/null 2>&1 || {
+		echo "1..0 # SKIP no $tool: Open vSwitch (Debian's" \
+			"openvswitch-switch) is not installed"
+		exit 0
+	}
+done
+[ -r "$OVS_SCHEMA" ] ||
+	{ echo "1..0 # SKIP no $OVS_SCHEMA (openvswitch-switch)"; exit 0; }
+
+lib_init 150 tcpdump tshark ethtool socat
+net_setup 4 1
+UL6_A=fd00:198:18:1::1 UL6_B=fd00:198:18:1::2
+make_data small 8
+
+# The underlay addresses of B move to br-phy once OVS owns the veth.
+ip -n "$NS_B" addr flush dev "$VETH_B"
+ip -n "$NS_A" addr add "$UL6_A/64" dev "$VETH_A" nodad ||
+	bail "cannot add $UL6_A"
+# OVS reads the veth with AF_PACKET and drops packets whose checksum the
+# sending veth left to offload; B's own packets with final checksums too.
+for ns_dev in "$NS_A:$VETH_A" "$NS_B:$VETH_B"; do
+	ip netns exec "${ns_dev%%:*}" ethtool -K "${ns_dev#*:}" tx off \
+		>/dev/null || bail "ethtool -K ${ns_dev#*:} tx off failed"
+done
+
+OVS_DIR=$LIB_TMP/ovs
+mkdir "$OVS_DIR" || bail "cannot make $OVS_DIR"
+export OVS_RUNDIR=$OVS_DIR OVS_LOGDIR=$OVS_DIR OVS_DBDIR=$OVS_DIR
+export OVS_SYSCONFDIR=$OVS_DIR OVS_PKGDATADIR=/usr/share/openvswitch
+DB=unix:$OVS_DIR/db.sock
+
+vsctl()
+{
+	ip netns exec "$NS_B" ovs-vsctl --db="$DB" --timeout=10 "$@"
+}
+
+ofctl()
+{
+	ip netns exec "$NS_B" ovs-ofctl -O OpenFlow13 "$@"
+}
+
+# ovs_start: the two daemons in B, in the foreground as far as they know
+# (tracked, killed by PID at exit), then the bridges.
+ovs_start()
+{
+	local i
+
+	ovsdb-tool create "$OVS_DIR/conf.db" "$OVS_SCHEMA" ||
+		{ diag "ovsdb-tool create failed"; return 1; }
+	ip netns exec "$NS_B" ovsdb-server "$OVS_DIR/conf.db" \
+		--remote="punix:$OVS_DIR/db.sock" \
+		--unixctl="$OVS_DIR/ovsdb-server.ctl" \
+		--log-file="$OVS_DIR/ovsdb-server.log" \
+		</dev/null >/dev/null 2>&1 &
+	track_pid $!
+	for ((i = 0; i < 50; i++)); do
+		[ -S "$OVS_DIR/db.sock" ] && break
+		sleep 0.1
+	done
+	vsctl --no-wait init || { diag "ovs-vsctl init failed"; return 1; }
+	ip netns exec "$NS_B" ovs-vswitchd "$DB" \
+		--unixctl="$OVS_DIR/ovs-vswitchd.ctl" \
+		--log-file="$OVS_DIR/ovs-vswitchd.log" \
+		</dev/null >/dev/null 2>&1 &
+	OVS_PID=$!
+	track_pid "$OVS_PID"
+	vsctl add-br br-phy -- set bridge br-phy datapath_type=netdev \
+		-- add-port br-phy "$VETH_B" \
+		-- add-br br-int -- set bridge br-int datapath_type=netdev ||
+		{ diag "$(tail -n 5 "$OVS_DIR/ovs-vswitchd.log")"; return 1; }
+	ip -n "$NS_B" addr add "$UL_B/24" dev br-phy &&
+		ip -n "$NS_B" addr add "$UL6_B/64" dev br-phy nodad &&
+		ip -n "$NS_B" link set br-phy up &&
+		ip -n "$NS_B" addr add "$OV4_B/24" dev br-int &&
+		ip -n "$NS_B" addr add "$OV6_B/64" dev br-int nodad &&
+		ip -n "$NS_B" link set br-int up || return 1
+	# Through br-phy: OVS learns A's MAC for its tunnel pushes.
+	for ((i = 0; i < 50; i++)); do
+		ip netns exec "$NS_B" ping -c 1 -W 1 "$UL_A" >/dev/null 2>&1 &&
+			ip netns exec "$NS_B" ping -c 1 -W 1 "$UL6_A" \
+				>/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	diag "the underlay does not answer through br-phy"
+	return 1
+}
+
+# ovs_gre TYPE-OPTIONS...: gre0 on br-int anew, with remote_ip and
+# legacy_l3 and the options given, the flows, br-int's MTU and neighbours.
+ovs_gre()
+{
+	local remote=$1 mtu=$2 mac err
+
+	shift 2
+	vsctl --if-exists del-port br-int gre0 &&
+		vsctl add-port br-int gre0 -- set interface gre0 type=gre \
+			options:remote_ip="$remote" \
+			options:packet_type=legacy_l3 "$@" \
+			-- set interface br-int mtu_request="$mtu" ||
+		{ diag "$(tail -n 5 "$OVS_DIR/ovs-vswitchd.log")"; return 1; }
+	err=$(vsctl get interface gre0 error)
+	[ "$err" = '[]' ] || { diag "OVS: gre0: $err"; return 1; }
+	mac=$(link_attr "$NS_B" br-int link/ether)
+	ofctl del-flows br-int &&
+		ofctl add-flow br-int \
+			"in_port=gre0,actions=mod_dl_dst:$mac,LOCAL" &&
+		ofctl add-flow br-int "in_port=LOCAL,ip,actions=output:gre0" &&
+		ofctl add-flow br-int \
+			"in_port=LOCAL,ipv6,actions=output:gre0" || return 1
+	# legacy_l3 strips the Ethernet header: any MAC will do.
+	ip -n "$NS_B" neigh replace "$OV4_A" lladdr 02:00:5e:00:53:01 \
+		dev br-int nud permanent &&
+		ip -n "$NS_B" neigh replace "$OV6_A" \
+			lladdr 02:00:5e:00:53:01 dev br-int nud permanent
+}
+
+a_drops_zero()
+{
+	gt_counters "$NS_A" && gt_show A && ctr_drops_zero "$GT_CTR"
+}
+
+# ovs_run FAM MTU OVS-OPTIONS... -- GSOTUN-ARGS...
+ovs_run()
+{
+	local fam=$1 mtu=$2 ovs=() gt=() ul_a ul_b pcap r st want_c
+
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		ovs+=("$1")
+		shift
+	done
+	shift
+	gt=("$@")
+	if [ "$fam" = 6 ]; then
+		ul_a=$UL6_A ul_b=$UL6_B
+	else
+		ul_a=$UL_A ul_b=$UL_B
+	fi
+	r="OVS gre/$fam${ovs[*]:+ ${ovs[*]}}"
+	pcap=$LIB_TMP/ovs.$fam.$((++ovs_n)).pcap
+	check "$r: OVS takes gre0 (type=gre, packet_type=legacy_l3)" \
+		ovs_gre "$ul_a" "$mtu" "${ovs[@]}" || return
+	check "$r: gsotun --mode tun${gt[*]:+ ${gt[*]}} starts in A" \
+		gt_start "$NS_A" "$TAP_A" --mode tun --encap gre \
+		--local "$ul_a" --remote "$ul_b" \
+		--address "$OV4_A/24" --address "$OV6_A/64" "${gt[@]}" ||
+		return
+	check "$r: the tun's MTU is $mtu" wait_tap_mtu "$NS_A" "$TAP_A" "$mtu"
+	pings_both_ways
+	ok $? "$r: A and B ping each other, IPv4 and IPv6 inside"
+	st=1
+	if [ "$TUNNEL_UP" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
+		xfer "$NS_A" "$NS_B" "$OV4_B" small &&
+			xfer "$NS_B" "$NS_A" "$OV6_A" small
+		st=$?
+		cap_stop
+	fi
+	ok "$st" "$r: 8 MiB A->B over IPv4, B->A over IPv6, SHA-256 match"
+	if [ "$st" -eq 0 ] && cap_check "$pcap"; then
+		# Every checksum good; the C bit on all or none, as set.
+		want_c=0
+		[[ " ${ovs[*]} " == *" options:csum=true "* ]] &&
+			want_c=${CAP[gre_total]}
+		ok $((CAP[gre_total] < 2000 || CAP[gre_bad] != 0 ||
+			CAP[tcp_bad] != 0 || CAP[ip_bad] != 0 ||
+			CAP[gre_csum] != want_c || CAP[gre_good] != want_c)) \
+			"$r: tshark: every checksum good, the C bit on $want_c"
+	else
+		ok 1 "$r: tshark: every checksum good (no capture)"
+	fi
+	check "$r: gsotun counted no drop" a_drops_zero
+	check "$r: gsotun exits 0 on SIGTERM" gt_stop "$NS_A"
+}
+
+ovs_n=0
+check "Open vSwitch (userspace datapath) starts in B" ovs_start ||
+	{ diag "$(tail -n 10 "$OVS_DIR"/*.log)"; done_testing; }
+diag "$(ip netns exec "$NS_B" ovs-vswitchd --version | head -n 1)"
+
+# gre MTU: 1500 - outer IP - 4 (and 4 for each of key, checksum, seq).
+ovs_run 4 1476 --
+ovs_run 6 1456 --
+ovs_run 4 1468 options:key=7 options:csum=true -- --key 7 --csum
+ovs_run 6 1448 options:key=7 options:seq=true -- --key 7 --seq
+
+done_testing
