@@ -27,9 +27,12 @@
 /*
  * Input:
  *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
- *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum required;
- *               bit 4: GRE sequence numbers; bit 5: GRO merging off;
- *               bit 6: UDP datagrams merged too (a tap with USO)
+ *               3 VXLAN-GPE); bit 2: GRE key; bit 3: GRE checksum
+ *               required; bit 4: GRE sequence numbers; bit 5: GRO
+ *               merging off; bit 6: UDP datagrams merged too (a tap with
+ *               USO); bit 7: --mode tun, IP packets inside, no Ethernet
+ *               (VXLAN, which carries none, becomes VXLAN-GPE:
+ *               fuzz_encap_fit())
  *   bytes 1-2   the tap's MTU, big-endian (0 means 1500, at least 68)
  *   bytes 3-5   VNI
  *   bytes 6-9   GRE key
@@ -239,16 +242,39 @@ static int rx_walk_l4(const uint8_t *d, struct rx_layout *l)
 	return RX_IP;
 }
 
-/* Ethernet, up to two VLAN tags (as vnet.c), IPv4 or IPv6, TCP or UDP. */
+/*
+ * The family of a tun's packet, by its version nibble (tun_get_user()):
+ * a tun takes nothing else, so anything else is a bad header.
+ */
+static int rx_walk_tun(const uint8_t *d, size_t len, uint16_t *type)
+{
+	if (len && d[0] >> 4 == 4)
+		*type = 0x0800;
+	else if (len && d[0] >> 4 == 6)
+		*type = 0x86dd;
+	else
+		return RX_BAD;
+	return RX_IP;
+}
+
+/*
+ * Ethernet, up to two VLAN tags (as vnet.c), or a tun's bare IP packet
+ * (the tunnel's l3); IPv4 or IPv6, TCP or UDP.
+ */
 static int rx_walk(uint8_t *d, size_t len, bool fix, struct rx_layout *l)
 {
 	uint16_t type;
 	int res;
 
 	memset(l, 0, sizeof(*l));
-	l->l3 = fuzz_l3_off(d, len, &type);
-	if (!l->l3)
-		return RX_NOT_IP;
+	if (X.cfg.l3) {
+		if (rx_walk_tun(d, len, &type) != RX_IP)
+			return RX_BAD;
+	} else {
+		l->l3 = fuzz_l3_off(d, len, &type);
+		if (!l->l3)
+			return RX_NOT_IP;
+	}
 	if (type == 0x0800)
 		res = rx_walk_ip4(d, len, fix, l);
 	else if (type == 0x86dd)
@@ -350,10 +376,11 @@ static size_t rx_gre_hlen(uint16_t flags)
 static void rx_fix(const struct encap_cfg *c, uint8_t *p, size_t len,
 		   bool seed)
 {
+	bool gre = fuzz_hdr_of(c->type) == FUZZ_HDR_GRE;
 	size_t hlen = 8;
 	uint16_t flags = 0;
 
-	if (c->type != ENCAP_VXLAN) {
+	if (gre) {
 		if (len < 4)
 			return;
 		flags = pkt_get16(p);
@@ -363,7 +390,7 @@ static void rx_fix(const struct encap_cfg *c, uint8_t *p, size_t len,
 		return;
 	rx_fix_inner(p + hlen, len - hlen, seed);
 	/* RFC 2784 section 2.2: over the GRE header and the payload. */
-	if (c->type != ENCAP_VXLAN && (flags & RX_GRE_C)) {
+	if (gre && (flags & RX_GRE_C)) {
 		pkt_put16(p + 4, 0);
 		pkt_put16(p + 4, (uint16_t)~pkt_fold(pkt_sum(p, len, 0)));
 	}
@@ -390,6 +417,55 @@ static enum drop rx_ref_vxlan(const struct encap_cfg *c, const uint8_t *p,
 }
 
 /*
+ * What the payload must be once the header said what it carries: an
+ * Ethernet header (a tap's frame), or an IPv4 header's worth of the IP
+ * version the header named (ip_rcv_core() drops another as a header
+ * error); version 0 here: Ethernet.
+ */
+static enum drop rx_ref_inner(const struct encap_cfg *c, const uint8_t *in,
+			      size_t len, unsigned int version)
+{
+	if (len < (c->l3 ? 20u : 14u))
+		return DROP_RX_INNER_SHORT;
+	if (c->l3 && in[0] >> 4 != version)
+		return DROP_RX_INNER_HDR;
+	return DROP_NONE;
+}
+
+/*
+ * draft-ietf-nvo3-vxlan-gpe-12 section 3, in vxlan_rcv()'s order: the I
+ * flag, the VNI, P set with version 0 and no O (OAM) bit, a next
+ * protocol the kernel knows (1 to 5), no other bit; then one the mode
+ * carries: 3, Ethernet, in a tap; 1 (IPv4) or 2 (IPv6) in a tun.
+ */
+static enum drop rx_ref_gpe(const struct encap_cfg *c, const uint8_t *p,
+			    size_t len)
+{
+	uint32_t w0, np;
+	unsigned int version = 0;
+
+	if (len < 8)
+		return DROP_RX_SHORT;
+	w0 = pkt_get32(p);
+	np = w0 & 0xff;
+	if (!(w0 & 0x08000000))
+		return DROP_RX_FLAGS;
+	if (pkt_get32(p + 4) >> 8 != (c->vni & 0xffffff))
+		return DROP_RX_VNI;
+	if (!(w0 & 0x04000000) || (w0 & 0x30000000) || (w0 & 0x01000000))
+		return DROP_RX_GPE_FLAGS;
+	if (np < 1 || np > 5)
+		return DROP_RX_GPE_PROTO;
+	if ((w0 & 0xc2ffff00) || p[7])
+		return DROP_RX_FLAGS;
+	if (c->l3 && (np == 1 || np == 2))
+		version = np == 1 ? 4 : 6;
+	else if (c->l3 || np != 3)
+		return DROP_RX_GPE_PROTO;
+	return rx_ref_inner(c, p + 8, len - 8, version);
+}
+
+/*
  * RFC 2784 and RFC 2890, as encap.c says the receiver checks them, in
  * the kernel's order: version, flags, length, checksum, protocol, key, a
  * checksum the tunnel requires, an inner Ethernet header.
@@ -397,6 +473,7 @@ static enum drop rx_ref_vxlan(const struct encap_cfg *c, const uint8_t *p,
 static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 			    size_t len)
 {
+	unsigned int version = 0;
 	uint16_t flags;
 	size_t hlen;
 
@@ -412,7 +489,12 @@ static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 		return DROP_RX_SHORT;
 	if ((flags & RX_GRE_C) && pkt_fold(pkt_sum(p, len, 0)) != 0xffff)
 		return DROP_RX_CSUM;
-	if (pkt_get16(p + 2) != 0x6558)
+	/* TEB in a tap, an IP ethertype in a tun (ipgre_rcv(), RFC 2784) */
+	if (c->l3 && pkt_get16(p + 2) == 0x0800)
+		version = 4;
+	else if (c->l3 && pkt_get16(p + 2) == 0x86dd)
+		version = 6;
+	else if (c->l3 || pkt_get16(p + 2) != 0x6558)
 		return DROP_RX_GRE_PROTO;
 	if (!(flags & RX_GRE_K) != !c->has_key)
 		return DROP_RX_KEY;
@@ -421,7 +503,7 @@ static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 		return DROP_RX_KEY;
 	if (c->gre_csum && !(flags & RX_GRE_C))
 		return DROP_RX_CSUM_MISSING;
-	return len < hlen + 14 ? DROP_RX_INNER_SHORT : DROP_NONE;
+	return rx_ref_inner(c, p + hlen, len - hlen, version);
 }
 
 /*
@@ -433,7 +515,7 @@ static enum drop rx_ref_gre(const struct encap_cfg *c, const uint8_t *p,
 static void rx_peek_id(const struct encap_cfg *c, const struct rx_pkt *p,
 		       enum drop err)
 {
-	bool gre = c->type != ENCAP_VXLAN, has, want;
+	bool gre = fuzz_hdr_of(c->type) == FUZZ_HDR_GRE, has, want;
 	size_t off = 4;
 	uint32_t id = 0;
 
@@ -467,14 +549,19 @@ static void rx_peek_id(const struct encap_cfg *c, const struct rx_pkt *p,
  */
 static enum drop rx_encap(const struct encap_cfg *c, struct rx_pkt *p)
 {
-	bool gre = c->type != ENCAP_VXLAN;
+	enum fuzz_hdr kind = fuzz_hdr_of(c->type);
+	bool gre = kind == FUZZ_HDR_GRE;
 	struct encap_rx rx;
 	enum drop err, want;
 	size_t off;
 
 	err = encap_parse(c, p->buf, p->len, &rx);
-	want = gre ? rx_ref_gre(c, p->buf, p->len) :
-		     rx_ref_vxlan(c, p->buf, p->len);
+	if (gre)
+		want = rx_ref_gre(c, p->buf, p->len);
+	else if (kind == FUZZ_HDR_GPE)
+		want = rx_ref_gpe(c, p->buf, p->len);
+	else
+		want = rx_ref_vxlan(c, p->buf, p->len);
 	FUZZ_CHECK(err == want);
 	rx_peek_id(c, p, err);
 	if (err)
@@ -599,7 +686,8 @@ static void rx_check_vnet(const struct virtio_net_hdr *h, uint32_t len)
 		FUZZ_CHECK(h->hdr_len > h->csum_start && h->hdr_len <= len);
 	}
 	if (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-		FUZZ_CHECK(h->csum_start >= 14);
+		/* Past the link header, or a tun's smallest IP header. */
+		FUZZ_CHECK(h->csum_start >= (G.l3 ? 20 : 14));
 		FUZZ_CHECK((uint32_t)h->csum_start + h->csum_offset + 2 <= len);
 	} else {
 		FUZZ_CHECK(!h->gso_type && !h->gso_size && !h->hdr_len &&
@@ -957,7 +1045,7 @@ static void rx_round_trip(const struct gro_frame *fr, const uint8_t *buf,
 	int err, n, k;
 
 	/* Within the limits of rx_check_bound(): vnet.c takes it back. */
-	err = vnet_hdr_parse(&fr->vnet, buf, fr->len, &f);
+	err = vnet_hdr_parse_as(G.l3, &fr->vnet, buf, fr->len, &f);
 	FUZZ_CHECK(err == DROP_NONE);
 	seg_arena_init(&a, arena, segs, VNET_MAX_SEGS);
 	n = gso_plan(&f, &a, 0, false);
@@ -1251,13 +1339,15 @@ static bool rx_read_cfg(struct rx_ctx *x, const uint8_t *d, size_t n)
 
 	if (n < RX_CFG_LEN)
 		return false;
-	fuzz_encap_cfg(&x->cfg, d);
+	fuzz_encap_cfg(&x->cfg, d, d[0] & RX_TUN);
+	FUZZ_CHECK(encap_carries(x->cfg.type, x->cfg.l3));
 	mtu = pkt_get16(d + 1);
 	if (!mtu)
 		mtu = 1500;
 	if (mtu < 68)
 		mtu = 68;
-	gro_init(&G, mtu, !(d[0] & RX_NO_GRO), d[0] & RX_UDP_GRO, false);
+	gro_init(&G, mtu, !(d[0] & RX_NO_GRO), d[0] & RX_UDP_GRO,
+		 x->cfg.l3);
 	return true;
 }
 

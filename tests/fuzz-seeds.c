@@ -120,21 +120,46 @@ static void rx_raw(uint8_t ctl, const uint8_t *p, size_t n)
 	in_put(p, n);
 }
 
-/* The packet a peer sends for frame f: VXLAN or GRE header, then f. */
+/*
+ * What the header says the payload is: Ethernet (GRE's TEB, GPE's next
+ * protocol 3), or in a tun (RX_TUN) the packet's own IP version.
+ */
+static uint32_t rx_proto(const struct tun *t, const uint8_t *f, bool gre)
+{
+	bool v6 = f[0] >> 4 == 6;
+
+	if (!(t->cfg & RX_TUN))
+		return gre ? 0x6558 : 3;
+	if (gre)
+		return v6 ? 0x86dd : 0x0800;
+	return v6 ? 2 : 1;
+}
+
+/*
+ * The packet a peer sends for frame f (a tun's IP packet with RX_TUN):
+ * VXLAN, VXLAN-GPE (I and P, the next protocol) or GRE header, then f.
+ */
 static void rx_frame(struct tun *t, uint8_t ctl, const uint8_t *f, size_t n)
 {
 	static uint8_t pkt[PKT_MAX + 16];
+	struct encap_cfg c = { .type = t->cfg & 3, .l3 = t->cfg & RX_TUN };
+	uint8_t type;
 	size_t hl = 4;
 
-	if ((t->cfg & 3) == FUZZ_VXLAN) {
+	/* The header of the type fuzz-rx.c runs (VXLAN in a tun: GPE). */
+	fuzz_encap_fit(&c);
+	type = (uint8_t)c.type;
+	if (type == FUZZ_VXLAN || type == FUZZ_VXLAN_GPE) {
 		pkt_put32(pkt, 0x08000000);
+		if (type == FUZZ_VXLAN_GPE)
+			pkt_put32(pkt, 0x0c000000 | rx_proto(t, f, false));
 		pkt_put32(pkt + 4, t->vni << 8);
 		hl = 8;
 	} else {
 		pkt_put16(pkt, (t->cfg & FUZZ_CSUM ? 0x8000 : 0) |
 				       (t->cfg & FUZZ_KEY ? 0x2000 : 0) |
 				       (t->cfg & FUZZ_SEQ ? 0x1000 : 0));
-		pkt_put16(pkt + 2, 0x6558);
+		pkt_put16(pkt + 2, rx_proto(t, f, true));
 		if (t->cfg & FUZZ_CSUM) {
 			pkt_put32(pkt + hl, 0);
 			hl += 4;
@@ -149,7 +174,7 @@ static void rx_frame(struct tun *t, uint8_t ctl, const uint8_t *f, size_t n)
 		}
 	}
 	memcpy(pkt + hl, f, n);
-	if ((t->cfg & 3) != FUZZ_VXLAN && (t->cfg & FUZZ_CSUM))
+	if ((type == FUZZ_GRE || type == FUZZ_GRE_UDP) && (t->cfg & FUZZ_CSUM))
 		pkt_put16(pkt + 4,
 			  (uint16_t)~pkt_fold(pkt_sum(pkt, hl + n, 0)));
 	rx_raw(ctl, pkt, hl + n);
@@ -757,6 +782,167 @@ static void rx_udp(void)
 	seed_save("rx", "gre-udp-udp6-run-seeded");
 }
 
+/* ---- receive side, --mode tun: IP packets, no Ethernet ------------------ */
+
+/* Segment i of a run, as the IP packet a tun's peer sends. */
+static void rx_tun_seg(struct tun *t, uint8_t ctl, const struct pkt_spec *s0,
+		       uint32_t i)
+{
+	struct pkt_spec s;
+
+	rx_seg(s0, i, &s);
+	pkt_to_ip(&P);
+	rx_frame(t, ctl, P.buf, P.len);
+}
+
+static void rx_tun_run(struct tun *t, const struct pkt_spec *s0, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		rx_tun_seg(t, 0, s0, i);
+}
+
+/*
+ * Runs of TCP and UDP over IPv4 and IPv6 that merge into a tun's
+ * super-packets, in GRE (0x0800, 0x86dd), GRE-in-UDP and VXLAN-GPE
+ * (next protocol 1, 2); VXLAN asked for in a tun (VXLAN-GPE); GPE in a
+ * tap (next protocol 3).
+ */
+static void rx_tun_runs(void)
+{
+	struct tun gre = { .cfg = FUZZ_GRE | RX_TUN };
+	struct tun grek = { .cfg = FUZZ_GRE | FUZZ_KEY | FUZZ_CSUM |
+				   FUZZ_SEQ | RX_TUN, .key = 0x80000001 };
+	struct tun gu = { .cfg = FUZZ_GRE_UDP | RX_UDP_GRO | RX_TUN };
+	struct tun gpe = { .cfg = FUZZ_VXLAN_GPE | RX_UDP_GRO | RX_TUN,
+			   .vni = 0x123456 };
+	struct tun vx = { .cfg = FUZZ_VXLAN | RX_TUN, .vni = 42 };
+	struct tun gpe2 = { .cfg = FUZZ_VXLAN_GPE, .vni = 42 };
+	const struct pkt_spec u4 = { .l4 = UDP, .payload_len = 300,
+				     .ip_id = 9 };
+	const struct pkt_spec u6 = { .l4 = UDP, .ipv6 = true,
+				     .payload_len = 280 };
+	struct pkt_spec s;
+
+	rx_begin(&gre, 1500);
+	rx_tun_run(&gre, &tcp4s, 3);
+	seed_save("rx", "tun-gre-tcp4-run3");
+	rx_begin(&grek, 1500);
+	rx_tun_run(&grek, &tcp6s, 3);
+	rx_tun_run(&grek, &tcp4s, 2);
+	seed_save("rx", "tun-gre-all-tcp6-tcp4-runs");
+	rx_begin(&gu, 1500);
+	rx_tun_run(&gu, &u4, 4);
+	s = u4;
+	s.payload_len = 100;
+	s.ip_id = 13;
+	pkt_build_ip(&s, &P);
+	rx_frame(&gu, 0, P.buf, P.len);
+	seed_save("rx", "tun-greudp-udp4-run-short-last");
+	rx_begin(&gpe, 1500);
+	rx_tun_run(&gpe, &tcp4s, 3);
+	rx_tun_run(&gpe, &u6, 3);
+	seed_save("rx", "tun-gpe-tcp4-udp6-runs");
+	rx_begin(&vx, 1500);
+	rx_tun_run(&vx, &tcp6s, 3);
+	seed_save("rx", "tun-vxlan-as-gpe-tcp6-run3");
+	rx_begin(&gpe2, 1500);
+	rx_run(&gpe2, &tcp4s, 3);
+	seed_save("rx", "gpe-tcp4-run3");
+	/* One TCP packet over the tun's MTU: a GSO frame of its own. */
+	rx_begin(&gre, 1500);
+	s = tcp4;
+	s.payload_len = 20000;
+	pkt_build_ip(&s, &P);
+	rx_frame(&gre, RX_CTL_END, P.buf, P.len);
+	s = tcp6;
+	s.payload_len = 9000;
+	s.partial = true;
+	pkt_build_ip(&s, &P);
+	rx_frame(&gre, 0, P.buf, P.len);
+	seed_save("rx", "tun-gre-tcp4-tcp6-over-mtu");
+}
+
+/* hdr (8 bytes of VXLAN-GPE, or 4 of GRE), then the packet p of n bytes. */
+static void rx_raw_hdr(uint8_t ctl, const uint8_t *hdr, size_t hl,
+		       const uint8_t *p, size_t n)
+{
+	static uint8_t pkt[2048];
+
+	memcpy(pkt, hdr, hl);
+	memcpy(pkt + hl, p, n);
+	rx_raw(ctl, pkt, hl + n);
+}
+
+/*
+ * Headers a tun's encapsulation refuses, each among ones it takes: GPE
+ * next protocols it does not carry (3, Ethernet; 4, NSH; 6), a version,
+ * O, B, no P, a next protocol that is not the packet's version, a
+ * payload under an IPv4 header; GRE TEB in a tun, 0x86dd over IPv4;
+ * and GPE's next protocol 1 in a tap.
+ */
+static void rx_tun_errors(void)
+{
+	static const uint8_t gpe_bad[][8] = {
+		{ 0x0c, 0, 0, 3, 0, 0, 42, 0 },	/* Ethernet in a tun */
+		{ 0x0c, 0, 0, 4, 0, 0, 42, 0 },	/* NSH */
+		{ 0x0c, 0, 0, 6, 0, 0, 42, 0 },	/* unknown */
+		{ 0x08, 0, 0, 1, 0, 0, 42, 0 },	/* no P */
+		{ 0x1c, 0, 0, 1, 0, 0, 42, 0 },	/* version 1 */
+		{ 0x0d, 0, 0, 1, 0, 0, 42, 0 },	/* O: OAM */
+		{ 0x0e, 0, 0, 1, 0, 0, 42, 0 },	/* B */
+		{ 0x0c, 0, 0, 2, 0, 0, 42, 0 },	/* IPv6 over an IPv4 packet */
+		{ 0x0c, 0, 0, 1, 0, 0, 42, 1 },	/* reserved byte */
+		{ 0x0c, 0, 0, 1, 0, 0, 42, 0 },	/* good */
+	};
+	static const uint8_t gre_bad[][4] = {
+		{ 0x00, 0x00, 0x65, 0x58 },	/* TEB in a tun */
+		{ 0x00, 0x00, 0x86, 0xdd },	/* IPv6 over an IPv4 packet */
+		{ 0x00, 0x00, 0x88, 0x47 },	/* MPLS */
+		{ 0x00, 0x00, 0x08, 0x00 },	/* good */
+	};
+	struct tun gpe = { .cfg = FUZZ_VXLAN_GPE | RX_TUN, .vni = 42 };
+	struct tun gre = { .cfg = FUZZ_GRE | RX_TUN };
+	struct tun gpe2 = { .cfg = FUZZ_VXLAN_GPE, .vni = 42 };
+	struct pkt_spec s = { .payload_len = 20 };
+	size_t i;
+
+	pkt_build_ip(&s, &P);
+	rx_begin(&gpe, 1500);
+	for (i = 0; i < sizeof(gpe_bad) / sizeof(gpe_bad[0]); i++)
+		rx_raw_hdr(0, gpe_bad[i], 8, P.buf, P.len);
+	rx_raw_hdr(0, gpe_bad[9], 8, P.buf, 19);	/* under 20 bytes */
+	seed_save("rx", "tun-gpe-errors");
+	rx_begin(&gre, 1500);
+	for (i = 0; i < sizeof(gre_bad) / sizeof(gre_bad[0]); i++)
+		rx_raw_hdr(0, gre_bad[i], 4, P.buf, P.len);
+	seed_save("rx", "tun-gre-errors");
+	pkt_build(&s, &P);
+	rx_begin(&gpe2, 1500);
+	rx_raw_hdr(0, gpe_bad[9], 8, P.buf, P.len);	/* IPv4 in a tap */
+	rx_frame(&gpe2, 0, P.buf, P.len);
+	seed_save("rx", "gpe-errors");
+}
+
+/* An outer CE on a tun's ECT packets, which then merge; a Not-ECT one. */
+static void rx_tun_ecn(void)
+{
+	struct tun gpe = { .cfg = FUZZ_VXLAN_GPE | RX_TUN, .vni = 7 };
+	struct pkt_spec s;
+	uint32_t i;
+
+	rx_begin(&gpe, 1500);
+	for (i = 0; i < 3; i++) {
+		rx_seg(&tcp4s, i, &s);
+		seed_ecn(&s, 2);
+		pkt_to_ip(&P);
+		rx_frame(&gpe, RX_CTL_CE, P.buf, P.len);
+	}
+	rx_tun_seg(&gpe, RX_CTL_CE, &tcp6s, 0);
+	seed_save("rx", "tun-gpe-ce-ect0-notect");
+}
+
 /* ---- transmit side: tap frames with a vnet header ----------------------- */
 
 /* cfg is fuzz-tx.c's byte 0; seq's low byte sets the transmit side. */
@@ -792,12 +978,16 @@ struct tx_case {
 	struct pkt_spec s;
 	uint8_t cfg;
 	uint16_t mss_cap;
+	bool tun;	/* a tun's IP packet (TX_TUN) */
 };
 
 static void tx_spec(const struct tx_case *c)
 {
 	pkt_build(&c->s, &P);
-	tx_write(c->cfg, c->mss_cap, &P.vh, P.buf, P.len, c->name);
+	if (c->tun)
+		pkt_to_ip(&P);
+	tx_write_seq(c->cfg, c->mss_cap, c->tun ? TX_TUN | 100 : 100, &P.vh,
+		     P.buf, P.len, c->name);
 }
 
 #define FP (PKT_ACK | PKT_PSH | PKT_FIN)
@@ -899,6 +1089,40 @@ static const struct tx_case tx_cases[] = {
 	  .mss_cap = 1 },
 	{ .name = "vxlan-tcp4-gso1-toomany",
 	  .s = { .payload_len = 1100, .gso_size = 1 } },
+	/* --mode tun: a tun's super-packets, no Ethernet */
+	{ .name = "tun-gre-tcp4-tso",
+	  .s = { .tcp_opt_len = TS, .payload_len = 5792, .gso_size = 1448,
+		 .seq = 0xfffffc00, .ip_id = 0xfffe },
+	  .cfg = FUZZ_GRE, .tun = true },
+	{ .name = "tun-gre-all-tcp6-tso-cap1000",
+	  .s = { .ipv6 = true, .tcp_flags = FP, .payload_len = 5000,
+		 .gso_size = 1428 },
+	  .cfg = GRE_ALL, .mss_cap = 1000, .tun = true },
+	{ .name = "tun-greudp-csum-udp4-uso",
+	  .s = { .l4 = UDP, .payload_len = 3600, .gso_size = 1200,
+		 .ip_id = 9 },
+	  .cfg = FUZZ_GRE_UDP | FUZZ_CSUM, .tun = true },
+	{ .name = "tun-gpe-udp6-uso",
+	  .s = { .l4 = UDP, .ipv6 = true, .payload_len = 2500,
+		 .gso_size = 1000 },
+	  .cfg = FUZZ_VXLAN_GPE, .tun = true },
+	{ .name = "tun-gpe-tcp4-tso-ecn",
+	  .s = { .tcp_flags = PKT_ACK | PKT_CWR, .ecn = true,
+		 .payload_len = 4000, .gso_size = 1448 },
+	  .cfg = FUZZ_VXLAN_GPE, .tun = true },
+	{ .name = "tun-vxlan-as-gpe-tcp6-tso",
+	  .s = { .ipv6 = true, .tcp_opt_len = TS, .payload_len = 4000,
+		 .gso_size = 1428 },
+	  .cfg = FUZZ_VXLAN, .tun = true },
+	{ .name = "tun-gre-tcp4-partial",
+	  .s = { .payload_len = 1000, .partial = true },
+	  .cfg = FUZZ_GRE | FUZZ_CSUM, .tun = true },
+	{ .name = "tun-gre-icmp4",
+	  .s = { .l4 = IPPROTO_ICMP, .payload_len = 56 },
+	  .cfg = FUZZ_GRE, .tun = true },
+	{ .name = "gpe-tcp4-tso",
+	  .s = { .payload_len = 5792, .gso_size = 1448 },
+	  .cfg = FUZZ_VXLAN_GPE },
 };
 
 /* Headers that lie: vnet_hdr_parse() must refuse every one. */
@@ -1014,6 +1238,23 @@ static void tx_path(void)
 	pkt_build(&u6, &P);
 	tx_write_seq(0, 1400, 0x900 | TX_UNDERLAY6, &P.vh, P.buf, P.len,
 		     "vxlan-udp6-big-icmp6");
+	/* --mode tun: fragments, ICMPv6 into the tun, a cut, not IP. */
+	pkt_build(&u, &P);
+	pkt_put16(P.buf + P.l3_off + 6, 0);
+	seed_resum(&u);
+	pkt_to_ip(&P);
+	tx_write_seq(FUZZ_GRE, 1400, TX_TUN | 0xa00, &P.vh, P.buf, P.len,
+		     "tun-gre-udp4-nodf-frag");
+	pkt_build_ip(&u6, &P);
+	tx_write_seq(FUZZ_VXLAN_GPE, 1400, TX_TUN | 0xb00 | TX_TOS_INHERIT,
+		     &P.vh, P.buf, P.len, "tun-gpe-udp6-big-icmp6");
+	pkt_build_ip(&p6, &P);
+	tx_write_seq(FUZZ_GRE_UDP, 1000, TX_TUN | 0xc00 | TX_UNDERLAY6, &P.vh,
+		     P.buf, P.len, "tun-greudp-tcp6-partial-cut");
+	pkt_build_ip(&t, &P);
+	P.buf[0] = 0x55;
+	tx_write_seq(FUZZ_GRE, 0, TX_TUN | 0xd00, &P.vh, P.buf, P.len,
+		     "tun-gre-not-ip");
 }
 
 /* The sum runs from csum_start whatever its parity (virtio 5.1.6.2). */
@@ -1054,6 +1295,9 @@ int main(int argc, char **argv)
 	rx_errors();
 	rx_ecn();
 	rx_udp();
+	rx_tun_runs();
+	rx_tun_errors();
+	rx_tun_ecn();
 	for (i = 0; i < sizeof(tx_cases) / sizeof(tx_cases[0]); i++)
 		tx_spec(&tx_cases[i]);
 	tx_lies();

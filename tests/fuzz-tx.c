@@ -30,7 +30,7 @@
 /*
  * Input:
  *   byte 0      bits 0-1: encapsulation (0 VXLAN, 1 GRE, 2 GRE-in-UDP,
- *               3 VXLAN); bit 2: GRE key; bit 3: GRE checksum; bit 4: GRE
+ *               3 VXLAN-GPE); bit 2: GRE key; bit 3: GRE checksum; bit 4: GRE
  *               sequence numbers; bit 5: want_sum; bit 6: fix the frame
  *               first (IP lengths that lie, IPv4 header checksum, the L4
  *               check field as the tap leaves it, csum_start/offset of a
@@ -40,7 +40,10 @@
  *               also the path budget of xmit_frame() (0: 1514)
  *   bytes 3-5   VNI
  *   bytes 6-9   GRE key
- *   bytes 10-13 GRE sequence number of the first segment; its low byte
+ *   bytes 10-13 GRE sequence number of the first segment; its top bit
+ *               also says --mode tun (the rest is a tun's IP packet, no
+ *               Ethernet; VXLAN, which carries none, becomes VXLAN-GPE:
+ *               fuzz_encap_fit()); its low byte
  *               also sets the transmit side: bit 0 --tos inherit, bit 1
  *               --df inherit, bit 2 one source socket (else 8), bit 3 UDP
  *               GSO off, bit 4 no DF socket, bit 5 an IPv6 underlay, bit
@@ -48,7 +51,7 @@
  *               read's messages submitted before the second read
  *   bytes 14-23 struct virtio_net_hdr, little-endian fields: flags,
  *               gso_type, hdr_len, gso_size, csum_start, csum_offset
- *   the rest    the Ethernet frame
+ *   the rest    the Ethernet frame, or in a tun the IP packet
  */
 #define TX_CFG_LEN 14
 #define TX_HDR_LEN (TX_CFG_LEN + 10)
@@ -148,16 +151,27 @@ static bool tx_walk_ip6(uint8_t *d, uint32_t len, struct tx_layout *l)
 	return true;
 }
 
-/* Ethernet, up to two VLAN tags, IP; the L4 header if TCP or UDP. */
+/* Is the frame a tun's IP packet (TX_TUN)? Set by the input. */
+static bool tx_l3;
+
+/*
+ * Ethernet, up to two VLAN tags, or a tun's bare packet whose version
+ * nibble says its family; IP; the L4 header if TCP or UDP.
+ */
 static bool tx_walk(uint8_t *d, uint32_t len, struct tx_layout *l)
 {
 	uint32_t room;
-	uint16_t type;
+	uint16_t type = 0;
 	bool ok;
 
 	memset(l, 0, sizeof(*l));
-	l->l3 = fuzz_l3_off(d, len, &type);
-	if (!l->l3)
+	if (tx_l3 && len && (d[0] >> 4 == 4 || d[0] >> 4 == 6))
+		type = d[0] >> 4 == 4 ? 0x0800 : 0x86dd;
+	else if (tx_l3)
+		return false;
+	else
+		l->l3 = fuzz_l3_off(d, len, &type);
+	if (!l->l3 && !tx_l3)
 		return false;
 	if (type == 0x0800)
 		ok = tx_walk_ip4(d, len, l);
@@ -214,9 +228,19 @@ static void tx_fix(uint8_t *d, uint32_t len, struct tx_in *in)
 /* ---- vnet_hdr_parse() --------------------------------------------------- */
 
 /*
+ * The least a frame must hold and a checksum start must pass: an
+ * Ethernet header, or in a tun an IPv4 header (vnet.h).
+ */
+static uint32_t tx_min(void)
+{
+	return tx_l3 ? 20 : 14;
+}
+
+/*
  * Headers that lie are never taken (issue 5, "Bad input"): an unknown
  * gso_type, ECN without TCP, GSO without a size or without NEEDS_CSUM, a
- * csum_start in the Ethernet header or a check field past the frame.
+ * csum_start in the Ethernet header (a tun's smallest IP header) or a
+ * check field past the frame.
  */
 static void tx_check_refused(const struct virtio_net_hdr *h, size_t len,
 			     int err)
@@ -229,12 +253,12 @@ static void tx_check_refused(const struct virtio_net_hdr *h, size_t len,
 	FUZZ_CHECK(err >= DROP_NONE && err < DROP__MAX);
 	if (err)
 		return;
-	FUZZ_CHECK(len >= 14 && h->hdr_len <= len);
+	FUZZ_CHECK(len >= tx_min() && h->hdr_len <= len);
 	FUZZ_CHECK(tcp || base == VIRTIO_NET_HDR_GSO_NONE ||
 		 base == VIRTIO_NET_HDR_GSO_UDP_L4);
 	FUZZ_CHECK(tcp || !(h->gso_type & VIRTIO_NET_HDR_GSO_ECN));
 	FUZZ_CHECK(!base || (h->gso_size && csum));
-	FUZZ_CHECK(!csum || (h->csum_start >= 14 &&
+	FUZZ_CHECK(!csum || (h->csum_start >= tx_min() &&
 			   (uint32_t)h->csum_start + h->csum_offset + 2 <=
 				   len));
 }
@@ -245,9 +269,9 @@ static uint32_t tx_data_end(const struct frame *f)
 	const uint8_t *ip = f->data + f->l3_off;
 	uint32_t end = f->len;
 
-	if (f->l3_off && f->ethertype == 0x0800)
+	if (f->ip && f->ethertype == 0x0800)
 		end = f->l3_off + pkt_get16(ip + 2);
-	else if (f->l3_off && f->ethertype == 0x86dd)
+	else if (f->ip && f->ethertype == 0x86dd)
 		end = f->l3_off + 40u + pkt_get16(ip + 4);
 	FUZZ_CHECK(end <= f->len);
 	return end;
@@ -262,8 +286,11 @@ static void tx_check_frame(const struct virtio_net_hdr *h, const uint8_t *d,
 
 	FUZZ_CHECK(f->data == d && f->len == len);
 	FUZZ_CHECK(f->hdr_len <= len);
-	if (f->l3_off) {
-		FUZZ_CHECK(f->l3_off == 14 || f->l3_off == 18 ||
+	/* A tun takes IP alone (vnet_hdr_parse_ip()), at offset 0. */
+	FUZZ_CHECK(!tx_l3 || (f->ip && !f->l3_off));
+	FUZZ_CHECK(f->ip == (f->l3_off != 0) || tx_l3);
+	if (f->ip) {
+		FUZZ_CHECK(tx_l3 || f->l3_off == 14 || f->l3_off == 18 ||
 			 f->l3_off == 22);
 		FUZZ_CHECK(f->ethertype == 0x0800 || f->ethertype == 0x86dd);
 		FUZZ_CHECK(f->hdr_len >= f->l3_off + (f->ethertype == 0x0800 ?
@@ -272,7 +299,7 @@ static void tx_check_frame(const struct virtio_net_hdr *h, const uint8_t *d,
 	end = tx_data_end(f);
 	FUZZ_CHECK(f->hdr_len <= end);
 	if (f->l4_off) {
-		FUZZ_CHECK(f->l3_off && f->l4_off > f->l3_off);
+		FUZZ_CHECK(f->ip && f->l4_off > f->l3_off);
 		FUZZ_CHECK(f->l4_proto == IPPROTO_TCP ||
 			 f->l4_proto == IPPROTO_UDP);
 		FUZZ_CHECK(f->hdr_len >= f->l4_off +
@@ -473,7 +500,7 @@ static void tx_check_layout(const struct frame *f, const struct seg *s,
 	FUZZ_CHECK(s->hdr + s->hdr_len <= slot + GSO_SLOT);
 	FUZZ_CHECK(s->payload >= f->data);
 	FUZZ_CHECK(s->payload_len <= (size_t)(f->data + f->len - s->payload));
-	FUZZ_CHECK(seg_len(s) >= 14);
+	FUZZ_CHECK(seg_len(s) >= tx_min());
 }
 
 /*
@@ -555,20 +582,44 @@ static void tx_plan(const struct frame *f, const struct tx_in *in)
 
 /* ---- the encapsulation, parsed back ------------------------------------- */
 
-static void tx_check_hdr(const struct encap_cfg *c, const uint8_t *h,
-			 uint32_t seq)
+/*
+ * What the header says the payload is: Ethernet in a tap (GRE's TEB,
+ * GPE's next protocol 3), in a tun the version of the segment's own IP
+ * header (0x0800 or 0x86dd; 1 or 2).
+ */
+static uint16_t tx_want_proto(const struct encap_cfg *c,
+			      const struct seg *s, bool gre)
 {
+	bool v6 = s->hdr[0] >> 4 == 6;
+
+	if (!c->l3)
+		return gre ? 0x6558 : 3;
+	if (gre)
+		return v6 ? 0x86dd : 0x0800;
+	return v6 ? 2 : 1;
+}
+
+static void tx_check_hdr(const struct encap_cfg *c, const uint8_t *h,
+			 const struct seg *s, uint32_t seq)
+{
+	enum fuzz_hdr kind = fuzz_hdr_of(c->type);
 	const uint8_t *opt = h + 4;
 	uint16_t flags = 0;
 
-	if (c->type == ENCAP_VXLAN) {
-		FUZZ_CHECK(pkt_get32(h) == 0x08000000);
+	if (kind != FUZZ_HDR_GRE) {
+		/* RFC 7348's I flag; GPE's P and a next protocol too */
+		FUZZ_CHECK(pkt_get32(h) == (kind == FUZZ_HDR_VXLAN ?
+					    0x08000000 :
+					    0x0c000000u |
+						    tx_want_proto(c, s,
+								  false)));
 		FUZZ_CHECK(pkt_get32(h + 4) == (c->vni & 0xffffff) << 8);
 		return;
 	}
 	flags = (c->gre_csum ? 0x8000 : 0) | (c->has_key ? 0x2000 : 0) |
 		(c->gre_seq ? 0x1000 : 0);
-	FUZZ_CHECK(pkt_get16(h) == flags && pkt_get16(h + 2) == 0x6558);
+	FUZZ_CHECK(pkt_get16(h) == flags &&
+		   pkt_get16(h + 2) == tx_want_proto(c, s, true));
 	if (c->gre_csum) {
 		FUZZ_CHECK(pkt_get16(opt + 2) == 0);
 		opt += 4;
@@ -591,26 +642,27 @@ static void tx_check_encap(const struct encap_cfg *c, const struct frame *f,
 {
 	size_t hl = encap_hdr_len(c);
 	const uint8_t *h = s->hdr - hl;
+	bool gre = fuzz_hdr_of(c->type) == FUZZ_HDR_GRE;
 	struct encap_rx rx;
 	uint8_t *pkt;
 	uint32_t len;
 
 	FUZZ_CHECK(hl <= GSO_HEADROOM);
-	tx_check_hdr(c, h, seq);
+	tx_check_hdr(c, h, s, seq);
 	len = (uint32_t)hl + seg_len(s);
 	pkt = malloc(len);
 	FUZZ_CHECK(pkt);
 	memcpy(pkt, h, hl + s->hdr_len);
 	memcpy(pkt + hl + s->hdr_len, s->payload, s->payload_len);
-	if (c->type != ENCAP_VXLAN && c->gre_csum && !tx_lco_sound(f)) {
+	if (gre && c->gre_csum && !tx_lco_sound(f)) {
 		free(pkt);
 		return;
 	}
-	if (c->type != ENCAP_VXLAN && c->gre_csum)
+	if (gre && c->gre_csum)
 		FUZZ_CHECK(pkt_fold(pkt_sum(pkt, len, 0)) == 0xffff);
 	FUZZ_CHECK(encap_parse(c, pkt, len, &rx) == DROP_NONE);
 	FUZZ_CHECK(rx.inner_off == hl);
-	FUZZ_CHECK(rx.sum_valid == (c->type != ENCAP_VXLAN && c->gre_csum));
+	FUZZ_CHECK(rx.sum_valid == (gre && c->gre_csum));
 	if (rx.sum_valid)
 		FUZZ_CHECK(pkt_ones_eq(pkt_wsum16(rx.inner_sum),
 				       pkt_fold(pkt_sum(pkt + hl, len - hl,
@@ -625,7 +677,9 @@ static void tx_read_in(struct tx_in *in, const uint8_t *d)
 	const uint8_t *v = d + TX_CFG_LEN;
 
 	memset(in, 0, sizeof(*in));
-	fuzz_encap_cfg(&in->cfg, d);
+	fuzz_encap_cfg(&in->cfg, d, pkt_get32(d + 10) & TX_TUN);
+	FUZZ_CHECK(encap_carries(in->cfg.type, in->cfg.l3));
+	tx_l3 = in->cfg.l3;
 	/* gsotun asks for sums whenever the GRE checksum needs them. */
 	in->want_sum = (d[0] & TX_WANT_SUM) || in->cfg.gre_csum;
 	in->pmtud = !(d[0] & TX_NO_PMTUD);
@@ -686,7 +740,7 @@ static void tx_check_icmp(const struct frame *f, size_t n)
 /* Does the frame forbid fragmentation: IPv6 always, IPv4 with DF. */
 static bool tx_df(const struct frame *f)
 {
-	if (!f->l3_off)
+	if (!f->ip)
 		return false;
 	return f->ethertype == 0x86dd ||
 	       (pkt_get16(f->data + f->l3_off + 6) & 0x4000);
@@ -1036,7 +1090,7 @@ static int tx_ref_tos(const struct frame *f)
 	const uint8_t *ip = f->data + f->l3_off;
 	int tos;
 
-	if (!f->l3_off)
+	if (!f->ip)
 		return 0;
 	if (f->ethertype == 0x0800)
 		tos = ip[1];
@@ -1137,7 +1191,7 @@ static void tx_check_fits(const struct tx_path *t, const struct xmit_out *o)
 
 	if (!t->cfg.pmtud)
 		return;
-	if (f->ethertype == 0x86dd && f->l3_off && !f->gso &&
+	if (f->ethertype == 0x86dd && f->ip && !f->gso &&
 	    f->end - f->l3_off <= 1280)
 		return;
 	for (k = 0; k < o->n; k++)
@@ -1171,7 +1225,7 @@ static int tx_check_fit(struct tx_path *t, const struct xmit_out *o,
 				      t->in->cfg.gre_csum);
 		return want;
 	case PMTU_FIT_FRAGMENT:
-		FUZZ_CHECK(t->cfg.pmtud && f->l3_off &&
+		FUZZ_CHECK(t->cfg.pmtud && f->ip &&
 			   f->ethertype == 0x0800 && !tx_df(f));
 		return tx_ref_frag(t, f, t->a.cap - n0, m, n);
 	case PMTU_FIT_ICMP:
@@ -1183,7 +1237,7 @@ static int tx_check_fit(struct tx_path *t, const struct xmit_out *o,
 		return DROP_TX_TOO_BIG;
 	case PMTU_FIT_DROP:
 		/* Not IP, or a cut that leaves not even 8 bytes of data. */
-		FUZZ_CHECK((!f->l3_off && t->cfg.pmtud) ||
+		FUZZ_CHECK((!f->ip && t->cfg.pmtud) ||
 			   ((f->gso == FRAME_GSO_TCP4 ||
 			     f->gso == FRAME_GSO_TCP6) &&
 			    budget < f->hdr_len + 8u));
@@ -1305,7 +1359,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(rd, &in.vh, VNET_HDR_LEN);
 	memcpy(orig, frame, len);
 
-	err = vnet_hdr_parse(&in.vh, frame, len, &f);
+	err = vnet_hdr_parse_as(in.cfg.l3, &in.vh, frame, len, &f);
 	tx_check_refused(&in.vh, len, err);
 	if (err == DROP_NONE) {
 		tx_check_frame(&in.vh, frame, len, &f);

@@ -404,4 +404,35 @@ out:
 	return p->len;
 }
 
+/*
+ * p as a tun reads it (--mode tun, IFF_NO_PI): the IP packet without its
+ * link header, every offset and the vnet header's moved with it, so that
+ * what holds of the frame's offsets holds of the packet's. p must be IP.
+ */
+static inline uint32_t pkt_to_ip(struct pkt *p)
+{
+	uint16_t l3 = p->l3_off;
+
+	memmove(p->buf, p->buf + l3, p->len - l3);
+	p->len -= l3;
+	p->ip_end -= l3;
+	p->l3_off = 0;
+	if (p->l4_off)
+		p->l4_off = (uint16_t)(p->l4_off - l3);
+	p->hdr_len = (uint16_t)(p->hdr_len - l3);
+	p->check_off = (uint16_t)(p->check_off - l3);
+	if (p->vh.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+		p->vh.csum_start = (uint16_t)(p->vh.csum_start - l3);
+	if (p->vh.hdr_len)
+		p->vh.hdr_len = (uint16_t)(p->vh.hdr_len - l3);
+	return p->len;
+}
+
+/* pkt_build() of a tun's packet: spec's frame without its link header. */
+static inline uint32_t pkt_build_ip(const struct pkt_spec *s, struct pkt *p)
+{
+	pkt_build(s, p);
+	return pkt_to_ip(p);
+}
+
 #endif

@@ -29,6 +29,8 @@
 
 static struct gro G;
 static struct pkt P;
+/* The frames are a tun's IP packets (--mode tun, gro_init()'s l3). */
+static bool tun;
 /* What gro counted (G.n) and the drops it reported, by stats.h's names. */
 static struct stats st;
 static uint8_t out[PKT_MAX];
@@ -765,6 +767,8 @@ static int build_seg(const struct row *r, int i)
 	c->seq += s.payload_len;
 	c->id++;
 	pkt_build(&s, &P);
+	if (tun)
+		pkt_to_ip(&P);
 	if (P.len > SEG_BUF)
 		return -1;
 	t->proto = P.proto;
@@ -1001,7 +1005,7 @@ static bool check_round_trip(const struct gro_frame *fr,
 	struct frame f;
 	int r, k;
 
-	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != DROP_NONE)
+	if (vnet_hdr_parse_as(tun, &fr->vnet, out, n, &f) != DROP_NONE)
 		return false;
 	r = plan_frame(&f);
 	if (r != x->n)
@@ -1081,7 +1085,7 @@ static void run_row(const struct row *r, bool sums)
 	struct run_result res;
 	char name[160];
 
-	snprintf(name, sizeof(name), "%s%s", r->name,
+	snprintf(name, sizeof(name), "%s%s%s", tun ? "tun: " : "", r->name,
 		 sums ? " (sum given)" : "");
 	n_fcs = 0;
 	for (k = 0; k < r->n; k++) {
@@ -1096,7 +1100,7 @@ static void run_row(const struct row *r, bool sums)
 		gso += xf[k].n > 1 || xf[k].kind == 'g';
 	}
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !r->no_merge, !r->no_uso, false);
+	gro_init(&G, mtu, !r->no_merge, !r->no_uso, tun);
 	feed(r, sums, &res);
 	if (!is_int(G.n_frames, nx, "%s: frames", name))
 		return;
@@ -1128,6 +1132,25 @@ static void run_row(const struct row *r, bool sums)
 	   "%s: gro_add() results", name);
 }
 
+/* A row a tun's packets can be: no VLAN tags, no MACs to differ. */
+static bool row_tun(const struct row *r)
+{
+	const struct mod *m;
+
+	if (r->vlan)
+		return false;
+	for (m = r->mods; m->kind; m++)
+		if (m->kind == M_VLAN || m->kind == M_MAC)
+			return false;
+	return true;
+}
+
+/*
+ * Every row, then every row a tun's packets can be again with the link
+ * header gone (gro_init()'s l3): the same runs merge into the same
+ * super-packets, csum_start from the IP header, and what must not merge
+ * does not.
+ */
 static void test_rows(void)
 {
 	size_t i;
@@ -1136,6 +1159,14 @@ static void test_rows(void)
 		run_row(&rows[i], false);
 		run_row(&rows[i], true);
 	}
+	tun = true;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!row_tun(&rows[i]))
+			continue;
+		run_row(&rows[i], false);
+		run_row(&rows[i], true);
+	}
+	tun = false;
 }
 
 /* ---- single frames ------------------------------------------------------ */
@@ -1166,7 +1197,12 @@ struct single {
 	uint32_t cut;		/* truncate the frame to this length */
 	int partial;
 	struct poke poke;
+	uint8_t only;		/* ONLY_TAP, ONLY_TUN; 0: both */
 };
+
+/* A frame's headers a tun's packet cannot have, or only a tun's can. */
+#define ONLY_TAP 1
+#define ONLY_TUN 2
 
 #define UDP IPPROTO_UDP
 /* Lengths of the frames built below: Ethernet + IP + L4 header + data. */
@@ -1246,8 +1282,9 @@ static const struct single singles[] = {
 	  .poke = { 3, 0, 1, 0x44 } },
 	{ "ip4 IHL 15 past the IP length", { .payload_len = 10 },
 	  .kind = S_BAD, .poke = { 3, 0, 1, 0x4f } },
+	/* In a tun the version is the family: nothing to contradict. */
 	{ "ip4 version 6 in an IPv4 frame", { .payload_len = 100 },
-	  .kind = S_BAD, .poke = { 3, 0, 1, 0x65 } },
+	  .kind = S_BAD, .poke = { 3, 0, 1, 0x65 }, .only = ONLY_TAP },
 	{ "ip4 options past the IP length", { .ip_opt_len = 8 },
 	  .kind = S_BAD, .poke = { 3, 2, 2, IP4 + 4 } },
 	{ "tcp4 data offset 4", { .payload_len = 100 }, .kind = S_BAD,
@@ -1279,7 +1316,7 @@ static const struct single singles[] = {
 	  .kind = S_BAD, .poke = { 3, 4, 2, 65535 } },
 	{ "ip6 version 4 in an IPv6 frame",
 	  { .ipv6 = true, .payload_len = 100 },
-	  .kind = S_BAD, .poke = { 3, 0, 1, 0x45 } },
+	  .kind = S_BAD, .poke = { 3, 0, 1, 0x45 }, .only = ONLY_TAP },
 	{ "tcp6 header past the payload length",
 	  { .ipv6 = true, .payload_len = 100 },
 	  .kind = S_BAD, .poke = { 3, 4, 2, 19 } },
@@ -1343,7 +1380,16 @@ static const struct single singles[] = {
 	{ "tcp6 over MTU, headers of 262 bytes: dropped",
 	  { .ipv6 = true, .ip6_dst_len = 176, .tcp_opt_len = 12,
 	    .payload_len = 60000 },
-	  .kind = S_OVER },
+	  .kind = S_OVER, .only = ONLY_TAP },
+	/* A tun's packet has no Ethernet header: GSO_HDR_MAX 14 further. */
+	{ "tcp6 over MTU, headers of 256 bytes: GSO",
+	  { .ipv6 = true, .ip6_dst_len = 184, .tcp_opt_len = 12,
+	    .payload_len = 60000 },
+	  .kind = S_GSO, .only = ONLY_TUN },
+	{ "tcp6 over MTU, headers of 264 bytes: dropped",
+	  { .ipv6 = true, .ip6_dst_len = 192, .tcp_opt_len = 12,
+	    .payload_len = 60000 },
+	  .kind = S_OVER, .only = ONLY_TUN },
 	{ "tcp4 over MTU 87, segments of 47 bytes: dropped",
 	  { .payload_len = 4700 }, .kind = S_OVER, .mtu = 87 },
 	{ "tcp4 over MTU 88, segments of 48 bytes: GSO",
@@ -1373,7 +1419,7 @@ static bool check_gso_segs(const struct gro_frame *fr, const struct pkt *p,
 	int r, k;
 
 	mss = mtu - (p->hdr_len - p->l3_off);
-	if (vnet_hdr_parse(&fr->vnet, out, n, &f) != DROP_NONE)
+	if (vnet_hdr_parse_as(tun, &fr->vnet, out, n, &f) != DROP_NONE)
 		return false;
 	r = plan_frame(&f);
 	if (r != (int)((p->ip_end - p->hdr_len + mss - 1) / mss))
@@ -1448,56 +1494,130 @@ static void run_single(const struct single *c)
 {
 	uint32_t mtu = c->mtu ? c->mtu : 1500, len, w;
 	enum gro_result r;
+	char name[160];
 
 	pkt_build(&c->s, &P);
+	if (tun)
+		pkt_to_ip(&P);
 	if (c->poke.layer)
 		poke_apply(&c->poke);
 	if (c->routing)
 		P.buf[P.l3_off + 6] = IPPROTO_ROUTING;
 	if (c->corrupt)
 		P.buf[P.ip_end - 1] ^= 0x33;
-	len = c->cut ? c->cut : P.len;
+	/* A cut is written down for the frame: the packet's is 14 less. */
+	len = c->cut ? c->cut - (tun ? ETH : 0) : P.len;
 	memcpy(big, P.buf, len);
 	memset(&st, 0, sizeof(st));
-	gro_init(&G, mtu, !c->no_merge, false, false);
+	gro_init(&G, mtu, !c->no_merge, false, tun);
 	r = add(big, len, NULL);
 	gro_flush(&G);
-	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial",
-	       c->name);
+	snprintf(name, sizeof(name), "%s%s", tun ? "tun: " : "", c->name);
+	is_int(st.rx_csum_partial, c->partial, "%s: rx_csum_partial", name);
 	is_int(st.rx_gso_frames, c->kind == S_GSO, "%s: rx_gso_frames",
-	       c->name);
-	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", c->name);
-	is_int(st.drop[DROP_RX_INNER_HDR], c->kind == S_BAD, "%s: rx_drop_inner_hdr",
-	       c->name);
+	       name);
+	is_int(st.rx_gro_merged, 0, "%s: rx_gro_merged", name);
+	is_int(st.drop[DROP_RX_INNER_HDR], c->kind == S_BAD,
+	       "%s: rx_drop_inner_hdr", name);
 	is_int(st.rx_inner_csum_bad, c->kind == S_CSUM,
-	       "%s: rx_inner_csum_bad", c->name);
-	is_int(st.drop[DROP_RX_OVERSIZE], c->kind == S_OVER, "%s: rx_drop_oversize",
-	       c->name);
+	       "%s: rx_inner_csum_bad", name);
+	is_int(st.drop[DROP_RX_OVERSIZE], c->kind == S_OVER,
+	       "%s: rx_drop_oversize", name);
 	if (c->kind == S_BAD || c->kind == S_OVER) {
-		is_int(r, GRO_DROPPED, "%s: dropped", c->name);
-		is_int(G.n_frames, 0, "%s: no frame", c->name);
+		is_int(r, GRO_DROPPED, "%s: dropped", name);
+		is_int(G.n_frames, 0, "%s: no frame", name);
 		return;
 	}
-	is_int(r, GRO_QUEUED, "%s: queued", c->name);
-	if (!is_int(G.n_frames, 1, "%s: one frame", c->name))
+	is_int(r, GRO_QUEUED, "%s: queued", name);
+	if (!is_int(G.n_frames, 1, "%s: one frame", name))
 		return;
-	ok(single_vnet(&G.frames[0], c, mtu), "%s: vnet header", c->name);
+	ok(single_vnet(&G.frames[0], c, mtu), "%s: vnet header", name);
 	w = single_want(c, len);
 	ok(gather(&G.frames[0], out) == w && G.frames[0].len == w &&
 		   !memcmp(out, want, w),
-	   "%s: bytes", c->name);
+	   "%s: bytes", name);
 	if (c->kind == S_GSO)
 		ok(check_gso_segs(&G.frames[0], &P, mtu),
-		   "%s: tap's segments MTU-sized, verified, in order",
-		   c->name);
+		   "%s: tap's segments MTU-sized, verified, in order", name);
 }
 
+/*
+ * What a tun takes nothing else of: every refusal of frame_parse_ip() is
+ * a drop (tun_get_user() refuses another version nibble), where a tap
+ * passes a frame that is not IP on as it came.
+ */
+static void poke_ver5(void)
+{
+	P.buf[0] = (uint8_t)((P.buf[0] & 0x0f) | 0x50);
+}
+
+static void poke_mac(void)
+{
+	P.buf[0] = 0x02;
+}
+
+static const struct {
+	const char *name;
+	struct pkt_spec s;
+	uint32_t len;		/* 0: the whole packet */
+	void (*poke)(void);
+} tun_bad[] = {
+	{ "tun: 13 bytes of IPv4: dropped", { .payload_len = 100 }, 13,
+	  NULL },
+	{ "tun: 0 bytes: dropped", { .payload_len = 100 }, 0, NULL },
+	{ "tun: version 5, not IP: dropped", { .payload_len = 100 }, 0,
+	  poke_ver5 },
+	{ "tun: first byte 0x02 (an Ethernet frame): dropped",
+	  { .l4 = UDP, .ipv6 = true, .payload_len = 100 }, 0, poke_mac },
+};
+
+static void test_tun_bad(void)
+{
+	enum gro_result r;
+	size_t i;
+	uint32_t len;
+
+	for (i = 0; i < sizeof(tun_bad) / sizeof(tun_bad[0]); i++) {
+		pkt_build(&tun_bad[i].s, &P);
+		len = pkt_to_ip(&P);
+		if (tun_bad[i].poke)
+			tun_bad[i].poke();
+		else
+			len = tun_bad[i].len;
+		memcpy(big, P.buf, P.len);
+		memset(&st, 0, sizeof(st));
+		gro_init(&G, 1500, true, true, true);
+		r = add(big, len, NULL);
+		gro_flush(&G);
+		ok(r == GRO_DROPPED && G.n_frames == 0 &&
+			   st.drop[DROP_RX_INNER_HDR] == 1,
+		   "%s, rx_drop_inner_hdr", tun_bad[i].name);
+	}
+}
+
+/*
+ * Every single frame, then those a tun carries again as its packets:
+ * not the ones a tap passes on because they are not IP, or are cut
+ * before their IP header (test_tun_bad() has what a tun does with them).
+ */
 static void test_singles(void)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
-		run_single(&singles[i]);
+		if (singles[i].only != ONLY_TUN)
+			run_single(&singles[i]);
+	tun = true;
+	for (i = 0; i < sizeof(singles) / sizeof(singles[0]); i++) {
+		const struct single *c = &singles[i];
+
+		if (c->s.vlans || c->s.non_ip || (c->cut && c->cut <= ETH) ||
+		    c->only == ONLY_TAP)
+			continue;
+		run_single(c);
+	}
+	tun = false;
+	test_tun_bad();
 }
 
 /* ---- GRO_FULL, reset ---------------------------------------------------- */

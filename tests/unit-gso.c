@@ -246,7 +246,7 @@ static uint32_t ref_gso_seg(const struct pkt *p, const struct pkt_spec *s,
 /* What is sent for a frame that is not GSO: IP frames lose padding. */
 static uint32_t ref_end(const struct pkt *p, const struct frame *f)
 {
-	return f->l3_off ? p->ip_end : p->len;
+	return f->ip ? p->ip_end : p->len;
 }
 
 /* skb_checksum_help(): the field completed over csum_start..end. */
@@ -429,7 +429,7 @@ static void check_single(const struct pkt *p, const struct gso_case *c,
 	len = seg_bytes(s);
 	if (len != end || memcmp(got + hlen, orig + hlen, end - hlen))
 		fail(C_PAYLOAD, 0, "payload differs");
-	if (f->l3_off && f->l4_off)
+	if (f->ip && f->l4_off)
 		check_fields(p, &c->s, 0, 0, 1, len);
 	check_sum(s, 0, len, partial || c->want_sum,
 		  partial ? p->vh.csum_start : hlen);
@@ -437,21 +437,42 @@ static void check_single(const struct pkt *p, const struct gso_case *c,
 		fail(C_REF, 0, "differs");
 }
 
-static void run_case(const struct gso_case *c)
+/*
+ * Build case c's frame, or with tun its IP packet as a tun reads it (no
+ * link header, vnet offsets from the IP header: pkt_to_ip()), and parse
+ * it as the device's mode does.
+ */
+static enum drop build_parse(const struct pkt_spec *s, bool tun,
+			     struct frame *f)
 {
+	if (tun)
+		pkt_build_ip(s, &P);
+	else
+		pkt_build(s, &P);
+	return vnet_hdr_parse_as(tun, &P.vh, P.buf, P.len, f);
+}
+
+/* A tun carries IP alone: no VLAN tags, no ARP. */
+static bool tun_carries(const struct pkt_spec *s)
+{
+	return !s->vlans && !s->non_ip;
+}
+
+static void run_case(const struct gso_case *c, bool tun)
+{
+	const char *mode = tun ? "tun: " : "";
 	struct frame f;
 	int n, k;
 	bool ip4 = !c->s.ipv6 && !c->s.non_ip;
 
-	pkt_build(&c->s, &P);
-	memcpy(orig, P.buf, P.len);
 	memset(fails, 0, sizeof(fails));
 	memset(segs, 0xa5, sizeof(segs[0]) * (size_t)(c->nsegs + 1));
-	if (!is_int(vnet_hdr_parse(&P.vh, P.buf, P.len, &f), DROP_NONE,
-		    "%s: parses", c->name))
+	if (!is_int(build_parse(&c->s, tun, &f), DROP_NONE, "%s%s: parses",
+		    mode, c->name))
 		return;
+	memcpy(orig, P.buf, P.len);
 	n = plan_empty(&f, c->mss_cap, c->want_sum);
-	if (!is_int(n, c->nsegs, "%s: segment count", c->name))
+	if (!is_int(n, c->nsegs, "%s%s: segment count", mode, c->name))
 		return;
 	if (A.n != (unsigned int)n)
 		fail(C_LAYOUT, 0, "a->n %u after %d segments", A.n, n);
@@ -470,16 +491,23 @@ static void run_case(const struct gso_case *c)
 			continue;
 		if ((k == C_LEN || k == C_L4CSUM) && !l4)
 			continue;
-		ok(!fails[k], "%s: %s", c->name, check_names[k]);
+		ok(!fails[k], "%s%s: %s", mode, c->name, check_names[k]);
 	}
 }
 
+/*
+ * Every case again as a tun's packet (--mode tun) but those a tun does
+ * not carry: the same segments, their offsets from the IP header.
+ */
 static void test_cases(void)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		run_case(&cases[i]);
+		run_case(&cases[i], false);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (tun_carries(&cases[i].s))
+			run_case(&cases[i], true);
 }
 
 /* ---- zero checksums ----------------------------------------------------- */
@@ -492,7 +520,7 @@ static void test_cases(void)
  * (skb_checksum_help()).
  */
 static void test_zero_one(const char *name, const struct pkt_spec *s,
-			  uint32_t k, uint16_t want_check)
+			  uint32_t k, uint16_t want_check, bool tun)
 {
 	uint32_t mss = s->gso_size ? s->gso_size : 65535;
 	uint32_t total, n, at, len;
@@ -500,7 +528,10 @@ static void test_zero_one(const char *name, const struct pkt_spec *s,
 	struct frame f;
 	int r;
 
-	pkt_build(s, &P);
+	if (tun)
+		pkt_build_ip(s, &P);
+	else
+		pkt_build(s, &P);
 	total = P.ip_end - P.hdr_len;
 	n = (total + mss - 1) / mss;
 	at = P.hdr_len + k * mss;
@@ -510,7 +541,7 @@ static void test_zero_one(const char *name, const struct pkt_spec *s,
 	acc = pkt_pseudo(want + P.l3_off, P.proto, len - P.l4_off) +
 	      pkt_sum(want + P.l4_off, len - P.l4_off, 0);
 	pkt_put16(P.buf + at, 0xffff - pkt_fold(acc));
-	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE) {
+	if (vnet_hdr_parse_as(tun, &P.vh, P.buf, P.len, &f) != DROP_NONE) {
 		ok(0, "zero checksum, %s: parse", name);
 		return;
 	}
@@ -539,11 +570,15 @@ static void test_zero(void)
 	struct pkt_spec t6p = { .ipv6 = true, .payload_len = 300,
 				.partial = true };
 
-	test_zero_one("USO IPv4 segment 1", &u4, 1, 0xffff);
-	test_zero_one("USO IPv6 last segment", &u6, 2, 0xffff);
-	test_zero_one("TSO IPv4 segment 1", &t4, 1, 0);
-	test_zero_one("UDP IPv4 not GSO", &u4p, 0, 0xffff);
-	test_zero_one("TCP IPv6 not GSO", &t6p, 0, 0xffff);
+	test_zero_one("USO IPv4 segment 1", &u4, 1, 0xffff, false);
+	test_zero_one("USO IPv6 last segment", &u6, 2, 0xffff, false);
+	test_zero_one("TSO IPv4 segment 1", &t4, 1, 0, false);
+	test_zero_one("UDP IPv4 not GSO", &u4p, 0, 0xffff, false);
+	test_zero_one("TCP IPv6 not GSO", &t6p, 0, 0xffff, false);
+	test_zero_one("tun, USO IPv4 segment 1", &u4, 1, 0xffff, true);
+	test_zero_one("tun, USO IPv6 last segment", &u6, 2, 0xffff, true);
+	test_zero_one("tun, TSO IPv4 segment 1", &t4, 1, 0, true);
+	test_zero_one("tun, UDP IPv4 not GSO", &u4p, 0, 0xffff, true);
 }
 
 /* ---- odd csum_start ------------------------------------------------------ */
@@ -577,14 +612,18 @@ static void test_odd_start(void)
 
 /* ---- room in the arena ------------------------------------------------- */
 
-static int plan_spec(const struct pkt_spec *s, uint16_t mss_cap)
+static int plan_spec_as(const struct pkt_spec *s, uint16_t mss_cap, bool tun)
 {
 	struct frame f;
 
-	pkt_build(s, &P);
-	if (vnet_hdr_parse(&P.vh, P.buf, P.len, &f) != DROP_NONE)
+	if (build_parse(s, tun, &f) != DROP_NONE)
 		return -1000;
 	return plan_empty(&f, mss_cap, true);
+}
+
+static int plan_spec(const struct pkt_spec *s, uint16_t mss_cap)
+{
+	return plan_spec_as(s, mss_cap, false);
 }
 
 /*
@@ -714,6 +753,15 @@ static void test_einval(void)
 	       "GSO headers of 254 bytes: segmented");
 	is_int(plan_spec(&far, 0), -EINVAL,
 	       "check field beyond GSO_HDR_MAX: -EINVAL");
+	/* A tun's packet has no Ethernet header: 14 more bytes of room. */
+	edge.ip6_dst_len = 184;
+	is_int(plan_spec_as(&edge, 0, true), 3,
+	       "tun: GSO headers of exactly 256 bytes: segmented");
+	edge.ip6_dst_len = 192;
+	is_int(plan_spec_as(&edge, 0, true), -EINVAL,
+	       "tun: GSO headers of 264 bytes (> GSO_HDR_MAX): -EINVAL");
+	is_int(plan_spec_as(&far, 0, true), -EINVAL,
+	       "tun: check field beyond GSO_HDR_MAX: -EINVAL");
 }
 
 int main(void)

@@ -15,6 +15,8 @@
 
 static struct pkt P;
 static uint8_t *frame_copy;
+/* Parse as a tun's IP packets (vnet_hdr_parse_ip()), not a tap's frames. */
+static bool tun;
 
 /*
  * Parse P from a heap copy of exactly P.len bytes, so that the sanitizers
@@ -29,7 +31,22 @@ static int parse(struct frame *f)
 		exit(1);
 	}
 	memcpy(frame_copy, P.buf, P.len);
-	return vnet_hdr_parse(&P.vh, frame_copy, P.len, f);
+	return vnet_hdr_parse_as(tun, &P.vh, frame_copy, P.len, f);
+}
+
+/* spec's frame into P, or with tun its IP packet as a tun reads it. */
+static void build(const struct pkt_spec *s)
+{
+	if (tun)
+		pkt_build_ip(s, &P);
+	else
+		pkt_build(s, &P);
+}
+
+/* A tun carries IP alone: no VLAN tags, no ARP. */
+static bool tun_carries(const struct pkt_spec *s)
+{
+	return !s->vlans && !s->non_ip;
 }
 
 /* ---- valid frames --------------------------------------------------- */
@@ -156,35 +173,50 @@ static int frame_diff(const struct frame *g, const struct frame *w)
 	return bad;
 }
 
+/*
+ * Case c, a frame, or with tun the packet a tun reads: the offsets
+ * written down for the frame less its link header (l3_off 0).
+ */
+static void test_valid_one(const struct valid_case *c)
+{
+	const char *mode = tun ? "tun: " : "";
+	uint16_t link = tun ? c->l3_off : 0;
+	struct frame f, w = { 0 };
+	bool partial = c->s.partial || c->s.gso_size;
+
+	build(&c->s);
+	is_int(parse(&f), DROP_NONE, "%svalid: %s", mode, c->name);
+	w.data = frame_copy;
+	w.len = P.len;
+	w.ethertype = c->ethertype;
+	w.l3_off = c->l3_off - link;
+	w.l4_off = c->l4_off ? c->l4_off - link : 0;
+	w.hdr_len = c->hdr_len - link;
+	w.l4_proto = c->l4_proto;
+	w.gso = c->gso;
+	w.ecn = c->s.ecn;
+	w.needs_csum = partial;
+	w.gso_size = c->s.gso_size;
+	if (partial) {
+		w.csum_start = w.l4_off ? w.l4_off : w.hdr_len;
+		w.csum_offset = c->l4_proto == IPPROTO_TCP ? 16 :
+				c->l4_proto == IPPROTO_UDP ? 6 : 2;
+	}
+	ok(frame_diff(&f, &w) == 0 && f.ip == (c->l3_off != 0),
+	   "%svalid: %s: fields", mode, c->name);
+}
+
 static void test_valid(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(valid_cases) / sizeof(valid_cases[0]); i++) {
-		const struct valid_case *c = &valid_cases[i];
-		struct frame f, w = { 0 };
-		bool partial = c->s.partial || c->s.gso_size;
-
-		pkt_build(&c->s, &P);
-		is_int(parse(&f), DROP_NONE, "valid: %s", c->name);
-		w.data = frame_copy;
-		w.len = P.len;
-		w.ethertype = c->ethertype;
-		w.l3_off = c->l3_off;
-		w.l4_off = c->l4_off;
-		w.hdr_len = c->hdr_len;
-		w.l4_proto = c->l4_proto;
-		w.gso = c->gso;
-		w.ecn = c->s.ecn;
-		w.needs_csum = partial;
-		w.gso_size = c->s.gso_size;
-		if (partial) {
-			w.csum_start = c->l4_off ? c->l4_off : c->hdr_len;
-			w.csum_offset = c->l4_proto == IPPROTO_TCP ? 16 :
-					c->l4_proto == IPPROTO_UDP ? 6 : 2;
-		}
-		ok(frame_diff(&f, &w) == 0, "valid: %s: fields", c->name);
-	}
+	for (i = 0; i < sizeof(valid_cases) / sizeof(valid_cases[0]); i++)
+		test_valid_one(&valid_cases[i]);
+	tun = true;
+	for (i = 0; i < sizeof(valid_cases) / sizeof(valid_cases[0]); i++)
+		if (tun_carries(&valid_cases[i].s))
+			test_valid_one(&valid_cases[i]);
+	tun = false;
 }
 
 /*
@@ -640,19 +672,86 @@ static const struct bad_case bad_cases[] = {
 	  m_vlan_short, DROP_TX_SHORT },
 };
 
+/* A version nibble that is neither 4 nor 6, or a MAC's first byte. */
+static void m_ver5(struct pkt *p)
+{
+	p->buf[0] = (uint8_t)((p->buf[0] & 0x0f) | 0x50);
+}
+
+static void m_mac_first(struct pkt *p)
+{
+	p->buf[0] = 0x02;
+}
+
+static void m_len19(struct pkt *p)
+{
+	p->len = 19;
+}
+
+/* In the IPv4 header, the TCP check field still at the frame's end. */
+static void m_csum_start_19(struct pkt *p)
+{
+	p->vh.csum_start = 19;
+	p->vh.csum_offset = (uint16_t)(p->check_off - 19);
+}
+
+/* What only a tun's packet can be refused for (tun_get_user()). */
+static const struct bad_case tun_bad_cases[] = {
+	{ "version 5: not IP", TCP4P, m_ver5, DROP_TX_L3 },
+	{ "version 5 with GSO", TCP6G, m_ver5, DROP_TX_L3 },
+	{ "first byte 0x02 (a MAC: an Ethernet frame)", TCP4G, m_mac_first,
+	  DROP_TX_L3 },
+	{ "19 bytes, under an IPv4 header", TCP4P, m_len19, DROP_TX_SHORT },
+	{ "csum_start 19, inside the smallest IP header", TCP4P,
+	  m_csum_start_19, DROP_TX_CSUM_RANGE },
+};
+
+/*
+ * What case c is refused for in a tun: as in a tap, but a csum_start its
+ * mutation puts below 20 (at 14, or at the IP header) lies inside the
+ * smallest IP header, which is checked before GSO is.
+ */
+static int bad_err(const struct bad_case *c)
+{
+	if (tun && (c->mut == m_arp_gso || c->mut == m_csum_start_l3))
+		return DROP_TX_CSUM_RANGE;
+	return c->err;
+}
+
+/*
+ * A tun's packet has no ethertype for its version to contradict: the
+ * version is the family (frame_parse_ip()), so those cases are not its.
+ */
+static bool tun_has(const struct bad_case *c)
+{
+	return tun_carries(&c->s) && c->mut != m_ip_ver && c->mut != m_ip6_ver;
+}
+
+static void test_bad_one(const struct bad_case *c)
+{
+	struct frame f;
+
+	build(&c->s);
+	if (c->mut)
+		c->mut(&P);
+	is_int(parse(&f), bad_err(c), "%sbad: %s", tun ? "tun: " : "",
+	       c->name);
+}
+
+/* Every malformed header again as a tun's packet, then the tun's own. */
 static void test_bad(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
-		const struct bad_case *c = &bad_cases[i];
-		struct frame f;
-
-		pkt_build(&c->s, &P);
-		if (c->mut)
-			c->mut(&P);
-		is_int(parse(&f), c->err, "bad: %s", c->name);
-	}
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+		test_bad_one(&bad_cases[i]);
+	tun = true;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+		if (tun_has(&bad_cases[i]))
+			test_bad_one(&bad_cases[i]);
+	for (i = 0; i < sizeof(tun_bad_cases) / sizeof(tun_bad_cases[0]); i++)
+		test_bad_one(&tun_bad_cases[i]);
+	tun = false;
 }
 
 /* ---- truncation ----------------------------------------------------- */
@@ -666,7 +765,7 @@ static void truncate_at(const struct pkt *full, uint32_t n, bool fix)
 {
 	memcpy(&P, full, sizeof(P));
 	P.len = n;
-	if (!fix || !P.l3_off || n < P.l3_off + 40u)
+	if (!fix || !P.proto || n < P.l3_off + 40u)
 		return;
 	if (P.buf[P.l3_off] >> 4 == 6) {
 		pkt_put16(P.buf + P.l3_off + 4, n - P.l3_off - 40);
@@ -680,7 +779,7 @@ static void truncate_at4(const struct pkt *full, uint32_t n, bool fix)
 {
 	memcpy(&P, full, sizeof(P));
 	P.len = n;
-	if (fix && P.l3_off && n >= P.l3_off + 20u)
+	if (fix && P.proto && n >= P.l3_off + 20u)
 		ip4_set16(&P, 2, (uint16_t)(n - P.l3_off));
 }
 
@@ -705,7 +804,10 @@ static void test_truncate_one(const char *name, const struct pkt_spec *s)
 	uint32_t n;
 	int fix;
 
-	pkt_build(s, &full);
+	if (tun)
+		pkt_build_ip(s, &full);
+	else
+		pkt_build(s, &full);
 	for (fix = 0; fix < 2; fix++) {
 		int bad = 0;
 
@@ -722,8 +824,8 @@ static void test_truncate_one(const char *name, const struct pkt_spec *s)
 				printf("#   len %u: got %d, want %d\n", n, got,
 				       want);
 		}
-		ok(!bad, "truncated %s at every length%s", name,
-		   fix ? ", IP length fixed" : "");
+		ok(!bad, "%struncated %s at every length%s", tun ? "tun: " : "",
+		   name, fix ? ", IP length fixed" : "");
 	}
 }
 
@@ -744,6 +846,46 @@ static void test_truncate(void)
 	test_truncate_one("udp4", &u4);
 	test_truncate_one("tcp6 with extension headers", &t6);
 	test_truncate_one("udp6", &u6);
+	/* A tun's packet: under 20 bytes, or its IP header cut, is short. */
+	tun = true;
+	test_truncate_one("tcp4 with options", &t4);
+	test_truncate_one("udp4", &u4);
+	test_truncate_one("tcp6 with extension headers", &t6);
+	test_truncate_one("udp6", &u6);
+	tun = false;
+}
+
+/* hdr_len of a tun's packet: ignored, but past its end (3052 bytes). */
+static void test_tun_hdr_len(void)
+{
+	static const uint16_t lies[] = { 0, 1, 51, 53, 1000, 3052 };
+	static const uint16_t past[] = { 3053, 65535 };
+	struct pkt_spec s = { .tcp_opt_len = TS, .payload_len = 3000,
+			      .gso_size = 1448 };
+	struct frame f;
+	size_t i;
+	int bad = 0;
+
+	tun = true;
+	build(&s);
+	for (i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		P.vh.hdr_len = lies[i];
+		if (parse(&f) != DROP_NONE || f.hdr_len != 52)
+			bad++;
+	}
+	ok(!bad, "tun: hdr_len from the tun is ignored, computed 52");
+	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
+		P.vh.hdr_len = past[i];
+		is_int(parse(&f), DROP_TX_HDR_LEN,
+		       "tun: hdr_len %u past the packet's end: refused",
+		       past[i]);
+	}
+	/* A bare IPv4 header, nothing after it: IP, no L4 header. */
+	build(&(struct pkt_spec){ .l4 = IPPROTO_ICMP });
+	ok(parse(&f) == DROP_NONE && f.ip && !f.l3_off && !f.l4_off &&
+		   f.hdr_len == 20 && f.ethertype == 0x0800,
+	   "tun: a bare 20-byte IPv4 header");
+	tun = false;
 }
 
 /* ---- builders ------------------------------------------------------- */
@@ -856,6 +998,26 @@ static void test_flow_hash(void)
 	ok(flow_hash("tcp6 other port") != a,
 	   "flow hash: IPv6, another source port, another hash");
 
+	/* A tun's packet hashes as the frame that carried it did. */
+	pkt_build(&(struct pkt_spec){ .payload_len = 100 }, &P);
+	a = flow_hash("tcp4 frame");
+	tun = true;
+	pkt_build_ip(&(struct pkt_spec){ .payload_len = 100 }, &P);
+	is_int(flow_hash("tun tcp4"), a,
+	       "flow hash: a tun's TCP packet as its frame");
+	pkt_build(&(struct pkt_spec){ .ipv6 = true, .l4 = IPPROTO_UDP,
+				      .payload_len = 10 }, &P);
+	tun = false;
+	a = flow_hash("udp6 frame");
+	tun = true;
+	pkt_to_ip(&P);
+	is_int(flow_hash("tun udp6"), a,
+	       "flow hash: a tun's UDP/IPv6 packet as its frame");
+	set_sport(40002);
+	ok(flow_hash("tun udp6 other port") != a,
+	   "flow hash: a tun's packet, another source port, another hash");
+	tun = false;
+
 	same_flow(&(struct pkt_spec){ .non_ip = true },
 		  &(struct pkt_spec){ .non_ip = true, .seed = 9 },
 		  "non-IP frames hash by Ethernet addresses");
@@ -876,6 +1038,7 @@ int main(void)
 	test_valid_edges();
 	test_bad();
 	test_truncate();
+	test_tun_hdr_len();
 	test_build();
 	test_flow_hash();
 	free(frame_copy);
