@@ -148,6 +148,26 @@ ovs_gre()
 			lladdr 02:00:5e:00:53:01 dev br-int nud permanent
 }
 
+# ovs_seq_rises PCAP ADDR: the GRE packets from ADDR (OVS's) have the S
+# bit, and their sequence numbers rise by one, packet after packet.
+ovs_seq_rises()
+{
+	local out src=ip.src
+
+	[[ $2 == *:* ]] && src=ipv6.src
+	out=$(tshark -r "$1" -n -Y "gre && $src == $2" \
+		-T fields -e gre.flags.sequence_number -e gre.sequence_number \
+		2>/dev/null | awk '
+		$1 != "1" && $1 != "True" { nos++; next }
+		n && $2 != last + 1 { jumps++ }
+		{ last = $2; n++ }
+		END { printf "%d %d %d", n, nos, jumps }')
+	diag "OVS's GRE packets: with S and a number, without S, jumps: $out"
+	read -r n nos jumps <<<"$out"
+	[ "${n:-0}" -gt 1000 ] && [ "${nos:-1}" -eq 0 ] &&
+		[ "${jumps:-1}" -eq 0 ]
+}
+
 a_drops_zero()
 {
 	gt_counters "$NS_A" && gt_show A && ctr_drops_zero "$GT_CTR"
@@ -202,6 +222,9 @@ ovs_run()
 	else
 		ok 1 "$r: tshark: every checksum good (no capture)"
 	fi
+	[[ " ${ovs[*]} " == *" options:seq=true "* ]] && [ "$st" -eq 0 ] &&
+		check "$r: OVS's packets carry rising sequence numbers" \
+			ovs_seq_rises "$pcap" "$ul_b"
 	check "$r: gsotun counted no drop" a_drops_zero
 	check "$r: gsotun exits 0 on SIGTERM" gt_stop "$NS_A"
 }
