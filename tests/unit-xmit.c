@@ -353,6 +353,57 @@ static void test_tun_not_ip(void)
 	   "tun: version 5 refused (tx_drop_l3), nothing planned");
 }
 
+/*
+ * xmit_frame()'s outer TOS and DF of a tun's packet with tos (IPv4 TOS
+ * or IPv6 traffic class) and, for IPv4, DF or not, inherited or not.
+ */
+static void tun_tos_df(bool v6, uint8_t tos, bool df, bool inherit,
+		       int want_tos, bool want_df, const char *name)
+{
+	const struct encap_cfg c = { .type = ENCAP_GRE_UDP, .l3 = true };
+	struct xmit_cfg xc = { .encap = &c, .budget = 1464, .pmtud = true,
+			       .n_src = 1, .tos_inherit = inherit,
+			       .df_inherit = inherit };
+	struct seg_arena a;
+	struct xmit_out out;
+	uint32_t seq = 0;
+	int r;
+
+	pkt_build_ip(&(struct pkt_spec){ .ipv6 = v6, .payload_len = 100 },
+		     &P);
+	if (v6) {
+		P.buf[0] = (uint8_t)(0x60 | tos >> 4);
+		P.buf[1] = (uint8_t)((tos & 0x0f) << 4 | (P.buf[1] & 0x0f));
+	} else {
+		P.buf[1] = tos;
+		pkt_put16(P.buf + 6, df ? 0x4000 : 0);
+		pkt_put16(P.buf + 10, 0);
+		pkt_put16(P.buf + 10, pkt_ip4_check(P.buf));
+	}
+	memcpy(rd, &P.vh, VNET_HDR_LEN);
+	memcpy(rd + VNET_HDR_LEN, P.buf, P.len);
+	seg_arena_init(&a, slots, segs, TUN_SEGS);
+	r = xmit_frame(&xc, &seq, rd, VNET_HDR_LEN + P.len, &a, &out);
+	ok(r == DROP_NONE && out.tos == want_tos && out.df == want_df,
+	   "tun: %s (outer TOS %d, DF %d)", name, out.tos, out.df);
+}
+
+/* --tos inherit and --df inherit read a tun's packet at l3_off 0. */
+static void test_tun_tos_df(void)
+{
+	tun_tos_df(false, 0xb9, true, true, 0xb9, true,
+		   "IPv4 EF with ECT(1) and DF: both inherited");
+	tun_tos_df(false, 0x2b, false, true, 0x2a, false,
+		   "IPv4 AF11 with CE, no DF: CE goes out as ECT(0) "
+		   "(RFC 6040 section 4.1), no DF");
+	tun_tos_df(true, 0xb9, false, true, 0xb9, true,
+		   "IPv6 traffic class EF, ECT(1): inherited, DF for IPv6");
+	tun_tos_df(true, 0x2b, false, true, 0x2a, true,
+		   "IPv6 traffic class with CE: ECT(0) outside");
+	tun_tos_df(false, 0xb9, true, false, -1, false,
+		   "not inherited: the configured TOS, DF as --df says");
+}
+
 /* xmit_udp_bulk() of a tun's datagrams: at l3_off 0, the same trains. */
 static void test_tun_trains(void)
 {
@@ -378,6 +429,7 @@ int main(void)
 	test_super_frames();
 	test_tun_both_ways();
 	test_tun_not_ip();
+	test_tun_tos_df();
 	test_tun_trains();
 	plan(tap_n);
 	return done_testing();
