@@ -15,8 +15,11 @@
 #include <time.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <linux/if_link.h>
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/veth.h>
 #include <libmnl/libmnl.h>
 #include "link.h"
 #include "log.h"
@@ -921,4 +924,338 @@ bool link_changes_touch(const struct link_changes *c, const struct ipaddr *dst,
 					   (const uint8_t *)&dst->addr))
 			return true;
 	return false;
+}
+
+/* IFLA_AF_SPEC / AF_INET6: no IPv6 address of its own (addrgenmode). */
+static void link_put_no_addrgen(struct nlmsghdr *nlh)
+{
+	struct nlattr *spec = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
+	struct nlattr *in6 = mnl_attr_nest_start(nlh, AF_INET6);
+
+	mnl_attr_put_u8(nlh, IFLA_INET6_ADDR_GEN_MODE,
+			IN6_ADDR_GEN_MODE_NONE);
+	mnl_attr_nest_end(nlh, in6);
+	mnl_attr_nest_end(nlh, spec);
+}
+
+/*
+ * IFLA_INFO_DATA of a vxlan device as `ip link add NAME type vxlan id
+ * VNI local ADDR dstport PORT nolearning` says it.
+ */
+static void link_put_vxlan(struct nlmsghdr *nlh, const struct link_spec *s)
+{
+	mnl_attr_put_u32(nlh, IFLA_VXLAN_ID, s->vni);
+	if (s->local.family == AF_INET)
+		mnl_attr_put(nlh, IFLA_VXLAN_LOCAL, sizeof(struct in_addr),
+			     &s->local.addr);
+	else if (s->local.family == AF_INET6)
+		mnl_attr_put(nlh, IFLA_VXLAN_LOCAL6, sizeof(struct in6_addr),
+			     &s->local.addr);
+	mnl_attr_put_u16(nlh, IFLA_VXLAN_PORT, htons(s->port));
+	mnl_attr_put_u8(nlh, IFLA_VXLAN_LEARNING, 0);
+}
+
+/* VETH_INFO_PEER: the other end, an ifinfomsg and its name. */
+static void link_put_veth_peer(struct nlmsghdr *nlh, const char *peer)
+{
+	struct nlattr *p = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+
+	/* The peer's header is the attribute's payload, as veth_newlink(). */
+	memcpy(mnl_nlmsg_get_payload_tail(nlh), &ifi, sizeof(ifi));
+	nlh->nlmsg_len += MNL_ALIGN(sizeof(ifi));
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
+	mnl_attr_nest_end(nlh, p);
+}
+
+/*
+ * Device name made: addrgenmode none on it. Not in the request that
+ * makes it: inet6_validate_link_af() refuses IFLA_AF_SPEC for a device
+ * without its IPv6 state yet (EAFNOSUPPORT).
+ */
+static int link_no_addrgen(struct link *l, const char *name)
+{
+	unsigned int ifindex = if_nametoindex(name);
+	struct link_reply r = { 0 };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!ifindex)
+		return -errno;
+	nlh = link_req(l, RTM_NEWLINK, 0);
+	link_put_ifinfo(nlh, ifindex);
+	link_put_no_addrgen(nlh);
+	ret = link_talk(l, NULL, &r);
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot set addrgenmode none "
+			 "on %s", name);
+	return ret;
+}
+
+int link_add(struct link *l, const struct link_spec *s)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_NEWLINK,
+					NLM_F_CREATE | NLM_F_EXCL);
+	struct link_reply r = { 0 };
+	struct nlattr *info, *data;
+	int ret;
+
+	link_put_ifinfo(nlh, 0);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->name);
+	if (s->master)
+		mnl_attr_put_u32(nlh, IFLA_MASTER, s->master);
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, s->kind);
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	if (!strcmp(s->kind, "vxlan"))
+		link_put_vxlan(nlh, s);
+	else if (!strcmp(s->kind, "veth") && s->peer)
+		link_put_veth_peer(nlh, s->peer);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
+	ret = link_talk(l, NULL, &r);
+	if (ret < 0) {
+		link_log(ret == -EEXIST ? LOG_LVL_DEBUG : LOG_LVL_ERR, ret, &r,
+			 "cannot create %s device %s", s->kind, s->name);
+		return ret;
+	}
+	ret = link_no_addrgen(l, s->name);
+	if (!ret && s->peer)
+		ret = link_no_addrgen(l, s->peer);
+	return ret;
+}
+
+int link_del(struct link *l, unsigned int ifindex)
+{
+	struct link_reply r = { 0 };
+	struct nlmsghdr *nlh;
+	char name[32];
+	int ret;
+
+	/* Its name while it has one; asked before l->buf holds the request. */
+	link_name(l, ifindex, name, sizeof(name));
+	nlh = link_req(l, RTM_DELLINK, 0);
+	link_put_ifinfo(nlh, ifindex);
+	ret = link_talk(l, NULL, &r);
+	/* Gone already: what was asked. */
+	if (ret == -ENODEV)
+		ret = 0;
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot delete %s", name);
+	return ret;
+}
+
+/*
+ * `bridge fdb add|del MAC dev PORT master static`: an entry of the
+ * bridge PORT is in, NUD_NOARP (iproute2's "static"; "permanent"
+ * would be an address of the bridge's own). REPLACE makes a restart with
+ * the entry still there succeed.
+ */
+int link_fdb_set(struct link *l, unsigned int port,
+		 const uint8_t mac[MAC_LEN], bool add)
+{
+	struct nlmsghdr *nlh;
+	struct link_reply r = { 0 };
+	char name[32], text[MAC_TEXT_LEN];
+	struct ndmsg *ndm;
+	int ret;
+
+	nlh = add ? link_req(l, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE)
+		  : link_req(l, RTM_DELNEIGH, 0);
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = PF_BRIDGE;
+	ndm->ndm_ifindex = (int)port;
+	ndm->ndm_state = NUD_NOARP;
+	ndm->ndm_flags = NTF_MASTER;
+	mnl_attr_put(nlh, NDA_LLADDR, MAC_LEN, mac);
+	ret = link_talk(l, NULL, &r);
+	if (!add && ret == -ENOENT)
+		ret = 0;
+	if (ret < 0)
+		link_log(LOG_LVL_ERR, ret, &r, "cannot %s fdb entry %s on %s",
+			 add ? "add" : "delete", mac_ntoa(mac, text),
+			 link_name(l, port, name, sizeof(name)));
+	return ret;
+}
+
+/*
+ * The forwarding database watch: a socket of its own in RTNLGRP_NEIGH,
+ * whose dumps and notifications read alike (a dump says what is, a
+ * notification what changed); neighbours of other families are passed
+ * over.
+ */
+struct link_fdb_watch {
+	struct mnl_socket *nl;
+	unsigned int portid;
+	unsigned int seq;
+	char buf[LINK_BUF_SIZE];
+};
+
+struct link_fdb_watch *link_fdb_watch_open(void)
+{
+	struct link_fdb_watch *w;
+	int one = 1;
+
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		log_err_errno("cannot allocate netlink state");
+		return NULL;
+	}
+	w->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!w->nl || mnl_socket_bind(w->nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_setsockopt(w->nl, NETLINK_ADD_MEMBERSHIP,
+				  &(int){ RTNLGRP_NEIGH }, sizeof(int)) < 0) {
+		log_err_errno("cannot listen to forwarding database changes");
+		link_fdb_watch_close(w);
+		return NULL;
+	}
+	/* A dump's replies in full, not cut at the first that fills. */
+	mnl_socket_setsockopt(w->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	w->portid = mnl_socket_get_portid(w->nl);
+	w->seq = (unsigned int)time(NULL);
+	return w;
+}
+
+void link_fdb_watch_close(struct link_fdb_watch *w)
+{
+	if (!w)
+		return;
+	if (w->nl)
+		mnl_socket_close(w->nl);
+	free(w);
+}
+
+int link_fdb_watch_fd(const struct link_fdb_watch *w)
+{
+	return mnl_socket_get_fd(w->nl);
+}
+
+int link_fdb_dump(struct link_fdb_watch *w)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(w->buf);
+	struct ndmsg *ndm;
+
+	nlh->nlmsg_type = RTM_GETNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++w->seq;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = PF_BRIDGE;
+	if (mnl_socket_sendto(w->nl, nlh, nlh->nlmsg_len) < 0) {
+		log_err_errno("cannot ask for the forwarding database");
+		return -errno;
+	}
+	return 0;
+}
+
+/* NDA_DST: the VTEP of a vxlan device's entry. */
+static void link_fdb_dst(const struct nlattr *a, struct ipaddr *dst)
+{
+	size_t len = mnl_attr_get_payload_len(a);
+
+	if (len == sizeof(struct in_addr))
+		dst->family = AF_INET;
+	else if (len == sizeof(struct in6_addr))
+		dst->family = AF_INET6;
+	else
+		return;
+	memcpy(&dst->addr, mnl_attr_get_payload(a), len);
+}
+
+/* One RTM_NEWNEIGH or RTM_DELNEIGH of AF_BRIDGE into *e; false if not. */
+static bool link_fdb_read_one(const struct nlmsghdr *nlh, struct link_fdb *e)
+{
+	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	bool mac = false;
+
+	memset(e, 0, sizeof(*e));
+	if (ndm->ndm_family != PF_BRIDGE)
+		return false;
+	e->del = nlh->nlmsg_type == RTM_DELNEIGH;
+	e->ifindex = (unsigned int)ndm->ndm_ifindex;
+	e->state = ndm->ndm_state;
+	e->flags = ndm->ndm_flags;
+	mnl_attr_for_each(a, nlh, sizeof(*ndm)) {
+		switch (mnl_attr_get_type(a)) {
+		case NDA_LLADDR:
+			if (mnl_attr_get_payload_len(a) != MAC_LEN)
+				break;
+			memcpy(e->mac, mnl_attr_get_payload(a), MAC_LEN);
+			mac = true;
+			break;
+		case NDA_DST:
+			link_fdb_dst(a, &e->dst);
+			break;
+		case NDA_VLAN:
+			if (!mnl_attr_validate(a, MNL_TYPE_U16))
+				e->vlan = mnl_attr_get_u16(a);
+			break;
+		case NDA_MASTER:
+			if (!mnl_attr_validate(a, MNL_TYPE_U32))
+				e->master = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	return mac;
+}
+
+/* One message: an entry, a dump's end, or one that does not read. */
+static bool link_fdb_one(const struct nlmsghdr *nlh,
+			 const struct link_fdb_ops *ops, void *ctx)
+{
+	struct link_fdb e;
+
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWNEIGH:
+	case RTM_DELNEIGH:
+		if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(struct ndmsg))
+			return false;
+		if (link_fdb_read_one(nlh, &e))
+			ops->entry(ctx, &e);
+		return true;
+	case NLMSG_DONE:
+		ops->dumped(ctx);
+		return true;
+	case NLMSG_ERROR:
+		/* A dump the kernel could not finish (EINTR): again. */
+		return false;
+	}
+	return true;
+}
+
+void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
+		    void *ctx)
+{
+	const struct nlmsghdr *nlh = buf;
+	int left = len > INT_MAX ? INT_MAX : (int)len;
+	bool lost = false;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+		lost |= !link_fdb_one(nlh, ops, ctx);
+	if (left || lost)
+		ops->lost(ctx);
+}
+
+/*
+ * Everything queued. A full socket buffer (ENOBUFS) lost notifications,
+ * one too big for the buffer (ENOSPC) its end: ops->lost() then, for a
+ * dump of everything again.
+ */
+void link_fdb_watch_read(struct link_fdb_watch *w,
+			 const struct link_fdb_ops *ops, void *ctx)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == ENOBUFS || errno == ENOSPC)) {
+			ops->lost(ctx);
+			continue;
+		}
+		if (n < 0)
+			break;
+		link_fdb_parse(w->buf, (size_t)n, ops, ctx);
+	}
 }

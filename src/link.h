@@ -82,6 +82,71 @@ struct link_vxlan {
  */
 int link_vxlan_on_port(struct link *l, uint16_t port, struct link_vxlan *first);
 
+/*
+ * A device to make, down and without an IPv6 address of its own
+ * (addrgenmode none): `ip link add NAME [master MASTER] type KIND`.
+ */
+struct link_spec {
+	const char *name;
+	const char *kind;	/* "bridge", "vxlan" or "veth" */
+	unsigned int master;	/* the bridge it is a port of; 0: none */
+	const char *peer;	/* veth: the other end's name */
+	uint32_t vni;		/* vxlan: id VNI ... nolearning */
+	struct ipaddr local;	/* vxlan: local ADDR (family 0: none) */
+	uint16_t port;		/* vxlan: dstport, host order */
+};
+
+/* 0, -EEXIST when the name is taken (logged at debug), or -errno. */
+int link_add(struct link *l, const struct link_spec *s);
+/* `ip link del`: 0 (a link gone already too) or -errno (logged). */
+int link_del(struct link *l, unsigned int ifindex);
+
+/*
+ * `bridge fdb add|del MAC dev PORT master static`: an entry of the
+ * bridge that PORT is a port of (a bridge without VLAN filtering). 0
+ * (deleting one that is not there too) or -errno (logged).
+ */
+int link_fdb_set(struct link *l, unsigned int port,
+		 const uint8_t mac[MAC_LEN], bool add);
+
+/* A bridge forwarding database entry, as RTM_NEWNEIGH/DELNEIGH say it. */
+struct link_fdb {
+	bool del;		/* gone (RTM_DELNEIGH) */
+	unsigned int ifindex;	/* the device: a bridge port, a vxlan */
+	unsigned int master;	/* NDA_MASTER, its bridge; 0: not said */
+	uint8_t mac[MAC_LEN];
+	uint16_t vlan;		/* NDA_VLAN; 0: none */
+	struct ipaddr dst;	/* NDA_DST, a vxlan's VTEP; family 0: none */
+	uint16_t state;		/* NUD_* */
+	uint8_t flags;		/* NTF_SELF, NTF_MASTER, NTF_EXT_LEARNED... */
+};
+
+/* What a read of the watch calls, with its ctx. */
+struct link_fdb_ops {
+	void (*entry)(void *ctx, const struct link_fdb *e);
+	/* The end of a dump that link_fdb_dump() asked for. */
+	void (*dumped)(void *ctx);
+	/* Notifications were lost: dump again to know what is. */
+	void (*lost)(void *ctx);
+};
+
+/* Notifications of the bridges' forwarding databases (RTNLGRP_NEIGH). */
+struct link_fdb_watch;
+
+/* NULL on error (logged). */
+struct link_fdb_watch *link_fdb_watch_open(void);
+void link_fdb_watch_close(struct link_fdb_watch *w);
+/* A non-blocking descriptor, readable when notifications wait. */
+int link_fdb_watch_fd(const struct link_fdb_watch *w);
+/* Ask for every entry (`bridge fdb show`); they come as reads. */
+int link_fdb_dump(struct link_fdb_watch *w);
+/* Read what waits: each entry, a dump's end, or a loss, to ops. */
+void link_fdb_watch_read(struct link_fdb_watch *w,
+			 const struct link_fdb_ops *ops, void *ctx);
+/* The messages in buf to ops; one that does not read is a loss. */
+void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
+		    void *ctx);
+
 /* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
 struct link_watch;
 
