@@ -299,6 +299,14 @@ void conffile_put_remote(FILE *out, const struct ipaddr *a)
 		conffile_addr(a->family, &a->addr, buf));
 }
 
+void conffile_put_local(FILE *out, const struct ipaddr *a)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	fprintf(out, "%s %s\n", conffile_name(OPT_LOCAL),
+		conffile_addr(a->family, &a->addr, buf));
+}
+
 void conffile_put_fdb(FILE *out, const char *dev, const uint8_t *mac,
 		      uint16_t vlan, const struct ipaddr *peer)
 {

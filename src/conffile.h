@@ -59,6 +59,8 @@ bool conffile_put(FILE *out, const struct config *c, int key,
  * (dev NULL or "": none).
  */
 void conffile_put_remote(FILE *out, const struct ipaddr *a);
+/* "local ADDR" (the unspecified address: the family only). */
+void conffile_put_local(FILE *out, const struct ipaddr *a);
 void conffile_put_fdb(FILE *out, const char *dev, const uint8_t *mac,
 		      uint16_t vlan, const struct ipaddr *peer);
 void conffile_put_route(FILE *out, const char *dev, const struct cidr *prefix,

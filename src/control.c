@@ -402,21 +402,17 @@ static void control_peer(struct port *port, const struct ctlreq *q,
 		control_fail(r, CONTROL_EFAIL, "%s is a peer already", q->arg);
 	else if (err == -ENOENT)
 		control_fail(r, CONTROL_EFAIL, "%s is not a peer", q->arg);
-	else if (err == -EBUSY)
-		control_fail(r, CONTROL_EFAIL, "%s is the last peer", q->arg);
 	else if (err == -EINVAL)
 		control_fail(r, CONTROL_EFAIL, "%s is not of the underlay's "
 			     "address family", q->arg);
-	else if (err == -EISCONN)
-		control_fail(r, CONTROL_EFAIL, "raw GRE with one --remote "
-			     "has a connected socket: start it with --peers "
-			     "or --allow to add peers");
 	else if (err)
 		control_fail(r, CONTROL_EFAIL, "%s: %s", q->arg,
 			     strerror(-err));
 	else
-		log_info("control: peer %s %s", q->arg,
-			 add ? "added" : "removed");
+		log_info("control: peer %s %s%s", q->arg,
+			 add ? "added" : "removed",
+			 port->peers.n ? "" : ": no peer left, what the "
+					      "device sends is dropped");
 }
 
 /* a as text in buf; buf. */

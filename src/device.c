@@ -208,7 +208,8 @@ static int device_set_mac(struct device *d)
 	if (mac) {
 		memcpy(d->s.mac, mac, MAC_LEN);
 	} else {
-		if (!local.family &&
+		if ((!local.family || optvalue_ip_is_any(&local)) &&
+		    c->n_remotes &&
 		    !link_route_get(d->link, &c->remotes[0], true, &r))
 			local = r.src;
 		tap_stable_mac(d->s.ifname, &local, d->s.mac);

@@ -420,16 +420,19 @@ static void end_lanes(struct gsotun *g)
 
 static void log_device(const struct device *d)
 {
-	const struct ipaddr *first = &d->s.cfg->remotes[0];
+	const struct peers *ps = d->s.peers;
 	const struct ipaddr *local = &d->s.cfg->local;
-	char remote[INET6_ADDRSTRLEN], more[80] = "", id[24] = "";
+	char remote[INET6_ADDRSTRLEN] = "no peer yet", more[80] = "";
+	char id[24] = "";
 	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
 	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "", queues[24] = "";
 	char link[40];
 	unsigned int n_src = underlay_n_src(&d->port->ul[0]);
 	unsigned int n_routes = route_count(&d->s.routes);
 
-	inet_ntop(first->family, &first->addr, remote, sizeof(remote));
+	if (ps->n)
+		inet_ntop(ps->family, &ps->v[ps->live[0]].addr.addr, remote,
+			  sizeof(remote));
 	/* Where it listens: --local, and the port of UDP encapsulations. */
 	if (local->family)
 		inet_ntop(local->family, &local->addr, addr, sizeof(addr));

@@ -579,6 +579,57 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 	return 0;
 }
 
+/* What a dump of the addresses looks for, and where it was found. */
+struct link_addr_scan {
+	struct link_reply r;
+	const struct ipaddr *a;
+	unsigned int ifindex;
+};
+
+/* IFA_LOCAL is an IPv4 interface's own address, IFA_ADDRESS an IPv6's. */
+static int link_addr_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct link_addr_scan *s = data;
+	int family = s->a->family;
+	uint16_t want = family == AF_INET ? IFA_LOCAL : IFA_ADDRESS;
+	const struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifa) ||
+	    ifa->ifa_family != family || s->ifindex)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_type(attr) == want &&
+		    link_attr_is_addr(attr, family) &&
+		    !memcmp(mnl_attr_get_payload(attr), &s->a->addr,
+			    link_addr_len(family)))
+			s->ifindex = ifa->ifa_index;
+	}
+	return MNL_CB_OK;
+}
+
+int link_addr_mtu(struct link *l, const struct ipaddr *a, uint32_t *mtu)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETADDR, NLM_F_DUMP);
+	struct link_addr_scan s = { .a = a };
+	struct link_reply dev = { 0 };
+	struct ifaddrmsg *ifa;
+	int ret;
+
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = (uint8_t)a->family;
+	ret = link_talk(l, link_addr_cb, &s.r);
+	if (!ret && !s.ifindex)
+		ret = -ENODEV;
+	if (!ret)
+		ret = link_get_mtu(l, s.ifindex, &dev);
+	if (!ret && !dev.mtu)
+		ret = -ENODATA;
+	*mtu = ret ? 0 : dev.mtu;
+	return ret;
+}
+
 /*
  * Asked on the request socket, not with if_indextoname(), which opens a
  * socket for its ioctl: the running process may open none (sandbox.c).

@@ -56,6 +56,13 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 		   struct link_route *out);
 
 /*
+ * The MTU of the interface that holds local address a (as `ip addr show
+ * to A` finds it) into *mtu: 0, -ENODEV (no interface has it) or -errno,
+ * not logged.
+ */
+int link_addr_mtu(struct link *l, const struct ipaddr *a, uint32_t *mtu);
+
+/*
  * The name of interface ifindex in buf ("gsotun0"), or "ifindex 7" when
  * it has none (any more); buf is returned.
  */

@@ -15,11 +15,12 @@
 const struct argp_option optable[] = {
 	{ .doc = "Tunnel:" },
 	{ .name = "remote", .key = OPT_REMOTE, .arg = "ADDR",
-	  .doc = "A peer's IPv4 or IPv6 address (required); repeatable, one "
-		 "per peer, all of one family, up to 1024" },
+	  .doc = "A peer's IPv4 or IPv6 address; repeatable, one per peer, "
+		 "all of one family, up to 1024 (none: --local gives the "
+		 "family, peers come later)" },
 	{ .name = "local", .key = OPT_LOCAL, .arg = "ADDR",
 	  .doc = "Local address to bind and send from, same family as "
-		 "--remote (default: any)" },
+		 "--remote (default: any; 0.0.0.0 or :: any of a family)" },
 	{ .name = "allow", .key = OPT_ALLOW, .arg = "CIDR",
 	  .doc = "Also take packets from sources in CIDR (same family as "
 		 "--remote); repeatable, up to 16" },

@@ -97,15 +97,10 @@ static int options_check_peers_file(struct argp_state *state,
 /* The peers, and the local address of their family. */
 static int options_check_peer(struct argp_state *state, struct config *cfg)
 {
-	const char *why = peersfile_remotes_invalid(cfg, true);
+	const char *why = peersfile_remotes_invalid(cfg);
 
 	if (why) {
 		options_error(state, "%s", why);
-		return EINVAL;
-	}
-	if (cfg->local.family && cfg->local.family != cfg->family) {
-		options_error(state, "--local and --remote must both be IPv4 or "
-			   "both IPv6");
 		return EINVAL;
 	}
 	return 0;
@@ -226,7 +221,7 @@ static int options_check_allow(struct argp_state *state,
 	for (i = 0; i < cfg->n_allow; i++) {
 		if (cfg->allow[i].family != cfg->family) {
 			options_error(state, "--allow must be of the family of "
-				   "--remote");
+				   "--remote (or --local)");
 			return EINVAL;
 		}
 	}

@@ -63,13 +63,13 @@ static int options_range(struct argp_state *state, const char *opt,
 	return 0;
 }
 
-static int options_endpoint(struct argp_state *state, const char *opt,
-			    const char *arg, struct ipaddr *ip)
+static int options_local(struct argp_state *state, struct config *cfg,
+			 const char *arg)
 {
-	const char *why = optvalue_endpoint_parse(arg, ip);
+	const char *why = optvalue_local_parse(arg, &cfg->local);
 
 	if (why) {
-		options_error(state, "invalid %s '%s': %s", opt, arg, why);
+		options_error(state, "invalid --local '%s': %s", arg, why);
 		return EINVAL;
 	}
 	return 0;
@@ -640,7 +640,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MODE:
 		return options_mode(state, cfg, arg);
 	case OPT_LOCAL:
-		return options_endpoint(state, "--local", arg, &cfg->local);
+		return options_local(state, cfg, arg);
 	case OPT_ALLOW:
 		return options_allow(state, cfg, arg);
 	case OPT_PORT:

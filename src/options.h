@@ -144,7 +144,7 @@ struct config {
 	 * static forwarding entries, --fdb then the file's (owned).
 	 */
 	struct ipaddr *remotes;
-	unsigned int n_remotes;		/* at least one at start */
+	unsigned int n_remotes;		/* none, with --local, or more */
 	unsigned int n_remotes_cmd;	/* of which the command line's */
 	struct config_fdb *fdb;
 	unsigned int n_fdb, n_fdb_cmd;

@@ -118,6 +118,20 @@ const char *optvalue_endpoint_parse(const char *arg, struct ipaddr *ip)
 	return optvalue_ip_unusable(ip);
 }
 
+bool optvalue_ip_is_any(const struct ipaddr *ip)
+{
+	if (ip->family == AF_INET)
+		return ip->addr.v4.s_addr == htonl(INADDR_ANY);
+	return ip->family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&ip->addr.v6);
+}
+
+const char *optvalue_local_parse(const char *arg, struct ipaddr *ip)
+{
+	if (optvalue_ip_parse(arg, ip))
+		return "not an IPv4 or IPv6 address";
+	return optvalue_ip_is_any(ip) ? NULL : optvalue_ip_unusable(ip);
+}
+
 bool optvalue_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
 {
 	size_t len = a->family == AF_INET6 ? 16 : 4;

@@ -79,6 +79,16 @@ int optvalue_ip_parse(const char *s, struct ipaddr *ip);
  */
 const char *optvalue_endpoint_parse(const char *arg, struct ipaddr *ip);
 
+/*
+ * --local: an address of this host, or the unspecified one (0.0.0.0,
+ * ::), which binds any as no --local does and says only the underlay's
+ * family (a gsotun that starts with no peer).
+ */
+const char *optvalue_local_parse(const char *arg, struct ipaddr *ip);
+
+/* Is ip the unspecified address (0.0.0.0, ::) of its family? */
+bool optvalue_ip_is_any(const struct ipaddr *ip);
+
 /* Are a and b the same address? */
 bool optvalue_ip_equal(const struct ipaddr *a, const struct ipaddr *b);
 

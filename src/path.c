@@ -473,6 +473,28 @@ void path_peers_changed(struct device *d)
 	path_check_changed(d, &none);
 }
 
+/*
+ * The MTU of the underlay with no peer yet: the interface's that holds
+ * --local, else 1500, as ip_tunnel_bind_dev() takes its lower device's
+ * MTU, or ETH_DATA_LEN without one (and the kernel's vxlan without a
+ * lower device keeps 1500). The first peer's path replaces it.
+ */
+static uint32_t path_local_mtu(struct device *d)
+{
+	const struct ipaddr *local = &d->s.cfg->local;
+	char addr[INET6_ADDRSTRLEN];
+	uint32_t mtu = 0;
+
+	if (local->family && !optvalue_ip_is_any(local) &&
+	    !link_addr_mtu(d->link, local, &mtu) && mtu) {
+		inet_ntop(local->family, &local->addr, addr, sizeof(addr));
+		log_debug("%s: no peer: the MTU of %s's interface, %u",
+			  d->s.ifname, addr, mtu);
+		return mtu;
+	}
+	return ETH_DATA_LEN;
+}
+
 /* The tap's MTU: --mtu, or the smallest path MTU less the tunnel's. */
 static int path_first_mtu(struct device *d)
 {
@@ -481,7 +503,10 @@ static int path_first_mtu(struct device *d)
 
 	if (d->s.cfg->mtu)
 		return d->s.cfg->mtu;
-	if (!routed) {
+	/* No peer: the budget of the underlay's own MTU, until one comes. */
+	if (!routed && !d->s.peers->n)
+		d->s.budget = path_frame_budget(d, path_local_mtu(d));
+	else if (!routed) {
 		/* link_route_mtu() said why; say what it means here. */
 		log_err("--mtu auto needs a route to a remote: give --mtu N");
 		return -ENETUNREACH;
@@ -489,7 +514,8 @@ static int path_first_mtu(struct device *d)
 	mtu = path_auto_mtu(d);
 	if (!mtu) {
 		log_err("path MTU %u leaves no room for the tunnel (%zu bytes)",
-			d->path.path_mtu,
+			d->path.path_mtu ? d->path.path_mtu :
+					   path_local_mtu(d),
 			encap_overhead(&d->s.encap, d->s.ipv6) +
 				encap_link_hlen(&d->s.encap));
 		return -EINVAL;

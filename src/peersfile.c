@@ -117,22 +117,36 @@ const char *peersfile_add_route(struct config *cfg, const char *arg,
 	return NULL;
 }
 
-const char *peersfile_remotes_invalid(struct config *cfg, bool need_one)
+/* Why the peers and --local are of two families, or NULL. */
+static const char *peersfile_families_invalid(const struct config *cfg)
 {
 	unsigned int i;
 
-	if (!cfg->n_remotes && need_one && cfg->peers_file)
-		return "no peer: give --remote ADDR or a 'remote' line in "
-		       "--peers";
-	if (!cfg->n_remotes)
-		return need_one ? "missing --remote ADDR: the peer's address"
-				: NULL;
-	if (!cfg->family)
-		cfg->family = cfg->remotes[0].family;
-	for (i = 0; i < cfg->n_remotes; i++)
-		if (cfg->remotes[i].family != cfg->family)
-			return "every --remote must be IPv4, or every one IPv6";
+	for (i = 0; i < cfg->n_remotes; i++) {
+		if (cfg->remotes[i].family == cfg->family)
+			continue;
+		return cfg->local.family ? "--local and --remote must both be "
+					   "IPv4 or both IPv6"
+					 : "every --remote must be IPv4, or "
+					   "every one IPv6";
+	}
 	return NULL;
+}
+
+const char *peersfile_remotes_invalid(struct config *cfg)
+{
+	if (!cfg->family && cfg->local.family)
+		cfg->family = cfg->local.family;
+	else if (!cfg->family && cfg->n_remotes)
+		cfg->family = cfg->remotes[0].family;
+	if (!cfg->family && cfg->peers_file)
+		return "no peer and no --local: give --remote ADDR, a 'remote' "
+		       "line in --peers, or --local ADDR (the underlay's "
+		       "family) to start with no peer";
+	if (!cfg->family)
+		return "missing --remote ADDR (the peer's address), or --local "
+		       "ADDR (the underlay's own) to start with no peer";
+	return peersfile_families_invalid(cfg);
 }
 
 const char *peersfile_fdb_invalid(const struct config *cfg, char *buf,
@@ -307,8 +321,9 @@ int peersfile_load(struct config *cfg, FILE *f, char *why, size_t len)
 		err = "out of memory";
 	} else {
 		err = peersfile_read(&c, f, why, len);
-		if (!err)
-			err = peersfile_remotes_invalid(&c, true);
+		/* No family at all: the option checks say what is missing. */
+		if (!err && (c.family || c.local.family || c.n_remotes))
+			err = peersfile_remotes_invalid(&c);
 		if (!err)
 			err = peersfile_fdb_invalid(&c, why, len);
 		if (!err)

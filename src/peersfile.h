@@ -33,11 +33,12 @@ const char *peersfile_add_route(struct config *cfg, const char *arg,
 				char *buf, size_t len);
 
 /*
- * The peers: at least one when need_one (with --peers, one may come from
- * the file), all of one family, which becomes cfg->family. Why not, or
+ * The peers, none or more (--remote and the file's), all of the
+ * underlay's family, cfg->family: --local's, else the first peer's.
+ * With neither there is no family to open the underlay in. Why not, or
  * NULL.
  */
-const char *peersfile_remotes_invalid(struct config *cfg, bool need_one);
+const char *peersfile_remotes_invalid(struct config *cfg);
 
 /*
  * Every --fdb names a peer, and a tap with DEV=; which one does not, in
@@ -56,8 +57,9 @@ const char *peersfile_route_invalid(const struct config *cfg, char *buf,
 /*
  * Read the peers file f again: on success its entries replace the file's
  * in cfg (the command line's stay), else cfg is left as it was and why
- * says what is wrong; so is a file that would leave no peer (empty, or
- * half written). 0 or -EINVAL.
+ * says what is wrong. A file that leaves no peer is taken (the peers may
+ * come and go, down to none), given cfg's family (at start --local's).
+ * 0 or -EINVAL.
  */
 int peersfile_load(struct config *cfg, FILE *f, char *why, size_t len);
 

@@ -223,25 +223,34 @@ static void *port_copy(const void *src, size_t n, size_t size)
 	return p;
 }
 
-/* What the reload left of the tables, said as one line. */
+/*
+ * What the reload left of the tables, said as one line; no peer at all
+ * as a warning, since the tunnel then carries nothing.
+ */
 static void port_reload_said(const struct port *port, unsigned int added,
 			     unsigned int gone)
 {
 	const struct device *main = port->dev[0];
-	unsigned int n;
+	unsigned int n, peers = port->peers.n;
 
+	if (!peers) {
+		log_warn("%s: 0 peers (%u gone): %s holds none, what the %s "
+			 "sends is dropped (tx_drop_no_peer)", main->s.ifname,
+			 gone, port->cfg->peers_file,
+			 main->s.encap.l3 ? "tun" : "tap");
+		return;
+	}
 	if (main->s.encap.l3) {
 		n = route_count(&main->s.routes);
 		log_info("%s: %u peer%s (%u new, %u gone), %u route%s",
-			 main->s.ifname, port->peers.n,
-			 port->peers.n == 1 ? "" : "s", added, gone, n,
-			 n == 1 ? "" : "s");
+			 main->s.ifname, peers, peers == 1 ? "" : "s", added,
+			 gone, n, n == 1 ? "" : "s");
 		return;
 	}
 	n = fdb_count_static(&main->s.fdb);
 	log_info("%s: %u peer%s (%u new, %u gone), %u static fdb entr%s",
-		 main->s.ifname, port->peers.n, port->peers.n == 1 ? "" : "s",
-		 added, gone, n, n == 1 ? "y" : "ies");
+		 main->s.ifname, peers, peers == 1 ? "" : "s", added, gone, n,
+		 n == 1 ? "y" : "ies");
 }
 
 void port_reload(struct port *port)
@@ -284,8 +293,8 @@ int port_peer_add(struct port *port, const struct ipaddr *a)
 {
 	int r;
 
-	if (port->ul[0].connected)
-		return -EISCONN;
+	/* Connected only without a control socket (underlay_init()). */
+	BUG_ON(port->ul[0].connected);
 	r = peers_add(&port->peers, a);
 	if (r < 0)
 		return r;
@@ -302,8 +311,7 @@ int port_peer_del(struct port *port, const struct ipaddr *a)
 		idx = peers_find(ps, (const uint8_t *)&a->addr);
 	if (idx < 0)
 		return -ENOENT;
-	if (ps->n == 1)
-		return -EBUSY;
+	BUG_ON(port->ul[0].connected);
 	port_quiesce(port);
 	port_forget_peer(port, (unsigned int)idx);
 	path_peers_changed(port->dev[0]);

@@ -24,16 +24,17 @@ void port_peers_close(struct port *port);
  * SIGHUP with --peers: read the file again; peers it no longer has go
  * (with their entries in every device), new ones come, its fdb entries
  * replace the old ones; traffic to the others goes on. A file that does
- * not read or parse, or would leave no peer, changes nothing (logged).
+ * not read or parse changes nothing (logged); one that leaves no peer is
+ * taken (warned of).
  */
 void port_reload(struct port *port);
 
 /*
  * At run time (the control socket): a peer more (-EEXIST, -ENOSPC,
- * -EINVAL for the other family, -EISCONN when the raw GRE socket is
- * connected to the one peer), or the peer at a gone with its forwarding
- * entries in every device (-ENOENT, -EBUSY for the last one). Peers
- * added so last until a reload of --peers. 0 or -errno.
+ * -EINVAL for the other family), or the peer at a gone with its
+ * forwarding entries in every device (-ENOENT), the last one too: the
+ * port then has none. Peers added so last until a reload of --peers.
+ * 0 or -errno.
  */
 int port_peer_add(struct port *port, const struct ipaddr *a);
 int port_peer_del(struct port *port, const struct ipaddr *a);

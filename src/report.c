@@ -941,6 +941,37 @@ static bool report_config_peer(FILE *out, const struct port *port,
 	return false;
 }
 
+/* Does the config say a live peer as a "remote" line? */
+static bool report_config_has_peer(const struct port *port)
+{
+	const struct peer *e;
+	unsigned int i = 0;
+
+	while ((e = report_peer(port, i++)))
+		if (!report_peer_of_file(port->cfg, &e->addr))
+			return true;
+	return false;
+}
+
+/*
+ * --local as given; without, and with no "remote" line to say the
+ * underlay's family (every peer gone), the unspecified address of it,
+ * which binds any as before: the config read back starts as this runs.
+ */
+static bool report_config_local(FILE *out, const struct port *port,
+				struct report_cursor *c)
+{
+	const struct config *cfg = port->cfg;
+	struct ipaddr any = { .family = cfg->family };
+
+	if (cfg->local.family || report_config_has_peer(port))
+		return conffile_put(out, cfg, OPT_LOCAL, c->pos++);
+	if (c->pos++)
+		return false;
+	conffile_put_local(out, &any);
+	return true;
+}
+
 /* What --peers says of a static entry: */
 enum report_file_fdb {
 	REPORT_FILE_EVERY = 1,	/* it, for every tap (no DEV=) */
@@ -1150,6 +1181,7 @@ static bool report_config_step(FILE *out, const struct port *port,
 		if (key < 0)
 			continue;
 		if (key == OPT_REMOTE  ? report_config_peer(out, port, c)
+		    : key == OPT_LOCAL ? report_config_local(out, port, c)
 		    : key == OPT_FDB   ? report_config_fdb(out, port, c)
 		    : key == OPT_ROUTE ? report_config_route(out, port, c)
 				       : conffile_put(out, cfg, key, c->pos++))

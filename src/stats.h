@@ -80,6 +80,8 @@
 	  "Packets dropped: no --route to their destination (tun)")           \
 	D(tx_drop_link_scope, TX_LINK_SCOPE,                                  \
 	  "Packets dropped: link-scoped, several peers, no --route (tun)")    \
+	D(tx_drop_no_peer, TX_NO_PEER,                                        \
+	  "Frames dropped: the tunnel has no peer")                           \
 	D(tx_drop_read, TX_READ,                                              \
 	  "Tap read errors")                                                  \
 	C(rx_packets,                                                         \

@@ -161,6 +161,8 @@ static void tx_flood(struct queue *q, const struct xmit_out *o)
 #define TX_FLOOD (-1)
 /* A tun's packet with no --route to its destination (tx_dest_ip()). */
 #define TX_NO_ROUTE (-2)
+/* No peer at all (a port that starts with none, or lost its last). */
+#define TX_NO_PEER (-3)
 
 /*
  * The peer a tap's frame of len bytes goes to, or TX_FLOOD: by its
@@ -206,11 +208,16 @@ static int tx_dest_ip(const struct queue *q, const uint8_t *pkt, size_t len)
 	return peer < 0 || !d->peers->v[peer].live ? TX_NO_ROUTE : peer;
 }
 
-/* The peer the read of len bytes at buf goes to, TX_FLOOD or TX_NO_ROUTE. */
+/*
+ * The peer the read of len bytes at buf goes to, TX_FLOOD, TX_NO_ROUTE
+ * or TX_NO_PEER.
+ */
 static int tx_dest(const struct queue *q, const uint8_t *buf, size_t len)
 {
 	const struct dev_state *d = q->dev;
 
+	if (!d->peers->n)
+		return TX_NO_PEER;
 	if (len < VNET_HDR_LEN)
 		return TX_FLOOD;
 	/* One peer: where everything goes, as point to point always did. */
@@ -288,32 +295,52 @@ static bool tx_link_scoped(const struct frame *f)
 }
 
 /*
- * A tun's packet that no --route takes: dropped and counted, and
- * answered with ICMP "net unreachable" (ICMPv6 "no route"), as a router
- * without a route does (ip_route_input_slow()'s RTN_UNREACHABLE). A
- * link-scoped one is counted apart and not answered: no router forwards
- * it, so its loss is no routing error.
+ * A read of len bytes at buf that goes to no peer, parsed into *f and
+ * counted as read; false if it is malformed (counted by its cause).
  */
-static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len)
+static bool tx_parse_unsent(struct queue *q, const uint8_t *buf, size_t len,
+			    struct frame *f)
 {
 	struct virtio_net_hdr hdr;
-	enum drop err;
-	struct frame f;
+	enum drop err = DROP_TX_SHORT;
 
-	memcpy(&hdr, buf, sizeof(hdr));
-	err = vnet_hdr_parse_ip(&hdr, buf + VNET_HDR_LEN, len - VNET_HDR_LEN,
-				&f);
+	if (len >= VNET_HDR_LEN) {
+		memcpy(&hdr, buf, sizeof(hdr));
+		err = vnet_hdr_parse_as(q->dev->encap.l3, &hdr,
+					buf + VNET_HDR_LEN,
+					len - VNET_HDR_LEN, f);
+	}
 	if (err) {
 		stats_drop(&q->st, err, 1, clock_now_ns());
-		return;
+		return false;
 	}
 	q->st.tx_frames++;
-	q->st.tx_bytes += f.len;
+	q->st.tx_bytes += f->len;
+	return true;
+}
+
+/*
+ * A tun's packet that no --route takes (why, DROP_TX_NO_ROUTE, or
+ * DROP_TX_NO_PEER with no peer at all): dropped and counted, and
+ * answered with ICMP "net unreachable" (ICMPv6 "no route"), as a router
+ * without a route does (ip_route_input_slow()'s RTN_UNREACHABLE). A
+ * link-scoped one is not answered: no router forwards it, so its loss
+ * is no routing error; with peers it is counted apart.
+ */
+static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len,
+			enum drop why)
+{
+	struct frame f;
+
+	if (!tx_parse_unsent(q, buf, len, &f))
+		return;
 	if (tx_link_scoped(&f)) {
-		stats_drop(&q->st, DROP_TX_LINK_SCOPE, 1, clock_now_ns());
+		stats_drop(&q->st, why == DROP_TX_NO_ROUTE ? DROP_TX_LINK_SCOPE
+							   : why,
+			   1, clock_now_ns());
 		return;
 	}
-	stats_drop(&q->st, DROP_TX_NO_ROUTE, 1, clock_now_ns());
+	stats_drop(&q->st, why, 1, clock_now_ns());
 	/*
 	 * From the packet's destination: gsotun has no address inside the
 	 * tunnel, and one of the host's own would be a martian source to
@@ -323,6 +350,24 @@ static void tx_no_route(struct queue *q, const uint8_t *buf, size_t len)
 		      pmtu_icmp_unreach_build(&f, q->tx.icmp_buf + VNET_HDR_LEN,
 					      PMTU_ICMP_MAX),
 		      &q->st.tx_icmp_no_route);
+}
+
+/*
+ * A frame, no peer to send it to: dropped and counted, as the kernel's
+ * vxlan drops one that no forwarding entry and no default destination
+ * takes (vxlan_xmit(): "no fdb entry"); a tun's packet is answered as
+ * one no route takes (tx_no_route()).
+ */
+static void tx_no_peer(struct queue *q, const uint8_t *buf, size_t len)
+{
+	struct frame f;
+
+	if (q->dev->encap.l3) {
+		tx_no_route(q, buf, len, DROP_TX_NO_PEER);
+		return;
+	}
+	if (tx_parse_unsent(q, buf, len, &f))
+		stats_drop(&q->st, DROP_TX_NO_PEER, 1, clock_now_ns());
 }
 
 /* One frame from the tap: composed for the wire and queued. */
@@ -346,8 +391,12 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 	struct xmit_out o;
 	int r;
 
+	if (dest == TX_NO_PEER) {
+		tx_no_peer(q, buf, len);
+		return;
+	}
 	if (dest == TX_NO_ROUTE) {
-		tx_no_route(q, buf, len);
+		tx_no_route(q, buf, len, DROP_TX_NO_ROUTE);
 		return;
 	}
 	r = xmit_frame(&c, &q->tx.gre_seq, buf, len, &s->arena, &o);

@@ -464,14 +464,18 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 	u->n_allow = cfg->n_allow;
 	/*
 	 * A raw socket connected to the one peer sees only the peer's GRE
-	 * packets (raw_v4_match), unless --allow takes others or --peers
-	 * may change the peer. UDP stays unconnected: the kernel's vxlan
-	 * sends from a source port hashed from the inner flow (RFC 7348).
-	 * A connected socket knows the peer; the others name it in each
-	 * message.
+	 * packets (raw_v4_match), so only where the peer can never change:
+	 * no --allow to take others, no --peers, no control socket (peer
+	 * add|del). A connected raw socket cannot be let go: connect() of
+	 * AF_UNSPEC unhashes it (__udp_disconnect()), and it receives
+	 * nothing more. The others check the source (underlay_source()).
+	 * UDP stays unconnected: the kernel's vxlan sends from a source
+	 * port hashed from the inner flow (RFC 7348). A connected socket
+	 * knows the peer; the others name it in each message.
 	 */
 	u->connected = !u->udp && !u->n_allow && cfg->n_remotes == 1 &&
-		       !cfg->peers_file;
+		       !cfg->peers_file && cfg->control &&
+		       !strcmp(cfg->control, "none");
 }
 
 /*

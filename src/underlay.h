@@ -54,7 +54,7 @@ struct underlay {
 	unsigned int n_src;
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
-	bool connected;		/* raw GRE, one peer: no msg_name */
+	bool connected;		/* raw GRE, one fixed peer: no msg_name */
 	/* How sends are grouped; gso goes off when the kernel says EIO. */
 	struct sendq_params sq;
 	const struct peers *peers;	/* whose packets are taken */

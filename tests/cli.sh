@@ -252,6 +252,26 @@ printf '%s\n' 'remote 192.0.2.3' 'fdb 52:54:00:00:00:01=192.0.2.3' \
 refused "--peers '$tmp/tun.peers': line 2: 'fdb' is for --mode tap" \
 	--mode tun --encap gre --peers "$tmp/tun.peers"
 ok $? "--check --mode tun --peers with an fdb line: exit 64, its line"
+# No peer at start: --local says the underlay's family; neither, exit 64.
+ERR=$("$GSOTUN" --check --dev x 2>&1 >/dev/null)
+ST=$?
+[ "$ST" -eq 64 ] && [[ $ERR == *"gsotun: missing --remote ADDR (the peer's address), or --local ADDR (the underlay's own) to start with no peer"* ]]
+ok $? "--check with no --remote nor --local: exit 64, what is needed"
+: >"$tmp/none.peers"
+ERR=$("$GSOTUN" --check --peers "$tmp/none.peers" 2>&1 >/dev/null)
+ST=$?
+[ "$ST" -eq 64 ] && [[ $ERR == *"gsotun: no peer and no --local: give --remote ADDR, a 'remote' line in --peers, or --local ADDR"* ]]
+ok $? "--check --peers of an empty file, no --local: exit 64, what is needed"
+for local in 198.51.100.1 ::; do
+	OUT=$("$GSOTUN" --check --local $local --encap gre \
+		--peers "$tmp/none.peers" 2>"$tmp/check.err")
+	ST=$?
+	printf '%s\n' "$OUT" >"$tmp/rt.conf"
+	again=$("$GSOTUN" --check --config "$tmp/rt.conf" 2>&1)
+	[ "$ST" -eq 0 ] && [ "$again" = "$OUT" ] &&
+		[ "$(grep -v "^#" <<<"$OUT")" = "local $local"$'\n'"peers $tmp/none.peers"$'\n'"encap gre" ]
+	ok $? "--check --local $local with no peer: taken, read back the same"
+done
 printf 'queues 2\nencap gre\n' >"$tmp/gre.conf"
 refused "--queues 2: raw GRE has one socket" --config "$tmp/gre.conf"
 ok $? "--check of a file with 'queues 2' and 'encap gre': exit 64"

@@ -138,7 +138,11 @@ peer_changes()
 	ctl_ok "$NS_A" peer del "$extra" && ctl_ok "$NS_A" show &&
 		lacks "peer $extra" || return 1
 	ctl_fails 1 "is not a peer" "$NS_A" peer del "$extra" || return 1
-	ctl_fails 1 "is the last peer" "$NS_A" peer del "$UL_B"
+	# The last one goes too: no peer, and the same one back.
+	ctl_ok "$NS_A" peer del "$UL_B" && ctl_ok "$NS_A" show &&
+		has ", 0 peers" && lacks "peer $UL_B" || return 1
+	ctl_ok "$NS_A" peer add "$UL_B" || return 1
+	ping_ok "$NS_A" "$OV4_B" || { diag "no ping with B back"; return 1; }
 }
 
 fdb_changes()

@@ -33,7 +33,8 @@ static void config_check_limits(const struct config *c)
 {
 	unsigned int i;
 
-	FUZZ_CHECK(c->n_remotes >= 1 && c->n_remotes <= CONFIG_MAX_PEERS);
+	FUZZ_CHECK((c->n_remotes >= 1 || c->local.family) &&
+		   c->n_remotes <= CONFIG_MAX_PEERS);
 	FUZZ_CHECK(c->n_remotes_cmd <= c->n_remotes);
 	FUZZ_CHECK(c->n_fdb_cmd <= c->n_fdb && c->n_fdb <= CONFIG_MAX_FDB);
 	FUZZ_CHECK(c->n_taps < CONFIG_MAX_TUNNELS);

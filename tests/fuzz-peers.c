@@ -67,7 +67,10 @@ static void peers_check_loaded(const struct config *c,
 {
 	unsigned int i;
 
-	FUZZ_CHECK(c->n_remotes >= 1 && c->n_remotes <= CONFIG_MAX_PEERS);
+	/* No peer is taken; the family then stays what it was. */
+	FUZZ_CHECK(c->n_remotes <= CONFIG_MAX_PEERS);
+	FUZZ_CHECK(c->n_remotes ? c->family != 0
+				: c->family == before->family);
 	FUZZ_CHECK(c->n_fdb <= CONFIG_MAX_FDB);
 	for (i = 0; i < c->n_remotes; i++)
 		FUZZ_CHECK(c->remotes[i].family == c->family);

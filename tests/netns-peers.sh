@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The --peers file is read while gsotun carries traffic: whatever stands
-# at its name (a FIFO, a symlink, a file too large, an empty one) is
-# refused with a message and the old peers kept, and never holds the loop
-# (a FIFO did: a SIGHUP froze the tunnel); a file that others may write
-# is said at start; with --chroot the file is inside the chroot and read
-# there, with no directory outside it held open.
+# at its name (a FIFO, a symlink, a file too large, one that does not
+# parse) is refused with a message and the old peers kept, and never
+# holds the loop (a FIFO did: a SIGHUP froze the tunnel); an empty one is
+# taken, the tunnel then without a peer (at start that needs --local); a
+# file that others may write is said at start; with --chroot the file is
+# inside the chroot and read there, with no directory outside it held
+# open.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
@@ -138,20 +140,22 @@ check "a file of over 1 MiB: refused" \
 	hup_refused "cannot read $PEERS: larger than 1024 KiB"
 truncate -s 1048576 "$PEERS"
 check "a file of 1 MiB exactly: taken" hup_taken
-: >"$PEERS"
-check "an empty file, which would leave no peer: refused" \
-	hup_refused "$PEERS: no peer: give --remote ADDR"
-echo "# half written" >"$PEERS"
-check "a file with no remote line: refused" \
-	hup_refused "$PEERS: no peer"
+echo "remote $UL_B bogus" >"$PEERS"
+check "a file that does not parse: refused" \
+	hup_refused "$PEERS: line 1: one value a line"
 gt_counters "$NS_A"
 check "A still has B as its peer, and only B" \
 	eval "grep -q '^peer $UL_B ' ${GT_ERR[$NS_A]} &&
 		! grep -q '^peer $OTHER ' ${GT_ERR[$NS_A]}"
+: >"$PEERS"
+kill -HUP "${GT_PID[$NS_A]}"
+check "an empty file: taken, no peer left, said" \
+	wait_log "$NS_A" "0 peers (1 gone): $PEERS holds none"
+check "no ping with no peer" eval "! ping_ok $NS_A $OV4_B"
 peers_file "$PEERS" "$UL_B" "$OTHER"
 kill -HUP "${GT_PID[$NS_A]}"
 check "a good file again: taken" \
-	wait_log "$NS_A" "2 peers (1 new, 0 gone)"
+	wait_log "$NS_A" "2 peers (2 new, 0 gone)"
 check "ping through the tunnel" ping_ok "$NS_A" "$OV4_B"
 check "A stops cleanly" gt_stop "$NS_A"
 
@@ -161,8 +165,8 @@ check "a FIFO as --peers at start: exit 64 at once, says why" \
 	start_fails 64 "not a regular file" --peers "$PEERS"
 rm -f "$PEERS"
 : >"$PEERS"
-check "an empty file as --peers at start: exit 64, says why" \
-	start_fails 64 "no peer: give --remote ADDR or a 'remote' line" \
+check "an empty file as --peers at start, no --local: exit 64, says why" \
+	start_fails 64 "no peer and no --local: give --remote ADDR, a 'remote' line in --peers, or --local ADDR" \
 	--peers "$PEERS"
 peers_file "$PEERS" "$UL_B"
 chmod 0666 "$PEERS"

@@ -658,8 +658,9 @@ static void test_changes(void)
 		  "peer del of none: error 1");
 	status_is("peer del 127.0.0.3\n", "ok", "peer del: a second");
 	status_is("peer del 127.0.0.4\n", "ok", "peer del: a third");
-	status_is("peer del 127.0.0.2\n", "error 1 127.0.0.2 is the last peer",
-		  "peer del of the last: error 1");
+	status_is("peer del 127.0.0.2\n", "ok", "peer del of the last: ok");
+	ok(rig.port.peers.n == 0, "peer del of the last: no peer left");
+	status_is("peer add 127.0.0.2\n", "ok", "peer add: the first again");
 	status_is("peer add 127.0.0.3\n", "ok", "peer add: back");
 	status_is("peer add 127.0.0.4\n", "ok", "peer add: back again");
 
@@ -967,7 +968,7 @@ int main(void)
 		return 1;
 	}
 	loop = ev_loop_new(EVFLAG_AUTO);
-	plan(55 + 38);
+	plan(55 + 40);
 
 	ok(control_open(&ctl, &rig.cfg, "ut-c0") == 0 && ctl.fd >= 0 &&
 		   unix_listed("@gsotun/ut-c0"),

@@ -314,6 +314,16 @@ static void test_full(void)
 	env_close(&e);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+}
+
 static void test_peers(void)
 {
 	struct env e;
@@ -360,20 +370,61 @@ static void test_peers(void)
 	optvalue_ip_parse("198.18.0.3", &ip);
 	is_int(port_peer_del(&e.port, &ip), 0, "another one: 0");
 	optvalue_ip_parse("198.18.0.2", &ip);
-	is_int(port_peer_del(&e.port, &ip), -EBUSY, "the last one: -EBUSY");
+	is_int(port_peer_del(&e.port, &ip), 0, "the last one: 0");
+	ok(e.port.peers.n == 0 && env_peer(&e, "198.18.0.2") == -ENOENT,
+	   "no peer left");
+	is_int(port_peer_add(&e.port, &ip), 0, "and one added again: 0");
 	ok(e.port.peers.n == 1 && env_peer(&e, "198.18.0.2") >= 0,
-	   "and it stays");
+	   "it is the one peer");
 	env_close(&e);
 }
 
-static void write_file(const char *path, const char *text)
+/* A port that starts with --local and an empty --peers: none, and more. */
+static void test_no_peer(void)
 {
-	FILE *f = fopen(path, "w");
+	char dir[] = "/tmp/unit-fwd.XXXXXX", file[64];
+	struct config_fdb f = fdb_entry(0x60, "198.18.0.6", "");
+	struct env e;
+	struct device *a = &e.dev[0];
+	struct ipaddr ip;
+	const char *log;
+	int p6;
 
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		printf("Bail out! cannot write %s\n", path);
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp\n");
 		exit(1);
 	}
+	snprintf(file, sizeof(file), "%s/peers", dir);
+	write_file(file, "# none yet\n");
+	open_env(&e, "--dev ut-a --mtu 1400 --local 198.18.0.1 --peers %s",
+		 file);
+	is_int(e.port.peers.n, 0, "--local and an empty --peers: no peer");
+	optvalue_ip_parse("198.18.0.6", &ip);
+	is_int(port_peer_add(&e.port, &ip), 0, "port_peer_add: 0");
+	p6 = env_peer(&e, "198.18.0.6");
+	fwd_fdb_add(a, &f);
+	ok(p6 >= 0 && lookup_static(a, 0x60, 0) == p6,
+	   "the first peer, with an entry to it");
+	is_int(port_peer_del(&e.port, &ip), 0, "port_peer_del of it: 0");
+	ok(e.port.peers.n == 0 && lookup_static(a, 0x60, 0) == -ENOENT &&
+		   !fdb_count_static(&a->s.fdb),
+	   "no peer, and no entry to the one gone");
+
+	write_file(file, "remote 198.18.0.7\n");
+	port_reload(&e.port);
+	ok(e.port.peers.n == 1 && env_peer(&e, "198.18.0.7") >= 0,
+	   "port_reload of a file with a peer: it comes");
+	write_file(file, "\n");
+	env_log_start();
+	port_reload(&e.port);
+	log = env_log_end();
+	ok(e.port.peers.n == 0 && env_peer(&e, "198.18.0.7") == -ENOENT,
+	   "port_reload of an empty file: taken, no peer left");
+	ok(strstr(log, "0 peers (1 gone)") && strstr(log, "holds none"),
+	   "said so");
+	env_close(&e);
+	unlink(file);
+	rmdir(dir);
 }
 
 static void test_reload(void)
@@ -445,7 +496,7 @@ int main(void)
 	struct env e;
 
 	env_netns();
-	plan(79);
+	plan(89);
 	open_env(&e, TWO_TAPS);
 	test_open(&e);
 	test_learn(&e);
@@ -457,5 +508,6 @@ int main(void)
 	test_full();
 	test_peers();
 	test_reload();
+	test_no_peer();
 	return done_testing();
 }

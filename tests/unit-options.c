@@ -77,6 +77,37 @@ static const struct row rows[] = {
 
 	/* --remote and --local */
 	{ A(R6), 0, "remote=2001:db8::2 local=- port=4789" },
+	/* --local alone: no peer yet, the underlay of its family. */
+	{ A("--local", "192.0.2.1"), 0,
+	  "local=192.0.2.1 remote=- nremotes=0 family=4" },
+	{ A("--local", "2001:db8::1", "--encap", "gre"), 0,
+	  "encap=gre remote=- nremotes=0 family=6" },
+	{ A("--local", "::"), 0, "local=:: nremotes=0 family=6" },
+	{ A("--local", "0.0.0.0", R), 0,
+	  "local=0.0.0.0 remote=192.0.2.2 family=4" },
+	{ A("--local", "0.0.0.0", R6), 64,
+	  "--local and --remote must both be IPv4 or both IPv6" },
+	{ A("--local", "224.0.0.1"), 64,
+	  "invalid --local '224.0.0.1': a multicast address" },
+	{ A("--local", "192.0.2"), 64,
+	  "invalid --local '192.0.2': not an IPv4 or IPv6 address" },
+	{ A("--local", "192.0.2.1", "--allow", "2001:db8::/32"), 64,
+	  "--allow must be of the family of --remote (or --local)" },
+	{ A("--local", "192.0.2.1", "--fdb", "52:54:00:00:00:01=192.0.2.9"),
+	  64, "--fdb: 192.0.2.9 is not a --remote" },
+	{ A("--local", "192.0.2.1", "--peers", "@CONF"), 0,
+	  "nremotes=0 family=4", .file = "# none yet\n" },
+	{ A("--local", "192.0.2.1", "--peers", "@CONF"), 64,
+	  "--local and --remote must both be IPv4 or both IPv6",
+	  .file = "remote 2001:db8::2\n" },
+	{ A("--peers", "@CONF"), 64,
+	  "no peer and no --local: give --remote ADDR, a 'remote' line in "
+	  "--peers, or --local ADDR (the underlay's family) to start with no "
+	  "peer", .file = "# none yet\n" },
+	{ A("--peers", "@CONF"), 0, "remote=2001:db8::2 nremotes=1 family=6",
+	  .file = "remote 2001:db8::2\n" },
+	{ A(C), 0, "local=192.0.2.1 nremotes=0 family=4",
+	  .file = "local 192.0.2.1\n" },
 	/* Many peers */
 	{ A("--remote", "192.0.2.3", R), 0,
 	  "remote=192.0.2.3 nremotes=2 remote1=192.0.2.2 family=4 nfdb=0 "
@@ -229,7 +260,9 @@ static const struct row rows[] = {
 	{ A(R, "--fdb", "52:54:00:00:00:01=192.0.2.2", "--fdb",
 	    "52:54:00:00:00:01=192.0.2.2"), 64,
 	  "that MAC and VLAN have an entry already" },
-	{ A("--dev", "x"), 64, "missing --remote" },
+	{ A("--dev", "x"), 64,
+	  "missing --remote ADDR (the peer's address), or --local ADDR (the "
+	  "underlay's own) to start with no peer" },
 	{ A(NULL), 64, "missing --remote" },
 	{ A("--remote", "foo"), 64, "invalid --remote 'foo'" },
 	{ A("--remote="), 64, "invalid --remote ''" },

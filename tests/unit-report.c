@@ -1168,6 +1168,48 @@ static void test_config_routes(void)
 	unlink(argv[2]);
 }
 
+/*
+ * A port with no peer: started with --remote, the last one gone. Each
+ * report says none, without a peer line; the config says the family
+ * as the unspecified --local, and reads back.
+ */
+static void test_no_peer(void)
+{
+	static const char *const argv[] = {
+		"gsotun", "--dev", "ut-n0", "--remote", "198.18.0.2",
+		"--mtu", "1400", NULL,
+	};
+	static const char *const want[] = {
+		"d['peers'] == []",
+		NULL,
+	};
+	struct rig rig, *r = &rig;
+	char *t;
+
+	rig_open(r, argv);
+	peer_del(r, "198.18.0.2");
+	t = rig_report(r, REPORT_SHOW);
+	ok(strstr(t, ", 0 peers\n") && !strstr(t, "\npeer "),
+	   "no peer: show says 0 peers, no peer line");
+	free(t);
+	t = rig_report(r, REPORT_JSON);
+	json_check(t, want, "no peer: show --json parses, peers []");
+	free(t);
+	t = rig_report(r, REPORT_METRICS);
+	ok(strstr(t, "\ngsotun_peers 0\n") && !strstr(t, "\ngsotun_peer_"),
+	   "no peer: metrics say gsotun_peers 0, no peer's series");
+	free(t);
+	t = rig_report(r, REPORT_DUMP);
+	ok(strstr(t, "tx_drop_no_peer=0") && !strstr(t, "peer 198"),
+	   "no peer: the dump has tx_drop_no_peer, no peer line");
+	free(t);
+	t = rig_report(r, REPORT_CONFIG);
+	ok(strstr(t, "\nlocal 0.0.0.0\n") && !strstr(t, "remote"),
+	   "no peer: config says local 0.0.0.0 for the family, no remote");
+	free(t);
+	rig_close(r);
+}
+
 int main(void)
 {
 	struct rig r;
@@ -1182,7 +1224,7 @@ int main(void)
 	else if (!system("python3 -c pass 2>/dev/null"))
 		python = "python3";
 	log_level = LOG_LVL_WARN;
-	plan(73 + 9 + 4);
+	plan(73 + 9 + 4 + 5);
 	rig_open(&r, port_argv);
 	fill(&r);
 	test_stats(&r);
@@ -1200,6 +1242,7 @@ int main(void)
 	test_churn();
 	test_routes();
 	test_config_routes();
+	test_no_peer();
 	rmdir(tmpdir);
 	return done_testing();
 }

@@ -576,6 +576,82 @@ static void test_tun_routes(struct lane_test *t, int slot_b)
 	test_tun_link_scope(t, slot_b);
 }
 
+/* Every peer of t gone (port_peer_del() of the last). */
+static void del_every_peer(struct lane_test *t)
+{
+	while (t->peers.n)
+		peers_del(&t->peers, t->peers.live[0]);
+}
+
+/*
+ * No peer (a gsotun started with --local alone, or after its last
+ * went): a frame goes nowhere, dropped and counted as tx_drop_no_peer;
+ * one peer added, the frames go to it again.
+ */
+static void test_no_peer(struct lane_test *t)
+{
+	struct ipaddr ip_a = { .family = AF_INET };
+	struct queue *q = &t->q[0];
+	struct stats st;
+	struct pkt b, u;
+
+	del_every_peer(t);
+	st = q->st;
+	frame_to(&b, bcast, 13);
+	frame_to(&u, mac_b, 14);
+	tap_write(t, &b);
+	tap_write(t, &u);
+	lane_run(t);
+	ok(got_none(peer_a) && got_none(peer_b) && got_none(t->tap[0]),
+	   "no peer: a broadcast and a unicast go nowhere, nothing answers");
+	ok(q->st.drop[DROP_TX_NO_PEER] - st.drop[DROP_TX_NO_PEER] == 2 &&
+		   q->st.tx_frames - st.tx_frames == 2 &&
+		   q->st.tx_bytes - st.tx_bytes == b.len + u.len &&
+		   q->st.tx_flood == st.tx_flood &&
+		   q->st.tx_segments == st.tx_segments,
+	   "counted as read and as tx_drop_no_peer, none flooded nor sent");
+	inet_pton(AF_INET, "127.0.0.2", &ip_a.addr);
+	peers_add(&t->peers, &ip_a);
+	frame_to(&u, mac_b, 15);
+	tap_write(t, &u);
+	lane_run(t);
+	ok(got_frame(peer_a, &u) && got_none(peer_a) &&
+		   q->st.drop[DROP_TX_NO_PEER] - st.drop[DROP_TX_NO_PEER] == 2,
+	   "a peer added: the next frame goes to it");
+}
+
+/*
+ * A tun with no peer: a packet is dropped as tx_drop_no_peer and
+ * answered as one no route takes; a link-scoped one is not answered.
+ */
+static void test_tun_no_peer(struct lane_test *t)
+{
+	struct queue *q = &t->q[0];
+	struct stats st;
+	struct pkt p4, p6;
+	size_t n;
+
+	del_every_peer(t);
+	st = q->st;
+	udp_frame(&p4, 200, 25);
+	pkt_build(&(struct pkt_spec){ .ipv6 = true, .l4 = IPPROTO_UDP,
+				      .payload_len = 64, .seed = 26 },
+		  &p6);
+	n = tun_send(t, &p4, "10.1.2.5");
+	ok(got_none(peer_a) && got_none(peer_b) &&
+		   got_net_unreach(t, tun_buf) && n,
+	   "tun, no peer: to 10.1.2.5 nothing sent, net unreachable back");
+	tun_send(t, &p6, "ff02::2");
+	ok(got_none(peer_a) && got_none(peer_b) && got_none(t->tap[0]),
+	   "tun, no peer: to ff02::2 nothing sent, nothing answered");
+	ok(q->st.drop[DROP_TX_NO_PEER] - st.drop[DROP_TX_NO_PEER] == 2 &&
+		   q->st.drop[DROP_TX_NO_ROUTE] == st.drop[DROP_TX_NO_ROUTE] &&
+		   q->st.drop[DROP_TX_LINK_SCOPE] ==
+			   st.drop[DROP_TX_LINK_SCOPE] &&
+		   q->st.tx_icmp_no_route - st.tx_icmp_no_route == 1,
+	   "tun: both counted as tx_drop_no_peer, one answered");
+}
+
 /* A second lane, --mode tun --encap gre-udp, two peers. */
 static void test_tun(void)
 {
@@ -599,6 +675,7 @@ static void test_tun(void)
 	slot_b = peers_add(&t.peers, &ip_b);
 	tx_watch(&t.q[0]);
 	test_tun_routes(&t, slot_b);
+	test_tun_no_peer(&t);
 	lane_close(&t);
 }
 
@@ -625,7 +702,7 @@ int main(void)
 		return 1;
 	}
 	lane_define_bufs(&t.q[0]);
-	plan(34 + 10);
+	plan(37 + 13);
 	tx_watch(&t.q[0]);
 	test_plain(&t);
 	test_tso(&t);
@@ -635,6 +712,7 @@ int main(void)
 	test_two_peers(&t);
 	test_udp_bulk(&t);
 	test_quiesce(&t);
+	test_no_peer(&t);
 	lane_close(&t);
 	test_tun();
 	close(peer_a);
