@@ -761,17 +761,20 @@ int link_is_up(struct link *l, unsigned int ifindex, bool *up)
  * The watch: a second rtnetlink socket that only listens to the link and
  * route multicast groups, so a change of the underlay (an MTU, a route, a
  * link going down) wakes the loop; what changed is asked again on the
- * request socket, which keeps requests and notifications apart.
+ * request socket, which keeps requests and notifications apart. The
+ * forwarding database watch is one of RTNLGRP_NEIGH, which also asks for
+ * dumps (portid and seq).
  */
 struct link_watch {
 	struct mnl_socket *nl;
+	unsigned int portid;
+	unsigned int seq;
 	char buf[LINK_BUF_SIZE];
 };
 
-struct link_watch *link_watch_open(void)
+/* A watch of the legacy groups mask, or of group (RTNLGRP_*, 0: none). */
+static struct link_watch *link_watch_new(unsigned int groups, int group)
 {
-	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_ROUTE |
-			      RTMGRP_IPV6_ROUTE;
 	struct link_watch *w;
 
 	w = calloc(1, sizeof(*w));
@@ -780,12 +783,25 @@ struct link_watch *link_watch_open(void)
 		return NULL;
 	}
 	w->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!w->nl || mnl_socket_bind(w->nl, groups, MNL_SOCKET_AUTOPID) < 0) {
-		log_err_errno("cannot listen to rtnetlink link and route "
-			      "changes");
+	if (!w->nl || mnl_socket_bind(w->nl, groups, MNL_SOCKET_AUTOPID) < 0 ||
+	    (group && mnl_socket_setsockopt(w->nl, NETLINK_ADD_MEMBERSHIP,
+					    &group, sizeof(group)) < 0)) {
 		link_watch_close(w);
 		return NULL;
 	}
+	w->portid = mnl_socket_get_portid(w->nl);
+	w->seq = (unsigned int)time(NULL);
+	return w;
+}
+
+struct link_watch *link_watch_open(void)
+{
+	struct link_watch *w = link_watch_new(RTMGRP_LINK | RTMGRP_IPV4_ROUTE |
+					      RTMGRP_IPV6_ROUTE, 0);
+
+	if (!w)
+		log_err_errno("cannot listen to rtnetlink link and route "
+			      "changes");
 	return w;
 }
 
@@ -1130,58 +1146,20 @@ int link_fdb_set(struct link *l, unsigned int port,
 }
 
 /*
- * The forwarding database watch: a socket of its own in RTNLGRP_NEIGH,
- * whose dumps and notifications read alike (a dump says what is, a
- * notification what changed); neighbours of other families are passed
- * over.
+ * The forwarding database watch, whose dumps and notifications read
+ * alike (a dump says what is, a notification what changed); neighbours
+ * of other families are passed over.
  */
-struct link_fdb_watch {
-	struct mnl_socket *nl;
-	unsigned int portid;
-	unsigned int seq;
-	char buf[LINK_BUF_SIZE];
-};
-
-struct link_fdb_watch *link_fdb_watch_open(void)
+struct link_watch *link_fdb_watch_open(void)
 {
-	struct link_fdb_watch *w;
-	int one = 1;
+	struct link_watch *w = link_watch_new(0, RTNLGRP_NEIGH);
 
-	w = calloc(1, sizeof(*w));
-	if (!w) {
-		log_err_errno("cannot allocate netlink state");
-		return NULL;
-	}
-	w->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!w->nl || mnl_socket_bind(w->nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_setsockopt(w->nl, NETLINK_ADD_MEMBERSHIP,
-				  &(int){ RTNLGRP_NEIGH }, sizeof(int)) < 0) {
+	if (!w)
 		log_err_errno("cannot listen to forwarding database changes");
-		link_fdb_watch_close(w);
-		return NULL;
-	}
-	/* A dump's replies in full, not cut at the first that fills. */
-	mnl_socket_setsockopt(w->nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	w->portid = mnl_socket_get_portid(w->nl);
-	w->seq = (unsigned int)time(NULL);
 	return w;
 }
 
-void link_fdb_watch_close(struct link_fdb_watch *w)
-{
-	if (!w)
-		return;
-	if (w->nl)
-		mnl_socket_close(w->nl);
-	free(w);
-}
-
-int link_fdb_watch_fd(const struct link_fdb_watch *w)
-{
-	return mnl_socket_get_fd(w->nl);
-}
-
-int link_fdb_dump(struct link_fdb_watch *w)
+int link_fdb_dump(struct link_watch *w)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(w->buf);
 	struct ndmsg *ndm;
@@ -1292,8 +1270,8 @@ void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
  * one too big for the buffer (ENOSPC) its end: ops->lost() then, for a
  * dump of everything again.
  */
-void link_fdb_watch_read(struct link_fdb_watch *w,
-			 const struct link_fdb_ops *ops, void *ctx)
+void link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
+			 void *ctx)
 {
 	ssize_t n;
 

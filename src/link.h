@@ -137,25 +137,23 @@ struct link_fdb_ops {
 	void (*lost)(void *ctx);
 };
 
-/* Notifications of the bridges' forwarding databases (RTNLGRP_NEIGH). */
-struct link_fdb_watch;
+struct link_watch;
 
-/* NULL on error (logged). */
-struct link_fdb_watch *link_fdb_watch_open(void);
-void link_fdb_watch_close(struct link_fdb_watch *w);
-/* A non-blocking descriptor, readable when notifications wait. */
-int link_fdb_watch_fd(const struct link_fdb_watch *w);
+/*
+ * A watch of the bridges' forwarding databases (RTNLGRP_NEIGH), closed
+ * and polled as the link watch below; NULL on error (logged).
+ */
+struct link_watch *link_fdb_watch_open(void);
 /* Ask for every entry (`bridge fdb show`); they come as reads. */
-int link_fdb_dump(struct link_fdb_watch *w);
+int link_fdb_dump(struct link_watch *w);
 /* Read what waits: each entry, a dump's end, or a loss, to ops. */
-void link_fdb_watch_read(struct link_fdb_watch *w,
-			 const struct link_fdb_ops *ops, void *ctx);
+void link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
+			 void *ctx);
 /* The messages in buf to ops; one that does not read is a loss. */
 void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
 		    void *ctx);
 
 /* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
-struct link_watch;
 
 /* NULL on error (logged). */
 struct link_watch *link_watch_open(void);

@@ -282,6 +282,26 @@ dev_ready()
 	return 0
 }
 
+# kvx_b NAME VNI CIDR [MTU]: the kernel's vxlan device NAME on B for VNI,
+# to A on port 4789, CIDR on it, up and ready.
+kvx_b()
+{
+	local i
+
+	ip -n "$NS_B" link add "$1" type vxlan id "$2" local "$UL_B" \
+		remote "$UL_A" dstport 4789 dev "$VETH_B" || return 1
+	if [ -n "${4:-}" ]; then
+		ip -n "$NS_B" link set "$1" mtu "$4" || return 1
+	fi
+	ip -n "$NS_B" addr add "$3" dev "$1" &&
+		ip -n "$NS_B" link set "$1" up || return 1
+	for ((i = 0; i < 50; i++)); do
+		dev_ready "$NS_B" "$1" "$3" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # dev_gone NS DEV
 dev_gone()
 {

@@ -32,23 +32,6 @@ ctl_ok()
 has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }
 lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
 
-# The kernel's vxlan in B, VNI 1, to A.
-kvx_start()
-{
-	local i
-
-	ip -n "$NS_B" link add "$VX_B" type vxlan id 1 local "$UL_B" \
-		remote "$UL_A" dstport 4789 dev "$VETH_B" &&
-		ip -n "$NS_B" link set "$VX_B" mtu 1450 &&
-		ip -n "$NS_B" addr add "$OV4_B/24" dev "$VX_B" &&
-		ip -n "$NS_B" link set "$VX_B" up || return 1
-	for ((i = 0; i < 50; i++)); do
-		dev_ready "$NS_B" "$VX_B" "$OV4_B/24" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # no_peer_drops: a ping from A fails, and tx_drop_no_peer moves.
 no_peer_drops()
 {
@@ -96,7 +79,8 @@ phase()
 		gt_start "$NS_A" "$TAP_A" --local "$UL_A" \
 		--address "$OV4_A/24" "$@"
 	if [ "$b" = kvx ]; then
-		check "$name: B, the kernel's vxlan to A" kvx_start
+		check "$name: B, the kernel's vxlan to A" kvx_b "$VX_B" 1 \
+			"$OV4_B/24" 1450
 	else
 		check "$name: B, gsotun to A" gt_start "$NS_B" "$TAP_B" \
 			--remote "$UL_A" --address "$OV4_B/24" "$@"

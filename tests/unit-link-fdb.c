@@ -76,9 +76,9 @@ static void seen_reset(void)
 }
 
 /* Read the watch until quiet for 200 ms. */
-static void watch_drain(struct link_fdb_watch *w)
+static void watch_drain(struct link_watch *w)
 {
-	struct pollfd p = { .fd = link_fdb_watch_fd(w), .events = POLLIN };
+	struct pollfd p = { .fd = link_watch_fd(w), .events = POLLIN };
 
 	while (poll(&p, 1, 200) == 1)
 		link_fdb_watch_read(w, &ops, NULL);
@@ -179,7 +179,7 @@ static void test_make(struct link *l, struct devs *d)
 	   "addrgenmode none: none of them has an IPv6 address");
 }
 
-static void test_local(struct link *l, struct link_fdb_watch *w,
+static void test_local(struct link *l, struct link_watch *w,
 		       const struct devs *d)
 {
 	const struct link_fdb *e;
@@ -209,7 +209,7 @@ static void test_local(struct link *l, struct link_fdb_watch *w,
 	   "link_fdb_set del of one not there: 0");
 }
 
-static void test_remote(struct link_fdb_watch *w, const struct devs *d)
+static void test_remote(struct link_watch *w, const struct devs *d)
 {
 	const struct link_fdb *e;
 
@@ -263,14 +263,14 @@ static void test_remote(struct link_fdb_watch *w, const struct devs *d)
 }
 
 /* A socket buffer too small for what comes: the watch says it lost. */
-static void test_overrun(struct link *l, struct link_fdb_watch *w,
+static void test_overrun(struct link *l, struct link_watch *w,
 			 const struct devs *d)
 {
 	int small = 1;
 	uint8_t mac[MAC_LEN] = { 0x02, 0x00, 0x5e, 0x01, 0, 0 };
 	unsigned int i, bad = 0;
 
-	setsockopt(link_fdb_watch_fd(w), SOL_SOCKET, SO_RCVBUF, &small,
+	setsockopt(link_watch_fd(w), SOL_SOCKET, SO_RCVBUF, &small,
 		   sizeof(small));
 	seen_reset();
 	for (i = 0; i < 300; i++) {
@@ -305,7 +305,7 @@ static void test_parse(void)
 
 int main(void)
 {
-	struct link_fdb_watch *w;
+	struct link_watch *w;
 	struct link *l = NULL;
 	struct devs d = { 0 };
 	int err;
@@ -340,7 +340,7 @@ int main(void)
 		   !if_nametoindex(PORT) && !if_nametoindex(PEER) &&
 		   !link_del(l, d.vx),
 	   "link_del: all gone (the veth's peer with it), again: 0");
-	link_fdb_watch_close(w);
+	link_watch_close(w);
 	link_close(l);
 	return done_testing();
 }

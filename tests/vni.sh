@@ -29,22 +29,6 @@ make_data big 64
 T2_A=u2A$$ T2_B=u2B$$
 O2_A=10.121.0.1 O2_B=10.121.0.2
 
-# kvx NAME VNI CIDR: a kernel vxlan device on B for VNI, port 4789.
-kvx()
-{
-	local i
-
-	ip -n "$NS_B" link add "$1" type vxlan id "$2" local "$UL_B" \
-		remote "$UL_A" dstport 4789 dev "$VETH_B" &&
-		ip -n "$NS_B" addr add "$3" dev "$1" &&
-		ip -n "$NS_B" link set "$1" up || return 1
-	for ((i = 0; i < 50; i++)); do
-		dev_ready "$NS_B" "$1" "$3" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # tun_ctr NS DEV NAME: counter NAME of tap DEV's line in the last dump.
 tun_ctr()
 {
@@ -131,7 +115,7 @@ phase_kernel()
 	local label="vni/$fam kernel" r0 n0
 
 	check "$label: two kernel vxlan devices on port 4789, VNI 1 and 2" \
-		eval "kvx vx1$$ 1 $OV4_B/24 && kvx vx2$$ 2 $O2_B/24"
+		eval "kvx_b vx1$$ 1 $OV4_B/24 && kvx_b vx2$$ 2 $O2_B/24"
 	check "$label: one gsotun, a tap for VNI 1 and one for VNI 2" \
 		gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
 		--vni 2="$T2_A" --address "$OV4_A/24" \
@@ -151,7 +135,7 @@ phase_kernel()
 		test "$(($(tun_ctr "$NS_A" "$T2_A" rx_frames) - r0))" -gt 100
 	check "$label: the counters have a line per tap" \
 		test -n "$(tun_ctr "$NS_A" "$T2_A" tx_frames)"
-	kvx vx3$$ 3 10.122.0.2/24
+	kvx_b vx3$$ 3 10.122.0.2/24
 	n0=$(ctr "$GT_CTR" rx_drop_vni)
 	ip netns exec "$NS_B" ping -n -q -c 3 -i 0.2 -W 1 -b 10.122.0.255 \
 		>/dev/null 2>&1
