@@ -47,7 +47,7 @@
 	C(tx_icmp_limited,                                                    \
 	  "ICMP too-big messages held back by the rate limit")                \
 	C(tx_icmp_no_route,                                                   \
-	  "ICMP net-unreachable messages written to the tun (no --route)")    \
+	  "ICMP net-unreachable messages written to the tun (no route/peer)") \
 	C(tx_icmp_too_big,                                                    \
 	  "Underlay ICMP: our packets were too big")                          \
 	C(tx_icmp_unreach,                                                    \
