@@ -27,7 +27,7 @@ case $fam in
 *) bail "usage: interop-gpe.sh 4|6" ;;
 esac
 
-lib_init 300 socat ethtool ping tcpdump tshark
+lib_init 450 socat ethtool ping tcpdump tshark
 net_setup "$fam" 7
 make_data big 64
 # A's checksums computed before its veth (tx off), so that the capture
@@ -85,38 +85,43 @@ veth_mode()
 		bail "ethtool -K $VETH_B ($1) failed"
 }
 
-# sizes_ok FILE: A's datagrams, segmented by its veth as a NIC without
-# UDP segmentation offload sends them, are never longer than the path
-# MTU, and the transfer's full-size ones are exactly that (1514 bytes
-# of Ethernet: the tun's MTU and 36 or 56 of headers).
-sizes_ok()
-{
-	local src=ip.src sizes
-
-	[ "$fam" = 6 ] && src=ipv6.src
-	sizes=$(tshark -r "$1" -n -Y "$src == $UL_A" -T fields \
-		-e frame.len 2>/dev/null | sort -n | uniq -c | sort -k2n |
-		tail -n 3 | awk '{printf "%s:%s ", $2, $1}')
-	diag "A's longest frames (length:count): $sizes"
-	[[ $sizes =~ (^| )1514:([0-9]+)\ $ ]] &&
-		[ "${BASH_REMATCH[2]}" -gt 100 ]
-}
-
-# next_protos FILE: the next protocols of A's VXLAN-GPE packets in the
-# capture (1 IPv4, 2 IPv6) with their port and VNI, as words in NP.
-next_protos()
+# gpe_of_a FILE: A's VXLAN-GPE packets in the capture, one tshark pass:
+# next protocol (1 IPv4, 2 IPv6), port, VNI and frame length, a line each.
+gpe_of_a()
 {
 	local src=ip.src
 
 	[ "$fam" = 6 ] && src=ipv6.src
-	NP=$(tshark -r "$1" -n -d udp.port==4790,vxlan_gpe \
-		-Y "vxlan.next_proto && $src == $UL_A" \
-		-T fields -e vxlan.next_proto -e udp.dstport \
-		-e vxlan.vni 2>/dev/null | sort | uniq -c |
-		awk '{printf "%s/%s/%s:%s ", $2, $3, $4, $1}')
+	tshark -r "$1" -n -d udp.port==4790,vxlan_gpe \
+		-Y "vxlan.next_proto && $src == $UL_A" -T fields \
+		-e vxlan.next_proto -e udp.dstport -e vxlan.vni -e frame.len \
+		2>/dev/null
+}
+
+# next_protos: of A's packets (GPE_A), the next protocols with their
+# port and VNI, as words in NP.
+next_protos()
+{
+	NP=$(awk '{ print $1 "/" $2 "/" $3 }' <<<"$GPE_A" | sort | uniq -c |
+		awk '{printf "%s:%s ", $2, $1}')
 	diag "A's VXLAN-GPE packets (next protocol/port/VNI:count): $NP"
 	[[ $NP == *"1/4790/$VNI:"* ]] && [[ $NP == *"2/4790/$VNI:"* ]] &&
 		[[ $NP != *"3/"* ]]
+}
+
+# sizes_ok: A's datagrams (GPE_A), segmented by its veth as a NIC
+# without UDP segmentation offload sends them, are never longer than the
+# path MTU, and the transfer's full-size ones are exactly that (1514
+# bytes of Ethernet: the tun's MTU and 36 or 56 of headers).
+sizes_ok()
+{
+	local sizes
+
+	sizes=$(awk '{ print $4 }' <<<"$GPE_A" | sort -n | uniq -c |
+		sort -k2n | tail -n 3 | awk '{printf "%s:%s ", $2, $1}')
+	diag "A's longest frames (length:count): $sizes"
+	[[ $sizes =~ (^| )1514:([0-9]+)\ $ ]] &&
+		[ "${BASH_REMATCH[2]}" -gt 100 ]
 }
 
 # capture_ok FILE MODE: both inner families on the wire, and with B's
@@ -126,7 +131,8 @@ next_protos()
 capture_ok()
 {
 	cap_check "$1" udp.port==4790,vxlan_gpe || return 1
-	next_protos "$1" && sizes_ok "$1" || return 1
+	GPE_A=$(gpe_of_a "$1")
+	next_protos && sizes_ok || return 1
 	[ "${CAP[tcp_good]}" -gt 100 ] || return 1
 	[ "$2" = whole ] ||
 		{ [ "${CAP[tcp_bad]}" = 0 ] && [ "${CAP[udp_bad]}" = 0 ] &&
