@@ -28,16 +28,6 @@ make_data big 64
 # One tap name at both ends: their sockets must not meet.
 TAP_A=g$$ TAP_B=g$$
 
-# ctl_ok NS ARGS...: it succeeds.
-ctl_ok()
-{
-	ctl "$@"
-	[ "$ST" -eq 0 ] || { diag "gsotunctl $*: status $ST: $ERR"; return 1; }
-}
-
-has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }
-lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
-
 show_both()
 {
 	ctl_ok "$NS_A" "$TAP_A" show && has "tunnel $TAP_A: vxlan VNI 1" &&

@@ -496,6 +496,17 @@ ctl_fails()
 	return 1
 }
 
+# ctl_ok NS ARGS...: it succeeds.
+ctl_ok()
+{
+	ctl "$@"
+	[ "$ST" -eq 0 ] || { diag "gsotunctl $*: status $ST: $ERR"; return 1; }
+}
+
+# has TEXT, lacks TEXT: the last ctl's output holds TEXT, or not.
+has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }
+lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
+
 # pings_both_ways: A and B ping each other over IPv4 and IPv6 (OV4_*,
 # OV6_*); TUNNEL_UP is 1 when all four answered, for xfer_if_up.
 TUNNEL_UP=0

@@ -62,6 +62,7 @@ ctl()
 	return "$ST"
 }
 
+# Here a whole line of config's output; lib.sh's has and lacks match text.
 has() { grep -qxF -- "$1" <<<"$OUT" || { diag "no '$1' in:" "$OUT"; return 1; }; }
 lacks() { ! grep -qF -- "$1" <<<"$OUT" || { diag "'$1' in:" "$OUT"; return 1; }; }
 

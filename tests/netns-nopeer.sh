@@ -23,15 +23,6 @@ VX_B=vB$$
 PEERS=$LIB_TMP/peers.A
 SAVED=$LIB_TMP/saved.conf
 
-ctl_ok()
-{
-	ctl "$@"
-	[ "$ST" -eq 0 ] || { diag "gsotunctl $*: status $ST: $ERR"; return 1; }
-}
-
-has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }
-lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
-
 # no_peer_drops: a ping from A fails, and tx_drop_no_peer moves.
 no_peer_drops()
 {

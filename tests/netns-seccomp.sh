@@ -83,9 +83,6 @@ ctl()
 		{ diag "gsotunctl $*: $OUT"; return 1; }
 }
 
-has() { [[ $OUT == *"$1"* ]] || { diag "no '$1' in:" "$OUT"; return 1; }; }
-lacks() { [[ $OUT != *"$1"* ]] || { diag "'$1' in:" "$OUT"; return 1; }; }
-
 control_requests()
 {
 	local extra=198.18.42.9 mac=02:00:5e:10:00:01
