@@ -715,6 +715,7 @@ static void options_defaults(struct config *cfg)
 	cfg->ageing = CONFIG_AGEING;
 	cfg->max_address = CONFIG_MAX_ADDRESS;
 	cfg->queues = CONFIG_QUEUES;
+	cfg->evpn_port = CONFIG_EVPN_PORT;
 }
 
 /* Where options_scan_next() is in an argv. */

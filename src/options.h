@@ -57,6 +57,14 @@
 #define CONFIG_VNI 1
 /* One queue (--queues): one loop for everything. */
 #define CONFIG_QUEUES 1
+/*
+ * --evpn-port: the UDP port of the shadow vxlan devices (evpn.c). The
+ * kernel binds it on every address once such a device is up
+ * (vxlan_sock_add()), so it cannot be gsotun's own --port; above the
+ * ephemeral range (ip_local_port_range 32768-60999) and none of 4789,
+ * 4790 (VXLAN-GPE) or 8472 (flannel, the kernel's old default).
+ */
+#define CONFIG_EVPN_PORT 64789
 
 /*
  * The options' keys in the argp table (optable), long-only ones
@@ -105,6 +113,8 @@ enum options_key {
 	OPT_MODE,
 	OPT_ROUTE,
 	OPT_STRICT_SOURCE,
+	OPT_EVPN,
+	OPT_EVPN_PORT,
 };
 
 /* --vni N=DEV, --key N=DEV: another tap, for VNI or GRE key id. */
@@ -155,6 +165,8 @@ struct config {
 	char *peers_file;		/* --peers FILE, absolute (owned) */
 	char *peers_in_root;		/* seen inside --chroot (owned) */
 	bool learning;			/* --learning */
+	bool evpn;			/* --evpn: peers and MACs from FRR */
+	uint16_t evpn_port;		/* --evpn-port, host order */
 	uint32_t ageing;		/* --ageing seconds; 0: never */
 	unsigned int max_address;	/* --max-address: learnt entries */
 	uint16_t port;			/* --port; 0 picks the encap default */
