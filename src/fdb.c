@@ -13,6 +13,7 @@
 
 #define FDB_SLOT_USED 0x01
 #define FDB_SLOT_STATIC 0x02
+#define FDB_SLOT_EVPN 0x04	/* static, the fabric's (fdb_add_evpn()) */
 #define FDB_NIL UINT32_MAX	/* end of the list of learnt entries */
 
 /*
@@ -303,6 +304,7 @@ static void fdb_remove(struct fdb *f, uint32_t i)
 	if (f->slots[i].flags & FDB_SLOT_STATIC) {
 		fdb_static_key_del(f, &f->slots[i]);
 		f->n_static--;
+		f->n_evpn -= !!(f->slots[i].flags & FDB_SLOT_EVPN);
 	} else {
 		fdb_unlink(f, i);
 		f->n_learnt--;
@@ -366,6 +368,19 @@ void fdb_free(struct fdb *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* Learnt entry i made static: off its peer's list, its key sorted in. */
+static void fdb_make_static(struct fdb *f, uint32_t i)
+{
+	struct fdb_slot *s = &f->slots[i];
+
+	fdb_unlink(f, i);
+	s->prev = s->next = FDB_NIL;
+	s->flags |= FDB_SLOT_STATIC;
+	fdb_static_key_add(f, s);
+	f->n_learnt--;
+	f->n_static++;
+}
+
 int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		   unsigned int peer)
 {
@@ -381,16 +396,13 @@ int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		return 0;
 	}
 	s = &f->slots[i];
+	if (s->flags & FDB_SLOT_EVPN)
+		return -EPERM;
 	if (!(s->flags & FDB_SLOT_STATIC)) {
 		if (f->n_static >= f->max_static)
 			return -ENOSPC;
-		fdb_unlink(f, i);
-		s->prev = s->next = FDB_NIL;
+		fdb_make_static(f, i);
 		s->updated = 0;
-		s->flags |= FDB_SLOT_STATIC;
-		fdb_static_key_add(f, s);
-		f->n_learnt--;
-		f->n_static++;
 	}
 	s->peer = peer;
 	return 0;
@@ -402,8 +414,96 @@ int fdb_del(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan)
 
 	if (!fdb_find(f, mac, vlan, &i))
 		return -ENOENT;
+	if (f->slots[i].flags & FDB_SLOT_EVPN)
+		return -EPERM;
 	fdb_remove(f, i);
 	return 0;
+}
+
+int fdb_add_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
+		 unsigned int peer, uint32_t gen, int *before)
+{
+	struct fdb_slot *s;
+	uint32_t i;
+
+	*before = -ENOENT;
+	if (!fdb_key_ok(mac, vlan) || peer >= f->max_peers)
+		return -EINVAL;
+	if (!fdb_find(f, mac, vlan, &i)) {
+		if (f->n_static >= f->max_static)
+			return -ENOSPC;
+		fdb_insert(f, i, mac, vlan, peer, true, 0);
+		s = &f->slots[i];
+	} else {
+		s = &f->slots[i];
+		if ((s->flags & FDB_SLOT_STATIC) &&
+		    !(s->flags & FDB_SLOT_EVPN))
+			return -EEXIST;
+		if (s->flags & FDB_SLOT_EVPN) {
+			*before = (int)s->peer;
+		} else {
+			if (f->n_static >= f->max_static)
+				return -ENOSPC;
+			fdb_make_static(f, i);
+		}
+	}
+	if (!(s->flags & FDB_SLOT_EVPN))
+		f->n_evpn++;
+	s->flags |= FDB_SLOT_EVPN;
+	s->peer = peer;
+	/* A static entry has no time: the slot keeps the dump's mark. */
+	s->updated = gen;
+	return 0;
+}
+
+int fdb_del_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan)
+{
+	uint32_t i;
+	int peer;
+
+	if (!fdb_find(f, mac, vlan, &i) ||
+	    !(f->slots[i].flags & FDB_SLOT_EVPN))
+		return -ENOENT;
+	peer = (int)f->slots[i].peer;
+	fdb_remove(f, i);
+	return peer;
+}
+
+/* The first slot after an empty one: fdb_del_peer() says why. */
+static uint32_t fdb_walk_start(const struct fdb *f)
+{
+	uint32_t start = 0;
+
+	while (fdb_used(f, start))
+		start++;
+	return start;
+}
+
+unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
+			    void (*gone)(void *ctx, unsigned int peer),
+			    void *ctx)
+{
+	uint32_t start = fdb_walk_start(f), k, i;
+	unsigned int n = 0;
+
+	for (k = 1; k <= f->mask + 1; k++) {
+		i = (start + k) & f->mask;
+		while (fdb_used(f, i) &&
+		       (f->slots[i].flags & FDB_SLOT_EVPN) &&
+		       f->slots[i].updated != gen) {
+			unsigned int peer = f->slots[i].peer;
+
+			fdb_remove(f, i);
+			gone(ctx, peer);
+			n++;
+		}
+	}
+	return n;
+}
+
+unsigned int fdb_count_evpn(const struct fdb *f)
+{
+	return f->n_evpn;
 }
 
 /*
@@ -413,11 +513,9 @@ int fdb_del(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan)
  */
 unsigned int fdb_del_peer(struct fdb *f, unsigned int peer)
 {
-	uint32_t start = 0, k, i;
+	uint32_t start = fdb_walk_start(f), k, i;
 	unsigned int n = 0;
 
-	while (fdb_used(f, start))
-		start++;
 	for (k = 1; k <= f->mask + 1; k++) {
 		i = (start + k) & f->mask;
 		while (fdb_used(f, i) && f->slots[i].peer == peer) {
@@ -618,6 +716,7 @@ bool fdb_next(const struct fdb *f, unsigned int *cursor, uint64_t now_ns,
 		e->vlan = s->vlan;
 		e->peer = s->peer;
 		e->is_static = s->flags & FDB_SLOT_STATIC;
+		e->evpn = s->flags & FDB_SLOT_EVPN;
 		e->age_ns = e->is_static ? 0 : fdb_since(now_ns, s->updated);
 		return true;
 	}
@@ -642,6 +741,7 @@ unsigned int fdb_next_static(const struct fdb *f, uint64_t *after,
 		fdb_find(f, e[n].mac, e[n].vlan, &slot);
 		e[n].peer = f->slots[slot].peer;
 		e[n].is_static = true;
+		e[n].evpn = f->slots[slot].flags & FDB_SLOT_EVPN;
 		e[n].age_ns = 0;
 		*after = f->static_keys[at];
 	}

@@ -33,6 +33,7 @@ struct fdb {
 	struct fdb_slot *slots;
 	uint32_t mask;			/* number of slots - 1 */
 	unsigned int n_learnt, n_static;
+	unsigned int n_evpn;		/* of n_static, the fabric's */
 	unsigned int max_learnt, max_static;
 	struct fdb_peer *peers;		/* max_peers of them */
 	unsigned int max_peers;
@@ -60,16 +61,44 @@ void fdb_free(struct fdb *f);
  * mac on vlan is behind peer, until fdb_del(): replaces a learnt entry of
  * the key, or the peer of a static one. -EINVAL for a multicast, broadcast
  * or all-zero mac, a vlan above FDB_VLAN_MAX or a peer not below max_peers;
- * -ENOSPC when max_static static entries are held already.
+ * -ENOSPC when max_static static entries are held already; -EPERM when
+ * the key is the fabric's (fdb_add_evpn()).
  */
 int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		   unsigned int peer);
 
 /*
  * Forget mac on vlan, static or learnt (an expired learnt entry not yet
- * swept too). -ENOENT when the table holds no such entry.
+ * swept too). -ENOENT when the table holds no such entry, -EPERM when
+ * it is the fabric's: only fdb_del_evpn() or its peer's going removes it.
  */
 int fdb_del(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan);
+
+/*
+ * The fabric (EVPN, evpn.c) says mac on vlan is behind peer: a static
+ * entry of its own, which replaces a learnt one or the fabric's entry of
+ * the key before (a MAC that moved, RFC 7432 section 15), marked with
+ * gen, the dump that last said it (fdb_sweep_evpn()). *before: the
+ * peer of the fabric's entry it replaced, else -ENOENT. -EINVAL, -ENOSPC
+ * as fdb_add_static(); -EEXIST when a static entry of the configuration
+ * holds the key (it stays: what an operator fixed wins).
+ */
+int fdb_add_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
+		 unsigned int peer, uint32_t gen, int *before);
+
+/* The fabric's entry of mac on vlan gone: its peer, or -ENOENT. */
+int fdb_del_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan);
+
+/*
+ * The fabric's entries not marked gen (not in the dump that just ended)
+ * gone, gone(ctx, peer) for each; how many.
+ */
+unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
+			    void (*gone)(void *ctx, unsigned int peer),
+			    void *ctx);
+
+/* The fabric's entries held. */
+unsigned int fdb_count_evpn(const struct fdb *f);
 
 /*
  * Forget every entry, static and learnt, behind peer (a peer going away).
@@ -164,6 +193,7 @@ struct fdb_entry {
 	uint16_t vlan;
 	unsigned int peer;
 	bool is_static;
+	bool evpn;		/* static, and the fabric's */
 	uint64_t age_ns;	/* since learnt or refreshed; 0 if static */
 };
 

@@ -939,6 +939,90 @@ static void test_frame_vlan(void)
 	is_int(fdb_frame_vlan(f, sizeof(f)), 0, "vlan: other type: 0");
 }
 
+/* What evpn_swept() is told: the peers of the entries swept. */
+static unsigned int swept_peers[16];
+
+static void count_swept(void *ctx, unsigned int peer)
+{
+	unsigned int *n = ctx;
+
+	(*n)++;
+	swept_peers[peer % 16]++;
+}
+
+/*
+ * The fabric's entries (fdb_add_evpn()): static, not removed by hand
+ * nor by a configured entry of the key, moved in place, marked by the
+ * dump that said them last and swept by it; a configured static entry
+ * is never theirs.
+ */
+static void test_evpn(void)
+{
+	uint8_t mac[ETH_ALEN] = { 0x02, 0x10, 0, 0, 0, 0 };
+	struct fdb_entry e;
+	unsigned int cursor = 0, i, n = 0, evpn = 0;
+	struct fdb f;
+	int before;
+
+	fdb_init(&f, 8, 64, 16, S(300), 3);
+	is_int(fdb_add_evpn(&f, A, 0, 1, 1, &before), 0, "evpn: A taken");
+	is_int(before, -ENOENT, "evpn: new, nothing before");
+	is_int(fdb_lookup(&f, A, 0, S(1000)), 1, "evpn: A found, never aged");
+	is_int(fdb_count_evpn(&f), 1, "evpn: counted");
+	is_int(fdb_count_static(&f), 1, "evpn: as a static entry");
+	is_int(fdb_del(&f, A, 0), -EPERM, "evpn: fdb_del refuses it");
+	is_int(fdb_add_static(&f, A, 0, 2), -EPERM,
+	       "evpn: a configured entry of its key refused");
+	is_int(fdb_lookup(&f, A, 0, 0), 1, "evpn: and it stays to its peer");
+	is_int(fdb_add_evpn(&f, A, 0, 3, 1, &before), 0, "evpn: A moved");
+	is_int(before, 1, "evpn: from peer 1");
+	is_int(fdb_lookup(&f, A, 0, 0), 3, "evpn: now to peer 3");
+	is_int(fdb_count_evpn(&f), 1, "evpn: still one");
+	fdb_add_static(&f, S1, 0, 7);
+	is_int(fdb_add_evpn(&f, S1, 0, 4, 1, &before), -EEXIST,
+	       "evpn: a configured static entry wins");
+	is_int(fdb_lookup(&f, S1, 0, 0), 7, "evpn: which stays as it was");
+	fdb_learn(&f, B, 0, 5, S(1), &before);
+	is_int(fdb_add_evpn(&f, B, 0, 6, 1, &before), 0,
+	       "evpn: a learnt entry replaced");
+	is_int(fdb_count_learnt(&f), 0, "evpn: learnt entries none left");
+	is_int(fdb_learn(&f, B, 0, 5, S(2), &before), FDB_LEARN_STATIC,
+	       "evpn: and the fabric's not learnt over");
+	is_int(fdb_add_evpn(&f, (const uint8_t[]){ 1, 0, 0, 0, 0, 1 }, 0, 1, 1,
+			    &before), -EINVAL, "evpn: a multicast MAC refused");
+	/* 30 more of dump 1, then dump 2 says half of them and A. */
+	for (i = 0; i < 30; i++) {
+		mac[5] = (uint8_t)i;
+		fdb_add_evpn(&f, mac, 0, i % 8, 1, &before);
+	}
+	for (i = 0; i < 30; i += 2) {
+		mac[5] = (uint8_t)i;
+		fdb_add_evpn(&f, mac, 0, i % 8, 2, &before);
+	}
+	fdb_add_evpn(&f, A, 0, 3, 2, &before);
+	memset(swept_peers, 0, sizeof(swept_peers));
+	is_int(fdb_sweep_evpn(&f, 2, count_swept, &n), 16,
+	       "evpn: the sweep takes what dump 2 did not say (15 + B)");
+	is_int(n, 16, "evpn: each told");
+	is_int(swept_peers[6], 1, "evpn: B's peer among them");
+	is_int(fdb_count_evpn(&f), 16, "evpn: 16 left");
+	for (i = 0; i < 30; i++) {
+		mac[5] = (uint8_t)i;
+		n += (fdb_lookup(&f, mac, 0, 0) >= 0) != !(i % 2);
+	}
+	is_int(n, 16, "evpn: exactly the said ones left");
+	is_int(fdb_lookup(&f, S1, 0, 0), 7, "evpn: the configured one kept");
+	while (fdb_next(&f, &cursor, 0, &e))
+		evpn += e.evpn && e.is_static;
+	is_int(evpn, 16, "evpn: the walk marks them");
+	is_int(fdb_del_evpn(&f, A, 0), 3, "evpn: A deleted, its peer said");
+	is_int(fdb_del_evpn(&f, S1, 0), -ENOENT,
+	       "evpn: fdb_del_evpn leaves a configured entry");
+	is_int(fdb_del_peer(&f, 0), 4, "evpn: a peer's going takes its own");
+	is_int(fdb_count_evpn(&f), 11, "evpn: 11 left");
+	fdb_free(&f);
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -950,6 +1034,7 @@ int main(void)
 	test_walk_static();
 	test_shares();
 	test_frame_vlan();
+	test_evpn();
 	for (i = 0; i < sizeof(churns) / sizeof(churns[0]); i++)
 		test_churn(&churns[i]);
 	plan(tap_n);
