@@ -402,6 +402,10 @@ static void control_peer(struct port *port, const struct ctlreq *q,
 		control_fail(r, CONTROL_EFAIL, "%s is a peer already", q->arg);
 	else if (err == -ENOENT)
 		control_fail(r, CONTROL_EFAIL, "%s is not a peer", q->arg);
+	else if (err == -EPERM)
+		control_fail(r, CONTROL_EFAIL, "%s is a VTEP of the EVPN "
+			     "fabric: it goes when the fabric withdraws it",
+			     q->arg);
 	else if (err == -EINVAL)
 		control_fail(r, CONTROL_EFAIL, "%s is not of the underlay's "
 			     "address family", q->arg);
@@ -447,6 +451,9 @@ static void control_fdb(struct port *port, const struct ctlreq *q,
 			     control_addr(&q->fdb.peer, addr, sizeof(addr)));
 	else if (err == -ENOENT)
 		control_fail(r, CONTROL_EFAIL, "no such entry");
+	else if (err == -EPERM)
+		control_fail(r, CONTROL_EFAIL, "%s is the EVPN fabric's: it "
+			     "goes when the fabric withdraws it", q->arg);
 	else if (err == -ENOSPC)
 		control_fail(r, CONTROL_EFAIL, "the table holds as many "
 			     "static entries as it can");

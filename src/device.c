@@ -36,12 +36,26 @@ static void device_sock_errors(struct queue *q, int fd)
 	path_errors(q->owner, q->lane->ul, fd);
 }
 
+static void device_local_seen(struct device *d, const uint8_t *mac,
+			      uint16_t vlan, uint64_t now)
+{
+	if (d->local_seen)
+		d->local_seen(d->local_ctx, d, mac, vlan, now);
+}
+
+static void device_local_mac(struct queue *q, const uint8_t *mac,
+			     uint16_t vlan, uint64_t now)
+{
+	device_local_seen(q->owner, mac, vlan, now);
+}
+
 /* One lane, on the loop of the main thread: its queues call the device. */
 static const struct queue_ops device_queue_ops = {
 	.learn = device_learn,
 	.udp_bulk = device_udp_bulk,
 	.send_failed = device_send_failed,
 	.sock_errors = device_sock_errors,
+	.local_mac = device_local_mac,
 };
 
 /*
@@ -105,11 +119,25 @@ static void device_post_sock_errors(struct queue *q, int fd)
 	device_post(q, LANE_EV_SOCK_ERRORS, -1, fd);
 }
 
+/* A local source, with the others of 10 ms: the fabric hears in seconds. */
+static void device_post_local_mac(struct queue *q, const uint8_t *mac,
+				  uint16_t vlan, uint64_t now)
+{
+	struct lane_event e = {
+		.kind = LANE_EV_LOCAL_MAC, .dev = (uint8_t)q->idx,
+		.vlan = vlan, .peer = -1, .now = now,
+	};
+
+	memcpy(e.mac, mac, MAC_LEN);
+	lane_post(q->lane, &e, false);
+}
+
 static const struct queue_ops device_lane_ops = {
 	.learn = device_post_learn,
 	.udp_bulk = device_post_udp_bulk,
 	.send_failed = device_post_send_failed,
 	.sock_errors = device_post_sock_errors,
+	.local_mac = device_post_local_mac,
 };
 
 /* A lane's event, to its device; one naming a peer gone since, not. */
@@ -136,6 +164,9 @@ static void device_apply_event(struct port *port, struct lane *l,
 		break;
 	case LANE_EV_SOCK_ERRORS:
 		path_errors(d, l->ul, e->arg);
+		break;
+	case LANE_EV_LOCAL_MAC:
+		device_local_seen(d, e->mac, e->vlan, e->now);
 		break;
 	}
 }
@@ -168,6 +199,7 @@ int device_init(struct device *d, const struct config *cfg,
 		encap_set_id(&d->s.encap, cfg->taps[i - 1].id);
 	}
 	d->s.id = encap_id(&d->s.encap);
+	d->s.evpn = cfg->evpn;
 	d->s.lanes = port->lane;
 	d->s.n_lanes = port->n_lanes;
 	d->idx = i;

@@ -69,6 +69,13 @@ struct device {
 	struct path path;
 	struct queue *q;	/* its queues, n_q of them */
 	unsigned int n_q;
+	/*
+	 * --evpn: where the sources of frames its queues read go up to
+	 * (evpn.c, a room above), with its ctx.
+	 */
+	void (*local_seen)(void *ctx, struct device *d, const uint8_t *mac,
+			   uint16_t vlan, uint64_t now);
+	void *local_ctx;
 };
 
 /*

@@ -22,6 +22,7 @@
 #include "daemon.h"
 #include "device.h"
 #include "encap.h"
+#include "evpn.h"
 #include "link.h"
 #include "log.h"
 #include "notify.h"
@@ -47,6 +48,7 @@ struct gsotun {
 	struct pidfile pidfile;
 	bool dropped;		/* --user took effect */
 	struct control ctl;
+	struct evpn *evpn;	/* --evpn; else NULL */
 	ev_io ring_w[CONFIG_MAX_QUEUES];
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
 	/* With several queues, each lane's thread, and the main loop's. */
@@ -274,6 +276,7 @@ static void teardown(struct gsotun *g)
 	struct port *port = &g->port;
 	unsigned int i;
 
+	evpn_close(g->evpn);
 	for (i = 0; i < port->n_dev; i++)
 		device_close(port->dev[i]);
 	control_close(&g->ctl);
@@ -352,6 +355,9 @@ static int watch(struct gsotun *g, struct ev_loop *loop)
 		return err;
 	for (i = 0; i < port->n_dev; i++)
 		device_watch(port->dev[i], loop);
+	err = evpn_open(&g->evpn, port, loop);
+	if (err)
+		return err;
 	watch_rings(g);
 	if (port->n_lanes > 1)
 		watch_threads(g, loop);
@@ -476,7 +482,8 @@ static void log_device(const struct device *d)
 static int become_service(struct gsotun *g)
 {
 	struct config *cfg = &g->cfg;
-	bool net_admin = path_needs_net_admin(g->port.dev[0]);
+	/* --evpn writes and deletes bridge entries as long as it runs. */
+	bool net_admin = path_needs_net_admin(g->port.dev[0]) || cfg->evpn;
 	int err = 0;
 
 	if (cfg->daemon)

@@ -66,6 +66,16 @@ struct peer {
 	unsigned int oif;		/* the last route's interface; 0 */
 	unsigned int oif_prev;		/* the one before, if it moved */
 	struct peer_stats st;		/* the device's; the lanes count too */
+	/*
+	 * A VTEP of the EVPN fabric (evpn.c): entries of the fabric name
+	 * it, so neither `peer del` nor a reload removes it; evpn_only,
+	 * and nothing else made it a peer: it goes when the fabric's
+	 * last entry naming it does. flood: the devices (bit i, device
+	 * i) that flood to it, the VTEPs of their VNI's type-3 routes.
+	 */
+	bool evpn;
+	bool evpn_only;
+	uint16_t flood;
 };
 
 /* A peer's address, for the table kept sorted for lookups. */

@@ -176,10 +176,28 @@ static unsigned int port_remove_peers(struct port *port,
 			i++;
 			continue;
 		}
+		/* The fabric's still: it alone holds it now. */
+		if (ps->v[idx].evpn) {
+			ps->v[idx].evpn_only = true;
+			i++;
+			continue;
+		}
 		port_forget_peer(port, idx);
 		n++;
 	}
 	return n;
+}
+
+/*
+ * The peer at a is also configured or added by hand: no longer the
+ * fabric's alone, it stays when the fabric lets it go.
+ */
+static void port_peer_taken(struct port *port, const struct ipaddr *a)
+{
+	int idx = peers_find(&port->peers, (const uint8_t *)&a->addr);
+
+	if (idx >= 0)
+		port->peers.v[idx].evpn_only = false;
 }
 
 /* The peers cfg has that are not live yet. */
@@ -187,8 +205,13 @@ static unsigned int port_new_peers(struct port *port, const struct config *c)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < c->n_remotes; i++)
-		n += peers_add(&port->peers, &c->remotes[i]) >= 0;
+	for (i = 0; i < c->n_remotes; i++) {
+		int r = peers_add(&port->peers, &c->remotes[i]);
+
+		if (r == -EEXIST)
+			port_peer_taken(port, &c->remotes[i]);
+		n += r >= 0;
+	}
 	return n;
 }
 
@@ -296,10 +319,56 @@ int port_peer_add(struct port *port, const struct ipaddr *a)
 	/* Connected only without a control socket (underlay_init()). */
 	BUG_ON(port->ul[0].connected);
 	r = peers_add(&port->peers, a);
+	if (r == -EEXIST && a->family == port->peers.family) {
+		int idx = peers_find(&port->peers, (const uint8_t *)&a->addr);
+
+		/* The fabric's alone: now by hand too, it stays after. */
+		if (idx >= 0 && port->peers.v[idx].evpn_only) {
+			port->peers.v[idx].evpn_only = false;
+			return 0;
+		}
+	}
 	if (r < 0)
 		return r;
 	path_peers_changed(port->dev[0]);
 	return 0;
+}
+
+int port_peer_hold(struct port *port, const struct ipaddr *a)
+{
+	struct peers *ps = &port->peers;
+	int idx = -EINVAL;
+	bool made = false;
+
+	if (a->family == ps->family)
+		idx = peers_find(ps, (const uint8_t *)&a->addr);
+	if (idx == -ENOENT) {
+		idx = peers_add(ps, a);
+		made = idx >= 0;
+	}
+	if (idx < 0)
+		return idx;
+	if (!ps->v[idx].evpn)
+		ps->v[idx].evpn_only = made;
+	ps->v[idx].evpn = true;
+	if (made)
+		path_peers_changed(port->dev[0]);
+	return idx;
+}
+
+void port_peer_release(struct port *port, unsigned int idx)
+{
+	struct peer *e = &port->peers.v[idx];
+
+	if (!e->live || !e->evpn)
+		return;
+	e->evpn = false;
+	e->flood = 0;
+	if (!e->evpn_only)
+		return;
+	port_quiesce(port);
+	port_forget_peer(port, idx);
+	path_peers_changed(port->dev[0]);
 }
 
 int port_peer_del(struct port *port, const struct ipaddr *a)
@@ -311,6 +380,8 @@ int port_peer_del(struct port *port, const struct ipaddr *a)
 		idx = peers_find(ps, (const uint8_t *)&a->addr);
 	if (idx < 0)
 		return -ENOENT;
+	if (ps->v[idx].evpn)
+		return -EPERM;
 	BUG_ON(port->ul[0].connected);
 	port_quiesce(port);
 	port_forget_peer(port, (unsigned int)idx);

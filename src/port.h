@@ -32,13 +32,26 @@ void port_reload(struct port *port);
 /*
  * At run time (the control socket): a peer more (-EEXIST, -ENOSPC,
  * -EINVAL for the other family), or the peer at a gone with its
- * forwarding entries in every device (-ENOENT), the last one too: the
- * port then has none. Peers added so last until a reload of --peers.
- * 0 or -errno.
+ * forwarding entries in every device (-ENOENT; -EPERM: the fabric's,
+ * port_peer_hold()), the last one too: the port then has none. Peers
+ * added so last until a reload of --peers (the fabric's: until it lets
+ * them go too). 0 or -errno.
  */
 int port_peer_add(struct port *port, const struct ipaddr *a);
 int port_peer_del(struct port *port, const struct ipaddr *a);
 
+/*
+ * The fabric (evpn.c) names the VTEP at a: a peer from now on, made one
+ * if it is none (then it goes with port_peer_release()), and neither
+ * `peer del` nor a reload removes it. Its slot, or -errno as
+ * peers_add() (-ENOSPC: CONFIG_MAX_PEERS held).
+ */
+int port_peer_hold(struct port *port, const struct ipaddr *a);
+/*
+ * The fabric no longer names the peer in slot idx: gone with its
+ * entries if only the fabric made it a peer, else kept as configured.
+ */
+void port_peer_release(struct port *port, unsigned int idx);
 /*
  * The port's n lanes (--queues): lane i with ring[i] and ul[i], room
  * for its counters of every peer (CONFIG_MAX_PEERS slots, as

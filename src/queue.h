@@ -53,6 +53,7 @@ struct dev_state {
 	char ifname[IFNAMSIZ];	/* the tap's */
 	uint8_t mac[MAC_LEN];	/* the tap's: frames from it are a loop */
 	bool learning;		/* --learning */
+	bool evpn;		/* --evpn: sources handed up, flood list */
 	bool ipv6;		/* the underlay is */
 	struct peers *peers;	/* the port's */
 	struct fdb fdb;		/* where MACs are; learnt by the device */
@@ -79,6 +80,9 @@ struct queue_ops {
 	void (*send_failed)(struct queue *q, struct peer *e, int err);
 	/* An underlay socket of the lane was readable with nothing to read. */
 	void (*sock_errors)(struct queue *q, int fd);
+	/* --evpn: a source MAC on vlan of a frame from the tap, seen now. */
+	void (*local_mac)(struct queue *q, const uint8_t *mac, uint16_t vlan,
+			  uint64_t now);
 };
 
 /*
@@ -112,6 +116,7 @@ enum lane_event_kind {
 	LANE_EV_UDP_BULK,
 	LANE_EV_SEND_FAILED,
 	LANE_EV_SOCK_ERRORS,
+	LANE_EV_LOCAL_MAC,
 };
 
 struct lane_event {

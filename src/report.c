@@ -286,6 +286,9 @@ static void report_show_peer(FILE *out, const struct device *dev,
 		snprintf(last, sizeof(last), "%.1f s ago",
 			 (double)(now - sum.rx_last_ns) / 1e9);
 	fprintf(out, "peer %s\n", addr);
+	if (e->evpn)
+		fprintf(out, "  source: evpn%s\n",
+			e->evpn_only ? "" : " (and configured)");
 	fprintf(out, "  route: %s, path mtu: %s\n", report_reach(e), mtu);
 	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
 		" refused\n", s->tx_packets, tx, s->tx_drops);
@@ -444,6 +447,9 @@ static void report_json_peer(FILE *out, const struct port *port,
 	report_addr(&e->addr, addr, sizeof(addr));
 	fprintf(out, "{\"address\":\"%s\",\"route\":\"%s\",\"path_mtu\":%u,",
 		addr, report_reach(e), e->path_mtu);
+	fprintf(out, "\"source\":\"%s\",\"evpn\":%s,",
+		e->evpn_only ? "evpn" : "configured",
+		e->evpn ? "true" : "false");
 	if (sum.rx_last_ns)
 		fprintf(out, "\"rx_last_seconds\":%.3f,",
 			(double)(now - sum.rx_last_ns) / 1e9);
@@ -738,7 +744,9 @@ static bool report_fdb_step(FILE *out, const struct port *port,
 	if (e.vlan)
 		fprintf(out, " vlan %u", e.vlan);
 	fprintf(out, " dst %s dev %s", addr, dev->s.ifname);
-	if (e.is_static)
+	if (e.evpn)
+		fputs(" static evpn\n", out);
+	else if (e.is_static)
 		fputs(" static\n", out);
 	else
 		fprintf(out, " age %.1f s\n", (double)e.age_ns / 1e9);
@@ -759,6 +767,8 @@ static void report_json_fdb_entry(FILE *out, const struct port *port,
 		fputs("null", out);
 	fprintf(out, ",\"dst\":\"%s\",\"dev\":", addr);
 	json_str(out, dev->s.ifname);
+	fprintf(out, ",\"source\":\"%s\"",
+		e->evpn ? "evpn" : e->is_static ? "static" : "learnt");
 	if (e->is_static)
 		fputs(",\"static\":true,\"age_seconds\":null}", out);
 	else
@@ -887,10 +897,11 @@ static bool report_peers_step(FILE *out, const struct port *port,
 		report_reach_word(e), e->path_mtu);
 	port_peer_sum(port, e, &sum);
 	if (sum.rx_last_ns)
-		fprintf(out, "%.1f\n", report_ago(clock_now_ns(),
-						  sum.rx_last_ns));
+		fprintf(out, "%.1f", report_ago(clock_now_ns(),
+					       sum.rx_last_ns));
 	else
-		fputs("never\n", out);
+		fputs("never", out);
+	fputs(e->evpn ? " evpn\n" : "\n", out);
 	return true;
 }
 
@@ -933,7 +944,7 @@ static bool report_config_peer(FILE *out, const struct port *port,
 	const struct peer *e;
 
 	while ((e = report_peer(port, c->pos++))) {
-		if (report_peer_of_file(cfg, &e->addr))
+		if (report_peer_of_file(cfg, &e->addr) || e->evpn_only)
 			continue;
 		conffile_put_remote(out, &e->addr);
 		return true;
@@ -948,7 +959,8 @@ static bool report_config_has_peer(const struct port *port)
 	unsigned int i = 0;
 
 	while ((e = report_peer(port, i++)))
-		if (!report_peer_of_file(port->cfg, &e->addr))
+		if (!report_peer_of_file(port->cfg, &e->addr) &&
+		    !e->evpn_only)
 			return true;
 	return false;
 }
@@ -1038,6 +1050,9 @@ static bool report_config_fdb(FILE *out, const struct port *port,
 		if (!n)
 			continue;
 		for (i = 0; i < n; i++) {
+			/* The fabric's: it says them again (evpn.c). */
+			if (e[i].evpn)
+				continue;
 			a = &port->peers.v[e[i].peer].addr;
 			file = report_fdb_of_file(cfg, &e[i], a, dev->s.ifname);
 			/* One line for all taps, unless the file has some. */

@@ -171,7 +171,27 @@
 	D(rx_drop_trunc, RX_TRUNC,                                            \
 	  "Packets dropped: larger than the receive buffer")                  \
 	D(rx_drop_write, RX_WRITE,                                            \
-	  "Tap write errors")
+	  "Tap write errors")                                                 \
+	C(evpn_local_added,                                                   \
+	  "Local MACs written to the shadow bridge for the fabric (--evpn)")  \
+	C(evpn_local_aged,                                                    \
+	  "Local MACs aged out of the shadow bridge (--evpn)")                \
+	C(evpn_local_full,                                                    \
+	  "Local MACs not written: --max-address reached (--evpn)")           \
+	C(evpn_remote_added,                                                  \
+	  "Remote MACs the fabric gave, taken as forwarding entries")         \
+	C(evpn_remote_moved,                                                  \
+	  "Remote MACs the fabric moved to another VTEP")                     \
+	C(evpn_remote_removed,                                                \
+	  "Remote MACs the fabric withdrew")                                  \
+	C(evpn_remote_full,                                                   \
+	  "Fabric entries not taken: --max-address or the peers' limit")      \
+	C(evpn_remote_fixed,                                                  \
+	  "Fabric entries not taken: an --fdb entry holds the MAC")           \
+	C(evpn_own_vtep,                                                      \
+	  "Fabric entries not taken: the VTEP is our own --local")            \
+	C(evpn_resyncs,                                                       \
+	  "Full reads of the fabric's entries (start, lost notifications)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {

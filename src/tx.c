@@ -152,6 +152,10 @@ static void tx_flood(struct queue *q, const struct xmit_out *o)
 	for (i = 0; i < ps->n; i++) {
 		unsigned int slot = ps->live[i];
 
+		/* The fabric's VTEPs of another VNI (evpn.c): not here. */
+		if (ps->v[slot].evpn_only && q->dev->evpn &&
+		    !(ps->v[slot].flood & (1u << q->idx)))
+			continue;
 		q->lane->peer[slot].st.tx_flood += o->n;
 		tx_queue(q, o, &ps->v[slot]);
 	}
@@ -187,6 +191,36 @@ static int tx_dest_mac(const struct queue *q, const uint8_t *frame,
 		peer = lane_recent_peer(d->lanes, d->n_lanes, q->idx, frame,
 					vlan, now);
 	return peer < 0 || !d->peers->v[peer].live ? TX_FLOOD : peer;
+}
+
+/* A local source is handed up again after a second, that its age restarts. */
+#define TX_LOCAL_RESAY_NS 1000000000ull
+
+/*
+ * --evpn: the source MAC of a frame from the tap is local, and the
+ * fabric is told of it (evpn.c): handed up unless this queue did so for
+ * it in the last second (a small cache by hash), so that a tap whose
+ * frames come from a few MACs costs a lookup of the cache per frame.
+ */
+static void tx_local_source(struct queue *q, const uint8_t *frame, size_t len)
+{
+	const uint8_t *src = frame + ETH_ALEN;
+	struct tx_local *c;
+	uint16_t vlan;
+	uint64_t now;
+
+	if (len < ETH_HLEN || (src[0] & 1))
+		return;
+	vlan = fdb_frame_vlan(frame, len);
+	c = &q->tx.local[(src[5] ^ src[4] * 7u ^ vlan) % TX_LOCAL_CACHE];
+	now = clock_now_ns();
+	if (c->ns && !memcmp(c->mac, src, ETH_ALEN) && c->vlan == vlan &&
+	    now - c->ns < TX_LOCAL_RESAY_NS)
+		return;
+	memcpy(c->mac, src, ETH_ALEN);
+	c->vlan = vlan;
+	c->ns = now;
+	q->ops->local_mac(q, src, vlan, now);
 }
 
 /*
@@ -391,6 +425,8 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 	struct xmit_out o;
 	int r;
 
+	if (d->evpn && len > VNET_HDR_LEN)
+		tx_local_source(q, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
 	if (dest == TX_NO_PEER) {
 		tx_no_peer(q, buf, len);
 		return;

@@ -41,6 +41,9 @@ struct tx_set {
 	unsigned int idx;		/* 0 or 1: tags its completions */
 };
 
+/* Sources of tap frames a queue remembers handing up, by hash. */
+#define TX_LOCAL_CACHE 16
+
 struct tx {
 	struct tx_set sets[TX_SETS];
 	struct pool pool;	/* the sets' references */
@@ -51,6 +54,12 @@ struct tx {
 	uint32_t gre_seq;
 	struct xmit_udp_train train;	/* bulk UDP (xmit_udp_bulk()) */
 	struct pmtu_limit icmp_limit;	/* ICMP "too big" into the tap */
+	/* --evpn: local sources handed up lately (tx_local_source()). */
+	struct tx_local {
+		uint8_t mac[6];
+		uint16_t vlan;
+		uint64_t ns;
+	} local[TX_LOCAL_CACHE];
 	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
 	ev_io tap_w;
 };
