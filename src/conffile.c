@@ -475,6 +475,12 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 		return conffile_put_flag(out, key, c->strict_source, i);
 	case OPT_PEERS:
 		return conffile_put_set(out, key, c->peers_file, i);
+	case OPT_EVPN:
+		return conffile_put_flag(out, key, c->evpn, i);
+	case OPT_EVPN_PORT:
+		/* Refused without --evpn, where it stays the default. */
+		return c->evpn && conffile_put_num(out, key, c->evpn_port,
+						   CONFIG_EVPN_PORT, i);
 	case OPT_ENCAP:
 		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
 					encap_name(t) : NULL, i);

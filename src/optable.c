@@ -61,6 +61,14 @@ const struct argp_option optable[] = {
 	  .doc = "More peers and entries from FILE, lines 'remote ADDR', "
 		 "'fdb [DEV=]MAC[@VID]=ADDR' and 'route [DEV=]PREFIX=ADDR', "
 		 "read again on SIGHUP" },
+	{ .name = "evpn", .key = OPT_EVPN,
+	  .doc = "Join a BGP EVPN fabric that FRR on this host runs: peers "
+		 "and remote MACs from zebra, the taps' MACs advertised "
+		 "(--mode tap, --encap vxlan, --local ADDR; no --learning)" },
+	{ .name = "evpn-port", .key = OPT_EVPN_PORT, .arg = "N",
+	  .doc = "UDP port of the shadow vxlan devices --evpn makes for "
+		 "zebra, 1..65535, not the underlay's --port (default "
+		 "64789)" },
 
 	{ .doc = "Routing (--mode tun, several --remote):" },
 	{ .name = "route", .key = OPT_ROUTE, .arg = "[DEV=]PREFIX=ADDR",

@@ -308,6 +308,65 @@ static int options_check_macs(struct argp_state *state, struct config *cfg)
 	return 0;
 }
 
+/*
+ * --evpn: zebra (FRR) sees the fabric through kernel devices, a vxlan
+ * device per VNI that evpn.c makes beside each tap. Why the options
+ * cannot run that, or NULL.
+ */
+static const char *options_evpn_invalid(const struct options_state *st,
+					char *buf, size_t len)
+{
+	const struct config *cfg = st->cfg;
+	enum encap_type t = cfg->encap.type;
+	unsigned int port;
+
+	if (!cfg->evpn)
+		return st->evpn_port_set ?
+		       "--evpn-port without --evpn: it is the port of the "
+		       "shadow vxlan devices that --evpn makes" : NULL;
+	if (cfg->encap.l3)
+		return "--evpn is for --mode tap: the fabric advertises MACs, "
+		       "and a tun's IP packets carry none";
+	if (t != ENCAP_VXLAN) {
+		snprintf(buf, len, "--evpn needs --encap vxlan, not %s: zebra "
+			 "knows the fabric only through the kernel's vxlan "
+			 "devices (RFC 8365)", encap_name(t));
+		return buf;
+	}
+	if (!cfg->local.family || optvalue_ip_is_any(&cfg->local))
+		return "--evpn needs --local ADDR, a unicast address of this "
+		       "host (not 0.0.0.0 or ::): the VTEP address that the "
+		       "shadow vxlan devices carry and zebra advertises";
+	if (cfg->learning)
+		return "--learning with --evpn: where a MAC lives is the "
+		       "fabric's to say (type-2 routes, through zebra), not "
+		       "learnt from frames; leave out --learning";
+	/* The vxlan default: --evpn takes no other encapsulation. */
+	port = st->port_set ? cfg->port : encap_default_port(t);
+	if (cfg->evpn_port == port) {
+		snprintf(buf, len, "--evpn-port %u is the underlay's port "
+			 "(%s): the kernel binds a vxlan device's port on "
+			 "every address (vxlan_sock_add()), so the two would "
+			 "clash; give another --evpn-port", port,
+			 st->port_set ? "--port" : "vxlan's, with no --port");
+		return buf;
+	}
+	return NULL;
+}
+
+static int options_check_evpn(struct argp_state *state,
+			      const struct options_state *st)
+{
+	char buf[256];
+	const char *why = options_evpn_invalid(st, buf, sizeof(buf));
+
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
+	return 0;
+}
+
 /* IPv6 routers never fragment (RFC 8200 section 5): no DF bit. */
 static int options_check_df(struct argp_state *state,
 			    const struct config *cfg)
@@ -456,6 +515,8 @@ int options_finish(struct argp_state *state)
 	int err;
 
 	err = options_check_peers_file(state, st->cfg);
+	if (!err)
+		err = options_check_evpn(state, st);
 	if (!err)
 		err = options_check_peer(state, st->cfg);
 	if (!err)

@@ -507,6 +507,13 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 			st->max_address_set = true;
 		}
 		return err;
+	case OPT_EVPN_PORT:
+		err = options_range(state, "--evpn-port", arg, 1, 65535, &v);
+		if (!err) {
+			cfg->evpn_port = v;
+			st->evpn_port_set = true;
+		}
+		return err;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -560,6 +567,9 @@ static bool options_flag(int key, struct options_state *st)
 		return true;
 	case OPT_LEARNING:
 		cfg->learning = true;
+		return true;
+	case OPT_EVPN:
+		cfg->evpn = true;
 		return true;
 	case OPT_CHECK:
 		cfg->check = true;
@@ -650,6 +660,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TTL:
 	case OPT_AGEING:
 	case OPT_MAX_ADDRESS:
+	case OPT_EVPN_PORT:
 		return options_number(state, key, arg);
 	case OPT_TOS:
 		return options_tos(state, cfg, arg);

@@ -7,9 +7,10 @@
 # checks skip), and each of its commands is in gsotunctl(8)'s COMMANDS
 # and in gsotunctl --help; gsotun --check of --queues and --cpus prints
 # them as a --config file that reads back the same, and so of --mode tun
-# with --route and --strict-source, and refuses each bad value and
-# combination with its reason, exit 64 (the options of MACs in a tun,
-# a --route in a tap, vxlan in a tun among them); the bash completion of
+# with --route and --strict-source and of --evpn with --evpn-port, and
+# refuses each bad value and combination with its reason, exit 64 (the
+# options of MACs in a tun, a --route in a tap, vxlan in a tun, --evpn
+# without --local or with --learning among them); the bash completion of
 # completion/ parses (bash -n), then completes every long option of
 # gsotun(8)'s OPTIONS and the values of some, and gsotunctl's options and
 # commands word by word.
@@ -198,6 +199,13 @@ round_trip "$tun_lines" --mode tun --encap gre \
 ok $? "--check of a tun: mode, routes, strict-source; read back the same"
 round_trip $'encap gre-udp\nmode tun' --mode tun --encap gre-udp
 ok $? "--check --mode tun --encap gre-udp: one peer, no route needed"
+round_trip $'local 192.0.2.1\nevpn' --local 192.0.2.1 --evpn
+ok $? "--check --evpn: 'evpn', no evpn-port (the default); read back the same"
+evpn_lines=$'local 192.0.2.1\nfdb 52:54:00:00:00:01=192.0.2.2'
+evpn_lines+=$'\nevpn\nevpn-port 5000\nvni 2=ov2'
+round_trip "$evpn_lines" --local 192.0.2.1 --evpn --evpn-port 5000 \
+	--vni 2=ov2 --fdb 52:54:00:00:00:01=192.0.2.2
+ok $? "--check --evpn --evpn-port 5000, a tap, a peer, an entry: read back"
 gt_check --queues 1
 [ "$ST" -eq 0 ] && [ -n "$OUT" ] && ! grep -q queues <<<"$OUT"
 ok $? "--check --queues 1: the default, not written (status $ST)"
@@ -236,6 +244,15 @@ done <<'EOF'
 --mode tun --encap gre --route 10.0.0.0/8=192.0.2.9|--route: 192.0.2.9 is not a --remote
 --mode tun --encap gre --route tn1=10.0.0.0/8=192.0.2.2|--route tn1=...: no tap is named tn1 (--dev, --vni N=DEV, --key N=DEV)
 --mode tun --encap gre --route 10.0.0.0/8=192.0.2.2 --route 10.0.0.0/8=192.0.2.2|invalid --route '10.0.0.0/8=192.0.2.2': 10.0.0.0/8 has a route already (to 192.0.2.2)
+--evpn|--evpn needs --local ADDR, a unicast address of this host (not 0.0.0.0 or ::): the VTEP address that the shadow vxlan devices carry and zebra advertises
+--local 0.0.0.0 --evpn|--evpn needs --local ADDR, a unicast address of this host
+--local 192.0.2.1 --evpn --mode tun --encap gre|--evpn is for --mode tap: the fabric advertises MACs, and a tun's IP packets carry none
+--local 192.0.2.1 --evpn --encap gre-udp|--evpn needs --encap vxlan, not gre-udp: zebra knows the fabric only through the kernel's vxlan devices (RFC 8365)
+--local 192.0.2.1 --evpn --learning|--learning with --evpn: where a MAC lives is the fabric's to say (type-2 routes, through zebra), not learnt from frames; leave out --learning
+--local 192.0.2.1 --evpn-port 5000|--evpn-port without --evpn: it is the port of the shadow vxlan devices that --evpn makes
+--local 192.0.2.1 --evpn --evpn-port 4789|--evpn-port 4789 is the underlay's port (vxlan's, with no --port): the kernel binds a vxlan device's port on every address (vxlan_sock_add()), so the two would clash; give another --evpn-port
+--local 192.0.2.1 --evpn --port 5000 --evpn-port 5000|--evpn-port 5000 is the underlay's port (--port)
+--local 192.0.2.1 --evpn --evpn-port 0|invalid --evpn-port '0': must be 1..65535
 EOF
 refused "invalid --cpus '': an empty list" --cpus ''
 ok $? "--check --cpus '': exit 64, an empty list"

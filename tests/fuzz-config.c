@@ -51,6 +51,12 @@ static void config_check_limits(const struct config *c)
 	FUZZ_CHECK(!c->n_cpus || c->queues <= c->n_cpus);
 	for (i = 0; i < c->n_cpus; i++)
 		FUZZ_CHECK(c->cpus[i] < CPU_SETSIZE);
+	/* --evpn: a tap of vxlan, a VTEP address, no learning, two ports. */
+	FUZZ_CHECK(c->evpn || c->evpn_port == CONFIG_EVPN_PORT);
+	FUZZ_CHECK(!c->evpn ||
+		   (!c->encap.l3 && c->encap.type == ENCAP_VXLAN &&
+		    c->local.family && !optvalue_ip_is_any(&c->local) &&
+		    !c->learning && c->evpn_port && c->evpn_port != c->port));
 }
 
 /* c as --check prints it (owned by the caller). */

@@ -111,7 +111,7 @@ static const struct row rows[] = {
 	/* Many peers */
 	{ A("--remote", "192.0.2.3", R), 0,
 	  "remote=192.0.2.3 nremotes=2 remote1=192.0.2.2 family=4 nfdb=0 "
-	  "learning=0 ageing=300 max_address=4096" },
+	  "learning=0 ageing=300 max_address=4096 evpn=0 evpn_port=64789" },
 	{ A(R6, "--remote", "2001:db8::3"), 0,
 	  "nremotes=2 remote1=2001:db8::3 family=6" },
 	{ A(R, R), 64,
@@ -129,6 +129,85 @@ static const struct row rows[] = {
 	{ A(R, "--max-address", "0"), 64,
 	  "invalid --max-address '0': must be 1..1048576" },
 	{ A(R, "--max-address", "1048577"), 64, "invalid --max-address" },
+	/*
+	 * --evpn: a tap, vxlan, a VTEP address, no learning; the shadow
+	 * devices' port (--evpn-port) not the one the underlay binds.
+	 */
+	{ A("--local", "198.18.0.3", "--evpn"), 0,
+	  "evpn=1 evpn_port=64789 local=198.18.0.3 nremotes=0 family=4 "
+	  "learning=0 port=4789 encap=vxlan mode=tap" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "5000",
+	    "--vni", "2=ov2", "--ageing", "60", "--max-address", "10"), 0,
+	  "evpn=1 evpn_port=5000 ntaps=1 tap0=2=ov2 ageing=60 "
+	  "max_address=10" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "1"), 0,
+	  "evpn=1 evpn_port=1" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "65535"), 0,
+	  "evpn=1 evpn_port=65535" },
+	{ A("--local", "2001:db8::3", "--evpn"), 0,
+	  "evpn=1 local=2001:db8::3 family=6" },
+	/* Another --port frees 4789 for the shadow devices. */
+	{ A("--local", "198.18.0.3", "--evpn", "--port", "5000",
+	    "--evpn-port", "4789"), 0, "evpn=1 evpn_port=4789 port=5000" },
+	/* Peers and static entries of one's own, beside the fabric's. */
+	{ A("--local", "192.0.2.1", "--evpn", R, "--fdb",
+	    "52:54:00:00:00:01=192.0.2.2", "--peers", "@CONF"), 0,
+	  "evpn=1 nremotes=2 remote=192.0.2.2 remote1=192.0.2.3 nfdb=2 "
+	  "fdb0=52:54:00:00:00:01@0=192.0.2.2 "
+	  "fdb1=52:54:00:00:00:03@0=192.0.2.3",
+	  .file = "remote 192.0.2.3\nfdb 52:54:00:00:00:03=192.0.2.3\n" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "0"), 64,
+	  "invalid --evpn-port '0': must be 1..65535" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "65536"), 64,
+	  "invalid --evpn-port '65536': must be 1..65535" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "x"), 64,
+	  "invalid --evpn-port 'x'" },
+	{ A("--local", "198.18.0.3", "--evpn-port", "5000"), 64,
+	  "gsotun: --evpn-port without --evpn: it is the port of the shadow "
+	  "vxlan devices that --evpn makes" },
+	{ A("--local", "198.18.0.3", "--evpn-port", "64789"), 64,
+	  "--evpn-port without --evpn" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "4789"), 64,
+	  "gsotun: --evpn-port 4789 is the underlay's port (vxlan's, with no "
+	  "--port): the kernel binds a vxlan device's port on every address "
+	  "(vxlan_sock_add()), so the two would clash; give another "
+	  "--evpn-port" },
+	{ A("--local", "198.18.0.3", "--evpn", "--port", "5000",
+	    "--evpn-port", "5000"), 64,
+	  "gsotun: --evpn-port 5000 is the underlay's port (--port): the "
+	  "kernel binds" },
+	{ A("--local", "198.18.0.3", "--evpn", "--port", "64789"), 64,
+	  "--evpn-port 64789 is the underlay's port (--port)" },
+	{ A("--evpn"), 64,
+	  "gsotun: --evpn needs --local ADDR, a unicast address of this host "
+	  "(not 0.0.0.0 or ::): the VTEP address that the shadow vxlan "
+	  "devices carry and zebra advertises" },
+	{ A(R, "--evpn"), 64, "--evpn needs --local ADDR" },
+	{ A("--local", "0.0.0.0", "--evpn"), 64, "--evpn needs --local ADDR" },
+	{ A("--local", "::", "--evpn", R6), 64, "--evpn needs --local ADDR" },
+	{ A("--local", "198.18.0.3", "--evpn", "--learning"), 64,
+	  "gsotun: --learning with --evpn: where a MAC lives is the fabric's "
+	  "to say (type-2 routes, through zebra), not learnt from frames; "
+	  "leave out --learning" },
+	{ A("--local", "198.18.0.3", "--evpn", "--encap", "gre"), 64,
+	  "gsotun: --evpn needs --encap vxlan, not gre: zebra knows the "
+	  "fabric only through the kernel's vxlan devices (RFC 8365)" },
+	{ A("--local", "198.18.0.3", "--evpn", "--encap", "gre-udp"), 64,
+	  "--evpn needs --encap vxlan, not gre-udp" },
+	{ A("--local", "198.18.0.3", "--evpn", "--encap", "vxlan-gpe"), 64,
+	  "--evpn needs --encap vxlan, not vxlan-gpe" },
+	{ A("--local", "198.18.0.3", "--evpn", "--mode", "tun", "--encap",
+	    "gre-udp"), 64,
+	  "gsotun: --evpn is for --mode tap: the fabric advertises MACs, and "
+	  "a tun's IP packets carry none" },
+	{ A("--local", "198.18.0.3", "--evpn", "--mode", "tun"), 64,
+	  "--evpn is for --mode tap" },
+	{ A("--local", "198.18.0.3", "--evpn-p", "5000", "--evpn"), 0,
+	  "evpn=1 evpn_port=5000" },
+	{ A("--local", "198.18.0.3", "--evp"), 64,
+	  "gsotun: option '--evp' is ambiguous" },
+	{ A("--local", "198.18.0.3", "--evpm"), 64,
+	  "unrecognized option '--evpm' (did you mean --evpn?)" },
 	/* More taps: --vni N=DEV, --key N=DEV, --address DEV=CIDR */
 	{ A(R, "--vni", "2=ov2"), 0, "vni=1 ntaps=1 tap0=2=ov2" },
 	{ A(R, "--vni", "5", "--vni", "6=ov6", "--vni", "0x7=ov7"), 0,
@@ -834,6 +913,18 @@ static const struct row rows[] = {
 	  .file = "remote   # none\n" },
 	{ A(C), 64, ".conf:2: learning takes no value",
 	  .file = "remote 192.0.2.2\nlearning yes\n" },
+	{ A(C), 0, "evpn=1 evpn_port=5000 local=198.18.0.3",
+	  .file = "local 198.18.0.3\nevpn\nevpn-port 5000\n" },
+	{ A(C, "--evpn-port", "6000"), 0, "evpn=1 evpn_port=6000",
+	  .file = "local 198.18.0.3\nevpn\nevpn-port 5000\n" },
+	{ A(C), 64, ".conf:2: evpn takes no value",
+	  .file = "local 198.18.0.3\nevpn yes\n" },
+	{ A(C), 64, ".conf:3: evpn-port needs a value (evpn-port N)",
+	  .file = "local 198.18.0.3\nevpn\nevpn-port\n" },
+	{ A(C), 64, ".conf:3: invalid --evpn-port '0': must be 1..65535",
+	  .file = "local 198.18.0.3\nevpn\nevpn-port 0\n" },
+	{ A(C), 64, "--learning with --evpn",
+	  .file = "local 198.18.0.3\nlearning\nevpn\n" },
 	{ A(C), 64, ".conf:1: config is for the command line only",
 	  .file = "config /etc/gsotun/x.conf\n" },
 	{ A(C), 64, ".conf:1: check is for the command line only",
@@ -946,6 +1037,7 @@ static char *test_render(const struct config *c)
 	}
 	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
 		c->ageing, c->max_address);
+	fprintf(f, " evpn=%d evpn_port=%u", c->evpn, c->evpn_port);
 	fprintf(f, " mode=%s strict_source=%d nroutes=%u",
 		c->encap.l3 ? "tun" : "tap", c->strict_source, c->n_routes);
 	for (i = 0; i < c->n_routes; i++) {
