@@ -101,10 +101,14 @@ static void evpn_warn(struct log_limit *l, const char *ifname,
 {
 	unsigned long held;
 
+	char more[40] = "";
+
 	if (!log_limit_take(l, clock_now_ns(), EVPN_WARN_NS, &held))
 		return;
-	log_warn("%s: fabric entry %s not taken: %s (%lu more since)", ifname,
-		 what, detail, held);
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	log_warn("%s: fabric entry %s not taken: %s%s", ifname, what, detail,
+		 more);
 }
 
 /* The entry as text for a warning: "MAC dst VTEP". */
@@ -372,15 +376,17 @@ static void evpn_watch_cb(struct ev_loop *loop, ev_io *w, int revents)
 static int evpn_local_write(struct evpn *e, struct evpn_dev *v,
 			    const uint8_t *mac, bool add)
 {
-	char text[MAC_TEXT_LEN];
+	char text[MAC_TEXT_LEN], more[40] = "";
 	unsigned long held;
 	int err = link_fdb_set(e->link, v->vp_if, mac, add);
 
-	if (err && log_limit_take(&e->link_warn, clock_now_ns(), EVPN_WARN_NS,
-				  &held))
-		log_warn("%s: cannot %s local MAC %s on %s (%lu more since)",
-			 v->d->s.ifname, add ? "write" : "delete",
-			 mac_ntoa(mac, text), v->vp, held);
+	if (!err || !log_limit_take(&e->link_warn, clock_now_ns(),
+				    EVPN_WARN_NS, &held))
+		return err;
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	log_warn("%s: cannot %s local MAC %s on %s%s", v->d->s.ifname,
+		 add ? "write" : "delete", mac_ntoa(mac, text), v->vp, more);
 	return err;
 }
 

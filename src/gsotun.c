@@ -439,6 +439,8 @@ static void log_device(const struct device *d)
 	if (ps->n)
 		inet_ntop(ps->family, &ps->v[ps->live[0]].addr.addr, remote,
 			  sizeof(remote));
+	else if (d->s.evpn)
+		snprintf(remote, sizeof(remote), "the EVPN fabric's VTEPs");
 	/* Where it listens: --local, and the port of UDP encapsulations. */
 	if (local->family)
 		inet_ntop(local->family, &local->addr, addr, sizeof(addr));

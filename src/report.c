@@ -237,10 +237,14 @@ static void report_show_device(FILE *out, const struct device *dev)
 		mac_ntoa(dev->s.mac, mac);
 		fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
 			device_mtu(dev), offl);
-		fprintf(out, "  forwarding: %u learnt%s, %u static\n",
+		fprintf(out, "  forwarding: %u learnt%s, %u static",
 			fdb_count_learnt(f),
 			dev->s.learning ? "" : " (no learning)",
-			fdb_count_static(f));
+			fdb_count_static(f) - fdb_count_evpn(f));
+		if (dev->s.evpn)
+			fprintf(out, ", %u from the EVPN fabric",
+				fdb_count_evpn(f));
+		fputc('\n', out);
 	}
 	fprintf(out, "  sent: %" PRIu64 " frames (%s) in %" PRIu64
 		" packets\n", s->tx_frames, tx, s->tx_segments);
@@ -414,9 +418,12 @@ static void report_json_device(FILE *out, const struct device *dev)
 	if (encap_has_id(&dev->s.encap))
 		fprintf(out, ",\"%s\":%u", encap_id_option(dev->s.encap.type),
 			encap_id(&dev->s.encap));
-	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"learning\":%s,",
-		fdb_count_learnt(&dev->s.fdb), fdb_count_static(&dev->s.fdb),
-		dev->s.learning ? "true" : "false");
+	fprintf(out, ",\"fdb_learnt\":%u,\"fdb_static\":%u,\"fdb_evpn\":%u,"
+		"\"learning\":%s,\"evpn\":%s,",
+		fdb_count_learnt(&dev->s.fdb),
+		fdb_count_static(&dev->s.fdb) - fdb_count_evpn(&dev->s.fdb),
+		fdb_count_evpn(&dev->s.fdb), dev->s.learning ? "true" : "false",
+		dev->s.evpn ? "true" : "false");
 	if (dev->s.encap.l3)
 		fprintf(out, "\"routes\":%u,\"strict_source\":%s,",
 			route_count(&dev->s.routes),
@@ -655,7 +662,10 @@ static void report_metrics_head(FILE *out, const struct port *port)
 		metric_dev(out, "fdb_entries", port->dev[i]);
 		fprintf(out, ",type=\"learnt\"} %u\n", fdb_count_learnt(f));
 		metric_dev(out, "fdb_entries", port->dev[i]);
-		fprintf(out, ",type=\"static\"} %u\n", fdb_count_static(f));
+		fprintf(out, ",type=\"static\"} %u\n",
+			fdb_count_static(f) - fdb_count_evpn(f));
+		metric_dev(out, "fdb_entries", port->dev[i]);
+		fprintf(out, ",type=\"evpn\"} %u\n", fdb_count_evpn(f));
 	}
 }
 

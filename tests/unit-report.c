@@ -492,8 +492,10 @@ static void test_metrics(const struct rig *r)
 	    "gsotun_tap_mtu{dev=\"ut-r1\"} 1400\n", "metrics: the taps' MTU");
 	has(t, "gsotun_fdb_entries{dev=\"ut-r0\",type=\"learnt\"} 2\n"
 	    "gsotun_fdb_entries{dev=\"ut-r0\",type=\"static\"} 1\n"
+	    "gsotun_fdb_entries{dev=\"ut-r0\",type=\"evpn\"} 0\n"
 	    "gsotun_fdb_entries{dev=\"ut-r1\",type=\"learnt\"} 0\n"
-	    "gsotun_fdb_entries{dev=\"ut-r1\",type=\"static\"} 2\n",
+	    "gsotun_fdb_entries{dev=\"ut-r1\",type=\"static\"} 2\n"
+	    "gsotun_fdb_entries{dev=\"ut-r1\",type=\"evpn\"} 0\n",
 	    "metrics: the tables' sizes");
 	has(t, "gsotun_peer_tx_packets_total{dev=\"ut-r0\","
 	    "peer=\"198.18.0.2\"} 7\n", "metrics: a peer's counter");
@@ -550,8 +552,10 @@ static void test_fdb(const struct rig *r)
 	{
 		const char *const want[] = {
 			"set(d) == {'fdb'} and len(d['fdb']) == 5",
-			"all(set(e) == {'mac', 'vlan', 'dst', 'dev', 'static', "
-			"'age_seconds'} for e in d['fdb'])",
+			"all(set(e) == {'mac', 'vlan', 'dst', 'dev', 'source', "
+			"'static', 'age_seconds'} for e in d['fdb'])",
+			"all(e['source'] == ('static' if e['static'] else "
+			"'learnt') for e in d['fdb'])",
 			"sorted((e['dev'], e['mac'], e['vlan'], e['dst'], "
 			"e['static'], e['age_seconds']) for e in d['fdb']) == "
 			"sorted([('ut-r0', '02:00:00:00:00:01', None, "
