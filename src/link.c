@@ -1138,8 +1138,9 @@ int link_fdb_set(struct link *l, unsigned int port,
 	ret = link_talk(l, NULL, &r);
 	if (!add && ret == -ENOENT)
 		ret = 0;
+	/* At debug level: its caller says it, rate limited (evpn.c). */
 	if (ret < 0)
-		link_log(LOG_LVL_ERR, ret, &r, "cannot %s fdb entry %s on %s",
+		link_log(LOG_LVL_DEBUG, ret, &r, "cannot %s fdb entry %s on %s",
 			 add ? "add" : "delete", mac_ntoa(mac, text),
 			 link_name(l, port, name, sizeof(name)));
 	return ret;

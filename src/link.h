@@ -111,7 +111,8 @@ int link_del(struct link *l, unsigned int ifindex);
 /*
  * `bridge fdb add|del MAC dev PORT master static`: an entry of the
  * bridge that PORT is a port of (a bridge without VLAN filtering). 0
- * (deleting one that is not there too) or -errno (logged).
+ * (deleting one that is not there too) or -errno (logged at debug level
+ * only: a caller that writes one per MAC says it, rate limited).
  */
 int link_fdb_set(struct link *l, unsigned int port,
 		 const uint8_t mac[MAC_LEN], bool add);
