@@ -459,8 +459,10 @@ def fdb_json(path):
         doc = json.load(f)
     counts = [0, 0]
     for e in doc["fdb"]:
-        good = (set(e) == {"mac", "vlan", "dst", "dev", "static",
+        good = (set(e) == {"mac", "vlan", "dst", "dev", "source", "static",
                            "age_seconds"} and
+                e["source"] in ("static", "learnt", "evpn") and
+                (e["source"] == "learnt") != e["static"] and
                 re.match(r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$", e["mac"]) and
                 (e["vlan"] is None or 1 <= e["vlan"] <= 4094) and
                 isinstance(e["dst"], str) and isinstance(e["dev"], str) and
