@@ -181,6 +181,9 @@ void device_apply_events(struct port *port)
 		for (j = 0; j < l->n_ev; j++)
 			device_apply_event(port, l, &l->ev[j]);
 		l->n_ev = 0;
+		/* The lane is stopped: its count is the main thread's now. */
+		port->dev[0]->st.lane_events_lost += l->ev_lost;
+		l->ev_lost = 0;
 	}
 }
 

@@ -191,7 +191,9 @@
 	C(evpn_own_vtep,                                                      \
 	  "Fabric entries not taken: the VTEP is our own --local")            \
 	C(evpn_resyncs,                                                       \
-	  "Full reads of the fabric's entries (start, lost notifications)")
+	  "Full reads of the fabric's entries (start, lost notifications)")   \
+	C(lane_events_lost,                                                   \
+	  "Events of queue threads lost for want of room (--queues)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {
