@@ -143,6 +143,9 @@ static bool evpn_vtep_refused(struct evpn *e, struct evpn_dev *v,
 		return true;
 	if (!optvalue_ip_equal(&f->dst, &c->local))
 		return false;
+	/* Its deletion is no news: counted and said when it came. */
+	if (f->del)
+		return true;
 	v->d->st.evpn_own_vtep++;
 	evpn_warn(&e->own_warn, v->d->s.ifname,
 		  evpn_entry_text(f, text, sizeof(text)),
