@@ -29,6 +29,8 @@
 #define EVPN_RESYNC_RETRY 1.0
 /* A refused entry (own VTEP, table full) is said once a minute at most. */
 #define EVPN_WARN_NS (60 * 1000000000ull)
+/* A VTEP that comes or goes: said once a second at most. */
+#define EVPN_SAY_NS 1000000000ull
 
 /* One tap's shadow devices and what the fabric said of its VNI. */
 struct evpn_dev {
@@ -59,15 +61,37 @@ struct evpn {
 	bool dumping, again;
 	/* Fabric entries (MACs, flood) naming each peer slot, every tap. */
 	uint32_t refs[CONFIG_MAX_PEERS];
-	struct log_limit own_warn, full_warn, link_warn;
+	struct log_limit own_warn, full_warn, link_warn, vtep_say;
 	struct evpn_dev dev[CONFIG_MAX_TUNNELS];
 	unsigned int n_dev;
 };
 
+/*
+ * A VTEP that comes or goes is said, once a second at most (a route
+ * that flaps would say it every time), with how many were held back.
+ */
+static void evpn_say_vtep(struct evpn *e, unsigned int idx, bool comes)
+{
+	const struct peer *pe = &e->port->peers.v[idx];
+	char addr[INET6_ADDRSTRLEN] = "?", more[40] = "";
+	unsigned long held;
+
+	if (!log_limit_take(&e->vtep_say, clock_now_ns(), EVPN_SAY_NS, &held))
+		return;
+	if (held)
+		snprintf(more, sizeof(more), " (and %lu more since)", held);
+	inet_ntop(pe->addr.family, &pe->addr.addr, addr, sizeof(addr));
+	log_info("evpn: VTEP %s %s%s", addr,
+		 comes ? "named by the fabric: a peer" :
+		 pe->evpn_only ? "withdrawn: no longer a peer" :
+				 "withdrawn: a configured peer still", more);
+}
+
 /* One more fabric entry names the peer in slot idx. */
 static void evpn_ref(struct evpn *e, unsigned int idx)
 {
-	e->refs[idx]++;
+	if (!e->refs[idx]++)
+		evpn_say_vtep(e, idx, true);
 }
 
 /* One fewer: the fabric lets the peer go with its last. */
@@ -75,6 +99,7 @@ static void evpn_unref(struct evpn *e, unsigned int idx)
 {
 	if (e->refs[idx] && --e->refs[idx])
 		return;
+	evpn_say_vtep(e, idx, false);
 	port_peer_release(e->port, idx);
 }
 
