@@ -14,9 +14,11 @@ demo="iproute2 procps iputils-ping iperf3"
 # debhelper, lintian and systemd (its systemd.pc, a Build-Depends) for
 # tests/package-deb.sh, which builds the Debian package; openvswitch-switch
 # for tests/netns-tun-ovs.sh, which runs its own ovsdb-server and
-# ovs-vswitchd in a namespace and needs no service of the package running.
+# ovs-vswitchd in a namespace, and frr (zebra, bgpd, vtysh) for
+# tests/netns-evpn.sh, which runs its own in each namespace: neither needs
+# a service of its package running.
 tests="$demo socat tcpdump tshark ethtool python3 python3-scapy clang
-	libclang-rt-dev debhelper lintian systemd openvswitch-switch"
+	libclang-rt-dev debhelper lintian systemd openvswitch-switch frr"
 
 case ${1:-} in
 "") want="$build $tests" what="build and test dependencies" ;;
@@ -49,6 +51,18 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "deps.sh: installing$missing"
+# No service of what is installed starts (frr's zebra would take the host's
+# routing table, OVS its own database): a policy-rc.d that refuses every
+# start (invoke-rc.d and deb-systemd-invoke ask it), for the install only,
+# where none is there already.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\n# contrib/deps.sh: no service starts\nexit 101\n' |
+		$sudo tee "$policy" >/dev/null
+	$sudo chmod 0755 "$policy"
+	trap '$sudo rm -f "$policy"' EXIT
+	trap 'exit 1' INT TERM
+fi
 # tshark would otherwise ask whether non-root users may capture.
 echo "wireshark-common wireshark-common/install-setuid boolean false" |
 	$sudo debconf-set-selections
