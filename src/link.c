@@ -1151,12 +1151,27 @@ int link_fdb_set(struct link *l, unsigned int port,
  * alike (a dump says what is, a notification what changed); neighbours
  * of other families are passed over.
  */
+/*
+ * The fdb watch's receive buffer: a fabric that adds thousands of MACs
+ * at once (a host's VMs, a route reflector's resend) overruns the
+ * default (rmem_default) and costs a dump each time; zebra's own socket
+ * asks far more (nl_rcvbufsize). Forced past rmem_max with
+ * CAP_NET_ADMIN, else as much as rmem_max lets.
+ */
+#define LINK_FDB_RCVBUF (8 << 20)
+
 struct link_watch *link_fdb_watch_open(void)
 {
 	struct link_watch *w = link_watch_new(0, RTNLGRP_NEIGH);
+	int size = LINK_FDB_RCVBUF, fd;
 
-	if (!w)
+	if (!w) {
 		log_err_errno("cannot listen to forwarding database changes");
+		return NULL;
+	}
+	fd = mnl_socket_get_fd(w->nl);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return w;
 }
 
