@@ -20,20 +20,24 @@
 #   b. with gsotun: the four type-3 routes on every host; gsotun's peers
 #      are the other three VTEPs, from EVPN; pings between every pair; the
 #      kernel VTEPs hold the gsotun hosts' MACs as extern_learn entries to
-#      the right VTEP, gsotun holds the kernel hosts' MACs; unicast G1 ->
-#      K1 reaches K1's underlay port and no other.
+#      the right VTEP, gsotun holds the kernel hosts' MACs; unicast both
+#      ways (G1-K1, K2-G2, G1-G2) reaches the other's underlay port and
+#      no other, nothing goes to the shadow port 64789; peer del and fdb
+#      del refuse the fabric's.
 #   c. 64 MiB G1 -> K1 and K1 -> G1, SHA-256 intact.
 #   d. FRR stopped on K2: G1 drops the peer K2 and its MAC; started again,
 #      both come back.
 #   e. MAC mobility: a host (its own namespace, a fixed MAC) moves from
 #      behind K1's bridge to behind G1's tap (a macvlan on it): G2 and K2
-#      then send to it at G1, with a higher MAC mobility sequence.
+#      then send to it at G1, with a higher MAC mobility sequence, and G1
+#      no longer sends it to K1.
 #   f. gsotun on G1 restarted: the fabric's entries are back in seconds,
 #      and the other VTEPs have G1's MAC again.
 #   g. a hostile fabric: 10,000 MACs advertised by K1: G1's memory stays
-#      bounded, its table at its bound, said and counted, pings go on; a
-#      flood entry to G1's own address on its shadow vxlan device is
-#      refused and counted.
+#      bounded, its table at its bound, said and counted, pings go on,
+#      and once withdrawn they go; K2's VNI flapping every second, said at
+#      most once a second; a flood entry and a MAC to G1's own address on
+#      its shadow vxlan device (a broken fabric) refused and counted.
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
