@@ -29,6 +29,12 @@
 #define EVPN_RESYNC_RETRY 1.0
 /* A refused entry (own VTEP, table full) is said once a minute at most. */
 #define EVPN_WARN_NS (60 * 1000000000ull)
+/*
+ * A local MAC seen in the last 5 s is here (the queues hand an active
+ * source up every second): the fabric's entry of it is where it came
+ * from, which zebra leaves on the vxlan device after a move.
+ */
+#define EVPN_LOCAL_FRESH_NS (5 * 1000000000ull)
 /* A VTEP that comes or goes: said once a second at most. */
 #define EVPN_SAY_NS 1000000000ull
 
@@ -45,6 +51,8 @@ struct evpn_dev {
 	 * ages them, as it must delete each from the bridge too.
 	 */
 	struct fdb local;
+	/* Fabric entries set aside for local MACs: read again when they go. */
+	bool shadowed;
 	/* Flood entries by peer slot: the dump that last said it; 0 none. */
 	uint32_t flood_gen[CONFIG_MAX_PEERS];
 };
@@ -61,7 +69,8 @@ struct evpn {
 	bool dumping, again;
 	/* Fabric entries (MACs, flood) naming each peer slot, every tap. */
 	uint32_t refs[CONFIG_MAX_PEERS];
-	struct log_limit own_warn, full_warn, link_warn, vtep_say;
+	struct log_limit own_warn, full_warn, link_warn, lost_warn;
+	struct log_limit vtep_say;
 	struct evpn_dev dev[CONFIG_MAX_TUNNELS];
 	unsigned int n_dev;
 };
@@ -207,6 +216,34 @@ static void evpn_flood(struct evpn *e, struct evpn_dev *v,
 	ps->v[idx].flood |= (uint16_t)(1u << v->d->idx);
 }
 
+static int evpn_local_write(struct evpn *e, struct evpn_dev *v,
+			    const uint8_t *mac, bool add);
+
+/*
+ * Is the MAC of a fabric's entry one of the tap's (seen of late)? Then
+ * the entry is set aside: it says where the MAC was before it came
+ * here (MAC mobility: zebra advertises it from here with a higher
+ * sequence number, RFC 7432 section 15, and leaves the old entry on the
+ * vxlan device). One not seen of late has moved away: no longer local.
+ */
+static bool evpn_remote_is_local(struct evpn *e, struct evpn_dev *v,
+				 const uint8_t *mac)
+{
+	uint64_t age;
+
+	if (fdb_lookup_learnt(&v->local, mac, 0, clock_now_ns(), &age) < 0)
+		return false;
+	if (age < EVPN_LOCAL_FRESH_NS) {
+		v->d->st.evpn_remote_local++;
+		v->shadowed = true;
+		return true;
+	}
+	fdb_del(&v->local, mac, 0);
+	evpn_local_write(e, v, mac, false);
+	v->d->st.evpn_local_moved++;
+	return false;
+}
+
 /* A remote MAC of the tap's VNI behind the VTEP f names. */
 static void evpn_remote_add(struct evpn *e, struct evpn_dev *v,
 			    const struct link_fdb *f)
@@ -215,6 +252,9 @@ static void evpn_remote_add(struct evpn *e, struct evpn_dev *v,
 	struct stats *st = &v->d->st;
 	int idx, before, err;
 	char text[80];
+
+	if (evpn_remote_is_local(e, v, f->mac))
+		return;
 
 	/* Bounded as learnt entries are: --max-address. */
 	if (fdb_lookup_static(t, f->mac, 0) < 0 &&
@@ -354,9 +394,18 @@ static void evpn_dumped(void *ctx)
 static void evpn_lost(void *ctx)
 {
 	struct evpn *e = ctx;
+	unsigned long held;
+	char more[48] = "";
 
-	log_warn("%s: fabric notifications lost: reading the shadow "
-		 "devices' tables again", e->dev[0].d->s.ifname);
+	if (log_limit_take(&e->lost_warn, clock_now_ns(), EVPN_WARN_NS,
+			   &held)) {
+		if (held)
+			snprintf(more, sizeof(more), " (and %lu more times "
+				 "since)", held);
+		log_warn("%s: fabric notifications lost: reading the shadow "
+			 "devices' tables again%s", e->dev[0].d->s.ifname,
+			 more);
+	}
 	evpn_resync(e);
 }
 
@@ -444,13 +493,24 @@ static void evpn_local_seen(void *ctx, struct device *d, const uint8_t *mac,
 		return;
 	}
 	d->st.evpn_local_added++;
+	/* It came here: the fabric's entry of it is where it was. */
+	before = fdb_del_evpn(&d->s.fdb, mac, 0);
+	if (before >= 0) {
+		d->st.evpn_remote_local++;
+		v->shadowed = true;
+		evpn_unref(e, (unsigned int)before);
+	}
 }
 
-/* Local MACs not seen for --ageing seconds: off the bridge, withdrawn. */
-static void evpn_age_dev(struct evpn *e, struct evpn_dev *v, uint64_t now)
+/*
+ * Local MACs not seen for --ageing seconds: off the bridge, withdrawn.
+ * Whether one went while fabric entries were set aside for local MACs:
+ * they are read again (the MAC's entry may now hold).
+ */
+static bool evpn_age_dev(struct evpn *e, struct evpn_dev *v, uint64_t now)
 {
 	uint64_t ageing = (uint64_t)v->d->s.cfg->ageing * 1000000000u;
-	unsigned int cursor = 0;
+	unsigned int cursor = 0, aged = 0;
 	struct fdb_entry x;
 
 	while (fdb_next(&v->local, &cursor, now, &x)) {
@@ -460,7 +520,12 @@ static void evpn_age_dev(struct evpn *e, struct evpn_dev *v, uint64_t now)
 		fdb_del(&v->local, x.mac, 0);
 		evpn_local_write(e, v, x.mac, false);
 		v->d->st.evpn_local_aged++;
+		aged++;
 	}
+	if (!aged || !v->shadowed)
+		return false;
+	v->shadowed = false;
+	return true;
 }
 
 static void evpn_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -469,8 +534,12 @@ static void evpn_age_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	uint64_t now = clock_now_ns();
 	unsigned int i;
 
+	bool again = false;
+
 	for (i = 0; i < e->n_dev; i++)
-		evpn_age_dev(e, &e->dev[i], now);
+		again |= evpn_age_dev(e, &e->dev[i], now);
+	if (again)
+		evpn_resync(e);
 }
 
 /*

@@ -539,6 +539,21 @@ int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 	return (int)f->slots[i].peer;
 }
 
+int fdb_lookup_learnt(const struct fdb *f, const uint8_t mac[ETH_ALEN],
+		      uint16_t vlan, uint64_t now_ns, uint64_t *age_ns)
+{
+	const struct fdb_slot *s;
+	uint32_t i;
+
+	if (!fdb_key_ok(mac, vlan) || !fdb_find(f, mac, vlan, &i))
+		return -ENOENT;
+	s = &f->slots[i];
+	if ((s->flags & FDB_SLOT_STATIC) || fdb_expired(f, s, now_ns))
+		return -ENOENT;
+	*age_ns = fdb_since(now_ns, s->updated);
+	return (int)s->peer;
+}
+
 int fdb_lookup_static(const struct fdb *f, const uint8_t mac[ETH_ALEN],
 		      uint16_t vlan)
 {

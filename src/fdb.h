@@ -115,6 +115,14 @@ int fdb_lookup(const struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 	       uint64_t now_ns);
 
 /*
+ * The peer of the learnt entry of mac on vlan and in *age_ns how long
+ * since it was learnt or refreshed (by now_ns), or -ENOENT: none, a
+ * static one, or aged out.
+ */
+int fdb_lookup_learnt(const struct fdb *f, const uint8_t mac[ETH_ALEN],
+		      uint16_t vlan, uint64_t now_ns, uint64_t *age_ns);
+
+/*
  * The peer of the static entry of mac on vlan, or -ENOENT: none, or a
  * learnt one.
  */

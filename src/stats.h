@@ -193,7 +193,11 @@
 	C(evpn_resyncs,                                                       \
 	  "Full reads of the fabric's entries (start, lost notifications)")   \
 	C(lane_events_lost,                                                   \
-	  "Events of queue threads lost for want of room (--queues)")
+	  "Events of queue threads lost for want of room (--queues)")         \
+	C(evpn_remote_local,                                                  \
+	  "Fabric entries set aside: the MAC is local now (it moved here)")   \
+	C(evpn_local_moved,                                                   \
+	  "Local MACs the fabric placed behind another VTEP (moved away)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {

@@ -1016,6 +1016,19 @@ static void test_evpn(void)
 		evpn += e.evpn && e.is_static;
 	is_int(evpn, 16, "evpn: the walk marks them");
 	is_int(fdb_del_evpn(&f, A, 0), 3, "evpn: A deleted, its peer said");
+	{
+		uint64_t age = 0;
+
+		fdb_learn(&f, C, 0, 2, S(10), &before);
+		is_int(fdb_lookup_learnt(&f, C, 0, S(14), &age), 2,
+		       "learnt lookup: C's peer");
+		ok(age == S(4), "learnt lookup: and its age");
+		is_int(fdb_lookup_learnt(&f, S1, 0, S(14), &age), -ENOENT,
+		       "learnt lookup: not a static entry");
+		is_int(fdb_lookup_learnt(&f, C, 0, S(311), &age), -ENOENT,
+		       "learnt lookup: not one aged out");
+		fdb_del(&f, C, 0);
+	}
 	is_int(fdb_del_evpn(&f, S1, 0), -ENOENT,
 	       "evpn: fdb_del_evpn leaves a configured entry");
 	is_int(fdb_del_peer(&f, 0), 4, "evpn: a peer's going takes its own");
