@@ -381,29 +381,44 @@ static void fdb_make_static(struct fdb *f, uint32_t i)
 	f->n_static++;
 }
 
-int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
-		   unsigned int peer)
+/*
+ * The static slot of mac on vlan in *out: 1 when it was static already,
+ * 0 when made so (new, or the learnt entry of the key), or -errno as
+ * fdb_add_static().
+ */
+static int fdb_take_static(struct fdb *f, const uint8_t *mac, uint16_t vlan,
+			   unsigned int peer, struct fdb_slot **out)
 {
-	struct fdb_slot *s;
+	bool found;
 	uint32_t i;
 
 	if (!fdb_key_ok(mac, vlan) || peer >= f->max_peers)
 		return -EINVAL;
-	if (!fdb_find(f, mac, vlan, &i)) {
-		if (f->n_static >= f->max_static)
-			return -ENOSPC;
+	found = fdb_find(f, mac, vlan, &i);
+	*out = &f->slots[i];
+	if (found && (f->slots[i].flags & FDB_SLOT_STATIC))
+		return 1;
+	if (f->n_static >= f->max_static)
+		return -ENOSPC;
+	if (found) {
+		fdb_make_static(f, i);
+		f->slots[i].updated = 0;
+	} else {
 		fdb_insert(f, i, mac, vlan, peer, true, 0);
-		return 0;
 	}
-	s = &f->slots[i];
+	return 0;
+}
+
+int fdb_add_static(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
+		   unsigned int peer)
+{
+	struct fdb_slot *s;
+	int r = fdb_take_static(f, mac, vlan, peer, &s);
+
+	if (r < 0)
+		return r;
 	if (s->flags & FDB_SLOT_EVPN)
 		return -EPERM;
-	if (!(s->flags & FDB_SLOT_STATIC)) {
-		if (f->n_static >= f->max_static)
-			return -ENOSPC;
-		fdb_make_static(f, i);
-		s->updated = 0;
-	}
 	s->peer = peer;
 	return 0;
 }
@@ -424,30 +439,16 @@ int fdb_add_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		 unsigned int peer, uint32_t gen, int *before)
 {
 	struct fdb_slot *s;
-	uint32_t i;
+	int r = fdb_take_static(f, mac, vlan, peer, &s);
 
 	*before = -ENOENT;
-	if (!fdb_key_ok(mac, vlan) || peer >= f->max_peers)
-		return -EINVAL;
-	if (!fdb_find(f, mac, vlan, &i)) {
-		if (f->n_static >= f->max_static)
-			return -ENOSPC;
-		fdb_insert(f, i, mac, vlan, peer, true, 0);
-		s = &f->slots[i];
-	} else {
-		s = &f->slots[i];
-		if ((s->flags & FDB_SLOT_STATIC) &&
-		    !(s->flags & FDB_SLOT_EVPN))
-			return -EEXIST;
-		if (s->flags & FDB_SLOT_EVPN) {
-			*before = (int)s->peer;
-		} else {
-			if (f->n_static >= f->max_static)
-				return -ENOSPC;
-			fdb_make_static(f, i);
-		}
-	}
-	if (!(s->flags & FDB_SLOT_EVPN))
+	if (r < 0)
+		return r;
+	if (r && !(s->flags & FDB_SLOT_EVPN))
+		return -EEXIST;
+	if (s->flags & FDB_SLOT_EVPN)
+		*before = (int)s->peer;
+	else
 		f->n_evpn++;
 	s->flags |= FDB_SLOT_EVPN;
 	s->peer = peer;

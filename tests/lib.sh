@@ -805,3 +805,79 @@ cap_check()
 	done
 	diag "capture: $out"
 }
+
+# Captures of a host mesh's underlay ports (mesh.sh, netns-evpn.sh):
+# each of HOSTS has its port PORT[h] on the underlay bridge in NS_U and
+# its underlay address UL[h]; the captures go to CAPF[h], their
+# tcpdump's PID in CAPP[h] (declare -A CAPF CAPP in the script).
+
+# shellcheck disable=SC2153 # NS_U is the script's
+# caps_start [FILTER]: every underlay port captured as it sends to its
+# host (FILTER: udp port 4789 unless given). Immediate mode: a lone
+# early frame (an ARP broadcast) must not wait in a ring block.
+caps_start()
+{
+	local h i filter=${1:-udp port 4789}
+
+	for h in "${HOSTS[@]}"; do
+		CAPF["$h"]=$LIB_TMP/port$h.$((++LIB_CAP_SEQ)).pcap
+		# shellcheck disable=SC2086 # the filter is words
+		ip netns exec "$NS_U" tcpdump -Z root -n -B 65536 -s 128 -U \
+			--immediate-mode -Q out -i "${PORT[$h]}" \
+			-w "${CAPF[$h]}" $filter \
+			</dev/null >/dev/null 2>"${CAPF[$h]}.err" &
+		CAPP["$h"]=$!
+		track_pid "${CAPP[$h]}"
+	done
+	for h in "${HOSTS[@]}"; do
+		for ((i = 0; i < 50; i++)); do
+			grep -q 'listening on' "${CAPF[$h]}.err" 2>/dev/null &&
+				break
+			sleep 0.1
+		done
+		[ "$i" -lt 50 ] ||
+			{ diag "tcpdump on port $h did not start"; return 1; }
+	done
+}
+
+caps_stop()
+{
+	local h
+
+	sleep 0.3
+	for h in "${HOSTS[@]}"; do
+		kill -INT "${CAPP[$h]}" 2>/dev/null
+	done
+	for h in "${HOSTS[@]}"; do
+		wait_gone "${CAPP[$h]}" 50 ||
+			kill -KILL "${CAPP[$h]}" 2>/dev/null
+		wait "${CAPP[$h]}"
+		forget_pid "${CAPP[$h]}"
+	done
+}
+
+# seen PORT FROM MAC: VXLAN packets host FROM sent for inner MAC that the
+# capture of PORT holds.
+seen()
+{
+	"$PYTHON" "$LIB_DIR/vxlan-count.py" "${CAPF[$1]}" |
+		awk -v s="${UL[$2]}" -v m="$3" '$1 == s && $2 == m { n += $3 }
+			END { print n + 0 }'
+}
+
+# unicast_only FROM TO MIN: FROM's frames for TO's MAC (MAC[TO]) reached
+# TO's port (at least MIN) and no other.
+unicast_only()
+{
+	local from=$1 to=$2 h n bad=
+
+	n=$(seen "$to" "$from" "${MAC[$to]}")
+	diag "$from -> ${MAC[$to]}: $n packets at port $to"
+	[ "$n" -ge "$3" ] || bad+=" only $n at $to"
+	for h in "${HOSTS[@]}"; do
+		[ "$h" = "$from" ] || [ "$h" = "$to" ] && continue
+		n=$(seen "$h" "$from" "${MAC[$to]}")
+		[ "$n" -eq 0 ] || bad+=" $n at $h"
+	done
+	[ -z "$bad" ] || { diag "$from's unicast to $to:$bad"; return 1; }
+}
