@@ -516,7 +516,7 @@ static bool evpn_age_dev(struct evpn *e, struct evpn_dev *v, uint64_t now)
 	while (fdb_next(&v->local, &cursor, now, &x)) {
 		if (x.age_ns < ageing)
 			continue;
-		/* A removal may move a later entry back: looked at next time. */
+		/* A removal may move a later entry back: seen next time. */
 		fdb_del(&v->local, x.mac, 0);
 		evpn_local_write(e, v, x.mac, false);
 		v->d->st.evpn_local_aged++;
