@@ -67,6 +67,7 @@ struct evpn {
 	ev_timer resync_w;		/* a dump asked for again */
 	uint32_t gen;			/* of the last dump asked for; not 0 */
 	bool dumping, again;
+	bool dump_lost;			/* notifications lost during it */
 	/* Fabric entries (MACs, flood) naming each peer slot, every tap. */
 	uint32_t refs[CONFIG_MAX_PEERS];
 	struct log_limit own_warn, full_warn, link_warn, lost_warn;
@@ -376,7 +377,12 @@ static void evpn_dumped(void *ctx)
 
 	if (!e->dumping)
 		return;
-	for (i = 0; i < e->n_dev; i++) {
+	/*
+	 * Notifications lost meanwhile: an entry added after the dump
+	 * passed it is in neither, and would be swept. The next dump,
+	 * asked for now, sweeps instead.
+	 */
+	for (i = 0; !e->dump_lost && i < e->n_dev; i++) {
 		struct evpn_dev *v = &e->dev[i];
 		struct evpn_sweep w = { .e = e, .v = v };
 
@@ -384,6 +390,7 @@ static void evpn_dumped(void *ctx)
 		evpn_sweep_flood(e, v);
 	}
 	e->dumping = false;
+	e->dump_lost = false;
 	if (e->again) {
 		e->again = false;
 		evpn_resync(e);
@@ -406,6 +413,7 @@ static void evpn_lost(void *ctx)
 			 "devices' tables again%s", e->dev[0].d->s.ifname,
 			 more);
 	}
+	e->dump_lost |= e->dumping;
 	evpn_resync(e);
 }
 
