@@ -700,6 +700,25 @@ const char *path_icmp_hint(const struct device *d, const struct peer_icmp *i,
 	return buf;
 }
 
+const char *path_icmp_what(const struct peer_icmp *i, char *buf, size_t len)
+{
+	static const char *const what[] = {
+		[PATH_ICMP_PORT] = "port unreachable",
+		[PATH_ICMP_PROTOCOL] = "protocol unreachable",
+		[PATH_ICMP_HOST] = "host unreachable",
+		[PATH_ICMP_NETWORK] = "network unreachable",
+		[PATH_ICMP_PROHIBITED] = "administratively prohibited",
+		[PATH_ICMP_TTL] = "time exceeded",
+	};
+	enum path_icmp c = path_icmp_cause(i);
+
+	if (c == PATH_ICMP_LOCAL || c == PATH_ICMP_OTHER)
+		snprintf(buf, len, "unreachable (%s)", strerror(i->err));
+	else
+		snprintf(buf, len, "%s", what[c]);
+	return buf;
+}
+
 /*
  * ICMP says packets to a peer do not arrive (port or host unreachable):
  * said once in a while, as traffic otherwise just stops.

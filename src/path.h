@@ -113,6 +113,9 @@ const char *path_icmp_name(enum path_icmp c);
 const char *path_icmp_hint(const struct device *d, const struct peer_icmp *i,
 			   char *buf, size_t len);
 
+/* The same without the causes: "port unreachable". Returns buf. */
+const char *path_icmp_what(const struct peer_icmp *i, char *buf, size_t len);
+
 /*
  * What needs CAP_NET_ADMIN after set-up: the tap's MTU, and with it its
  * gso_max_size, following the path (--mtu auto).

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "options.h"
 #include "sendq.h"
+#include "stats.h"
 
 /* What one peer sent and received (its line of the counters dump). */
 struct peer_stats {
@@ -21,6 +22,7 @@ struct peer_stats {
 	uint64_t tx_drops;	/* datagrams to it the kernel refused */
 	uint64_t rx_packets;	/* datagrams or packets from it */
 	uint64_t rx_bytes;	/* their bytes */
+	uint64_t rx_drops;	/* of rx_packets, those dropped (refused) */
 	uint64_t tx_flood;	/* of tx_packets, copies of flooded frames */
 	uint64_t icmp_unreach;	/* ICMP unreachable errors about it */
 };
@@ -33,7 +35,25 @@ struct peer_stats {
 	X(tx_drops, "Packets to the peer the kernel refused")                 \
 	X(rx_packets, "Encapsulated packets received from the peer")          \
 	X(rx_bytes, "Bytes received from the peer")                           \
+	X(rx_drops, "Packets from the peer dropped, by any cause")            \
 	X(icmp_unreach, "ICMP unreachable errors the underlay said of it")
+
+/*
+ * The drops a peer's packets meet, by cause: stats.h's from rx_drop_source
+ * to rx_drop_trunc, each a slot of a peer's counts (rx_drop_write, of
+ * frames merged from many packets, is no one peer's).
+ */
+#define PEER_DROP_FIRST DROP_RX_SOURCE
+#define PEER_DROPS (DROP_RX_WRITE - DROP_RX_SOURCE)
+_Static_assert(DROP_RX_SOURCE < DROP_RX_TRUNC && DROP_RX_TRUNC < DROP_RX_WRITE,
+	       "a peer's drops are a range of enum drop");
+
+/* The slot of why among a peer's drops, or -1 if it is none of them. */
+static inline int peer_drop_slot(enum drop why)
+{
+	return why >= PEER_DROP_FIRST && why < PEER_DROP_FIRST + PEER_DROPS
+		       ? (int)(why - PEER_DROP_FIRST) : -1;
+}
 
 /*
  * What the underlay last said of a peer that packets do not reach: an

@@ -389,22 +389,40 @@ int port_peer_del(struct port *port, const struct ipaddr *a)
 	return 0;
 }
 
+/* The times and drops of lane l's counts of a peer, into sum. */
+static void port_peer_sum_lane(struct peer_sum *sum, const struct lane_peer *l)
+{
+	unsigned int j;
+
+	if (l->rx_last_ns > sum->rx_last_ns)
+		sum->rx_last_ns = l->rx_last_ns;
+	if (l->rx_ok_ns > sum->rx_ok_ns)
+		sum->rx_ok_ns = l->rx_ok_ns;
+	for (j = 0; j < PEER_DROPS; j++)
+		sum->drop[j] += l->drop[j];
+	if (l->drop_ns && l->drop_ns >= sum->drop_ns) {
+		sum->drop_ns = l->drop_ns;
+		sum->drop_why = (enum drop)l->drop_why;
+		sum->drop_has_id = l->drop_has_id;
+		sum->drop_id = l->drop_id;
+	}
+}
+
 void port_peer_sum(const struct port *port, const struct peer *e,
 		   struct peer_sum *sum)
 {
 	size_t slot = (size_t)(e - port->peers.v);
 	unsigned int i;
 
+	memset(sum, 0, sizeof(*sum));
 	sum->st = e->st;
-	sum->rx_last_ns = 0;
 	for (i = 0; i < port->n_lanes; i++) {
 		const struct lane_peer *l = &port->lane[i].peer[slot];
 
 #define PEER_SUM(name, help) sum->st.name += l->st.name;
 		PEER_STATS_LIST(PEER_SUM)
 #undef PEER_SUM
-		if (l->rx_last_ns > sum->rx_last_ns)
-			sum->rx_last_ns = l->rx_last_ns;
+		port_peer_sum_lane(sum, l);
 	}
 }
 

@@ -60,10 +60,20 @@ void port_peer_release(struct port *port, unsigned int idx);
 int port_init_lanes(struct port *port, unsigned int n);
 void port_free_lanes(struct port *port);
 
-/* A peer's counters: its own and every lane's, and its last packet. */
+/*
+ * A peer's counters: its own and every lane's, its last packet, the last
+ * it sent that was accepted (decapsulated and passed on to the tap), its
+ * drops by cause and the last of them (of the lane that dropped last).
+ */
 struct peer_sum {
 	struct peer_stats st;
 	uint64_t rx_last_ns;	/* clock.h; 0: none */
+	uint64_t rx_ok_ns;	/* clock.h; 0: none */
+	uint64_t drop[PEER_DROPS];	/* by peer_drop_slot() */
+	uint64_t drop_ns;	/* clock.h; 0: none */
+	enum drop drop_why;
+	bool drop_has_id;	/* the last came with a VNI or key: */
+	uint32_t drop_id;
 };
 
 void port_peer_sum(const struct port *port, const struct peer *e,

@@ -105,6 +105,13 @@ struct queue {
 struct lane_peer {
 	struct peer_stats st;
 	uint64_t rx_last_ns;	/* its last packet here; 0: none */
+	uint64_t rx_ok_ns;	/* its last packet accepted (not dropped) */
+	/* Its drops here: by cause (peer_drop_slot()), and the last. */
+	uint64_t drop[PEER_DROPS];
+	uint64_t drop_ns;	/* the last one's time; 0: none */
+	uint8_t drop_why;	/* its cause (enum drop) */
+	bool drop_has_id;	/* it carried a VNI or key, */
+	uint32_t drop_id;	/* this one */
 };
 
 /*

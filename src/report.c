@@ -253,30 +253,148 @@ static void report_show_device(FILE *out, const struct device *dev)
 	report_show_drops(out, dev, s, clock_now_ns());
 }
 
+/* "1.6 s ago" of then, or "never" when it is 0, into buf. */
+static const char *report_when(uint64_t now, uint64_t then, char *buf,
+			       size_t len)
+{
+	if (then)
+		snprintf(buf, len, "%.1f s ago", report_ago(now, then));
+	else
+		snprintf(buf, len, "never");
+	return buf;
+}
+
 /*
  * What the underlay last said of peer e, if anything: the ICMP error and
- * its likely causes, how long ago, and whether the peer spoke since.
+ * its likely causes, how long ago, and whether the peer spoke since. An
+ * error the peer's packets came through after is history: what it was,
+ * without the causes to look for.
  */
 static void report_show_icmp(FILE *out, const struct device *dev,
 			     const struct peer *e, const struct peer_sum *sum,
 			     uint64_t now)
 {
-	char hint[200];
+	char text[200];
 
 	if (!e->icmp_ns)
 		return;
+	if (sum->rx_ok_ns > e->icmp_ns) {
+		fprintf(out, "  underlay: past ICMP %s, %.1f s ago (%" PRIu64
+			" in all); it has sent since\n",
+			path_icmp_what(&e->icmp, text, sizeof(text)),
+			report_ago(now, e->icmp_ns), sum->st.icmp_unreach);
+		return;
+	}
 	fprintf(out, "  underlay: ICMP %s, %.1f s ago (%" PRIu64 " in all%s)\n",
-		path_icmp_hint(dev, &e->icmp, hint, sizeof(hint)),
+		path_icmp_hint(dev, &e->icmp, text, sizeof(text)),
 		report_ago(now, e->icmp_ns), sum->st.icmp_unreach,
-		sum->rx_last_ns > e->icmp_ns ? "; it has sent since" : "");
+		sum->rx_last_ns > e->icmp_ns ? "; it has sent since, all "
+					       "dropped" : "");
+}
+
+/* The counter of drop why, or NULL. */
+static const struct stats_desc *report_drop_desc(enum drop why)
+{
+	size_t i;
+
+	for (i = 0; i < stats_n; i++)
+		if (stats_desc[i].drop && stats_desc[i].reason == why)
+			return &stats_desc[i];
+	return NULL;
+}
+
+/* What a drop's help says after its "Packets dropped: ": "wrong VNI". */
+static const char *report_drop_why(const struct stats_desc *d)
+{
+	const char *colon = strstr(d->help, ": ");
+
+	return colon ? colon + 2 : d->help;
+}
+
+/*
+ * The VNI or key the last drop of a peer's came with, if it was a wrong
+ * one, and the one expected: ", VNI 5 (expected 7)"; the main tap's when
+ * it is the only one, else none of the taps has it.
+ */
+static void report_show_drop_id(FILE *out, const struct device *dev,
+				const struct peer_sum *sum)
+{
+	const struct encap_cfg *c = &dev->s.encap;
+
+	if (sum->drop_why != DROP_RX_VNI && sum->drop_why != DROP_RX_KEY)
+		return;
+	if (sum->drop_has_id)
+		fprintf(out, ", %s %u", encap_id_name(c->type), sum->drop_id);
+	else
+		fprintf(out, ", no %s", encap_id_name(c->type));
+	if (dev->port->n_dev > 1)
+		fputs(" (no tap has it)", out);
+	else if (encap_has_id(c))
+		fprintf(out, " (expected %u)", encap_id(c));
+	else
+		fputs(" (expected none)", out);
+}
+
+/*
+ * The next of a peer's drop causes, the commonest first: the slot with
+ * the most below (count *n, slot *j), or -1 when no more moved.
+ */
+static int report_drop_next(const struct peer_sum *sum, uint64_t *n, int j)
+{
+	uint64_t most = 0;
+	int i, hit = -1;
+
+	for (i = 0; i < PEER_DROPS; i++) {
+		uint64_t v = sum->drop[i];
+
+		/* Below the last: fewer, or as many and after it. */
+		if (j >= 0 && (v > *n || (v == *n && i <= j)))
+			continue;
+		if (v > most) {
+			most = v;
+			hit = i;
+		}
+	}
+	*n = most;
+	return hit;
+}
+
+/*
+ * What of a peer's packets was dropped: how many (every one, when none
+ * was accepted), by cause, the commonest first, the last one when and
+ * with what VNI or key.
+ */
+static void report_show_peer_drops(FILE *out, const struct device *dev,
+				   const struct peer_sum *sum, uint64_t now)
+{
+	const struct stats_desc *d;
+	const char *sep = ": ";
+	uint64_t n = 0;
+	int j = -1;
+
+	if (!sum->st.rx_drops)
+		return;
+	fprintf(out, "  dropped: %" PRIu64 " of them%s", sum->st.rx_drops,
+		sum->st.rx_drops >= sum->st.rx_packets ? ", every one" : "");
+	while ((j = report_drop_next(sum, &n, j)) >= 0) {
+		d = report_drop_desc(PEER_DROP_FIRST + j);
+		if (!d)
+			continue;
+		fprintf(out, "%s%" PRIu64 " %s (%s)", sep, n,
+			report_drop_why(d), d->name);
+		sep = ", ";
+	}
+	fprintf(out, "; the last %.1f s ago", report_ago(now, sum->drop_ns));
+	report_show_drop_id(out, dev, sum);
+	fputc('\n', out);
 }
 
 static void report_show_peer(FILE *out, const struct device *dev,
 			     const struct peer *e, uint64_t now)
 {
 	char addr[INET6_ADDRSTRLEN], tx[24], rx[24], mtu[16] = "unknown";
+	char last[32], accepted[32];
 	const struct peer_stats *s;
-	char last[32] = "never";
 	struct peer_sum sum;
 
 	port_peer_sum(dev->port, e, &sum);
@@ -286,9 +404,6 @@ static void report_show_peer(FILE *out, const struct device *dev,
 	report_bytes(s->rx_bytes, rx, sizeof(rx));
 	if (e->path_mtu)
 		snprintf(mtu, sizeof(mtu), "%u", e->path_mtu);
-	if (sum.rx_last_ns)
-		snprintf(last, sizeof(last), "%.1f s ago",
-			 (double)(now - sum.rx_last_ns) / 1e9);
 	fprintf(out, "peer %s\n", addr);
 	if (e->evpn)
 		fprintf(out, "  source: evpn%s\n",
@@ -296,8 +411,11 @@ static void report_show_peer(FILE *out, const struct device *dev,
 	fprintf(out, "  route: %s, path mtu: %s\n", report_reach(e), mtu);
 	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
 		" refused\n", s->tx_packets, tx, s->tx_drops);
-	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s\n",
-		s->rx_packets, rx, last);
+	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s, last "
+		"accepted %s\n", s->rx_packets, rx,
+		report_when(now, sum.rx_last_ns, last, sizeof(last)),
+		report_when(now, sum.rx_ok_ns, accepted, sizeof(accepted)));
+	report_show_peer_drops(out, dev, &sum, now);
 	report_show_icmp(out, dev, e, &sum, now);
 }
 
@@ -441,6 +559,64 @@ static void report_json_device(FILE *out, const struct device *dev)
 	fputs("]}", out);
 }
 
+/* A time as JSON's seconds since, or null when it is 0 (none). */
+static void report_json_ago(FILE *out, const char *name, uint64_t now,
+			    uint64_t then)
+{
+	if (then)
+		fprintf(out, "\"%s\":%.3f,", name, report_ago(now, then));
+	else
+		fprintf(out, "\"%s\":null,", name);
+}
+
+/*
+ * What a peer sent that was dropped: the drops that moved by cause (the
+ * taps' counter names), the last one's cause, age and VNI or key.
+ */
+static void report_json_peer_drops(FILE *out, const struct peer_sum *sum,
+				   uint64_t now)
+{
+	const struct stats_desc *d;
+	const char *sep = "";
+	unsigned int j;
+
+	fputs("\"drops\":{", out);
+	for (j = 0; j < PEER_DROPS; j++) {
+		d = report_drop_desc(PEER_DROP_FIRST + j);
+		if (!sum->drop[j] || !d)
+			continue;
+		fprintf(out, "%s\"%s\":%" PRIu64, sep, d->name, sum->drop[j]);
+		sep = ",";
+	}
+	fputs("},", out);
+	d = sum->drop_ns ? report_drop_desc(sum->drop_why) : NULL;
+	if (d)
+		fprintf(out, "\"drop_last\":\"%s\",", d->name);
+	else
+		fputs("\"drop_last\":null,", out);
+	report_json_ago(out, "drop_last_seconds", now, d ? sum->drop_ns : 0);
+	if (d && sum->drop_has_id)
+		fprintf(out, "\"drop_last_id\":%u,", sum->drop_id);
+	else
+		fputs("\"drop_last_id\":null,", out);
+}
+
+/* What ICMP said last, by its cause, type and code; whether it is past. */
+static void report_json_peer_icmp(FILE *out, const struct peer *e,
+				  const struct peer_sum *sum, uint64_t now)
+{
+	if (!e->icmp_ns) {
+		fputs("\"icmp_last_seconds\":null,\"icmp_cause\":null,"
+		      "\"icmp_past\":null,", out);
+		return;
+	}
+	fprintf(out, "\"icmp_last_seconds\":%.3f,\"icmp_cause\":\"%s\","
+		"\"icmp_type\":%u,\"icmp_code\":%u,\"icmp_past\":%s,",
+		report_ago(now, e->icmp_ns),
+		path_icmp_name(path_icmp_cause(&e->icmp)), e->icmp.type,
+		e->icmp.code, sum->rx_ok_ns > e->icmp_ns ? "true" : "false");
+}
+
 static void report_json_peer(FILE *out, const struct port *port,
 			     const struct peer *e, uint64_t now)
 {
@@ -457,20 +633,10 @@ static void report_json_peer(FILE *out, const struct port *port,
 	fprintf(out, "\"source\":\"%s\",\"evpn\":%s,",
 		e->evpn_only ? "evpn" : "configured",
 		e->evpn ? "true" : "false");
-	if (sum.rx_last_ns)
-		fprintf(out, "\"rx_last_seconds\":%.3f,",
-			(double)(now - sum.rx_last_ns) / 1e9);
-	else
-		fputs("\"rx_last_seconds\":null,", out);
-	/* What ICMP said last, by its cause, type and code. */
-	if (e->icmp_ns)
-		fprintf(out, "\"icmp_last_seconds\":%.3f,\"icmp_cause\":"
-			"\"%s\",\"icmp_type\":%u,\"icmp_code\":%u,",
-			report_ago(now, e->icmp_ns),
-			path_icmp_name(path_icmp_cause(&e->icmp)), e->icmp.type,
-			e->icmp.code);
-	else
-		fputs("\"icmp_last_seconds\":null,\"icmp_cause\":null,", out);
+	report_json_ago(out, "rx_last_seconds", now, sum.rx_last_ns);
+	report_json_ago(out, "rx_accepted_seconds", now, sum.rx_ok_ns);
+	report_json_peer_drops(out, &sum, now);
+	report_json_peer_icmp(out, e, &sum, now);
 	fputs("\"counters\":{", out);
 #define PEER_JSON(name, help)                                                 \
 	do {                                                                  \
@@ -584,7 +750,10 @@ static void metric_dev(FILE *out, const char *name, const struct device *dev)
 	fputs("\"", out);
 }
 
-/* The families of a peer: two gauges, then its counters. */
+/*
+ * The families of a peer: gauges, two of them times (as Unix time, from
+ * METRIC_PEER_TIME on), then its counters.
+ */
 static const struct {
 	const char *name, *type, *help;
 } metric_peer_families[] = {
@@ -592,6 +761,10 @@ static const struct {
 	  "Path MTU of the underlay to the peer (0: unknown)" },
 	{ "peer_reachable", "gauge",
 	  "1 when the underlay has a route to the peer on a link up" },
+	{ "peer_rx_last_timestamp_seconds", "gauge",
+	  "Unix time of the last packet from the peer (0: none)" },
+	{ "peer_rx_accepted_timestamp_seconds", "gauge",
+	  "Unix time of the last packet from the peer not dropped (0: none)" },
 #define PEER_FAMILY(name, help) { "peer_" #name "_total", "counter", help },
 	PEER_STATS_LIST(PEER_FAMILY)
 #undef PEER_FAMILY
@@ -599,12 +772,17 @@ static const struct {
 
 #define METRIC_PEER_FAMILIES \
 	(sizeof(metric_peer_families) / sizeof(*metric_peer_families))
+#define METRIC_PEER_TIME 2
+
+/* Then one more: a peer's drops, a sample each cause that moved. */
+#define METRIC_PEER_CAUSES "peer_rx_drops_by_cause_total"
 
 static uint64_t metric_peer_field(const struct peer *e,
 				  const struct peer_sum *sum, size_t family)
 {
 	const uint64_t v[] = {
 		e->path_mtu, e->reach == PEER_REACH_OK,
+		sum->rx_last_ns, sum->rx_ok_ns,
 #define PEER_VALUE(name, help) sum->st.name,
 		PEER_STATS_LIST(PEER_VALUE)
 #undef PEER_VALUE
@@ -613,13 +791,32 @@ static uint64_t metric_peer_field(const struct peer *e,
 	return v[family];
 }
 
-static uint64_t metric_peer_value(const struct port *port,
-				  const struct peer *e, size_t family)
+/*
+ * A time of the clock (clock.h) as Unix time, for a metric: Prometheus
+ * takes "when", not "how long ago", as a gauge.
+ */
+static double metric_unix_time(uint64_t then)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 -
+	       report_ago(clock_now_ns(), then);
+}
+
+/* A peer's sample of family f, its value and the line's end. */
+static void metric_peer_value(FILE *out, const struct port *port,
+			      const struct peer *e, size_t f)
 {
 	struct peer_sum sum;
+	uint64_t v;
 
 	port_peer_sum(port, e, &sum);
-	return metric_peer_field(e, &sum, family);
+	v = metric_peer_field(e, &sum, f);
+	if (f >= METRIC_PEER_TIME && f < METRIC_PEER_TIME + 2 && v)
+		fprintf(out, "%.3f\n", metric_unix_time(v));
+	else
+		fprintf(out, "%" PRIu64 "\n", v);
 }
 
 /* Family f's head before its first peer, then one peer's sample. */
@@ -636,8 +833,39 @@ static void metric_peer(FILE *out, const struct port *port, size_t f,
 		return;
 	report_addr(&e->addr, addr, sizeof(addr));
 	metric_dev(out, name, port->dev[0]);
-	fprintf(out, ",peer=\"%s\"} %" PRIu64 "\n", addr,
-		metric_peer_value(port, e, f));
+	fprintf(out, ",peer=\"%s\"} ", addr);
+	metric_peer_value(out, port, e, f);
+}
+
+/*
+ * The drops of a peer's packets by cause, the taps' counter names as the
+ * label: the head before the first peer, then a sample for each cause
+ * that moved.
+ */
+static void metric_peer_causes(FILE *out, const struct port *port,
+			       unsigned int i, const struct peer *e)
+{
+	const struct stats_desc *d;
+	char addr[INET6_ADDRSTRLEN];
+	struct peer_sum sum;
+	unsigned int j;
+
+	if (!i)
+		metric_head(out, METRIC_PEER_CAUSES, "counter",
+			    "Packets from the peer dropped, by cause (the "
+			    "taps' drop counters)");
+	if (!e)
+		return;
+	port_peer_sum(port, e, &sum);
+	report_addr(&e->addr, addr, sizeof(addr));
+	for (j = 0; j < PEER_DROPS; j++) {
+		d = report_drop_desc(PEER_DROP_FIRST + j);
+		if (!sum.drop[j] || !d)
+			continue;
+		metric_dev(out, METRIC_PEER_CAUSES, port->dev[0]);
+		fprintf(out, ",peer=\"%s\",cause=\"%s\"} %" PRIu64 "\n", addr,
+			d->name, sum.drop[j]);
+	}
 }
 
 /* The gauges of the process and of each tap. */
@@ -687,7 +915,7 @@ static void report_metrics_counter(FILE *out, const struct port *port,
 
 /*
  * Part 0: the gauges; 1: counter i of the taps; 2 + f: the peers'
- * family f, peer i.
+ * family f, peer i; after the last family, their drops by cause.
  */
 static bool report_metrics_step(FILE *out, const struct port *port,
 				struct report_cursor *c)
@@ -707,10 +935,13 @@ static bool report_metrics_step(FILE *out, const struct port *port,
 		report_next_part(c);
 		/* fall through */
 	default:
-		if (c->part - 2 >= METRIC_PEER_FAMILIES)
+		if (c->part - 2 > METRIC_PEER_FAMILIES)
 			return false;
 		e = report_peer(port, c->i);
-		metric_peer(out, port, c->part - 2, c->i++, e);
+		if (c->part - 2 == METRIC_PEER_FAMILIES)
+			metric_peer_causes(out, port, c->i++, e);
+		else
+			metric_peer(out, port, c->part - 2, c->i++, e);
 		if (!e)
 			report_next_part(c);
 		return true;
@@ -892,6 +1123,15 @@ static bool report_taps_step(FILE *out, const struct port *port,
 	return dev != NULL;
 }
 
+/* Seconds since then as a field of a line, or "never". */
+static void report_peers_ago(FILE *out, uint64_t then)
+{
+	if (then)
+		fprintf(out, "%.1f", report_ago(clock_now_ns(), then));
+	else
+		fputs("never", out);
+}
+
 /* A peer a line: its address, then what show says of its path. */
 static bool report_peers_step(FILE *out, const struct port *port,
 			      struct report_cursor *c)
@@ -906,11 +1146,9 @@ static bool report_peers_step(FILE *out, const struct port *port,
 	fprintf(out, "%s route %s path_mtu %u rx_last ", addr,
 		report_reach_word(e), e->path_mtu);
 	port_peer_sum(port, e, &sum);
-	if (sum.rx_last_ns)
-		fprintf(out, "%.1f", report_ago(clock_now_ns(),
-					       sum.rx_last_ns));
-	else
-		fputs("never", out);
+	report_peers_ago(out, sum.rx_last_ns);
+	fputs(" rx_accepted ", out);
+	report_peers_ago(out, sum.rx_ok_ns);
 	fputs(e->evpn ? " evpn\n" : "\n", out);
 	return true;
 }

@@ -299,11 +299,38 @@ void rx_forget_learnt(struct queue *q)
 }
 
 /*
+ * A packet of p dropped for why, counted by its queue and, of a peer, by
+ * the lane as that peer's: by cause, and what the last one was (with the
+ * VNI or key of a wrong one: pkt, at its encapsulation header, or NULL),
+ * so that show can say why a peer's packets are refused. Drops only: the
+ * packets that are accepted cost nothing here.
+ */
+static void rx_drop(struct queue *q, const struct rx_pkt *p,
+		    const uint8_t *pkt, size_t len, enum drop why, uint64_t now)
+{
+	struct lane_peer *lp;
+	int slot = peer_drop_slot(why);
+
+	stats_drop(&q->st, why, 1, now);
+	if (p->peer < 0)
+		return;
+	lp = &q->lane->peer[p->peer];
+	lp->st.rx_drops++;
+	if (slot >= 0)
+		lp->drop[slot]++;
+	lp->drop_ns = now;
+	lp->drop_why = (uint8_t)why;
+	lp->drop_has_id = (why == DROP_RX_VNI || why == DROP_RX_KEY) && pkt &&
+			  encap_peek_id(q->dev->encap.type, pkt, len,
+					&lp->drop_id);
+}
+
+/*
  * One packet of p (a datagram of its UDP GRO batch): its source MAC
  * learnt (a tun's source checked), then a full batch goes to the tap
- * first.
+ * first. Whether it was accepted (not dropped).
  */
-static void rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
+static bool rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 		      size_t len, uint64_t now)
 {
 	struct decap_out out;
@@ -311,36 +338,46 @@ static void rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 	enum drop why;
 
 	if (decap_strip(&q->dev->encap, pkt, len, p->ecn, &out)) {
-		stats_drop(&q->st, out.drop, 1, now);
+		rx_drop(q, p, pkt, len, out.drop, now);
 		rx_warn(q, p, pkt, len, out.drop, now);
-		return;
+		return false;
 	}
 	q->st.rx_ecn_ce += out.ce;
 	why = rx_source(q, p->peer, out.inner, out.inner_len, now);
 	if (why) {
-		stats_drop(&q->st, why, 1, now);
-		return;
+		rx_drop(q, p, NULL, 0, why, now);
+		return false;
 	}
 	r = decap_again(q->rx.gro, &out);
 	if (r == GRO_FULL) {
 		rx_flush(q);
 		r = decap_again(q->rx.gro, &out);
 	}
-	if (r == GRO_DROPPED)
-		stats_drop(&q->st, out.drop, 1, now);
+	if (r == GRO_DROPPED) {
+		rx_drop(q, p, NULL, 0, out.drop, now);
+		return false;
+	}
+	return true;
 }
 
 /*
  * A receive the underlay dropped before its datagrams were looked at
  * (p->data is NULL): the main device's queue q counts it as one
- * datagram.
+ * datagram, and so does its peer's lane, if a peer sent it.
  */
 static void rx_dropped(struct queue *q, const struct rx_pkt *p, uint64_t now)
 {
 	q->st.rx_packets++;
 	q->st.rx_segments++;
 	q->st.rx_bytes += p->wire_len;
-	stats_drop(&q->st, p->drop, 1, now);
+	if (p->peer >= 0) {
+		struct lane_peer *lp = &q->lane->peer[p->peer];
+
+		lp->st.rx_packets++;
+		lp->st.rx_bytes += p->wire_len;
+		lp->rx_last_ns = now;
+	}
+	rx_drop(q, p, NULL, 0, p->drop, now);
 	rx_warn(q, p, NULL, 0, p->drop, now);
 }
 
@@ -349,6 +386,7 @@ struct rx_run {
 	struct queue *q;	/* NULL: none yet */
 	uint32_t segs;
 	size_t bytes;
+	bool accepted;	/* one of them at least was accepted */
 };
 
 /*
@@ -375,6 +413,9 @@ static void rx_count_run(const struct rx_pkt *p, const struct rx_run *r,
 		lp->st.rx_packets += r->segs;
 		lp->st.rx_bytes += r->bytes;
 		lp->rx_last_ns = now;
+		/* The batch's time once a run, not a store a packet. */
+		if (r->accepted)
+			lp->rx_ok_ns = now;
 	}
 }
 
@@ -437,7 +478,7 @@ static void rx_datagrams(const struct lane *l, const struct rx_pkt *p,
 		}
 		run.segs++;
 		run.bytes += len;
-		rx_packet(q, p, p->data + off, len, now);
+		run.accepted |= rx_packet(q, p, p->data + off, len, now);
 	}
 	rx_count_run(p, &run, now, &seen);
 	*got |= seen;

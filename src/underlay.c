@@ -938,11 +938,11 @@ static void underlay_rx_one(struct underlay *u, int fd, int i,
 	p->drop = DROP_NONE;
 	p->from = &rx->from[i];
 	p->csum_zero = false;
+	p->peer = underlay_source(u, &rx->from[i]);
 	if (msg->msg_flags & MSG_TRUNC) {
 		p->drop = DROP_RX_TRUNC;
 		return;
 	}
-	p->peer = underlay_source(u, &rx->from[i]);
 	if (p->peer == -ENOENT) {
 		p->drop = DROP_RX_SOURCE;
 		return;

@@ -174,7 +174,8 @@ peer_list()
 {
 	local re="^${UL_B//./\\.} route ok path_mtu [0-9]+ rx_last "
 
-	ctl_ok "$NS_A" peer list && [[ $OUT =~ $re[0-9]+\.[0-9]$ ]] ||
+	re+="[0-9]+\.[0-9] rx_accepted [0-9]+\.[0-9]$"
+	ctl_ok "$NS_A" peer list && [[ $OUT =~ $re ]] ||
 		{ diag "peer list: $OUT"; return 1; }
 	ctl_ok "$NS_A" "$TAP_A" peer list --json || return 1
 	echo "$OUT" >"$LIB_TMP/peers.json"

@@ -44,6 +44,18 @@
   ctl.py fdb-json FILE             FILE is `gsotunctl fdb show --json`
                                    output: each entry's fields of their
                                    type; prints "N static, M learnt"
+  ctl.py json-get FILE PATH        prints the value at PATH (as json-check
+                                   names it) of the JSON object in FILE,
+                                   as JSON
+  ctl.py metric FILE NAME LABEL=VALUE...
+                                   prints the value of the sample of NAME
+                                   with those labels (among others) in
+                                   FILE, `gsotunctl metrics` output;
+                                   fails if there is none
+  ctl.py metrics-man FILE MAN      every family of FILE (metrics output)
+                                   and each of its labels, and each value
+                                   of a type or cause label, is in the
+                                   METRICS section of gsotunctl(8), MAN
 """
 import json
 import re
@@ -410,7 +422,7 @@ def man_json_names(man):
     return set(re.findall(r'"([a-z_]+)":', section))
 
 
-def json_names(value, skip=("counters", "queues")):
+def json_names(value, skip=("counters", "queues", "drops")):
     """Every field name in value, but inside counters (and a tap's
     queues', which are counters)."""
     if isinstance(value, dict):
@@ -477,6 +489,71 @@ def fdb_json(path):
     return True
 
 
+def json_get(path, where):
+    with open(path) as f:
+        doc = json.load(f)
+    try:
+        print(json.dumps(json_at(doc, where)))
+    except (KeyError, IndexError, TypeError) as e:
+        print("# %s: no %s" % (where, e))
+        return False
+    return True
+
+
+def metric(path, name, wants):
+    _, samples = parse_metrics(path)
+    want = dict(w.split("=", 1) for w in wants)
+    for n, labels, value in samples:
+        if n == name and all(labels.get(k) == v for k, v in want.items()):
+            print(repr(value) if value != int(value) else int(value))
+            return True
+    print("# no %s with %s" % (name, want))
+    return False
+
+
+def man_metrics_text(man):
+    """The METRICS section of gsotunctl(8), its font escapes dropped."""
+    with open(man) as f:
+        text = f.read()
+    section = text.split("\n.SH METRICS\n", 1)[1].split("\n.SH ", 1)[0]
+    section = re.sub(r"\\f[BIRP]", "", section).replace("\\-", "-")
+    return re.sub(r"^\.[A-Z]+ ?", "", section, flags=re.M)
+
+
+def metrics_man(path, man):
+    """What gsotun gives is what gsotunctl(8) says: each gauge and each
+    family with labels other than dev and peer is named in its METRICS
+    section, as each label is, and each value of a type label; the
+    counters labelled dev (and peer) are its gsotun_NAME_total and
+    gsotun_peer_NAME_total; a cause is a tap's drop counter."""
+    families, samples = parse_metrics(path)
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", man_metrics_text(man)))
+    labels_of = {}
+    for name, labels, _ in samples:
+        labels_of.setdefault(name, set()).update(labels)
+    ok = True
+    for name, fam in families.items():
+        plain = labels_of.get(name, set()) <= {"dev", "peer"}
+        if name in words or (fam.get("TYPE") == "counter" and plain):
+            continue
+        print("# %s is not in gsotunctl(8) METRICS" % name)
+        ok = False
+    for name, labels, _ in samples:
+        for k, v in labels.items():
+            if k not in words:
+                print("# label %s of %s is not in gsotunctl(8)" % (k, name))
+                ok = False
+            if k == "type" and v not in words:
+                print("# type=\"%s\" of %s is not in gsotunctl(8)" %
+                      (v, name))
+                ok = False
+            if k == "cause" and "gsotun_%s_total" % v not in families:
+                print("# cause=\"%s\" of %s is no tap's counter" %
+                      (v, name))
+                ok = False
+    return ok
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "ask":
@@ -507,6 +584,18 @@ def main():
         return 0 if json_check(sys.argv[2], sys.argv[3], sys.argv[4:]) else 1
     if cmd == "fdb-json":
         return 0 if fdb_json(sys.argv[2]) else 1
+    if cmd == "json-get":
+        return 0 if json_get(sys.argv[2], sys.argv[3]) else 1
+    if cmd in ("metric", "metrics-man"):
+        try:
+            if cmd == "metric":
+                ok = metric(sys.argv[2], sys.argv[3], sys.argv[4:])
+            else:
+                ok = metrics_man(sys.argv[2], sys.argv[3])
+        except ValueError as e:
+            print("# %s" % e)
+            return 1
+        return 0 if ok else 1
     if cmd == "metrics":
         try:
             return 0 if metrics(sys.argv[2], sys.argv[3],

@@ -25,18 +25,25 @@
 #define SEC 1000000000ull
 
 /*
- * The clock report.c reads (clock_now_ns(): CLOCK_MONOTONIC_COARSE),
- * held still from the start: ages, uptime and "last N s ago" are then
- * exact, and two reports made apart say the same. Other clocks are the
- * kernel's.
+ * The clocks report.c reads (clock_now_ns(): CLOCK_MONOTONIC_COARSE; and
+ * CLOCK_REALTIME, which the metrics' times are given in), held still
+ * from the start: ages, uptime and "last N s ago" are then exact, and
+ * two reports made apart say the same. Other clocks are the kernel's.
  */
 static uint64_t frozen_ns;
+/* The Unix time held: 2026-12-05 00:00:00 UTC. */
+#define UNIX_NOW 1796428800ull
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
 	if (frozen_ns && id == CLOCK_MONOTONIC_COARSE) {
 		ts->tv_sec = (time_t)(frozen_ns / SEC);
 		ts->tv_nsec = (long)(frozen_ns % SEC);
+		return 0;
+	}
+	if (frozen_ns && id == CLOCK_REALTIME) {
+		ts->tv_sec = (time_t)UNIX_NOW;
+		ts->tv_nsec = 0;
 		return 0;
 	}
 	return (int)syscall(SYS_clock_gettime, id, ts);
@@ -127,6 +134,39 @@ static void set_ip(struct ipaddr *a, const char *s)
 		abort();
 }
 
+/*
+ * A peer every packet of which was dropped, on two lanes: on lane 0
+ * three of another VNI, on lane 1 one with a bad header, and last one
+ * of VNI 5 on lane 0. The lanes' times are summed to the latest.
+ */
+static void fill_refused(struct rig *r, const struct peer *e)
+{
+	size_t slot = (size_t)(e - r->port.peers.v);
+	struct lane_peer *a, *b;
+
+	/* A second lane's counts, as --queues 2 keeps them. */
+	if (lane_init(&r->port.lane[1], 1, CONFIG_MAX_PEERS))
+		abort();
+	r->port.n_lanes = 2;
+	a = &r->port.lane[0].peer[slot];
+	b = &r->port.lane[1].peer[slot];
+
+	a->st.rx_packets = 3;
+	a->st.rx_bytes = 330;
+	a->st.rx_drops = 3;
+	a->drop[peer_drop_slot(DROP_RX_VNI)] = 3;
+	a->rx_last_ns = a->drop_ns = NOW - SEC;
+	a->drop_why = DROP_RX_VNI;
+	a->drop_has_id = true;
+	a->drop_id = 5;
+	b->st.rx_packets = 1;
+	b->st.rx_bytes = 40;
+	b->st.rx_drops = 1;
+	b->drop[peer_drop_slot(DROP_RX_SHORT)] = 1;
+	b->rx_last_ns = b->drop_ns = NOW - 2 * SEC;
+	b->drop_why = DROP_RX_SHORT;
+}
+
 /* The counters, peers and tables the checks below look for. */
 static void fill(struct rig *r)
 {
@@ -163,15 +203,24 @@ static void fill(struct rig *r)
 	stats_drop(&q1->st, DROP_RX_FLAGS, 6, NOW - 3 * SEC);
 	stats_drop(&d1->st, DROP_TX_TOO_BIG, 9, NOW - 10 * SEC);
 
-	/* A peer's: its lane's, and the device's own (icmp_unreach). */
+	/*
+	 * A peer's: its lane's, and the device's own (icmp_unreach). The
+	 * first's ICMP error is older than what it sent since.
+	 */
 	lp0->st.tx_packets = 7;
 	lp0->st.tx_bytes = 700;
 	lp0->st.rx_packets = 3;
 	lp0->st.rx_bytes = 300;
 	lp0->rx_last_ns = NOW - SEC / 2;
+	lp0->rx_ok_ns = NOW - SEC / 2;
+	p0->icmp_ns = NOW - 4 * SEC;
+	p0->icmp = (struct peer_icmp){ .origin = SO_EE_ORIGIN_ICMP, .type = 3,
+				       .code = 3, .err = ECONNREFUSED };
+	p0->st.icmp_unreach = 1;
 	p1->icmp_ns = NOW - 3 * SEC;
-	p1->icmp = (struct peer_icmp){ SO_EE_ORIGIN_ICMP, 3, 3, ECONNREFUSED };
+	p1->icmp = p0->icmp;
 	p1->st.icmp_unreach = 2;
+	fill_refused(r, p1);
 	p2->path_mtu = 1500;
 	p2->reach = PEER_REACH_NO_ROUTE;
 
@@ -205,8 +254,14 @@ static void test_dump(const struct rig *r)
 
 	has(t, "peer 198.18.0.2 path_mtu=0 peer_tx_packets=7 "
 	    "peer_tx_bytes=700 peer_tx_flood=0 peer_tx_drops=0 "
-	    "peer_rx_packets=3 peer_rx_bytes=300 peer_icmp_unreach=0\n",
+	    "peer_rx_packets=3 peer_rx_bytes=300 peer_rx_drops=0 "
+	    "peer_icmp_unreach=1\n",
 	    "dump: a peer's line with its counters");
+	has(t, "peer 198.18.0.3 path_mtu=0 peer_tx_packets=0 "
+	    "peer_tx_bytes=0 peer_tx_flood=0 peer_tx_drops=0 "
+	    "peer_rx_packets=4 peer_rx_bytes=370 peer_rx_drops=4 "
+	    "peer_icmp_unreach=2\n",
+	    "dump: a peer's drops, its two lanes' summed");
 	ok(!strncmp(t, "peer 198.18.0.2 ", 16) && count(t, "\npeer ") == 2 &&
 		   count(t, "\n") == 5 && l0 && l1 &&
 		   strstr(t, "tunnel ut-r1 ") < strstr(t, "tunnel ut-r0 "),
@@ -259,14 +314,29 @@ static void test_show(const struct rig *r)
 	    "show: drops without a sender seen say none");
 	has(t, "peer 198.18.0.2\n  route: ok, path mtu: unknown\n"
 	    "  sent: 7 packets (700 B), 0 refused\n"
-	    "  received: 3 packets (300 B), last 0.5 s ago\n"
-	    "peer 198.18.0.3\n",
+	    "  received: 3 packets (300 B), last 0.5 s ago, last accepted "
+	    "0.5 s ago\n",
 	    "show: a peer's route, traffic and when it was heard from");
-	has(t, ", 3.0 s ago (2 in all)\npeer 198.18.0.4\n"
-	    "  route: no route, path mtu: 1500\n",
+	has(t, "0.5 s ago\n  underlay: past ICMP port unreachable, 4.0 s ago "
+	    "(1 in all); it has sent since\npeer 198.18.0.3\n",
+	    "show: an ICMP error older than what the peer sent is past, "
+	    "without the causes");
+	has(t, "peer 198.18.0.3\n  route: ok, path mtu: unknown\n"
+	    "  sent: 0 packets (0 B), 0 refused\n"
+	    "  received: 4 packets (370 B), last 1.0 s ago, last accepted "
+	    "never\n"
+	    "  dropped: 4 of them, every one: 3 wrong VNI (rx_drop_vni), 1 "
+	    "truncated encapsulation header (rx_drop_short); the last 1.0 s "
+	    "ago, VNI 5 (no tap has it)\n",
+	    "show: a peer all of whose packets are dropped: by cause, the "
+	    "commonest first, the last one's VNI");
+	has(t, "\n  underlay: ICMP port unreachable: nothing takes UDP port "
+	    "4789 there: is its tunnel up",
+	    "show: the ICMP error by its cause, the peer heard since all "
+	    "dropped");
+	has(t, ", 3.0 s ago (2 in all; it has sent since, all dropped)\n"
+	    "peer 198.18.0.4\n  route: no route, path mtu: 1500\n",
 	    "show: what ICMP said of a peer; a peer without a route");
-	has(t, "\n  underlay: ICMP port unreachable",
-	    "show: the ICMP error by its cause");
 
 	out = open_memstream(&one, &len);
 	report_start(&c, REPORT_SHOW);
@@ -403,18 +473,32 @@ static void test_json(const struct rig *r)
 			"'counters'} for p in d['peers'])",
 			"all(sorted(p['counters']) == sorted(['tx_packets', "
 			"'tx_bytes', 'tx_flood', 'tx_drops', 'rx_packets', "
-			"'rx_bytes', 'icmp_unreach']) for p in d['peers'])",
+			"'rx_bytes', 'rx_drops', 'icmp_unreach']) for p in "
+			"d['peers'])",
 			"d['peers'][0]['counters']['tx_packets'] == 7",
 			"d['peers'][0]['rx_last_seconds'] == 0.5",
-			"d['peers'][0]['icmp_last_seconds'] is None",
-			"d['peers'][0]['icmp_cause'] is None",
-			"'icmp_type' not in d['peers'][0]",
-			"d['peers'][1]['rx_last_seconds'] is None",
+			"d['peers'][0]['rx_accepted_seconds'] == 0.5",
+			"(d['peers'][0]['icmp_cause'], "
+			"d['peers'][0]['icmp_past']) == ('port', True)",
+			"(d['peers'][0]['drops'], d['peers'][0]['drop_last'], "
+			"d['peers'][0]['drop_last_seconds'], "
+			"d['peers'][0]['drop_last_id']) == ({}, None, None, "
+			"None)",
+			"d['peers'][1]['rx_last_seconds'] == 1.0",
+			"d['peers'][1]['rx_accepted_seconds'] is None",
+			"d['peers'][1]['drops'] == {'rx_drop_vni': 3, "
+			"'rx_drop_short': 1}",
+			"(d['peers'][1]['drop_last'], "
+			"d['peers'][1]['drop_last_seconds'], "
+			"d['peers'][1]['drop_last_id']) == "
+			"('rx_drop_vni', 1.0, 5)",
+			"d['peers'][1]['counters']['rx_drops'] == 4",
 			"(d['peers'][1]['icmp_cause'], "
 			"d['peers'][1]['icmp_type'], "
 			"d['peers'][1]['icmp_code'], "
-			"d['peers'][1]['icmp_last_seconds']) == "
-			"('port', 3, 3, 3.0)",
+			"d['peers'][1]['icmp_last_seconds'], "
+			"d['peers'][1]['icmp_past']) == "
+			"('port', 3, 3, 3.0, False)",
 			"d['peers'][1]['counters']['icmp_unreach'] == 2",
 			"(d['peers'][2]['route'], d['peers'][2]['path_mtu'])"
 			" == ('no route', 1500)",
@@ -501,6 +585,28 @@ static void test_metrics(const struct rig *r)
 	    "peer=\"198.18.0.2\"} 7\n", "metrics: a peer's counter");
 	has(t, "gsotun_peer_reachable{dev=\"ut-r0\",peer=\"198.18.0.4\"} 0\n",
 	    "metrics: a peer without a route is not reachable");
+	has(t, "# TYPE gsotun_peer_rx_last_timestamp_seconds gauge\n"
+	    "gsotun_peer_rx_last_timestamp_seconds{dev=\"ut-r0\","
+	    "peer=\"198.18.0.2\"} 1796428799.500\n"
+	    "gsotun_peer_rx_last_timestamp_seconds{dev=\"ut-r0\","
+	    "peer=\"198.18.0.3\"} 1796428799.000\n"
+	    "gsotun_peer_rx_last_timestamp_seconds{dev=\"ut-r0\","
+	    "peer=\"198.18.0.4\"} 0\n",
+	    "metrics: when each peer last sent, as Unix time (0: never)");
+	has(t, "gsotun_peer_rx_accepted_timestamp_seconds{dev=\"ut-r0\","
+	    "peer=\"198.18.0.2\"} 1796428799.500\n"
+	    "gsotun_peer_rx_accepted_timestamp_seconds{dev=\"ut-r0\","
+	    "peer=\"198.18.0.3\"} 0\n",
+	    "metrics: when each last sent a packet not dropped");
+	has(t, "gsotun_peer_rx_drops_total{dev=\"ut-r0\","
+	    "peer=\"198.18.0.3\"} 4\n",
+	    "metrics: a peer's drops");
+	has(t, "# TYPE gsotun_peer_rx_drops_by_cause_total counter\n"
+	    "gsotun_peer_rx_drops_by_cause_total{dev=\"ut-r0\","
+	    "peer=\"198.18.0.3\",cause=\"rx_drop_short\"} 1\n"
+	    "gsotun_peer_rx_drops_by_cause_total{dev=\"ut-r0\","
+	    "peer=\"198.18.0.3\",cause=\"rx_drop_vni\"} 3\n",
+	    "metrics: a peer's drops by cause, those that moved");
 	bad = metrics_unannounced(t);
 	ok(!bad, "metrics: every sample's family has its HELP and TYPE first");
 	if (bad)
@@ -580,10 +686,14 @@ static void test_lists(const struct rig *r)
 	ok(!strcmp(t, "ut-r0\nut-r1\n"), "taps: a line each, the main first");
 	free(t);
 	t = rig_report(r, REPORT_PEERS);
-	ok(!strcmp(t, "198.18.0.2 route ok path_mtu 0 rx_last 0.5\n"
-		   "198.18.0.3 route ok path_mtu 0 rx_last never\n"
-		   "198.18.0.4 route no-route path_mtu 1500 rx_last never\n"),
-	   "peers: a line each, route, path MTU, heard from");
+	if (!ok(!strcmp(t, "198.18.0.2 route ok path_mtu 0 rx_last 0.5 "
+			"rx_accepted 0.5\n"
+			"198.18.0.3 route ok path_mtu 0 rx_last 1.0 "
+			"rx_accepted never\n"
+			"198.18.0.4 route no-route path_mtu 1500 rx_last "
+			"never rx_accepted never\n"),
+		"peers: a line each, route, path MTU, heard from, accepted"))
+		printf("#   %s", t);
 	free(t);
 	t = rig_report(r, REPORT_PEERS_JSON);
 	{
@@ -592,7 +702,7 @@ static void test_lists(const struct rig *r)
 			"[(p['address'], p['route'], p['path_mtu'], "
 			"p['rx_last_seconds']) for p in d['peers']] == "
 			"[('198.18.0.2', 'ok', 0, 0.5), "
-			"('198.18.0.3', 'ok', 0, None), "
+			"('198.18.0.3', 'ok', 0, 1.0), "
 			"('198.18.0.4', 'no route', 1500, None)]",
 			NULL,
 		};
@@ -1228,7 +1338,7 @@ int main(void)
 	else if (!system("python3 -c pass 2>/dev/null"))
 		python = "python3";
 	log_level = LOG_LVL_WARN;
-	plan(73 + 9 + 4 + 5);
+	plan(73 + 9 + 4 + 5 + 7);
 	rig_open(&r, port_argv);
 	fill(&r);
 	test_stats(&r);

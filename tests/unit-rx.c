@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include "lane.h"
 #include "pkt.h"
 
@@ -103,6 +104,8 @@ static void test_plain(struct lane_test *t)
 		   q->st.rx_bytes == st.rx_bytes + 8 + p.len,
 	   "rx_packets, rx_segments, rx_bytes, rx_frames, rx_frame_bytes");
 	is_int(e->st.rx_packets - from_peer, 1, "the peer's rx_packets");
+	ok(e->rx_ok_ns && e->rx_ok_ns == e->rx_last_ns && !e->st.rx_drops,
+	   "the peer's last packet is its last accepted, none dropped");
 }
 
 /* Segments of one flow, payload plen, sent in one go: n, bad the corrupt. */
@@ -201,7 +204,10 @@ static void test_dispatch(struct lane_test *t)
 {
 	struct pkt_spec s = { .l4 = IPPROTO_UDP, .payload_len = 64, .seed = 2 };
 	struct queue *q0 = &t->q[0], *q1 = &t->q[1];
+	struct lane_peer *e = &t->lane.peer[t->peers.live[0]];
 	struct stats st0 = q0->st, st1 = q1->st;
+	struct lane_peer was = *e;
+	int vni = peer_drop_slot(DROP_RX_VNI);
 	char seen[64] = "";
 	struct pkt a, b;
 
@@ -224,11 +230,27 @@ static void test_dispatch(struct lane_test *t)
 	ok(rx_seen_text(q0, DROP_RX_VNI, seen, sizeof(seen)) &&
 		   !strcmp(seen, "VNI 3 from 127.0.0.2"),
 	   "rx_seen_text() says \"%s\"", seen);
+	ok(e->st.rx_drops == was.st.rx_drops + 1 && vni >= 0 &&
+		   e->drop[vni] == was.drop[vni] + 1 &&
+		   e->drop_why == DROP_RX_VNI && e->drop_has_id &&
+		   e->drop_id == 3 && e->drop_ns &&
+		   e->st.rx_packets == was.st.rx_packets + 4,
+	   "the peer's lane counts its drop by cause, and its VNI 3");
+	ok(e->rx_ok_ns >= was.rx_ok_ns && e->rx_ok_ns == e->rx_last_ns,
+	   "and the batch's others as accepted");
 	ok(q1->st.rx_segments == st1.rx_segments + 2 &&
 		   q1->st.rx_frames == st1.rx_frames + 2 &&
 		   q0->st.rx_segments == st0.rx_segments + 2 &&
 		   q0->st.rx_frames == st0.rx_frames + 1,
 	   "each queue counts its own datagrams and frames");
+	/* Past a tick of the coarse clock, a batch of nothing but drops. */
+	was = *e;
+	usleep(20000);
+	send_vxlan(peer, 3, &a);
+	lane_run(t);
+	ok(e->rx_last_ns > was.rx_last_ns && e->rx_ok_ns == was.rx_ok_ns &&
+		   tap_none(t, 0),
+	   "a batch all dropped: heard from, not accepted");
 }
 
 /* A frame from src on vlan (0: untagged), of seed. */
@@ -565,7 +587,7 @@ int main(void)
 		printf("Bail out! cannot set up the lane\n");
 		return 1;
 	}
-	plan(32 + 6);
+	plan(32 + 6 + 4);
 	rx_watch(&t.lane);
 	test_plain(&t);
 	test_merge(&t);
