@@ -641,12 +641,24 @@ static enum path_icmp path_icmp6(uint8_t type, uint8_t code)
 	}
 }
 
+/*
+ * A host unreachable that this host sent itself is its own neighbour
+ * failing, not a router's word: arp_error_report() and
+ * ndisc_error_report() answer a packet no neighbour took with an ICMP
+ * error from our own address (i->own).
+ */
+static enum path_icmp path_icmp_own(const struct peer_icmp *i,
+				    enum path_icmp c)
+{
+	return i->own && c == PATH_ICMP_HOST ? PATH_ICMP_NEIGHBOUR : c;
+}
+
 enum path_icmp path_icmp_cause(const struct peer_icmp *i)
 {
 	if (i->origin == SO_EE_ORIGIN_ICMP)
-		return path_icmp4(i->type, i->code);
+		return path_icmp_own(i, path_icmp4(i->type, i->code));
 	if (i->origin == SO_EE_ORIGIN_ICMP6)
-		return path_icmp6(i->type, i->code);
+		return path_icmp_own(i, path_icmp6(i->type, i->code));
 	return i->origin == SO_EE_ORIGIN_LOCAL ? PATH_ICMP_LOCAL
 					       : PATH_ICMP_OTHER;
 }
@@ -658,6 +670,7 @@ const char *path_icmp_name(enum path_icmp c)
 		[PATH_ICMP_HOST] = "host", [PATH_ICMP_NETWORK] = "network",
 		[PATH_ICMP_PROHIBITED] = "prohibited",
 		[PATH_ICMP_TTL] = "ttl", [PATH_ICMP_LOCAL] = "local",
+		[PATH_ICMP_NEIGHBOUR] = "neighbour",
 		[PATH_ICMP_OTHER] = "other",
 	};
 
@@ -692,6 +705,13 @@ const char *path_icmp_hint(const struct device *d, const struct peer_icmp *i,
 		snprintf(buf, len, "unreachable: %s (said by this host: no "
 			 "neighbour answers?)", strerror(i->err));
 		break;
+	case PATH_ICMP_NEIGHBOUR:
+		snprintf(buf, len, "host unreachable, said by this host: no "
+			 "answer to %s from it (or from the router to it, if "
+			 "one is on the way): is it up, on that link?",
+			 i->from.family == AF_INET6 ? "neighbour discovery"
+						    : "ARP");
+		break;
 	case PATH_ICMP_OTHER:
 		snprintf(buf, len, "unreachable (type %u code %u): %s",
 			 i->type, i->code, strerror(i->err));
@@ -709,6 +729,7 @@ const char *path_icmp_what(const struct peer_icmp *i, char *buf, size_t len)
 		[PATH_ICMP_NETWORK] = "network unreachable",
 		[PATH_ICMP_PROHIBITED] = "administratively prohibited",
 		[PATH_ICMP_TTL] = "time exceeded",
+		[PATH_ICMP_NEIGHBOUR] = "host unreachable (no neighbour)",
 	};
 	enum path_icmp c = path_icmp_cause(i);
 
@@ -736,6 +757,32 @@ static void path_warn_unreach(struct device *d, const struct peer *e)
 		 path_icmp_hint(d, &e->icmp, hint, sizeof(hint)));
 }
 
+/*
+ * A peer's new ICMP error n into *i, and for a host unreachable whether
+ * this host sent it (i->own): its sender one of our addresses, looked up
+ * once for a sender that said so before (not the data path, and errors
+ * come rate-limited).
+ */
+static void path_icmp_sender(struct device *d, struct peer_icmp *i,
+			     const struct peer_icmp *n)
+{
+	enum path_icmp was = path_icmp_cause(i);
+	bool same = i->from.family && n->from.family == i->from.family &&
+		    !memcmp(&n->from.addr, &i->from.addr,
+			    n->from.family == AF_INET ? 4 : 16);
+	bool own = false;
+	uint32_t mtu;
+
+	if (path_icmp_cause(n) != PATH_ICMP_HOST || !n->from.family)
+		own = false;
+	else if (same && (was == PATH_ICMP_HOST || was == PATH_ICMP_NEIGHBOUR))
+		own = i->own;
+	else if (d->link)
+		own = !link_addr_mtu(d->link, &n->from, &mtu);
+	*i = *n;
+	i->own = own;
+}
+
 /* The peers the error queue said were unreachable, each told so. */
 static void path_unreach(struct device *d, const struct underlay_errors *u)
 {
@@ -746,7 +793,7 @@ static void path_unreach(struct device *d, const struct underlay_errors *u)
 	for (i = 0; i < u->n_unreach; i++) {
 		e = &d->s.peers->v[u->unreach_of[i].peer];
 		e->icmp_ns = now;
-		e->icmp = u->unreach_of[i].last;
+		path_icmp_sender(d, &e->icmp, &u->unreach_of[i].last);
 		e->st.icmp_unreach += u->unreach_of[i].n;
 	}
 	if (e)

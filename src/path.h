@@ -97,6 +97,8 @@ enum path_icmp {
 	PATH_ICMP_PROHIBITED,	/* a filter refuses the packets */
 	PATH_ICMP_TTL,		/* time exceeded: a loop, or a low TTL */
 	PATH_ICMP_LOCAL,	/* an error of this host's (no neighbour) */
+	PATH_ICMP_NEIGHBOUR,	/* host unreachable from this host: no */
+				/* neighbour answered (peer_icmp.own) */
 	PATH_ICMP_OTHER,
 };
 

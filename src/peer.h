@@ -63,6 +63,14 @@ struct peer_icmp {
 	uint8_t origin;		/* SO_EE_ORIGIN_ICMP, _ICMP6, _LOCAL */
 	uint8_t type, code;
 	int err;		/* errno, as icmp_err_convert() has it */
+	struct ipaddr from;	/* who sent it (SO_EE_OFFENDER); family 0 */
+	/*
+	 * from is an address of this host: the kernel itself said host
+	 * unreachable, as it does when no neighbour answered ARP or
+	 * neighbour discovery (arp_error_report(), ndisc_error_report():
+	 * an ICMP error to ourselves). Path.c tells.
+	 */
+	bool own;
 };
 
 /* Whether the underlay reaches a peer, as its route says (path.c). */

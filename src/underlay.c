@@ -980,7 +980,9 @@ int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p)
 	return n;
 }
 
-static const struct sock_extended_err *msg_serr(struct msghdr *msg)
+/* The error of an error queue's message, and its bytes in *len. */
+static const struct sock_extended_err *msg_serr(struct msghdr *msg,
+						size_t *len)
 {
 	struct cmsghdr *cm;
 
@@ -988,19 +990,45 @@ static const struct sock_extended_err *msg_serr(struct msghdr *msg)
 		if ((cm->cmsg_level == IPPROTO_IP &&
 		     cm->cmsg_type == IP_RECVERR) ||
 		    (cm->cmsg_level == IPPROTO_IPV6 &&
-		     cm->cmsg_type == IPV6_RECVERR))
+		     cm->cmsg_type == IPV6_RECVERR)) {
+			*len = cm->cmsg_len - CMSG_LEN(0);
 			return (const struct sock_extended_err *)CMSG_DATA(cm);
+		}
 	}
 	return NULL;
 }
 
 /*
+ * Who sent error e (SO_EE_OFFENDER, the sockaddr after it in its cmsg of
+ * len bytes) into *a; family 0 if it says none.
+ */
+static void underlay_offender(const struct sock_extended_err *e, size_t len,
+			      struct ipaddr *a)
+{
+	struct sockaddr_in6 sa;
+
+	memset(a, 0, sizeof(*a));
+	if (len < sizeof(*e) + sizeof(struct sockaddr_in))
+		return;
+	len -= sizeof(*e);
+	memcpy(&sa, e + 1, len < sizeof(sa) ? len : sizeof(sa));
+	if (sa.sin6_family == AF_INET) {
+		a->family = AF_INET;
+		memcpy(&a->addr.v4, &((struct sockaddr_in *)&sa)->sin_addr, 4);
+	} else if (sa.sin6_family == AF_INET6 && len >= sizeof(sa)) {
+		a->family = AF_INET6;
+		a->addr.v6 = sa.sin6_addr;
+	}
+}
+
+/*
  * One entry of fd's error queue: *e points to it, copied into buf (NULL
- * when it came without one), and *dst is the destination of the packet
- * that failed; false when the queue is empty.
+ * when it came without one), its sender in *from, and *dst is the
+ * destination of the packet that failed; false when the queue is empty.
  */
 static bool underlay_error_take(int fd, struct sock_extended_err *buf,
 				struct sock_extended_err **e,
+				struct ipaddr *from,
 				struct sockaddr_storage *dst)
 {
 	union {
@@ -1010,6 +1038,7 @@ static bool underlay_error_take(int fd, struct sock_extended_err *buf,
 	} ctrl;
 	const struct sock_extended_err *serr;
 	uint8_t data[64];
+	size_t len;
 	struct iovec iov = { data, sizeof(data) };
 	struct msghdr msg = {
 		.msg_name = dst, .msg_namelen = sizeof(*dst),
@@ -1019,9 +1048,11 @@ static bool underlay_error_take(int fd, struct sock_extended_err *buf,
 
 	if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 		return false;
-	serr = msg_serr(&msg);
-	if (serr)
+	serr = msg_serr(&msg, &len);
+	if (serr) {
 		*buf = *serr;
+		underlay_offender(serr, len, from);
+	}
 	*e = serr ? buf : NULL;
 	return true;
 }
@@ -1043,9 +1074,10 @@ static void underlay_errors_mtu(struct underlay_errors *out, int peer,
 	}
 }
 
-/* An unreachable error e about peer. */
+/* An unreachable error e about peer, sent by from. */
 static void underlay_errors_unreach(struct underlay_errors *out, int peer,
-				    const struct sock_extended_err *e)
+				    const struct sock_extended_err *e,
+				    const struct ipaddr *from)
 {
 	unsigned int i;
 
@@ -1063,6 +1095,7 @@ static void underlay_errors_unreach(struct underlay_errors *out, int peer,
 		.type = e->ee_type,
 		.code = e->ee_code,
 		.err = (int)e->ee_errno,
+		.from = *from,
 	};
 }
 
@@ -1077,6 +1110,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 	uint64_t now = clock_now_ns();
 	struct sockaddr_storage dst;
 	struct sock_extended_err buf, *e;
+	struct ipaddr from;
 	unsigned int i;
 	uint32_t mtu;
 	int peer;
@@ -1084,7 +1118,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 	memset(out, 0, sizeof(*out));
 	/* Bounded: a flood of ICMP must not keep the loop here. */
 	for (i = 0; i < UNDERLAY_ERR_MAX &&
-		    underlay_error_take(fd, &buf, &e, &dst); i++) {
+		    underlay_error_take(fd, &buf, &e, &from, &dst); i++) {
 		/* Errors of our own sends (EMSGSIZE) are not from outside. */
 		if (e && e->ee_origin != SO_EE_ORIGIN_LOCAL &&
 		    !pmtu_limit_take(&u->err_limit, now)) {
@@ -1097,7 +1131,7 @@ void underlay_read_errors(struct underlay *u, int fd,
 			continue;
 		mtu = pmtu_serr_mtu(e);
 		if (!mtu) {
-			underlay_errors_unreach(out, peer, e);
+			underlay_errors_unreach(out, peer, e, &from);
 			continue;
 		}
 		out->too_big++;

@@ -7,8 +7,11 @@
 # nothing was accepted, and why (wrong VNI 2, expected 1), where before a
 # "last 1.6 s ago" looked healthy; B again with A's VNI: what it sends is
 # accepted, the old drops are counted as such, and the ICMP error is past
-# (no "is its tunnel up?" on a healthy peer). The metrics' families and
-# labels are those of gsotunctl(8).
+# (no "is its tunnel up?" on a healthy peer). Last, a peer on A's own
+# link that nobody answers: the host unreachable A's kernel says for
+# want of an ARP (IPv6: neighbour discovery) answer is said as this
+# host's, not a router's. The metrics' families and labels are those of
+# gsotunctl(8).
 #
 # Usage: peerstate.sh 4|6   (the underlay family)
 #
@@ -23,6 +26,12 @@ lib_init 120 ping python3
 net_setup "$fam" 27
 PY=$LIB_DIR/ctl.py
 MAN=${top_srcdir:-$LIB_DIR/..}/man/gsotunctl.8
+# A peer on A's link where nobody is.
+if [ "$fam" = 6 ]; then
+	UL_X=fd00:198:18:27::9 NEIGH="neighbour discovery"
+else
+	UL_X=198.18.27.9 NEIGH=ARP
+fi
 
 # json_get NS PATH: show --json of NS, the value at PATH in VAL.
 json_get()
@@ -135,6 +144,36 @@ healthy()
 		{ diag "got $VAL"; return 1; }
 }
 
+# X, on A's link, answers nothing: frames flooded to it meet no
+# neighbour, and A's kernel says host unreachable from A's own address.
+dead_neighbour()
+{
+	local i pid
+
+	ctl_ok "$NS_A" peer add "$UL_X" || return 1
+	# Pings to nobody: their ARP requests are flooded to every peer.
+	ip netns exec "$NS_A" ping -n -q -c 40 -i 0.2 -W 1 "10.27.0.77" \
+		>/dev/null 2>&1 &
+	pid=$!
+	track_pid "$pid"
+	for ((i = 0; i < 80; i++)); do
+		sleep 0.1
+		ctl_ok "$NS_A" show || break
+		[[ $OUT == *"peer $UL_X"*"underlay: ICMP"* ]] && break
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid"
+	forget_pid "$pid"
+	diag "$((i / 10)).$((i % 10)) s for the neighbour to fail"
+	OUT=${OUT#*"peer $UL_X"}
+	has "route: ok" &&
+		has "underlay: ICMP host unreachable, said by this host: " &&
+		has "no answer to $NEIGH from it" &&
+		lacks "a router on the way" || return 1
+	json_get "$NS_A" peers.1.icmp_cause && [ "$VAL" = '"neighbour"' ] ||
+		{ diag "got $VAL"; return 1; }
+}
+
 # Each family and label of A's metrics is gsotunctl(8)'s.
 metrics_documented()
 {
@@ -153,6 +192,8 @@ check "  metrics: last heard, never accepted, the drops by cause" \
 check "B with VNI 1: pings both ways" right_vni
 check "show: the ICMP error is past, the drops a part, accepted now" \
 	healthy
+check "a peer on A's link that nobody answers: no neighbour, said by A" \
+	dead_neighbour
 check "the metrics' families and labels are gsotunctl(8)'s" \
 	metrics_documented
 ends_stop || diag "ends did not stop cleanly"

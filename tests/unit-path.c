@@ -325,6 +325,22 @@ static const struct cause_row causes[] = {
 };
 #define N_CAUSES (sizeof(causes) / sizeof(causes[0]))
 
+/*
+ * The same errors sent by this host (peer_icmp.own): a host unreachable
+ * is ARP or neighbour discovery unanswered; anything else what it says.
+ */
+static const struct cause_row own_causes[] = {
+	{ SO_EE_ORIGIN_ICMP, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH,
+	  PATH_ICMP_NEIGHBOUR, "neighbour" },
+	{ SO_EE_ORIGIN_ICMP6, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_ADDR,
+	  PATH_ICMP_NEIGHBOUR, "neighbour" },
+	{ SO_EE_ORIGIN_ICMP, ICMP_DEST_UNREACH, ICMP_PORT_UNREACH,
+	  PATH_ICMP_PORT, "port" },
+	{ SO_EE_ORIGIN_ICMP, ICMP_DEST_UNREACH, ICMP_NET_UNREACH,
+	  PATH_ICMP_NETWORK, "network" },
+};
+#define N_OWN_CAUSES (sizeof(own_causes) / sizeof(own_causes[0]))
+
 /* A device of encapsulation type on port, filled by hand. */
 static void hand_device(struct device *d, struct config *c,
 			enum encap_type type, uint16_t port)
@@ -357,6 +373,16 @@ static void test_icmp_text(void)
 		   "origin %u type %u code %u: %s", r->origin, r->type,
 		   r->code, r->name);
 	}
+	for (k = 0; k < N_OWN_CAUSES; k++) {
+		const struct cause_row *r = &own_causes[k];
+		struct peer_icmp q = { .origin = r->origin, .type = r->type,
+				       .code = r->code, .own = true };
+		enum path_icmp got = path_icmp_cause(&q);
+
+		ok(got == r->want && !strcmp(path_icmp_name(got), r->name),
+		   "origin %u type %u code %u from this host: %s", r->origin,
+		   r->type, r->code, r->name);
+	}
 	hand_device(&d, &c, ENCAP_VXLAN, 4789);
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
 	ok(strstr(buf, "port unreachable: nothing takes UDP port 4789") &&
@@ -378,6 +404,15 @@ static void test_icmp_text(void)
 	i.code = ICMP_HOST_UNREACH;
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
 	ok(!strncmp(buf, "host unreachable: a router", 26), "host: a router");
+	i.own = true;
+	path_icmp_hint(&d, &i, buf, sizeof(buf));
+	ok(!strncmp(buf, "host unreachable, said by this host: no answer to "
+		    "ARP", 52) && !strstr(buf, "a router on the way"),
+	   "host, from this host: no answer to ARP, no router's word");
+	path_icmp_what(&i, buf, sizeof(buf));
+	ok(!strcmp(buf, "host unreachable (no neighbour)"),
+	   "what it is, without the causes: \"%s\"", buf);
+	i.own = false;
 	i.code = ICMP_PKT_FILTERED;
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
 	ok(strstr(buf, "a filter on the way") != NULL, "prohibited: a filter");
@@ -433,7 +468,7 @@ int main(void)
 	if (env_route_mtu(PEER_N, if_nametoindex(ENV_UL), ROUTE_N) ||
 	    env_route_mtu(PEER_AUTO, if_nametoindex(ENV_UL), ROUTE_AUTO))
 		skip_all("cannot add the routes");
-	plan(11 + 17 + 5 + 2 + N_CAUSES + 9 + 5);
+	plan(11 + 17 + 5 + 2 + N_CAUSES + N_OWN_CAUSES + 11 + 5);
 	test_mtu_fixed();
 	test_mtu_auto();
 	test_unreach();

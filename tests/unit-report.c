@@ -223,6 +223,13 @@ static void fill(struct rig *r)
 	fill_refused(r, p1);
 	p2->path_mtu = 1500;
 	p2->reach = PEER_REACH_NO_ROUTE;
+	/* A host unreachable that this host said: no neighbour answers. */
+	p2->icmp_ns = NOW - 1 * SEC;
+	p2->icmp = (struct peer_icmp){ .origin = SO_EE_ORIGIN_ICMP, .type = 3,
+				       .code = 1, .err = EHOSTUNREACH,
+				       .own = true };
+	set_ip(&p2->icmp.from, "198.18.0.1");
+	p2->st.icmp_unreach = 3;
 
 	fdb_learn(&d0->s.fdb, l1, 0, (unsigned int)rig_peer(r, "198.18.0.3"),
 		  NOW - 3 * SEC, &before);
@@ -337,6 +344,11 @@ static void test_show(const struct rig *r)
 	has(t, ", 3.0 s ago (2 in all; it has sent since, all dropped)\n"
 	    "peer 198.18.0.4\n  route: no route, path mtu: 1500\n",
 	    "show: what ICMP said of a peer; a peer without a route");
+	has(t, "\n  underlay: ICMP host unreachable, said by this host: no "
+	    "answer to ARP from it",
+	    "show: a host unreachable from this host: no neighbour");
+	ok(!strstr(t, "a router on the way"),
+	   "show: a neighbour that does not answer is no router's word");
 
 	out = open_memstream(&one, &len);
 	report_start(&c, REPORT_SHOW);
@@ -500,6 +512,8 @@ static void test_json(const struct rig *r)
 			"d['peers'][1]['icmp_past']) == "
 			"('port', 3, 3, 3.0, False)",
 			"d['peers'][1]['counters']['icmp_unreach'] == 2",
+			"(d['peers'][2]['icmp_cause'], "
+			"d['peers'][2]['icmp_code']) == ('neighbour', 1)",
 			"(d['peers'][2]['route'], d['peers'][2]['path_mtu'])"
 			" == ('no route', 1500)",
 			"d['peers'][0]['route'] == 'ok'",
@@ -1338,7 +1352,7 @@ int main(void)
 	else if (!system("python3 -c pass 2>/dev/null"))
 		python = "python3";
 	log_level = LOG_LVL_WARN;
-	plan(73 + 9 + 4 + 5 + 7);
+	plan(73 + 9 + 4 + 5 + 9);
 	rig_open(&r, port_argv);
 	fill(&r);
 	test_stats(&r);
