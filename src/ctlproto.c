@@ -49,16 +49,19 @@ const char control_help[] =
  * holds them all). Here, so that gsotunctl, which passes requests on,
  * needs no parser of their values (ctlreq.c, optvalue.c).
  */
+const char *const control_commands[] = {
+	"show", "stats", "metrics", "version", "help", "peer", "fdb",
+	"route", "taps", "config",
+};
+const size_t control_n_commands =
+	sizeof(control_commands) / sizeof(*control_commands);
+
 bool control_is_command(const char *word)
 {
-	static const char *const commands[] = {
-		"show", "stats", "metrics", "version", "help", "peer", "fdb",
-		"route", "taps", "config",
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(word, commands[i]))
+	for (i = 0; i < control_n_commands; i++)
+		if (!strcmp(word, control_commands[i]))
 			return true;
 	return false;
 }

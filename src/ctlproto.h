@@ -58,6 +58,10 @@ socklen_t control_name(const char *opt, const char *dev,
  */
 bool control_is_command(const char *word);
 
+/* Those first words, control_n_commands of them. */
+extern const char *const control_commands[];
+extern const size_t control_n_commands;
+
 /*
  * The reply to "help", and what gsotunctl help prints: every request,
  * a line each, as ctlreq.c parses them.

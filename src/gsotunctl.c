@@ -24,6 +24,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include "ctlproto.h"
+#include "optable.h"
 
 /* Seconds to wait for gsotun: it answers within its own loop's turn. */
 #define CTL_TIMEOUT 10
@@ -694,13 +695,63 @@ static bool ctl_has_tap(const struct ctl_body *b, const char *dev)
 	return false;
 }
 
+/* A first word gsotunctl takes as a command, not as DEV. */
+static bool ctl_is_command(const char *word)
+{
+	return control_is_command(word) || !strcmp(word, "list");
+}
+
+/*
+ * The command closest to word, gsotunctl's own list too, if one is close
+ * (a letter or two off, as optable_closest() judges options); or NULL.
+ */
+static const char *ctl_closest(const char *word)
+{
+	const char *own[] = { "list" };
+	const char *hit = optable_nearest(word, strlen(word), control_commands,
+					  control_n_commands);
+
+	return hit ? hit : optable_nearest(word, strlen(word), own, 1);
+}
+
+/*
+ * word is no command: said, with the one it may be a slip for; where no
+ * tap is named (--control), or none of that name is here.
+ */
+static void __attribute__((noreturn)) ctl_unknown(const char *word,
+						  bool control)
+{
+	const char *near = ctl_closest(word);
+
+	if (near)
+		ctl_die(EX_USAGE, "unknown command '%s'; did you mean '%s'?%s",
+			word, near, control ? " (with --control, no DEV)" : "");
+	if (control)
+		ctl_die(EX_USAGE, "unknown command '%s' (with --control, no "
+			"DEV; gsotunctl help: the commands)", word);
+	ctl_die(EX_USAGE, "unknown command '%s', and no tap %s here "
+		"(gsotunctl help: the commands)", word, word);
+}
+
+/*
+ * No gsotun has tap dev, and dev is where a command goes (no command
+ * follows it): a word that no interface here is named either is a
+ * command mistyped, not a tap.
+ */
+static void ctl_no_tap(const char *dev, bool alone)
+{
+	if (alone && !if_nametoindex(dev))
+		ctl_unknown(dev, false);
+}
+
 /*
  * The gsotun that has tap dev, connected: the one its socket is named
  * after (its main tap), else the one of this namespace whose taps have
  * it (gsotun takes one socket, named after its main tap). Its socket's
- * name in name.
+ * name in name. alone: no command follows dev, which may be one
+ * mistyped.
  */
-static int ctl_find_tap(const char *dev, char *name, size_t len)
+static int ctl_find_tap(const char *dev, bool alone, char *name, size_t len)
 {
 	static struct ctl_scan s;
 	struct ctl_body b = { 0 };
@@ -742,6 +793,7 @@ static int ctl_find_tap(const char *dev, char *name, size_t len)
 		ctl_die(EXIT_FAILURE, "no gsotun with tap %s among those "
 			"this user may ask (root, or the user or group gsotun "
 			"runs as)", dev);
+	ctl_no_tap(dev, alone);
 	ctl_die(EXIT_FAILURE, "no gsotun with tap %s in this network "
 		"namespace (gsotunctl help: the commands)", dev);
 }
@@ -758,7 +810,9 @@ static int ctl_open(const struct ctl_args *a, const char *dev, char *name,
 		return ctl_checked(ctl_dial(name, false), name);
 	}
 	if (dev)
-		return ctl_find_tap(dev, name, len);
+		return ctl_find_tap(dev, !a->n_words ||
+					 !ctl_is_command(a->words[0]),
+				    name, len);
 	return ctl_find_one(name, len);
 }
 
@@ -850,12 +904,6 @@ static int ctl_reply(int fd)
 	return EXIT_SUCCESS;
 }
 
-/* A first word gsotunctl takes as a command, not as DEV. */
-static bool ctl_is_command(const char *word)
-{
-	return control_is_command(word) || !strcmp(word, "list");
-}
-
 int main(int argc, char **argv)
 {
 	char req[CONTROL_REQ_MAX + 1], name[sizeof(req)];
@@ -867,8 +915,7 @@ int main(int argc, char **argv)
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
 	/* --control names the socket: the first word is the command. */
 	if (a.control && a.n_words && !ctl_is_command(a.words[0]))
-		ctl_die(EX_USAGE, "'%s' is not a command (with --control, no "
-			"DEV)", a.words[0]);
+		ctl_unknown(a.words[0], true);
 	if (!a.control && a.n_words && !ctl_is_command(a.words[0])) {
 		dev = *a.words++;
 		a.n_words--;

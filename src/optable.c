@@ -181,30 +181,39 @@ static const char *const optable_argp_own[] = { "help", "usage", "version",
 #define OPTABLE_N_ARGP_OWN                                                    \
 	(sizeof(optable_argp_own) / sizeof(*optable_argp_own))
 
-/* Levenshtein's distance of a (la bytes) and b, both under 64 bytes. */
+/*
+ * The edits from a (la bytes) to b, both under 64 bytes: Levenshtein's
+ * distance, a swap of two letters side by side one edit ("shwo" is one
+ * from "show", as in Damerau's optimal string alignment).
+ */
 static unsigned int optable_distance(const char *a, size_t la, const char *b)
 {
-	unsigned int row[64], i, j, diag, up;
+	unsigned int rows[3][64], *prev2, *prev, *row, i, j, v;
 	size_t lb = strlen(b);
 
 	if (la >= 64 || lb >= 64)
 		return UINT_MAX;
+	/* Row i in rows[(i + 1) % 3], the two before it beside it. */
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
+		rows[1][j] = j;
 	for (i = 1; i <= la; i++) {
-		diag = row[0];
+		prev2 = rows[(i + 2) % 3];
+		prev = rows[i % 3];
+		row = rows[(i + 1) % 3];
 		row[0] = i;
 		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < row[j])
-				row[j] = up + 1;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			diag = up;
+			v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			row[j] = v;
 		}
 	}
-	return row[lb];
+	return rows[(la + 1) % 3][lb];
 }
 
 /* The option of the table named name (len bytes) or by a prefix of it. */
@@ -230,23 +239,43 @@ const struct argp_option *optable_find(const char *name, size_t len,
 }
 
 /*
- * The name of the table closest to name (len bytes), if it is close: two
- * edits at most, and not more than a third of what was typed.
+ * Is candidate closer to name (len bytes) than *best edits, and close: two
+ * edits at most, and not more than a third of what was typed? Then *best
+ * is its distance.
  */
+static bool optable_closer(const char *name, size_t len,
+			   const char *candidate, unsigned int *best)
+{
+	unsigned int d = optable_distance(name, len, candidate);
+
+	if (d >= *best || 3 * d > len)
+		return false;
+	*best = d;
+	return true;
+}
+
+/* The name of the table closest to name (len bytes), if it is close. */
 const char *optable_closest(const char *name, size_t len)
 {
 	const struct argp_option *o;
-	unsigned int d, best = 3;
 	const char *hit = NULL;
+	unsigned int best = 3;
 
-	for (o = optable; o->name || o->doc; o++) {
-		if (!o->name)
-			continue;
-		d = optable_distance(name, len, o->name);
-		if (d < best && 3 * d <= len) {
-			best = d;
+	for (o = optable; o->name || o->doc; o++)
+		if (o->name && optable_closer(name, len, o->name, &best))
 			hit = o->name;
-		}
-	}
+	return hit;
+}
+
+const char *optable_nearest(const char *name, size_t len,
+			    const char *const *names, size_t n)
+{
+	const char *hit = NULL;
+	unsigned int best = 3;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (optable_closer(name, len, names[i], &best))
+			hit = names[i];
 	return hit;
 }

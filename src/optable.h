@@ -28,4 +28,11 @@ const struct argp_option *optable_find(const char *name, size_t len,
 /* The long name of the table closest to name (len bytes), or NULL. */
 const char *optable_closest(const char *name, size_t len);
 
+/*
+ * The one of the n names closest to name (len bytes), if it is close as
+ * optable_closest() judges; NULL if none is. For gsotunctl's commands.
+ */
+const char *optable_nearest(const char *name, size_t len,
+			    const char *const *names, size_t n);
+
 #endif

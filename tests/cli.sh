@@ -134,10 +134,38 @@ if [ "$CLI_ALONE" = 1 ]; then
 	ok $? "gsotunctl help lists every request all the same, exit 0"
 	"$GSOTUNCTL" help >"$tmp/help" 2>&1 && help_documented
 	ok $? "each command of gsotunctl help is in gsotunctl(8) and --help"
+	while IFS='|' read -r args msg; do
+		read -ra argv <<<"$args"
+		err=$("$GSOTUNCTL" "${argv[@]}" 2>&1 >/dev/null)
+		st=$?
+		[ "$st" -eq 64 ] && [ "$err" = "gsotunctl: $msg" ]
+		good=$?
+		ok "$good" "gsotunctl $args: exit 64, '$msg' (status $st)"
+		[ "$good" -eq 0 ] || diag "$err"
+	done <<-'EOF'
+	shwo|unknown command 'shwo'; did you mean 'show'?
+	metrcs|unknown command 'metrcs'; did you mean 'metrics'?
+	lsit|unknown command 'lsit'; did you mean 'list'?
+	peers add 192.0.2.9|unknown command 'peers'; did you mean 'peer'?
+	frobnicate|unknown command 'frobnicate', and no tap frobnicate here (gsotunctl help: the commands)
+	--control @x shwo|unknown command 'shwo'; did you mean 'show'? (with --control, no DEV)
+	EOF
+	"$GSOTUNCTL" lo show >/dev/null 2>"$tmp/lo"
+	st=$?
+	grep -q 'no gsotun with tap lo in this network namespace' "$tmp/lo" &&
+		[ "$st" -eq 1 ]
+	ok $? "gsotunctl lo show: a tap's name, no gsotun has it (status $st)"
+	"$GSOTUNCTL" lo >/dev/null 2>"$tmp/lo"
+	st=$?
+	grep -q 'no gsotun with tap lo in' "$tmp/lo" && [ "$st" -eq 1 ]
+	ok $? "gsotunctl lo: an interface's name is taken as a tap's"
 else
 	skip "no network namespace of our own (unshare -n, -rn)"
 	skip "gsotunctl help without a gsotun"
 	skip "the commands of gsotunctl help documented"
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "gsotunctl of unknown commands"
+	done
 fi
 
 # gsotun --check ARGS... (with a peer): status in ST, stdout in OUT, stderr

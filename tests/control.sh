@@ -193,8 +193,13 @@ errors()
 		ctl_fails 64 "unrecognized option" "$NS_A" --bogus &&
 		ctl_fails 64 "--json goes with show, stats, fdb show, route show" \
 			"$NS_A" metrics --json &&
-		ctl_fails 64 "'shwo' is not a command" "$NS_A" \
-			--control "@gsotun/$TAP_A" shwo &&
+		ctl_fails 64 "unknown command 'shwo'; did you mean 'show'? " \
+			"$NS_A" --control "@gsotun/$TAP_A" shwo &&
+		ctl_fails 64 "unknown command 'shwo'; did you mean 'show'?" \
+			"$NS_A" shwo &&
+		ctl_fails 64 "unknown command 'peers'; did you mean 'peer'?" \
+			"$NS_A" peers add 198.18.23.9 &&
+		ctl_ok "$NS_A" "$TAP_A" && has "tunnel $TAP_A: vxlan VNI 1" &&
 		ctl_fails 1 "no gsotun runs in this network namespace" \
 			"$NS_C" show
 }

@@ -284,6 +284,9 @@ static const struct row rows[] = {
 	{ A(R, "--remotee", "192.0.2.3"), 64,
 	  "gsotun: unrecognized option '--remotee' (did you mean --remote?)" },
 	{ A(R, "--lerning"), 64, "(did you mean --learning?)" },
+	/* Two letters swapped are one slip: 2 of 4 would be too many. */
+	{ A(R, "--mdoe", "tun"), 64,
+	  "unrecognized option '--mdoe' (did you mean --mode?)" },
 	{ A(R, "--bogus=1"), 64, "gsotun: unrecognized option '--bogus'\n" },
 	{ A(R, "--foo"), 64, "unrecognized option '--foo'\nTry" },
 	{ A(R, "--address", "--foo"), 64, "invalid --address '--foo'" },
