@@ -102,7 +102,7 @@ const struct argp_option optable[] = {
 	{ .doc = "Device:" },
 	{ .name = "mode", .key = OPT_MODE, .arg = "tap|tun",
 	  .doc = "A tap, Ethernet frames (default), or a tun, IP packets "
-		 "(--encap gre or gre-udp)" },
+		 "(--encap gre, gre-udp or vxlan-gpe)" },
 	{ .name = "dev", .key = OPT_DEV, .arg = "NAME",
 	  .doc = "Tap (or tun) device name (default gsotun0)" },
 	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",

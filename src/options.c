@@ -32,7 +32,7 @@ const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
 static const char options_doc[] =
 	"gsotun -- userspace tunnel endpoint that carries TSO/GSO "
 	"super-frames from a tap (or IP super-packets from a tun, --mode tun) "
-	"over VXLAN, GRE or GRE-in-UDP."
+	"over VXLAN, GRE, GRE-in-UDP or VXLAN-GPE."
 	"\v"
 	"Examples:\n"
 	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"

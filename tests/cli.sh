@@ -77,6 +77,25 @@ for p in "$GSOTUN" "$GSOTUNCTL"; do
 	ok $? "$(basename "$p") -h is --help"
 done
 
+# The encapsulations --help says a tun takes are those gsotun takes: the
+# ones its refusal of vxlan in a tun lists.
+tun_encaps()
+{
+	local want help
+
+	want=$("$GSOTUN" --check --remote 192.0.2.2 --mode tun 2>&1)
+	want=${want#*use --encap }
+	want=${want%%$'\n'*}
+	help=$("$GSOTUN" --help | tr -s ' \n' ' ')
+	[ -n "$want" ] && [[ $help == *"IP packets (--encap $want)"* ]] &&
+		return 0
+	diag "a tun takes --encap $want; --help says:" \
+		"$(grep -A1 -- '--mode' <<<"$help")"
+	return 1
+}
+tun_encaps
+ok $? "gsotun --help: --mode tun takes every encapsulation that carries IP"
+
 # Every request, as ctlreq.c parses them, and list.
 help_lists()
 {

@@ -11,7 +11,7 @@
 # link that nobody answers: the host unreachable A's kernel says for
 # want of an ARP (IPv6: neighbour discovery) answer is said as this
 # host's, not a router's. The metrics' families and labels are those of
-# gsotunctl(8).
+# gsotunctl(8), the counters and their order gsotun(8)'s.
 #
 # Usage: peerstate.sh 4|6   (the underlay family)
 #
@@ -174,6 +174,28 @@ dead_neighbour()
 		{ diag "got $VAL"; return 1; }
 }
 
+# A's counters are those of gsotun(8)'s COUNTERS, in the order it says
+# they are printed in; a peer's those of its line under SIGUSR1.
+counters_documented()
+{
+	local man8=${MAN%/*}/gsotun.8 man prog peer
+
+	man=$(sed -n '/^\.SH COUNTERS/,/^\.SH /p' "$man8" |
+		awk 'prev == ".TP" { print $2 } { prev = $0 }')
+	ctl_ok "$NS_A" stats || return 1
+	prog=$(tail -n 1 <<<"$OUT" | tr ' ' '\n' | sed 's/=.*//')
+	[ -n "$prog" ] && [ "$man" = "$prog" ] ||
+		{ diag "gsotun(8) and gsotun differ:" \
+			"$(diff <(echo "$man") <(echo "$prog"))"; return 1; }
+	man=$(sed -n '/^\.B SIGUSR1/,/^\.fi/p' "$man8" |
+		grep -o 'peer_[a-z_]*=' | tr -d =)
+	peer=$(grep '^peer ' <<<"$OUT" | head -n 1 | tr ' ' '\n' |
+		sed -n 's/^\(peer_[a-z_]*\)=.*/\1/p')
+	[ -n "$peer" ] && [ "$man" = "$peer" ] ||
+		{ diag "a peer's line: gsotun(8) and gsotun differ:" \
+			"$(diff <(echo "$man") <(echo "$peer"))"; return 1; }
+}
+
 # Each family and label of A's metrics is gsotunctl(8)'s.
 metrics_documented()
 {
@@ -196,5 +218,6 @@ check "a peer on A's link that nobody answers: no neighbour, said by A" \
 	dead_neighbour
 check "the metrics' families and labels are gsotunctl(8)'s" \
 	metrics_documented
+check "the counters are gsotun(8)'s, in its order" counters_documented
 ends_stop || diag "ends did not stop cleanly"
 done_testing
