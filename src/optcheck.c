@@ -12,21 +12,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "optable.h"
 #include "optcheck.h"
 #include "peersfile.h"
 
-/* argp_error(), saying the file and line of an option from --config. */
+/*
+ * The line of --config that gave the option an error of the checks at
+ * the end is about: the first one msg names ("--queues 2: raw GRE has
+ * one socket...; use --encap gre-udp"), if the file gave it last; else 0.
+ */
+static unsigned int options_msg_line(const struct options_state *st,
+				     const char *msg)
+{
+	const struct argp_option *o;
+	const char *p = strstr(msg, "--");
+	bool known;
+	size_t n;
+
+	if (!p || !st->n_conf)
+		return 0;
+	p += 2;
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
+	o = optable_find(p, n, &known);
+	if (!o || o->name[n] || o->key < OPT_REMOTE ||
+	    o->key - OPT_REMOTE >= OPTIONS_KEYS)
+		return 0;
+	return st->key_line[o->key - OPT_REMOTE];
+}
+
+/*
+ * argp_error(), saying the file and line of an option from --config: of
+ * the option being parsed, or at the end of the one the error names.
+ */
 void options_error(const struct argp_state *state, const char *fmt, ...)
 {
 	const struct options_state *st = state->input;
+	unsigned int line = st->line;
 	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (st->line)
-		argp_error(state, "%s:%u: %s", st->conf_name, st->line, msg);
+	if (!line && st->finishing)
+		line = options_msg_line(st, msg);
+	if (line)
+		argp_error(state, "%s:%u: %s", st->conf_name, line, msg);
 	else
 		argp_error(state, "%s", msg);
 }
@@ -73,7 +104,7 @@ static int options_check_encap(struct argp_state *state,
 static int options_check_peers_file(struct argp_state *state,
 				    struct config *cfg)
 {
-	char why[160];
+	char why[320];
 	FILE *f;
 	int err;
 
@@ -514,6 +545,7 @@ int options_finish(struct argp_state *state)
 	struct options_state *st = state->input;
 	int err;
 
+	st->finishing = true;
 	err = options_check_peers_file(state, st->cfg);
 	if (!err)
 		err = options_check_evpn(state, st);

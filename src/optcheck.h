@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include "options.h"
 
+/* Keys from OPT_REMOTE on whose --config line is kept. */
+#define OPTIONS_KEYS 64
+
 /* What the parser remembers besides struct config. */
 struct options_state {
 	struct config *cfg;
@@ -31,6 +34,13 @@ struct options_state {
 	const unsigned int *conf_lines;
 	unsigned int n_conf;
 	unsigned int line;
+	/*
+	 * The line of --config each option last came from, by its key
+	 * from OPT_REMOTE on (0: the command line's, or not given), for
+	 * an error of options_finish() between two of them.
+	 */
+	unsigned int key_line[OPTIONS_KEYS];
+	bool finishing;		/* in options_finish() */
 };
 
 /*

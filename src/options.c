@@ -632,6 +632,8 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	struct config *cfg = st->cfg;
 
 	st->line = options_line(state, key);
+	if (key >= OPT_REMOTE && key - OPT_REMOTE < OPTIONS_KEYS)
+		st->key_line[key - OPT_REMOTE] = st->line;
 	if (options_flag(key, st))
 		return 0;
 	switch (key) {

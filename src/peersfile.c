@@ -228,36 +228,86 @@ static const char *peersfile_mode_line(const struct config *cfg,
 	return NULL;
 }
 
-/*
- * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR" (a tap),
- * "route PREFIX=ADDR" (a tun), or nothing; '#' starts a comment. Why
- * not (maybe in buf, len bytes), or NULL.
- */
-static const char *peersfile_line(struct config *cfg, char *line, char *buf,
-				  size_t len)
+/* What a line of key takes ("ADDR" for remote), or NULL: no such line. */
+static const char *peersfile_arg(const char *key)
 {
-	char *hash = strchr(line, '#'), *key, *val, *save;
+	if (!strcmp(key, "remote"))
+		return "ADDR";
+	if (!strcmp(key, "fdb"))
+		return "[DEV=]MAC[@VID]=ADDR";
+	if (!strcmp(key, "route"))
+		return "[DEV=]PREFIX=ADDR";
+	return NULL;
+}
 
-	if (hash)
-		*hash = '\0';
-	key = strtok_r(line, " \t\r\n", &save);
-	if (!key)
-		return NULL;
-	val = strtok_r(NULL, " \t\r\n", &save);
-	if (!val)
-		return "a value is missing";
-	if (strtok_r(NULL, " \t\r\n", &save))
-		return "one value a line";
-	if (peersfile_mode_line(cfg, key))
-		return peersfile_mode_line(cfg, key);
+/*
+ * line cut, in place, into its first word *key and the rest *val, blanks
+ * at either end of it dropped; false for a line of blanks.
+ */
+static bool peersfile_split(char *line, char **key, char **val)
+{
+	static const char blank[] = " \t\r\n";
+	char *end;
+
+	*key = line + strspn(line, blank);
+	if (!**key)
+		return false;
+	*val = *key + strcspn(*key, blank);
+	if (**val)
+		*(*val)++ = '\0';
+	*val += strspn(*val, blank);
+	end = *val + strlen(*val);
+	while (end > *val && strchr(blank, end[-1]))
+		*--end = '\0';
+	return true;
+}
+
+/* The entry of a line of key, its value val; why not, or NULL. */
+static const char *peersfile_add(struct config *cfg, const char *key,
+				 const char *val, char *buf, size_t len)
+{
 	if (!strcmp(key, "remote"))
 		return peersfile_add_remote(cfg, val);
 	if (!strcmp(key, "fdb"))
 		return peersfile_add_fdb(cfg, val);
-	if (!strcmp(key, "route"))
-		return peersfile_add_route(cfg, val, buf, len);
-	return "neither 'remote ADDR', 'fdb [DEV=]MAC[@VID]=ADDR' nor 'route "
-	       "[DEV=]PREFIX=ADDR'";
+	return peersfile_add_route(cfg, val, buf, len);
+}
+
+/*
+ * One line of a peers file: "remote ADDR", "fdb MAC[@VID]=ADDR" (a tap),
+ * "route PREFIX=ADDR" (a tun), or nothing; '#' starts a comment. Why
+ * not, in buf (len bytes) as the configuration file says it: the value
+ * quoted, the whole rest of the line ("fdb MAC ADDR": missing =ADDR); or
+ * NULL.
+ */
+static const char *peersfile_line(struct config *cfg, char *line, char *buf,
+				  size_t len)
+{
+	char *hash = strchr(line, '#'), *key, *val, more[160];
+	const char *arg, *why;
+
+	if (hash)
+		*hash = '\0';
+	if (!peersfile_split(line, &key, &val))
+		return NULL;
+	arg = peersfile_arg(key);
+	if (!arg) {
+		snprintf(buf, len, "'%.64s' is neither 'remote ADDR', 'fdb "
+			 "[DEV=]MAC[@VID]=ADDR' nor 'route [DEV=]PREFIX=ADDR'",
+			 key);
+		return buf;
+	}
+	if (peersfile_mode_line(cfg, key))
+		return peersfile_mode_line(cfg, key);
+	if (!*val) {
+		snprintf(buf, len, "%s needs a value (%s %s)", key, key, arg);
+		return buf;
+	}
+	why = peersfile_add(cfg, key, val, more, sizeof(more));
+	if (!why)
+		return NULL;
+	snprintf(buf, len, "invalid %s '%.64s': %s", key, val, why);
+	return buf;
 }
 
 /* The command line's part of cfg's lists, copied into c. */
@@ -288,7 +338,7 @@ static int peersfile_copy_cmd(const struct config *cfg, struct config *c)
 static const char *peersfile_read(struct config *c, FILE *f, char *buf,
 				  size_t len)
 {
-	char line[256], msg[160];
+	char line[256], msg[256];
 	const char *why = NULL;
 	unsigned int n = 0;
 	size_t read = 0;

@@ -218,7 +218,7 @@ static unsigned int port_new_peers(struct port *port, const struct config *c)
 /* Read the peers file into cfg; 0, or -errno with the reason logged. */
 static int port_read_peers(struct port *port, struct config *cfg)
 {
-	char why[160];
+	char why[320];
 	FILE *file;
 	int err;
 

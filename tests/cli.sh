@@ -305,8 +305,8 @@ refused "invalid --cpus '': an empty list" --cpus ''
 ok $? "--check --cpus '': exit 64, an empty list"
 printf 'mode tun\nencap gre\nroute 10.0.0.0/8=192.0.2.2\nlearning\n' \
 	>"$tmp/tun.conf"
-refused "--learning is for --mode tap" --config "$tmp/tun.conf"
-ok $? "--check of a file with 'mode tun' and 'learning': exit 64"
+refused "$tmp/tun.conf:4: --learning is for --mode tap" --config "$tmp/tun.conf"
+ok $? "--check of a file with 'mode tun' and 'learning': exit 64, its line"
 printf '%s\n' 'route 10.0.0.0/8=192.0.2.2' 'remote 192.0.2.3' >"$tmp/tun.peers"
 gt_check --mode tun --encap gre --peers "$tmp/tun.peers"
 [ "$ST" -eq 0 ]
@@ -316,6 +316,17 @@ printf '%s\n' 'remote 192.0.2.3' 'fdb 52:54:00:00:00:01=192.0.2.3' \
 refused "--peers '$tmp/tun.peers': line 2: 'fdb' is for --mode tap" \
 	--mode tun --encap gre --peers "$tmp/tun.peers"
 ok $? "--check --mode tun --peers with an fdb line: exit 64, its line"
+# A bad line of the peers file is said as the configuration file says
+# an option: the value quoted, the rest of the line.
+printf '%s\n' 'remote 192.0.2.3' 'fdb 52:54:00:00:00:01 192.0.2.3' \
+	>"$tmp/tap.peers"
+refused "--peers '$tmp/tap.peers': line 2: invalid fdb '52:54:00:00:00:01 192.0.2.3': missing =ADDR" \
+	--peers "$tmp/tap.peers"
+ok $? "--check --peers with 'fdb MAC ADDR': missing =ADDR, the value quoted"
+printf '%s\n' 'remote 192.0.2.x' >"$tmp/tap.peers"
+refused "--peers '$tmp/tap.peers': line 1: invalid remote '192.0.2.x': not an IPv4 or IPv6 address" \
+	--peers "$tmp/tap.peers"
+ok $? "--check --peers with a bad address: the value quoted"
 # No peer at start: --local says the underlay's family; neither, exit 64.
 ERR=$("$GSOTUN" --check --dev x 2>&1 >/dev/null)
 ST=$?
@@ -337,8 +348,9 @@ for local in 198.51.100.1 ::; do
 	ok $? "--check --local $local with no peer: taken, read back the same"
 done
 printf 'queues 2\nencap gre\n' >"$tmp/gre.conf"
-refused "--queues 2: raw GRE has one socket" --config "$tmp/gre.conf"
-ok $? "--check of a file with 'queues 2' and 'encap gre': exit 64"
+refused "$tmp/gre.conf:1: --queues 2: raw GRE has one socket" \
+	--config "$tmp/gre.conf"
+ok $? "--check of a file with 'queues 2' and 'encap gre': exit 64, its line"
 
 for f in gsotun gsotunctl; do
 	bash -n "$completion/$f" 2>"$tmp/syntax"

@@ -572,7 +572,7 @@ phase_reload()
 	echo "remote not-an-address" >>"$file"
 	kill -HUP "${GT_PID[${NS[A]}]}"
 	check "$label: a broken file changes nothing (logged)" \
-		wait_log "${NS[A]}" "line 6: not an IPv4 or IPv6 address"
+		wait_log "${NS[A]}" "line 6: invalid remote 'not-an-address': not an IPv4 or IPv6 address"
 	check "$label: A still pings B" ping_ok "${NS[A]}" "${OV4[B]}"
 	peers_file B C D >"$file"
 	kill -HUP "${GT_PID[${NS[A]}]}"

@@ -142,7 +142,7 @@ truncate -s 1048576 "$PEERS"
 check "a file of 1 MiB exactly: taken" hup_taken
 echo "remote $UL_B bogus" >"$PEERS"
 check "a file that does not parse: refused" \
-	hup_refused "$PEERS: line 1: one value a line"
+	hup_refused "$PEERS: line 1: invalid remote '$UL_B bogus': not an"
 gt_counters "$NS_A"
 check "A still has B as its peer, and only B" \
 	eval "grep -q '^peer $UL_B ' ${GT_ERR[$NS_A]} &&
