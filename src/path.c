@@ -234,6 +234,17 @@ static void path_lower(struct device *d, int peer, uint32_t reported)
 #define PATH_WARN_NS (PATH_WARN_INTERVAL * 1000000000ull)
 
 /*
+ * The address the underlay's sockets are bound to, which their sends
+ * route from (`ip rule from` may hold their route): --local, or none.
+ */
+static const struct ipaddr *path_local(const struct device *d)
+{
+	const struct ipaddr *local = &d->s.cfg->local;
+
+	return local->family && !optvalue_ip_is_any(local) ? local : NULL;
+}
+
+/*
  * What the route to peer e says: its path MTU into *mtu (0: no route),
  * and whether the underlay reaches the peer. No route through a link
  * that went down (the kernel removes the routes of a link it takes down)
@@ -245,7 +256,7 @@ static enum peer_reach path_peer_route(struct device *d, struct peer *e,
 	struct link_route r;
 	bool up;
 
-	*err = -link_route_get(d->link, &e->addr, quiet, &r);
+	*err = -link_route_get(d->link, &e->addr, path_local(d), quiet, &r);
 	*mtu = *err ? 0 : r.mtu;
 	if (!*err) {
 		if (r.oif != e->oif && e->oif)
