@@ -245,7 +245,7 @@ static int device_set_mac(struct device *d)
 	} else {
 		if ((!local.family || optvalue_ip_is_any(&local)) &&
 		    c->n_remotes &&
-		    !link_route_get(d->link, &c->remotes[0], true, &r))
+		    !link_route_get(d->link, &c->remotes[0], NULL, true, &r))
 			local = r.src;
 		tap_stable_mac(d->s.ifname, &local, d->s.mac);
 	}

@@ -495,9 +495,12 @@ static int link_mtu_cb(const struct nlmsghdr *nlh, void *data)
 			      data);
 }
 
-/* As `ip route get dst`: the route the kernel would use for dst now. */
+/*
+ * As `ip route get dst [from src]`: the route the kernel would use for
+ * dst now, from a socket bound to src (NULL: to none).
+ */
 static int link_get_route(struct link *l, const struct ipaddr *dst,
-			  struct link_reply *r)
+			  const struct ipaddr *src, struct link_reply *r)
 {
 	struct nlmsghdr *nlh = link_req(l, RTM_GETROUTE, 0);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
@@ -506,6 +509,10 @@ static int link_get_route(struct link *l, const struct ipaddr *dst,
 	rtm->rtm_family = (uint8_t)dst->family;
 	rtm->rtm_dst_len = (uint8_t)(len * 8);
 	mnl_attr_put(nlh, RTA_DST, len, &dst->addr);
+	if (src && src->family == dst->family) {
+		rtm->rtm_src_len = (uint8_t)(len * 8);
+		mnl_attr_put(nlh, RTA_SRC, len, &src->addr);
+	}
 	return link_talk(l, link_route_cb, r);
 }
 
@@ -532,8 +539,8 @@ static int link_get_mtu(struct link *l, unsigned int ifindex,
  * PMTU the kernel has learnt for dst (a cached exception). Failures are
  * warnings: the caller may fall back to a default MTU.
  */
-int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
-		   struct link_route *out)
+int link_route_get(struct link *l, const struct ipaddr *dst,
+		   const struct ipaddr *src, bool quiet, struct link_route *out)
 {
 	struct link_reply route = { 0 }, dev = { 0 };
 	char addr[INET6_ADDRSTRLEN], name[32];
@@ -547,7 +554,7 @@ int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
 			 "cannot look up route to %s", addr);
 		return -EAFNOSUPPORT;
 	}
-	ret = link_get_route(l, dst, &route);
+	ret = link_get_route(l, dst, src, &route);
 	if (ret < 0) {
 		link_log(level, ret, &route,
 			 "cannot look up route to %s", addr);

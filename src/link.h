@@ -48,11 +48,15 @@ struct link_route {
 };
 
 /*
- * The route to dst into *out. mtu: the route's RTAX_MTU metric if set (a
- * learnt PMTU included), else the MTU of the route's output interface.
- * 0 or -errno (-ENETUNREACH: no route), logged as a warning unless quiet.
+ * The route to dst into *out, from src (the sockets' bound address, for
+ * rules that choose by it; NULL: none). mtu: the route's RTAX_MTU metric
+ * if set (a learnt PMTU included), else the MTU of the route's output
+ * interface. 0 or -errno (-ENETUNREACH: no route; -EHOSTUNREACH,
+ * -EACCES, -EINVAL: an unreachable, prohibit or blackhole route), logged
+ * as a warning unless quiet.
  */
-int link_route_get(struct link *l, const struct ipaddr *dst, bool quiet,
+int link_route_get(struct link *l, const struct ipaddr *dst,
+		   const struct ipaddr *src, bool quiet,
 		   struct link_route *out);
 
 /*

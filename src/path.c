@@ -226,6 +226,9 @@ static void path_lower(struct device *d, int peer, uint32_t reported)
 	struct peer *e = &d->s.peers->v[peer];
 	uint32_t cur = e->path_mtu ? e->path_mtu : UINT32_MAX;
 
+	/* What our own packets met in a loop (a circular route): nothing. */
+	if (e->route == PEER_ROUTE_CIRCULAR)
+		return;
 	path_peer_set(d, e, pmtu_lower(cur, reported, d->s.ipv6));
 }
 
@@ -234,10 +237,39 @@ static void path_lower(struct device *d, int peer, uint32_t reported)
 #define PATH_WARN_NS (PATH_WARN_INTERVAL * 1000000000ull)
 
 /*
+ * Whether interface ifindex is a tap or tun of the port: a route to a
+ * peer through any of them sends the tunnel's packets into the tunnel.
+ */
+static bool path_own_dev(const struct port *port, unsigned int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; ifindex && i < port->n_dev; i++)
+		if (port->dev[i] && port->dev[i]->ifindex == ifindex)
+			return true;
+	return false;
+}
+
+/*
+ * The address the underlay's sockets are bound to, which their sends
+ * route from (`ip rule from` may hold their route): --local, or none.
+ */
+static const struct ipaddr *path_local(const struct device *d)
+{
+	const struct ipaddr *local = &d->s.cfg->local;
+
+	return local->family && !optvalue_ip_is_any(local) ? local : NULL;
+}
+
+/*
  * What the route to peer e says: its path MTU into *mtu (0: no route),
  * and whether the underlay reaches the peer. No route through a link
  * that went down (the kernel removes the routes of a link it takes down)
- * is said as the link's fault; *err is why there is no route.
+ * is said as the link's fault; *err is why there is no route. A route
+ * out through a tap or tun of ours is a loop: its MTU, the tunnel's own,
+ * is not the path's (it would shrink the tap's with each look), and the
+ * peer is refused, as udp_tunnel_dst_lookup() refuses a "circular
+ * route" of the kernel's vxlan.
  */
 static enum peer_reach path_peer_route(struct device *d, struct peer *e,
 				       bool quiet, uint32_t *mtu, int *err)
@@ -245,12 +277,16 @@ static enum peer_reach path_peer_route(struct device *d, struct peer *e,
 	struct link_route r;
 	bool up;
 
-	*err = -link_route_get(d->link, &e->addr, quiet, &r);
+	*err = -link_route_get(d->link, &e->addr, path_local(d), quiet, &r);
 	*mtu = *err ? 0 : r.mtu;
 	if (!*err) {
 		if (r.oif != e->oif && e->oif)
 			e->oif_prev = e->oif;
 		e->oif = r.oif;
+		if (path_own_dev(d->port, r.oif)) {
+			*mtu = 0;
+			return PEER_REACH_CIRCULAR;
+		}
 		return r.oif_up ? PEER_REACH_OK : PEER_REACH_LINK_DOWN;
 	}
 	if (e->oif && !link_is_up(d->link, e->oif, &up) && !up)
@@ -320,7 +356,12 @@ static void path_peer_reach(struct device *d, struct peer *e,
 		return;
 	if (held)
 		snprintf(more, sizeof(more), " (and %lu more since)", held);
-	if (reach == PEER_REACH_LINK_DOWN)
+	if (reach == PEER_REACH_CIRCULAR)
+		log_warn("%s: the route to the peer %s goes out through %s, "
+			 "a device of ours: refused, a loop%s",
+			 d->s.ifname, addr,
+			 link_name(d->link, e->oif, dev, sizeof(dev)), more);
+	else if (reach == PEER_REACH_LINK_DOWN)
 		log_warn("%s: underlay link %s down: nothing reaches %s%s",
 			 d->s.ifname,
 			 link_name(d->link, e->oif, dev, sizeof(dev)), addr,
@@ -328,6 +369,32 @@ static void path_peer_reach(struct device *d, struct peer *e,
 	else
 		log_warn("%s: no route to the peer %s (%s)%s", d->s.ifname,
 			 addr, strerror(err), more);
+}
+
+/*
+ * Whether frames go to peer e now that its route's lookup said reach
+ * (err: why none), enum peer_route: not through a device of ours; nor
+ * where the kernel's lookup refuses the address, as each send would:
+ * no route (ENETUNREACH), an unreachable, prohibit or blackhole one
+ * (EHOSTUNREACH, EACCES, EINVAL: fib_props[]). A lookup that failed
+ * otherwise (a netlink error) changes nothing.
+ */
+static uint8_t path_route_mark(const struct peer *e, enum peer_reach reach,
+			       int err)
+{
+	if (reach == PEER_REACH_CIRCULAR)
+		return PEER_ROUTE_CIRCULAR;
+	switch (err) {
+	case 0:
+		return PEER_ROUTE_OK;
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case EACCES:
+	case EINVAL:
+		return PEER_ROUTE_NONE;
+	default:
+		return e->route;
+	}
 }
 
 /*
@@ -367,6 +434,7 @@ static void path_look(struct device *d, bool quiet,
 		if (!path_peer_stale(e, c))
 			continue;
 		reach = path_peer_route(d, e, quiet, &mtu, &err);
+		e->route = path_route_mark(e, reach, err);
 		if (mtu)
 			path_peer_set(d, e, mtu);
 		path_peer_reach(d, e, reach, err, &say);

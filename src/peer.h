@@ -78,6 +78,21 @@ enum peer_reach {
 	PEER_REACH_OK = 0,
 	PEER_REACH_NO_ROUTE,	/* no route to it */
 	PEER_REACH_LINK_DOWN,	/* the route's interface is down */
+	PEER_REACH_CIRCULAR,	/* it goes out through a device of ours */
+};
+
+/*
+ * Whether frames go to a peer, as its route says (path.c marks it, the
+ * queues read it as they read path_mtu): not while the route goes out
+ * through a tap or tun of ours, a loop, refused as the kernel's
+ * udp_tunnel_dst_lookup() refuses a "circular route"; nor while the
+ * kernel has none, which every send would meet at the cost of a call.
+ */
+enum peer_route {
+	PEER_ROUTE_OK = 0,
+	PEER_ROUTE_NONE,	/* the lookup found none that takes it */
+	PEER_ROUTE_CIRCULAR,	/* through a device of ours */
+	PEER_ROUTE__MAX,
 };
 
 struct peer {
@@ -89,6 +104,7 @@ struct peer {
 	uint64_t icmp_ns;		/* its last ICMP error; 0: none */
 	struct peer_icmp icmp;		/* what it said */
 	enum peer_reach reach;
+	uint8_t route;			/* enum peer_route */
 	bool reach_said;		/* its loss was logged */
 	struct log_limit reach_warn;	/* and how often it may be */
 	unsigned int oif;		/* the last route's interface; 0 */

@@ -37,6 +37,8 @@ static const char *report_reach(const struct peer *e)
 		return "no route";
 	case PEER_REACH_LINK_DOWN:
 		return "link down";
+	case PEER_REACH_CIRCULAR:
+		return "circular";
 	default:
 		return "ok";
 	}
@@ -50,6 +52,8 @@ static const char *report_reach_word(const struct peer *e)
 		return "no-route";
 	case PEER_REACH_LINK_DOWN:
 		return "link-down";
+	case PEER_REACH_CIRCULAR:
+		return "circular";
 	default:
 		return "ok";
 	}
@@ -389,6 +393,23 @@ static void report_show_peer_drops(FILE *out, const struct device *dev,
 	fputc('\n', out);
 }
 
+/*
+ * What follows a circular route to a peer (path.c): which device of ours
+ * it goes through, and that frames to the peer are refused.
+ */
+static void report_show_circular(FILE *out, const struct port *port,
+				 const struct peer *e)
+{
+	unsigned int i;
+
+	if (e->reach != PEER_REACH_CIRCULAR)
+		return;
+	for (i = 0; i < port->n_dev; i++)
+		if (port->dev[i]->ifindex == e->oif)
+			fprintf(out, ", via %s", port->dev[i]->s.ifname);
+	fputs(" (refused)", out);
+}
+
 static void report_show_peer(FILE *out, const struct device *dev,
 			     const struct peer *e, uint64_t now)
 {
@@ -408,7 +429,9 @@ static void report_show_peer(FILE *out, const struct device *dev,
 	if (e->evpn)
 		fprintf(out, "  source: evpn%s\n",
 			e->evpn_only ? "" : " (and configured)");
-	fprintf(out, "  route: %s, path mtu: %s\n", report_reach(e), mtu);
+	fprintf(out, "  route: %s", report_reach(e));
+	report_show_circular(out, dev->port, e);
+	fprintf(out, ", path mtu: %s\n", mtu);
 	fprintf(out, "  sent: %" PRIu64 " packets (%s), %" PRIu64
 		" refused\n", s->tx_packets, tx, s->tx_drops);
 	fprintf(out, "  received: %" PRIu64 " packets (%s), last %s, last "

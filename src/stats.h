@@ -82,6 +82,10 @@
 	  "Packets dropped: link-scoped, several peers, no --route (tun)")    \
 	D(tx_drop_no_peer, TX_NO_PEER,                                        \
 	  "Frames dropped: the tunnel has no peer")                           \
+	D(tx_drop_circular_route, TX_CIRCULAR_ROUTE,                          \
+	  "Frames dropped: the route to their peer goes through our device")  \
+	D(tx_drop_peer_no_route, TX_PEER_NO_ROUTE,                            \
+	  "Frames dropped: the underlay has no route to their peer")          \
 	D(tx_drop_read, TX_READ,                                              \
 	  "Tap read errors")                                                  \
 	C(rx_packets,                                                         \

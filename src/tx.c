@@ -140,25 +140,51 @@ static void tx_queue(struct queue *q, const struct xmit_out *o,
 }
 
 /*
+ * Copies of frames that peers' routes refused (n[route], enum
+ * peer_route), counted by cause.
+ */
+static void tx_count_refused(struct queue *q, const uint64_t *n)
+{
+	uint64_t now = clock_now_ns();
+
+	if (n[PEER_ROUTE_NONE])
+		stats_drop(&q->st, DROP_TX_PEER_NO_ROUTE, n[PEER_ROUTE_NONE],
+			   now);
+	if (n[PEER_ROUTE_CIRCULAR])
+		stats_drop(&q->st, DROP_TX_CIRCULAR_ROUTE,
+			   n[PEER_ROUTE_CIRCULAR], now);
+}
+
+/*
  * Head-end replication (vxlan_xmit() over the all-zeros entries): the
- * segments planned once, queued for every peer.
+ * segments planned once, queued for every peer. A peer whose route
+ * refuses frames (path.c) costs no send, only a count, as
+ * vxlan_xmit_one() counts a circular route.
  */
 static void tx_flood(struct queue *q, const struct xmit_out *o)
 {
 	struct peers *ps = q->dev->peers;
+	uint64_t refused[PEER_ROUTE__MAX] = { 0 };
 	unsigned int i;
 
 	q->st.tx_flood++;
 	for (i = 0; i < ps->n; i++) {
 		unsigned int slot = ps->live[i];
+		uint8_t route = ps->v[slot].route;
 
 		/* The fabric's VTEPs of another VNI (evpn.c): not here. */
 		if (ps->v[slot].evpn_only && q->dev->evpn &&
 		    !(ps->v[slot].flood & (1u << q->idx)))
 			continue;
+		if (route != PEER_ROUTE_OK) {
+			refused[route]++;
+			continue;
+		}
 		q->lane->peer[slot].st.tx_flood += o->n;
 		tx_queue(q, o, &ps->v[slot]);
 	}
+	if (refused[PEER_ROUTE_NONE] || refused[PEER_ROUTE_CIRCULAR])
+		tx_count_refused(q, refused);
 }
 
 /* Frames for every peer (no forwarding entry; tx_dest()). */
@@ -404,6 +430,41 @@ static void tx_no_peer(struct queue *q, const uint8_t *buf, size_t len)
 		stats_drop(&q->st, DROP_TX_NO_PEER, 1, clock_now_ns());
 }
 
+/*
+ * A frame for a peer whose route refuses it (path.c): counted as read,
+ * and dropped by the route's cause without a send.
+ */
+static void tx_refused(struct queue *q, const uint8_t *buf, size_t len,
+		       uint8_t route)
+{
+	uint64_t n[PEER_ROUTE__MAX] = { 0 };
+	struct frame f;
+
+	if (!tx_parse_unsent(q, buf, len, &f))
+		return;
+	n[route] = 1;
+	tx_count_refused(q, n);
+}
+
+/*
+ * Whether the frame goes to no peer (dest, tx_dest()): then it is
+ * dropped and counted here.
+ */
+static bool tx_unsent(struct queue *q, const uint8_t *buf, size_t len, int dest)
+{
+	const struct peers *ps = q->dev->peers;
+
+	if (dest == TX_NO_PEER)
+		tx_no_peer(q, buf, len);
+	else if (dest == TX_NO_ROUTE)
+		tx_no_route(q, buf, len, DROP_TX_NO_ROUTE);
+	else if (dest >= 0 && ps->v[dest].route != PEER_ROUTE_OK)
+		tx_refused(q, buf, len, ps->v[dest].route);
+	else
+		return false;
+	return true;
+}
+
 /* One frame from the tap: composed for the wire and queued. */
 static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 {
@@ -427,14 +488,8 @@ static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 
 	if (d->evpn && len > VNET_HDR_LEN)
 		tx_local_source(q, buf + VNET_HDR_LEN, len - VNET_HDR_LEN);
-	if (dest == TX_NO_PEER) {
-		tx_no_peer(q, buf, len);
+	if (tx_unsent(q, buf, len, dest))
 		return;
-	}
-	if (dest == TX_NO_ROUTE) {
-		tx_no_route(q, buf, len, DROP_TX_NO_ROUTE);
-		return;
-	}
 	r = xmit_frame(&c, &q->tx.gre_seq, buf, len, &s->arena, &o);
 	/* The arena is full: send what it holds, plan into it again. */
 	if (r == -ENOSPC && s->arena.n) {

@@ -18,11 +18,14 @@
 #      tx_drop_send allowed. The neighbour entries A holds for B's tap
 #      (IPv4 and IPv6) were fresh when B stopped, so the pings must come
 #      back through them.
-#   2. underlay down and up (A's veth): A's tx_drop_send. An IPv6
+#   2. underlay down and up (A's veth): the route to B goes, and A drops
+#      what it would send to B without a send: tx_drop_peer_no_route
+#      (tx_drop_send too, for a send before the route watch). An IPv6
 #      underlay address goes with the link (keep_addr_on_down is 0); it is
 #      put back after up, as the network configuration would.
 #   3. the peer unreachable, two ways:
-#      a. an "unreachable" route to B in A: sends fail, A's tx_drop_send;
+#      a. an "unreachable" route to B in A: A drops what it would send
+#         to B without a send, tx_drop_peer_no_route;
 #      b. B's underlay address is removed: A's ARP or neighbour
 #         discovery fails and the kernel reports "host unreachable" (or
 #         "address unreachable") to the socket: A's tx_icmp_unreach.
@@ -244,7 +247,8 @@ check "$r: no drop counter moved but A's tx_drop_send" \
 
 # recovered B_ALLOWED: after a fault with A0/B0 taken before it: A ran
 # throughout, pings resume by themselves, a transfer is intact, and no
-# drop counter moved but A's tx_drop_send and B's B_ALLOWED ("" for none).
+# drop counter moved but A's tx_drop_send and tx_drop_peer_no_route and
+# B's B_ALLOWED ("" for none).
 recovered()
 {
 	check "$r: A ran throughout, its tap MTU unchanged" a_alive
@@ -252,8 +256,8 @@ recovered()
 		resumed_a "$OV4_B" "$OV6_B"
 	check "$r: 4 MiB A->B over IPv4 after, SHA-256 matches" \
 		xfer "$NS_A" "$NS_B" "$OV4_B" small
-	check "$r: no drop counter moved but tx_drop_send" \
-		quiet "$A0" tx_drop_send "$B0" "$1"
+	check "$r: no drop counter moved but tx_drop_send, peer_no_route" \
+		quiet "$A0" "tx_drop_send tx_drop_peer_no_route" "$B0" "$1"
 }
 
 # ---------------------------------------------------------------- 2
@@ -262,9 +266,9 @@ r="2. underlay down and up"
 snap
 A0=$CA B0=$CB
 ip -n "$NS_A" link set "$VETH_A" down
-check "$r: A counts the sends that fail (tx_drop_send)" \
-	provoke "$NS_A" "$OV4_B" "$NS_A" tx_drop_send \
-	"$(ctr "$A0" tx_drop_send)" 5
+check "$r: A counts what it does not send (tx_drop_peer_no_route)" \
+	provoke "$NS_A" "$OV4_B" "$NS_A" tx_drop_peer_no_route \
+	"$(ctr "$A0" tx_drop_peer_no_route)" 5
 ip -n "$NS_A" link set "$VETH_A" up
 if [ "$fam" = 6 ]; then
 	diag "A's veth after up: $(ip -n "$NS_A" -o addr show dev "$VETH_A" |
@@ -280,9 +284,9 @@ r="3a. unreachable route to the peer"
 snap
 A0=$CA B0=$CB
 ip -n "$NS_A" route add unreachable "$UL_B/$host"
-check "$r: A counts the sends that fail (tx_drop_send)" \
-	provoke "$NS_A" "$OV4_B" "$NS_A" tx_drop_send \
-	"$(ctr "$A0" tx_drop_send)" 5
+check "$r: A counts what it does not send (tx_drop_peer_no_route)" \
+	provoke "$NS_A" "$OV4_B" "$NS_A" tx_drop_peer_no_route \
+	"$(ctr "$A0" tx_drop_peer_no_route)" 5
 ip -n "$NS_A" route del unreachable "$UL_B/$host"
 wait_underlay || diag "the underlay does not answer after the route went"
 recovered ""

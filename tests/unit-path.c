@@ -4,8 +4,9 @@
  * argv in a network namespace of the test's own: the tap's MTU and the
  * budget from --mtu or the route, what an ICMP "fragmentation needed"
  * injected into the namespace changes, the tap's gso_max_size for bulk
- * UDP, what ICMP errors are said to mean, and the look at the routes
- * after a send that failed.
+ * UDP, what ICMP errors are said to mean, the look at the routes after
+ * a send that failed, and a peer whose route goes through a tap of ours
+ * (refused, a loop) or is one that refuses it.
  */
 #include "config.h"
 
@@ -462,18 +463,141 @@ static void test_send_failed(void)
 	env_close(&e);
 }
 
+/*
+ * ip route replace dst/32 of type (RTN_UNICAST dev oif, RTN_UNREACHABLE,
+ * RTN_PROHIBIT, RTN_BLACKHOLE), or with del the route of dst/32 deleted.
+ */
+static int route_to(const char *dst, uint8_t type, unsigned int oif, bool del)
+{
+	char buf[512] = { 0 };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+	struct in_addr a;
+
+	inet_pton(AF_INET, dst, &a);
+	nlh->nlmsg_type = del ? RTM_DELROUTE : RTM_NEWROUTE;
+	nlh->nlmsg_flags = del ? 0 : NLM_F_CREATE | NLM_F_REPLACE;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 32;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_STATIC;
+	rtm->rtm_scope = del		     ? RT_SCOPE_NOWHERE :
+			 type == RTN_UNICAST ? RT_SCOPE_LINK :
+					       RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = type;
+	mnl_attr_put(nlh, RTA_DST, sizeof(a), &a);
+	if (oif)
+		mnl_attr_put_u32(nlh, RTA_OIF, oif);
+	return env_nl(nlh);
+}
+
+#define PEER_LOOP "198.18.0.4"
+
+/*
+ * Its route through tap ifindex: refused, its path MTU and the tap's
+ * kept; said, or (again within ten seconds) not.
+ */
+static void circular_checks(struct env *e, struct peer *p, unsigned int ifindex,
+			    const char *what, bool said)
+{
+	struct device *d = &e->dev[0];
+	const char *log;
+	int n;
+
+	is_int(route_to(PEER_LOOP, RTN_UNICAST, ifindex, false), 0,
+	       "%s: the peer's route through it", what);
+	env_log_start();
+	path_check(d);
+	log = env_log_end();
+	ok(p->route == PEER_ROUTE_CIRCULAR && p->reach == PEER_REACH_CIRCULAR,
+	   "%s: path_check(): circular, refused", what);
+	ok(p->path_mtu == 1500 && env_mtu("ut-c") == 1450,
+	   "%s: the peer's path MTU and the tap's MTU kept", what);
+	ok(!strstr(log, "the route to the peer " PEER_LOOP " goes out through "
+			"ut-c") == !said,
+	   said ? "%s: said, naming the peer" :
+		  "%s: not said again within ten seconds", what);
+	inject_icmp(PEER_LOOP, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, 600);
+	n = read_errors(e, 1000);
+	path_check(d);
+	ok(n == 1 && p->path_mtu == 1500 && env_mtu("ut-c") == 1450,
+	   "%s: an ICMP too big (600) of the loop: MTUs kept", what);
+	is_int(route_to(PEER_LOOP, 0, 0, true), 0, "%s: the route gone", what);
+	path_check(d);
+	ok(p->route == PEER_ROUTE_OK && p->reach == PEER_REACH_OK &&
+		   p->path_mtu == 1500,
+	   "%s: back over the underlay: taken again", what);
+}
+
+/* The routes that refuse a peer: marked, unmarked when one takes it. */
+static void refusing_checks(struct env *e, struct peer *p)
+{
+	static const struct {
+		uint8_t type;
+		const char *name;
+	} rows[] = {
+		{ RTN_UNREACHABLE, "unreachable" },
+		{ RTN_PROHIBIT, "prohibit" },
+		{ RTN_BLACKHOLE, "blackhole" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		route_to(PEER_LOOP, rows[i].type, 0, false);
+		path_check(&e->dev[0]);
+		ok(p->route == PEER_ROUTE_NONE &&
+			   p->reach == PEER_REACH_NO_ROUTE,
+		   "a route of type %s: no route, no frame sent", rows[i].name);
+	}
+	route_to(PEER_LOOP, 0, 0, true);
+	path_check(&e->dev[0]);
+	ok(p->route == PEER_ROUTE_OK, "the route gone: frames go again");
+}
+
+/*
+ * A peer routed through a tap of the process, the one that sends or
+ * another (as vxlan_get_route() refuses its own device), and routes that
+ * refuse it.
+ */
+static void test_circular(void)
+{
+	char *argv[] = { "gsotun", "--dev", "ut-c", "--vni", "1", "--vni",
+			 "2=ut-c2", "--df", "set", "--remote", PEER_LOOP,
+			 NULL };
+	struct env e;
+	struct peer *p;
+
+	env_open(&e, 11, argv);
+	p = &e.port.peers.v[env_peer(&e, PEER_LOOP)];
+	if (!e.tap) {
+		for (int i = 0; i < 19; i++)
+			env_skip(no_tap, "a route through a tap of ours");
+		env_close(&e);
+		return;
+	}
+	ok(p->route == PEER_ROUTE_OK && p->path_mtu == 1500 &&
+		   env_mtu("ut-c") == 1450,
+	   "over the underlay: path MTU 1500, the tap's 1450");
+	circular_checks(&e, p, e.dev[0].ifindex, "the main tap", true);
+	circular_checks(&e, p, e.dev[1].ifindex, "the second tap", false);
+	refusing_checks(&e, p);
+	env_close(&e);
+}
+
 int main(void)
 {
 	env_netns();
 	if (env_route_mtu(PEER_N, if_nametoindex(ENV_UL), ROUTE_N) ||
 	    env_route_mtu(PEER_AUTO, if_nametoindex(ENV_UL), ROUTE_AUTO))
 		skip_all("cannot add the routes");
-	plan(11 + 17 + 5 + 2 + N_CAUSES + N_OWN_CAUSES + 11 + 5);
+	plan(11 + 17 + 5 + 2 + N_CAUSES + N_OWN_CAUSES + 11 + 5 + 19);
 	test_mtu_fixed();
 	test_mtu_auto();
 	test_unreach();
 	test_df_peers();
 	test_icmp_text();
 	test_send_failed();
+	test_circular();
 	return done_testing();
 }
