@@ -828,8 +828,8 @@ static void path_warn_unreach(struct device *d, const struct peer *e)
 /*
  * A peer's new ICMP error n into *i, and for a host unreachable whether
  * this host sent it (i->own): its sender one of our addresses, looked up
- * once for a sender that said so before (not the data path, and errors
- * come rate-limited).
+ * until it is found to be one (not the data path, and errors come
+ * rate-limited), so that a lookup that failed once is not kept.
  */
 static void path_icmp_sender(struct device *d, struct peer_icmp *i,
 			     const struct peer_icmp *n)
@@ -843,8 +843,8 @@ static void path_icmp_sender(struct device *d, struct peer_icmp *i,
 
 	if (path_icmp_cause(n) != PATH_ICMP_HOST || !n->from.family)
 		own = false;
-	else if (same && (was == PATH_ICMP_HOST || was == PATH_ICMP_NEIGHBOUR))
-		own = i->own;
+	else if (same && was == PATH_ICMP_NEIGHBOUR)
+		own = true;
 	else if (d->link)
 		own = !link_addr_mtu(d->link, &n->from, &mtu);
 	*i = *n;
