@@ -930,13 +930,27 @@ static void link_changes_one(struct link_changes *c, const struct nlmsghdr *nlh)
 	}
 }
 
+/*
+ * A whole message in the left bytes at nlh, as mnl_nlmsg_ok() says, but
+ * unsigned: that one takes a length of 2 GiB or more for a negative int,
+ * within any buffer, and the next message then far outside it. With its
+ * padding too, which the kernel puts after each (nlmsg_put()): libmnl
+ * reads attributes up to the aligned end (mnl_nlmsg_get_payload_tail()).
+ */
+static bool link_nlmsg_ok(const struct nlmsghdr *nlh, int left)
+{
+	return left >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= (unsigned int)left &&
+	       MNL_ALIGN(nlh->nlmsg_len) <= (unsigned int)left;
+}
+
 /* A buffer that does not read to its end may have held any change. */
 void link_changes_parse(struct link_changes *c, const void *buf, size_t len)
 {
 	const struct nlmsghdr *nlh = buf;
 	int left = len > INT_MAX ? INT_MAX : (int)len;
 
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+	for (; link_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
 		link_changes_one(c, nlh);
 	if (left)
 		c->any = c->all = true;
@@ -1282,7 +1296,7 @@ void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
 	int left = len > INT_MAX ? INT_MAX : (int)len;
 	bool lost = false;
 
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+	for (; link_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
 		lost |= !link_fdb_one(nlh, ops, ctx);
 	if (left || lost)
 		ops->lost(ctx);
