@@ -291,6 +291,20 @@ static void fdb_insert(struct fdb *f, uint32_t i, const uint8_t *mac,
 	f->n_learnt++;
 }
 
+/* One fabric's entry more (delta 1) or fewer (-1) behind peer. */
+static void fdb_evpn_count(struct fdb *f, unsigned int peer, int delta)
+{
+	struct fdb_peer *p = &f->peers[peer];
+
+	if (delta > 0) {
+		f->n_evpn++;
+		f->n_evpn_holders += !p->n_evpn++;
+	} else {
+		f->n_evpn--;
+		f->n_evpn_holders -= !--p->n_evpn;
+	}
+}
+
 /*
  * Empty slot i and close the gap (Knuth, TAOCP vol. 3, 6.4 Algorithm R):
  * each later entry of the cluster whose home slot is not between the gap
@@ -304,7 +318,8 @@ static void fdb_remove(struct fdb *f, uint32_t i)
 	if (f->slots[i].flags & FDB_SLOT_STATIC) {
 		fdb_static_key_del(f, &f->slots[i]);
 		f->n_static--;
-		f->n_evpn -= !!(f->slots[i].flags & FDB_SLOT_EVPN);
+		if (f->slots[i].flags & FDB_SLOT_EVPN)
+			fdb_evpn_count(f, f->slots[i].peer, -1);
 	} else {
 		fdb_unlink(f, i);
 		f->n_learnt--;
@@ -446,10 +461,11 @@ int fdb_add_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 		return r;
 	if (r && !(s->flags & FDB_SLOT_EVPN))
 		return -EEXIST;
-	if (s->flags & FDB_SLOT_EVPN)
+	if (s->flags & FDB_SLOT_EVPN) {
 		*before = (int)s->peer;
-	else
-		f->n_evpn++;
+		fdb_evpn_count(f, s->peer, -1);
+	}
+	fdb_evpn_count(f, peer, 1);
 	s->flags |= FDB_SLOT_EVPN;
 	s->peer = peer;
 	/* A static entry has no time: the slot keeps the dump's mark. */
@@ -480,7 +496,7 @@ static uint32_t fdb_walk_start(const struct fdb *f)
 	return start;
 }
 
-unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
+unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t keep,
 			    void (*gone)(void *ctx, unsigned int peer),
 			    void *ctx)
 {
@@ -491,7 +507,7 @@ unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
 		i = (start + k) & f->mask;
 		while (fdb_used(f, i) &&
 		       (f->slots[i].flags & FDB_SLOT_EVPN) &&
-		       f->slots[i].updated != gen) {
+		       (int32_t)((uint32_t)f->slots[i].updated - keep) < 0) {
 			unsigned int peer = f->slots[i].peer;
 
 			fdb_remove(f, i);
@@ -505,6 +521,54 @@ unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
 unsigned int fdb_count_evpn(const struct fdb *f)
 {
 	return f->n_evpn;
+}
+
+unsigned int fdb_count_evpn_peer(const struct fdb *f, unsigned int peer)
+{
+	return peer < f->max_peers ? f->peers[peer].n_evpn : 0;
+}
+
+unsigned int fdb_share_evpn(const struct fdb *f, unsigned int max,
+			    unsigned int peer)
+{
+	unsigned int holders = f->n_evpn_holders;
+
+	if (peer >= f->max_peers || !f->peers[peer].n_evpn)
+		holders++;
+	return max / holders ? max / holders : 1;
+}
+
+/* The peer that holds the most of the fabric's entries (first of equals). */
+static unsigned int fdb_biggest_evpn(const struct fdb *f)
+{
+	unsigned int p, big = 0;
+
+	for (p = 1; p < f->max_peers; p++)
+		if (f->peers[p].n_evpn > f->peers[big].n_evpn)
+			big = p;
+	return big;
+}
+
+int fdb_evict_evpn(struct fdb *f, unsigned int max, unsigned int peer)
+{
+	unsigned int share = fdb_share_evpn(f, max, peer), big;
+	uint32_t i;
+
+	if (peer >= f->max_peers || f->peers[peer].n_evpn >= share)
+		return -ENOSPC;
+	big = fdb_biggest_evpn(f);
+	if (f->peers[big].n_evpn <= share)
+		return -ENOBUFS;
+	/* Any of its entries: the fabric's have no age to go by. */
+	for (i = 0; i <= f->mask; i++) {
+		const struct fdb_slot *s = &f->slots[i];
+
+		if ((s->flags & FDB_SLOT_EVPN) && s->peer == big) {
+			fdb_remove(f, i);
+			return (int)big;
+		}
+	}
+	return -ENOBUFS;	/* not reached: it holds some */
 }
 
 /*

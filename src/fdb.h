@@ -21,6 +21,7 @@ struct fdb_slot;
 struct fdb_peer {
 	uint32_t oldest, newest;	/* slots, or FDB_NIL (fdb.c) */
 	uint32_t n;
+	uint32_t n_evpn;		/* the fabric's entries behind it */
 };
 
 /*
@@ -38,6 +39,7 @@ struct fdb {
 	struct fdb_peer *peers;		/* max_peers of them */
 	unsigned int max_peers;
 	unsigned int n_holders;		/* peers with a learnt entry */
+	unsigned int n_evpn_holders;	/* peers with a fabric's entry */
 	uint64_t ageing_ns;
 	uint64_t next_expiry;		/* none ages before it (fdb_age()) */
 	uint64_t k0, k1;		/* the hash key */
@@ -90,15 +92,37 @@ int fdb_add_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan,
 int fdb_del_evpn(struct fdb *f, const uint8_t mac[ETH_ALEN], uint16_t vlan);
 
 /*
- * The fabric's entries not marked gen (not in the dump that just ended)
- * gone, gone(ctx, peer) for each; how many.
+ * The fabric's entries marked before keep (RFC 1982 serial number
+ * arithmetic: not said by the dump of keep, nor since) gone, gone(ctx,
+ * peer) for each; how many.
  */
-unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t gen,
+unsigned int fdb_sweep_evpn(struct fdb *f, uint32_t keep,
 			    void (*gone)(void *ctx, unsigned int peer),
 			    void *ctx);
 
 /* The fabric's entries held. */
 unsigned int fdb_count_evpn(const struct fdb *f);
+
+/* The fabric's entries held behind peer. */
+unsigned int fdb_count_evpn_peer(const struct fdb *f, unsigned int peer);
+
+/*
+ * The fabric's entries peer may hold once max of them are held: max
+ * shared by the peers that hold such entries, peer counted among them
+ * (at least 1), as fdb_share() shares learnt ones.
+ */
+unsigned int fdb_share_evpn(const struct fdb *f, unsigned int max,
+			    unsigned int peer);
+
+/*
+ * max of the fabric's entries are held, and peer brings one more: make
+ * room as fdb_learn() does for learnt ones, so that a VTEP that
+ * advertises more MACs than the table holds fills only its share.
+ * -ENOSPC when peer holds its share already; -ENOBUFS when no peer
+ * holds more than its share; else one entry of the peer that holds the
+ * most, over its share, gone: that peer.
+ */
+int fdb_evict_evpn(struct fdb *f, unsigned int max, unsigned int peer);
 
 /*
  * Forget every entry, static and learnt, behind peer (a peer going away).
