@@ -481,6 +481,10 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 		/* Refused without --evpn, where it stays the default. */
 		return c->evpn && conffile_put_num(out, key, c->evpn_port,
 						   CONFIG_EVPN_PORT, i);
+	case OPT_EVPN_VTEPS:
+		return c->evpn && conffile_put_num(out, key,
+						   c->evpn_vteps,
+						   CONFIG_EVPN_VTEPS, i);
 	case OPT_ENCAP:
 		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
 					encap_name(t) : NULL, i);

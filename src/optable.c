@@ -69,6 +69,11 @@ const struct argp_option optable[] = {
 	  .doc = "UDP port of the shadow vxlan devices --evpn makes for "
 		 "zebra, 1..65535, not the underlay's --port (default "
 		 "64789)" },
+	{ .name = "evpn-vteps", .key = OPT_EVPN_VTEPS,
+	  .arg = "PERCENT",
+	  .doc = "The most of the peer slots the fabric's VTEPs may take, "
+		 "1..100 per cent of 1024 (default 75): the rest stay for "
+		 "--remote, --peers and peer add" },
 
 	{ .doc = "Routing (--mode tun, several --remote):" },
 	{ .name = "route", .key = OPT_ROUTE, .arg = "[DEV=]PREFIX=ADDR",

@@ -351,6 +351,9 @@ static const char *options_evpn_invalid(const struct options_state *st,
 	enum encap_type t = cfg->encap.type;
 	unsigned int port;
 
+	if (!cfg->evpn && st->evpn_vteps_set)
+		return "--evpn-vteps without --evpn: it bounds the "
+		       "peers the fabric makes";
 	if (!cfg->evpn)
 		return st->evpn_port_set ?
 		       "--evpn-port without --evpn: it is the port of the "

@@ -26,6 +26,7 @@ struct options_state {
 	bool ageing_set;
 	bool max_address_set;
 	bool evpn_port_set;
+	bool evpn_vteps_set;
 	/*
 	 * --config: its lines, argv[1] to argv[n_conf] (conffile.c), and
 	 * the line of the option being parsed (0: the command line's).

@@ -514,6 +514,14 @@ static int options_number(struct argp_state *state, int key, const char *arg)
 			st->evpn_port_set = true;
 		}
 		return err;
+	case OPT_EVPN_VTEPS:
+		err = options_range(state, "--evpn-vteps", arg, 1, 100,
+				    &v);
+		if (!err) {
+			cfg->evpn_vteps = v;
+			st->evpn_vteps_set = true;
+		}
+		return err;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -663,6 +671,7 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_AGEING:
 	case OPT_MAX_ADDRESS:
 	case OPT_EVPN_PORT:
+	case OPT_EVPN_VTEPS:
 		return options_number(state, key, arg);
 	case OPT_TOS:
 		return options_tos(state, cfg, arg);
@@ -729,6 +738,7 @@ static void options_defaults(struct config *cfg)
 	cfg->max_address = CONFIG_MAX_ADDRESS;
 	cfg->queues = CONFIG_QUEUES;
 	cfg->evpn_port = CONFIG_EVPN_PORT;
+	cfg->evpn_vteps = CONFIG_EVPN_VTEPS;
 }
 
 /* Where options_scan_next() is in an argv. */

@@ -65,6 +65,11 @@
  * 4790 (VXLAN-GPE) or 8472 (flannel, the kernel's old default).
  */
 #define CONFIG_EVPN_PORT 64789
+/*
+ * --evpn-vteps: the fabric's VTEPs alone take at most 75% of the
+ * peer slots; the rest stay for --remote, --peers and `peer add`.
+ */
+#define CONFIG_EVPN_VTEPS 75
 
 /*
  * The options' keys in the argp table (optable), long-only ones
@@ -115,6 +120,7 @@ enum options_key {
 	OPT_STRICT_SOURCE,
 	OPT_EVPN,
 	OPT_EVPN_PORT,
+	OPT_EVPN_VTEPS,
 };
 
 /* --vni N=DEV, --key N=DEV: another tap, for VNI or GRE key id. */
@@ -167,6 +173,7 @@ struct config {
 	bool learning;			/* --learning */
 	bool evpn;			/* --evpn: peers and MACs from FRR */
 	uint16_t evpn_port;		/* --evpn-port, host order */
+	unsigned int evpn_vteps;	/* --evpn-vteps, per cent */
 	uint32_t ageing;		/* --ageing seconds; 0: never */
 	unsigned int max_address;	/* --max-address: learnt entries */
 	uint16_t port;			/* --port; 0 picks the encap default */

@@ -334,6 +334,22 @@ int port_peer_add(struct port *port, const struct ipaddr *a)
 	return 0;
 }
 
+/*
+ * May the fabric make one more peer? Its VTEPs alone hold at most
+ * --evpn-vteps of the slots, so that a fabric that names
+ * thousands leaves room for the peers of the configuration and `peer
+ * add`.
+ */
+static bool port_fabric_room(const struct port *port)
+{
+	const struct peers *ps = &port->peers;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ps->n; i++)
+		n += ps->v[ps->live[i]].evpn_only;
+	return n < (unsigned long)ps->cap * port->cfg->evpn_vteps / 100;
+}
+
 int port_peer_hold(struct port *port, const struct ipaddr *a)
 {
 	struct peers *ps = &port->peers;
@@ -342,6 +358,8 @@ int port_peer_hold(struct port *port, const struct ipaddr *a)
 
 	if (a->family == ps->family)
 		idx = peers_find(ps, (const uint8_t *)&a->addr);
+	if (idx == -ENOENT && !port_fabric_room(port))
+		return -ENOSPC;
 	if (idx == -ENOENT) {
 		idx = peers_add(ps, a);
 		made = idx >= 0;

@@ -44,7 +44,8 @@ int port_peer_del(struct port *port, const struct ipaddr *a);
  * The fabric (evpn.c) names the VTEP at a: a peer from now on, made one
  * if it is none (then it goes with port_peer_release()), and neither
  * `peer del` nor a reload removes it. Its slot, or -errno as
- * peers_add() (-ENOSPC: CONFIG_MAX_PEERS held).
+ * peers_add() (-ENOSPC: CONFIG_MAX_PEERS held, or --evpn-vteps of
+ * them the fabric's alone).
  */
 int port_peer_hold(struct port *port, const struct ipaddr *a);
 /*

@@ -111,7 +111,8 @@ static const struct row rows[] = {
 	/* Many peers */
 	{ A("--remote", "192.0.2.3", R), 0,
 	  "remote=192.0.2.3 nremotes=2 remote1=192.0.2.2 family=4 nfdb=0 "
-	  "learning=0 ageing=300 max_address=4096 evpn=0 evpn_port=64789" },
+	  "learning=0 ageing=300 max_address=4096 evpn=0 evpn_port=64789 "
+	  "evpn_vteps=75" },
 	{ A(R6, "--remote", "2001:db8::3"), 0,
 	  "nremotes=2 remote1=2001:db8::3 family=6" },
 	{ A(R, R), 64,
@@ -156,6 +157,18 @@ static const struct row rows[] = {
 	  "fdb0=52:54:00:00:00:01@0=192.0.2.2 "
 	  "fdb1=52:54:00:00:00:03@0=192.0.2.3",
 	  .file = "remote 192.0.2.3\nfdb 52:54:00:00:00:03=192.0.2.3\n" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-vteps", "1"), 0,
+	  "evpn=1 evpn_port=64789 evpn_vteps=1" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-vteps", "100"),
+	  0, "evpn=1 evpn_port=64789 evpn_vteps=100" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-vteps", "0"), 64,
+	  "invalid --evpn-vteps '0': must be 1..100" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-vteps", "101"),
+	  64, "invalid --evpn-vteps '101': must be 1..100" },
+	{ A("--local", "198.18.0.3", "--evpn", "--evpn-vteps", "50%"),
+	  64, "invalid --evpn-vteps '50%'" },
+	{ A("--local", "198.18.0.3", "--evpn-vteps", "50"), 64,
+	  "--evpn-vteps without --evpn" },
 	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "0"), 64,
 	  "invalid --evpn-port '0': must be 1..65535" },
 	{ A("--local", "198.18.0.3", "--evpn", "--evpn-port", "65536"), 64,
@@ -1050,7 +1063,8 @@ static char *test_render(const struct config *c)
 	}
 	fprintf(f, " learning=%d ageing=%u max_address=%u", c->learning,
 		c->ageing, c->max_address);
-	fprintf(f, " evpn=%d evpn_port=%u", c->evpn, c->evpn_port);
+	fprintf(f, " evpn=%d evpn_port=%u evpn_vteps=%u", c->evpn,
+		c->evpn_port, c->evpn_vteps);
 	fprintf(f, " mode=%s strict_source=%d nroutes=%u",
 		c->encap.l3 ? "tun" : "tap", c->strict_source, c->n_routes);
 	for (i = 0; i < c->n_routes; i++) {
