@@ -11,7 +11,9 @@
 #             pmtu_serr_mtu, pmtu_lower), peers (the --peers file:
 #             peersfile_load), control (the control socket's
 #             requests: ctlreq_line, ctlreq_parse), config (the --config
-#             file: conffile_read, options_parse_file, conffile_write)
+#             file: conffile_read, options_parse_file, conffile_write),
+#             fdbwatch (the forwarding database watch's rtnetlink
+#             messages: link_fdb_parse)
 #             (default: every tests/fuzz-NAME.c)
 #   -k        keep going after a crash (libFuzzer -fork=1 -ignore_crashes=1)
 #             and collect every crashing input

@@ -44,6 +44,7 @@ struct link_reply {
 	uint32_t oif; /* RTA_OIF of a route */
 	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
 	unsigned int flags; /* ifi_flags of a link */
+	unsigned int ifindex; /* ifi_index of a link */
 	uint8_t mac[MAC_LEN]; /* IFLA_ADDRESS of a link */
 	bool has_mac;
 	int family; /* rtm_family of a route */
@@ -491,6 +492,7 @@ static int link_mtu_cb(const struct nlmsghdr *nlh, void *data)
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct ifinfomsg))
 		return MNL_CB_OK;
 	r->flags = ifi->ifi_flags;
+	r->ifindex = (unsigned int)ifi->ifi_index;
 	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_mtu_attr_cb,
 			      data);
 }
@@ -776,6 +778,7 @@ struct link_watch {
 	struct mnl_socket *nl;
 	unsigned int portid;
 	unsigned int seq;
+	struct link_fdb_dump dump;	/* the fdb watch's */
 	char buf[LINK_BUF_SIZE];
 };
 
@@ -1057,19 +1060,37 @@ static void link_put_veth_peer(struct nlmsghdr *nlh, const char *peer)
 }
 
 /*
+ * Asked on the request socket, not with if_nametoindex(), which opens a
+ * socket for its ioctl: the running process may open none (sandbox.c).
+ */
+unsigned int link_ifindex(struct link *l, const char *name)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETLINK, 0);
+	struct link_reply r = { 0 };
+
+	link_put_ifinfo(nlh, 0);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (link_talk(l, link_mtu_cb, &r) < 0)
+		return 0;
+	return r.ifindex;
+}
+
+/*
  * Device name made: addrgenmode none on it. Not in the request that
  * makes it: inet6_validate_link_af() refuses IFLA_AF_SPEC for a device
  * without its IPv6 state yet (EAFNOSUPPORT).
  */
 static int link_no_addrgen(struct link *l, const char *name)
 {
-	unsigned int ifindex = if_nametoindex(name);
+	unsigned int ifindex = link_ifindex(l, name);
 	struct link_reply r = { 0 };
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (!ifindex)
-		return -errno;
+	if (!ifindex) {
+		log_err("cannot find %s, just made", name);
+		return -ENODEV;
+	}
 	nlh = link_req(l, RTM_NEWLINK, 0);
 	link_put_ifinfo(nlh, ifindex);
 	link_put_no_addrgen(nlh);
@@ -1111,6 +1132,85 @@ int link_add(struct link *l, const struct link_spec *s)
 	if (!ret && s->peer)
 		ret = link_no_addrgen(l, s->peer);
 	return ret;
+}
+
+/* A reply of link_get_kind(); the reply first, as link_talk() takes it. */
+struct link_kind_scan {
+	struct link_reply r;
+	struct link_kind *k;
+};
+
+/* IFLA_INFO_DATA of a vxlan device into k. */
+static void link_kind_vxlan(const struct nlattr *data, struct link_kind *k)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, data) {
+		size_t len = mnl_attr_get_payload_len(a);
+
+		switch (mnl_attr_get_type(a)) {
+		case IFLA_VXLAN_ID:
+			if (!mnl_attr_validate(a, MNL_TYPE_U32))
+				k->vni = mnl_attr_get_u32(a);
+			break;
+		case IFLA_VXLAN_PORT:
+			if (!mnl_attr_validate(a, MNL_TYPE_U16))
+				k->port = ntohs(mnl_attr_get_u16(a));
+			break;
+		case IFLA_VXLAN_LOCAL:
+		case IFLA_VXLAN_LOCAL6:
+			if (len != link_addr_len(AF_INET) &&
+			    len != link_addr_len(AF_INET6))
+				break;
+			k->local.family = len == 4 ? AF_INET : AF_INET6;
+			memcpy(&k->local.addr, mnl_attr_get_payload(a), len);
+			break;
+		}
+	}
+}
+
+static void link_kind_info(const struct nlattr *info, struct link_kind *k)
+{
+	const struct nlattr *a, *data = NULL;
+
+	mnl_attr_for_each_nested(a, info) {
+		if (mnl_attr_get_type(a) == IFLA_INFO_KIND &&
+		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			snprintf(k->kind, sizeof(k->kind), "%s",
+				 mnl_attr_get_str(a));
+		else if (mnl_attr_get_type(a) == IFLA_INFO_DATA)
+			data = a;
+	}
+	if (data && !strcmp(k->kind, "vxlan"))
+		link_kind_vxlan(data, k);
+}
+
+static int link_kind_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_kind_scan *s = data;
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct ifinfomsg))
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(struct ifinfomsg)) {
+		if (mnl_attr_get_type(a) == IFLA_MASTER &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			s->k->master = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == IFLA_LINKINFO)
+			link_kind_info(a, s->k);
+	}
+	return MNL_CB_OK;
+}
+
+int link_get_kind(struct link *l, unsigned int ifindex, struct link_kind *k)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETLINK, 0);
+	struct link_kind_scan s = { .k = k };
+
+	memset(k, 0, sizeof(*k));
+	link_put_ifinfo(nlh, ifindex);
+	return link_talk(l, link_kind_cb, &s.r);
 }
 
 int link_del(struct link *l, unsigned int ifindex)
@@ -1184,8 +1284,13 @@ int link_fdb_set(struct link *l, unsigned int port,
 struct link_watch *link_fdb_watch_open(void)
 {
 	struct link_watch *w = link_watch_new(0, RTNLGRP_NEIGH);
-	int size = LINK_FDB_RCVBUF, fd;
+	int size = LINK_FDB_RCVBUF, group = RTNLGRP_LINK, fd;
 
+	if (w && mnl_socket_setsockopt(w->nl, NETLINK_ADD_MEMBERSHIP, &group,
+				       sizeof(group)) < 0) {
+		link_watch_close(w);
+		w = NULL;
+	}
 	if (!w) {
 		log_err_errno("cannot listen to forwarding database changes");
 		return NULL;
@@ -1210,6 +1315,8 @@ int link_fdb_dump(struct link_watch *w)
 		log_err_errno("cannot ask for the forwarding database");
 		return -errno;
 	}
+	w->dump.seq = nlh->nlmsg_seq;
+	w->dump.intr = false;
 	return 0;
 }
 
@@ -1265,8 +1372,51 @@ static bool link_fdb_read_one(const struct nlmsghdr *nlh, struct link_fdb *e)
 	return mac;
 }
 
+/*
+ * The error a dump ended with: that of its NLMSG_ERROR, or of its
+ * NLMSG_DONE (netlink_dump_done() puts the dump's there), else 0.
+ */
+static int link_fdb_dump_err(const struct nlmsghdr *nlh)
+{
+	int err = 0;
+
+	if (nlh->nlmsg_len >= MNL_NLMSG_HDRLEN + sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (nlh->nlmsg_type == NLMSG_ERROR && !err)
+		err = -EPROTO;		/* an ack: never asked for */
+	return err < 0 ? err : 0;
+}
+
+/* The end of the dump d, if nlh is of it: ops->dumped(). */
+static void link_fdb_dump_end(struct link_fdb_dump *d,
+			      const struct nlmsghdr *nlh,
+			      const struct link_fdb_ops *ops, void *ctx)
+{
+	int err = link_fdb_dump_err(nlh);
+
+	if (!d->seq || nlh->nlmsg_seq != d->seq)
+		return;
+	if (!err && (d->intr || (nlh->nlmsg_flags & NLM_F_DUMP_INTR)))
+		err = -EINTR;
+	d->seq = 0;
+	ops->dumped(ctx, err);
+}
+
+/* A device deleted: to ops->link_gone(); false if it does not read. */
+static bool link_fdb_link_gone(const struct nlmsghdr *nlh,
+			       const struct link_fdb_ops *ops, void *ctx)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*ifi))
+		return false;
+	if (ops->link_gone && ifi->ifi_index > 0)
+		ops->link_gone(ctx, (unsigned int)ifi->ifi_index);
+	return true;
+}
+
 /* One message: an entry, a dump's end, or one that does not read. */
-static bool link_fdb_one(const struct nlmsghdr *nlh,
+static bool link_fdb_one(struct link_fdb_dump *d, const struct nlmsghdr *nlh,
 			 const struct link_fdb_ops *ops, void *ctx)
 {
 	struct link_fdb e;
@@ -1276,52 +1426,66 @@ static bool link_fdb_one(const struct nlmsghdr *nlh,
 	case RTM_DELNEIGH:
 		if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(struct ndmsg))
 			return false;
+		/* The kernel saw the table change under the dump. */
+		if (d->seq && nlh->nlmsg_seq == d->seq &&
+		    (nlh->nlmsg_flags & NLM_F_DUMP_INTR))
+			d->intr = true;
 		if (link_fdb_read_one(nlh, &e))
 			ops->entry(ctx, &e);
 		return true;
 	case NLMSG_DONE:
-		ops->dumped(ctx);
-		return true;
 	case NLMSG_ERROR:
-		/* A dump the kernel could not finish (EINTR): again. */
-		return false;
+		link_fdb_dump_end(d, nlh, ops, ctx);
+		return true;
+	case RTM_DELLINK:
+		return link_fdb_link_gone(nlh, ops, ctx);
 	}
 	return true;
 }
 
-void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
-		    void *ctx)
+unsigned int link_fdb_parse(struct link_fdb_dump *d, const void *buf,
+			    size_t len, const struct link_fdb_ops *ops,
+			    void *ctx)
 {
 	const struct nlmsghdr *nlh = buf;
 	int left = len > INT_MAX ? INT_MAX : (int)len;
+	unsigned int n = 0;
 	bool lost = false;
 
-	for (; link_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
-		lost |= !link_fdb_one(nlh, ops, ctx);
+	for (; link_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left), n++)
+		lost |= !link_fdb_one(d, nlh, ops, ctx);
 	if (left || lost)
 		ops->lost(ctx);
+	return n;
 }
 
 /*
- * Everything queued. A full socket buffer (ENOBUFS) lost notifications,
- * one too big for the buffer (ENOSPC) its end: ops->lost() then, for a
- * dump of everything again.
+ * A full socket buffer (ENOBUFS) lost notifications, one too big for
+ * the buffer (ENOSPC) its end: ops->lost() then, for a dump of
+ * everything again.
  */
-void link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
-			 void *ctx)
+bool link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
+			 void *ctx, unsigned int max)
 {
-	ssize_t n;
+	unsigned int n = 0;
+	ssize_t r;
 
-	for (;;) {
-		n = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
-		if (n < 0 && errno == EINTR)
+	while (n < max) {
+		r = mnl_socket_recvfrom(w->nl, w->buf, sizeof(w->buf));
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == ENOBUFS || errno == ENOSPC)) {
+		if (r < 0 && errno == ENOSPC && w->dump.seq) {
+			/* Its end may be what was cut: over, failed. */
+			w->dump.seq = 0;
+			ops->dumped(ctx, -ENOSPC);
+		}
+		if (r < 0 && (errno == ENOBUFS || errno == ENOSPC)) {
 			ops->lost(ctx);
 			continue;
 		}
-		if (n < 0)
-			break;
-		link_fdb_parse(w->buf, (size_t)n, ops, ctx);
+		if (r < 0)
+			return false;
+		n += link_fdb_parse(&w->dump, w->buf, (size_t)r, ops, ctx);
 	}
+	return true;
 }

@@ -109,6 +109,20 @@ struct link_spec {
 
 /* 0, -EEXIST when the name is taken (logged at debug), or -errno. */
 int link_add(struct link *l, const struct link_spec *s);
+/* The ifindex of the device name, or 0 (none: not logged). */
+unsigned int link_ifindex(struct link *l, const char *name);
+
+/* What a device is (IFLA_LINKINFO), as link_get_kind() reads it. */
+struct link_kind {
+	char kind[16];		/* IFLA_INFO_KIND; "": none said */
+	unsigned int master;	/* IFLA_MASTER; 0: none */
+	uint32_t vni;		/* vxlan: IFLA_VXLAN_ID */
+	struct ipaddr local;	/* vxlan: IFLA_VXLAN_LOCAL(6); family 0 */
+	uint16_t port;		/* vxlan: IFLA_VXLAN_PORT, host order */
+};
+
+/* The device ifindex: its kind, master and vxlan values; 0 or -errno. */
+int link_get_kind(struct link *l, unsigned int ifindex, struct link_kind *k);
 /* `ip link del`: 0 (a link gone already too) or -errno (logged). */
 int link_del(struct link *l, unsigned int ifindex);
 
@@ -136,27 +150,53 @@ struct link_fdb {
 /* What a read of the watch calls, with its ctx. */
 struct link_fdb_ops {
 	void (*entry)(void *ctx, const struct link_fdb *e);
-	/* The end of a dump that link_fdb_dump() asked for. */
-	void (*dumped)(void *ctx);
+	/*
+	 * The end of the dump link_fdb_dump() asked for: err 0 when it
+	 * was whole; -EINTR when the kernel flagged it inconsistent
+	 * (NLM_F_DUMP_INTR), or the error it ended with (NLMSG_ERROR, or
+	 * that of its NLMSG_DONE): then it may have missed entries.
+	 */
+	void (*dumped)(void *ctx, int err);
 	/* Notifications were lost: dump again to know what is. */
 	void (*lost)(void *ctx);
+	/* The device ifindex was deleted (RTM_DELLINK); may be NULL. */
+	void (*link_gone)(void *ctx, unsigned int ifindex);
+};
+
+/*
+ * The dump in progress, as the messages of a read say it: those of
+ * another sequence number (an older dump's) do not end it.
+ */
+struct link_fdb_dump {
+	uint32_t seq;		/* of the dump asked for; 0: none */
+	bool intr;		/* one of its messages had NLM_F_DUMP_INTR */
 };
 
 struct link_watch;
 
 /*
- * A watch of the bridges' forwarding databases (RTNLGRP_NEIGH), closed
- * and polled as the link watch below; NULL on error (logged).
+ * A watch of the bridges' forwarding databases (RTNLGRP_NEIGH) and of
+ * the devices deleted (RTNLGRP_LINK), closed and polled as the link
+ * watch below; NULL on error (logged).
  */
 struct link_watch *link_fdb_watch_open(void);
 /* Ask for every entry (`bridge fdb show`); they come as reads. */
 int link_fdb_dump(struct link_watch *w);
-/* Read what waits: each entry, a dump's end, or a loss, to ops. */
-void link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
-			 void *ctx);
-/* The messages in buf to ops; one that does not read is a loss. */
-void link_fdb_parse(const void *buf, size_t len, const struct link_fdb_ops *ops,
-		    void *ctx);
+/*
+ * Read what waits, until at least max messages were read (then true:
+ * more may wait; the fd stays readable) or none is left (false): each
+ * entry, a dump's end, or a loss, to ops. A bound, so that a dump of a
+ * big table comes in slices between the data path's batches.
+ */
+bool link_fdb_watch_read(struct link_watch *w, const struct link_fdb_ops *ops,
+			 void *ctx, unsigned int max);
+/*
+ * The messages in buf to ops, d the dump in progress; one that does not
+ * read is a loss. How many messages there were.
+ */
+unsigned int link_fdb_parse(struct link_fdb_dump *d, const void *buf,
+			    size_t len, const struct link_fdb_ops *ops,
+			    void *ctx);
 
 /* Notifications of link and route changes (RTNLGRP_LINK, *_ROUTE). */
 

@@ -201,7 +201,17 @@
 	C(evpn_remote_local,                                                  \
 	  "Fabric entries set aside: the MAC is local now (it moved here)")   \
 	C(evpn_local_moved,                                                   \
-	  "Local MACs the fabric placed behind another VTEP (moved away)")
+	  "Local MACs the fabric placed behind another VTEP (moved away)")    \
+	C(evpn_resync_failed,                                                 \
+	  "Full reads of the fabric's entries that failed, asked again")      \
+	C(evpn_remote_share,                                                  \
+	  "Fabric MACs not taken: their VTEP holds its share of the table")   \
+	C(evpn_remote_evicted,                                                \
+	  "Fabric MACs given up for a VTEP below its share of the table")     \
+	C(evpn_bad_vtep,                                                      \
+	  "Fabric entries not taken: a VTEP that can be nobody's")            \
+	C(evpn_shadow_remade,                                                 \
+	  "Shadow devices deleted under gsotun, made again (--evpn)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {

@@ -9,7 +9,9 @@
 # error queue gives them: pmtu_serr_mtu, pmtu_lower), fuzz-peers.c (the
 # --peers file: peersfile_load), fuzz-control.c (the control
 # socket's requests: ctlreq_line, ctlreq_parse), fuzz-config.c (the
-# --config file: conffile_read, options_parse_file, conffile_write).
+# --config file: conffile_read, options_parse_file, conffile_write),
+# fuzz-fdbwatch.c (what the forwarding database watch reads from
+# rtnetlink: link_fdb_parse).
 # tests/fuzz-seeds.c writes the seeds (peers', control's and config's are
 # text, in the tree); contrib/fuzz.sh fuzzes.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
@@ -18,7 +20,8 @@ set -u
 tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
 top_srcdir=${top_srcdir:-$tests_dir/..}
 top_builddir=${top_builddir:-.}
-read -r -a harnesses <<<"${FUZZ_HARNESSES:-rx tx icmp peers control config}"
+harnesses_all='rx tx icmp peers control config fdbwatch'
+read -r -a harnesses <<<"${FUZZ_HARNESSES:-$harnesses_all}"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-fuzz.XXXXXX") || {
 	echo "Bail out! cannot create a temporary directory"

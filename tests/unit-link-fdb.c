@@ -42,6 +42,7 @@ static const uint8_t mac_zero[MAC_LEN];
 /* What the watch said, since the last seen_reset(). */
 static struct seen {
 	unsigned int entries, dumped, lost;
+	int dump_err;
 	struct link_fdb last[64];
 	unsigned int n;
 } seen;
@@ -54,10 +55,11 @@ static void seen_entry(void *ctx, const struct link_fdb *e)
 		seen.last[seen.n++] = *e;
 }
 
-static void seen_dumped(void *ctx)
+static void seen_dumped(void *ctx, int err)
 {
 	(void)ctx;
 	seen.dumped++;
+	seen.dump_err = err;
 }
 
 static void seen_lost(void *ctx)
@@ -81,7 +83,8 @@ static void watch_drain(struct link_watch *w)
 	struct pollfd p = { .fd = link_watch_fd(w), .events = POLLIN };
 
 	while (poll(&p, 1, 200) == 1)
-		link_fdb_watch_read(w, &ops, NULL);
+		while (link_fdb_watch_read(w, &ops, NULL, 64))
+			;
 }
 
 /* The entry of mac seen last on ifindex, or NULL. */
@@ -289,18 +292,75 @@ static void test_parse(void)
 {
 	uint32_t words[64] = { 0 };
 	struct nlmsghdr *nlh = (struct nlmsghdr *)words;
+	struct link_fdb_dump d = { 0 };
 
 	seen_reset();
 	nlh->nlmsg_len = sizeof(*nlh) + 4;
 	nlh->nlmsg_type = RTM_NEWNEIGH;
-	link_fdb_parse(words, nlh->nlmsg_len, &ops, NULL);
+	link_fdb_parse(&d, words, nlh->nlmsg_len, &ops, NULL);
 	ok(seen.lost == 1 && !seen.entries,
 	   "a neighbour message shorter than its ndmsg: a loss");
 	seen_reset();
 	nlh->nlmsg_len = 4096;
-	link_fdb_parse(words, 64, &ops, NULL);
+	link_fdb_parse(&d, words, 64, &ops, NULL);
 	ok(seen.lost == 1 && !seen.entries,
 	   "a message longer than the buffer: a loss");
+}
+
+/* put_msg BUF TYPE FLAGS SEQ ERR: a message of an int payload. */
+static size_t put_msg(uint32_t *words, uint16_t type, uint16_t flags,
+		      uint32_t seq, int err)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)words;
+
+	memset(words, 0, 64);
+	nlh->nlmsg_len = sizeof(*nlh) + sizeof(struct ndmsg);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	if (type == RTM_NEWNEIGH)
+		((struct ndmsg *)(nlh + 1))->ndm_family = PF_BRIDGE;
+	else
+		memcpy(nlh + 1, &err, sizeof(err));
+	return nlh->nlmsg_len;
+}
+
+/* The end of a dump: whole, failed, interrupted, or another's. */
+static void test_dump_end(void)
+{
+	struct link_fdb_dump d = { .seq = 7 };
+	uint32_t words[16];
+	size_t n;
+
+	seen_reset();
+	n = put_msg(words, NLMSG_DONE, NLM_F_MULTI, 6, 0);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	ok(!seen.dumped && !seen.lost && d.seq == 7,
+	   "the end of another dump (an older one's) ends nothing");
+	n = put_msg(words, NLMSG_DONE, NLM_F_MULTI, 7, 0);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	ok(seen.dumped == 1 && !seen.dump_err && !d.seq,
+	   "NLMSG_DONE of the dump: whole");
+	seen_reset();
+	d.seq = 8;
+	n = put_msg(words, NLMSG_DONE, NLM_F_MULTI, 8, -EMSGSIZE);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	ok(seen.dumped == 1 && seen.dump_err == -EMSGSIZE,
+	   "NLMSG_DONE with an error: the dump failed with it");
+	seen_reset();
+	d.seq = 9;
+	n = put_msg(words, NLMSG_ERROR, 0, 9, -EBUSY);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	ok(seen.dumped == 1 && seen.dump_err == -EBUSY && !seen.lost,
+	   "NLMSG_ERROR to the dump's request: failed with its error");
+	seen_reset();
+	d.seq = 10;
+	n = put_msg(words, RTM_NEWNEIGH, NLM_F_MULTI | NLM_F_DUMP_INTR, 10, 0);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	n = put_msg(words, NLMSG_DONE, NLM_F_MULTI, 10, 0);
+	link_fdb_parse(&d, words, n, &ops, NULL);
+	ok(seen.dumped == 1 && seen.dump_err == -EINTR,
+	   "an entry flagged NLM_F_DUMP_INTR: the dump ends interrupted");
 }
 
 int main(void)
@@ -311,13 +371,14 @@ int main(void)
 	int err;
 
 	log_level = LOG_LVL_WARN;
-	plan(2 + 8 + 6 + 9 + 1 + 1);
+	plan(2 + 5 + 8 + 6 + 9 + 1 + 1);
 	test_parse();
+	test_dump_end();
 	err = own_namespace(&l);
 	if (err || run("command -v bridge >/dev/null")) {
 		printf("# no network namespace of our own or no bridge(8): "
 		       "%s\n", strerror(-err));
-		for (; tap_n < 27;)
+		for (; tap_n < 32;)
 			printf("ok %d - # SKIP needs a network namespace and "
 			       "iproute2\n", ++tap_n);
 		return done_testing();
