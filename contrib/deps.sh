@@ -16,8 +16,9 @@ demo="iproute2 procps iputils-ping iperf3"
 # for tests/netns-tun-ovs.sh, which runs its own ovsdb-server and
 # ovs-vswitchd in a namespace, and frr (zebra, bgpd, vtysh) for
 # tests/netns-evpn.sh, which runs its own in each namespace: neither needs
-# a service of its package running.
-tests="$demo socat tcpdump tshark ethtool python3 python3-scapy clang
+# a service of its package running. tests/deps.sh checks that every
+# command the tests run comes from a package named here.
+tests="$demo socat tcpdump tshark ethtool jq python3 python3-scapy clang
 	libclang-rt-dev debhelper lintian systemd openvswitch-switch frr"
 
 case ${1:-} in
