@@ -67,6 +67,7 @@ mac_of()
 # from the tests beside it under make -j2.
 good_loop()
 {
+	# shellcheck disable=SC2034 # xfer() reads it
 	local n=0 addr XFER_TX_OPTS=setsockopt-int=1:47:25000000
 
 	LIB_PIDS=()
