@@ -71,3 +71,18 @@ $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
 # shellcheck disable=SC2086 # $missing is a list of package names
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -q -y \
 	--no-install-recommends $missing
+
+# Nor at the next boot: the packages enable their services, which the
+# tests never use. Only those installed here; systemctl works without
+# systemd running (a chroot) and disables the SysV links too.
+services=
+case " $missing " in *" frr "*) services="frr.service" ;; esac
+case " $missing " in
+*" openvswitch-switch "*) services="$services openvswitch-switch.service" ;;
+esac
+if [ -n "$services" ]; then
+	echo "deps.sh: disabling $services (the tests run their own" \
+		"daemons)"
+	# shellcheck disable=SC2086 # $services is a list of unit names
+	$sudo systemctl disable --quiet $services
+fi
