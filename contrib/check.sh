@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's test command: install what is missing, build with -Werror
-# and run the whole test suite, in the source tree.
+# and run the whole test suite, in the source tree. Arguments go to
+# make check: contrib/check.sh TESTS='tests/deps.sh tests/netns-evpn.sh'
+# runs those only.
 #
 # A tree configured otherwise before (contrib/demo.sh configures without
 # -Werror) is cleaned first: make rebuilds what is older than its sources,
@@ -15,4 +17,4 @@ if [ "$old" != "$config" ]; then
 	echo "check.sh: configured before with \"$old\": make clean"
 	make clean >/dev/null || exit
 fi
-make -j2 && make -j2 check
+make -j2 && make -j2 check "$@"
