@@ -94,6 +94,9 @@ mount_in()
 
 mount_root()
 {
+	# The root a mount point of its own: ip netns exec and ip -n make
+	# "/" a slave mount, which a plain directory cannot be.
+	mount_in "" --bind "$root"
 	mount_in /proc -t proc proc
 	mount_in /sys -t sysfs sysfs
 	# /dev/net/tun, /dev/pts, /dev/shm: the host's devices.
