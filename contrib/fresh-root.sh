@@ -105,16 +105,24 @@ mount_root()
 	mount_in /run -t tmpfs -o mode=0755 tmpfs
 }
 
-# run COMMAND: in the clone, as a login on the fresh machine would.
+# run COMMAND: in the clone, as a login on the fresh machine would. The
+# root is pivoted to, not only chrooted into, in a mount namespace of the
+# command's own: a chroot's paths seen from another mount namespace (ip
+# netns exec makes one) read /proc/PID/root and /proc/PID/fd/N with the
+# host's path in front, where a real machine has none.
 run()
 {
 	local start=$SECONDS status
+	# shellcheck disable=SC2016 # expanded by the inner shells
+	local inner='cd "$1" && mkdir -p .oldroot &&
+		pivot_root . .oldroot && umount -l /.oldroot && shift &&
+		exec chroot . /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/bash -c "cd /root/gsotun && eval \"\$1\"" bash "$1"'
 
 	stamp "in $root/root/gsotun: $1"
-	# shellcheck disable=SC2016 # $1 is the inner shell's
-	chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/bash -c 'cd /root/gsotun && eval "$1"' bash "$1"
+	unshare --mount --propagation private /bin/sh -c "$inner" sh \
+		"$root" "$1"
 	status=$?
 	stamp "exit $status after $((SECONDS - start)) s: $1"
 	return $status
