@@ -176,15 +176,16 @@ class Lexer:
     def __init__(self, text):
         self.s = text
         self.words = []  # (line, word, quoted)
+        self.word, self.wstart, self.quoted, self.tags = "", None, False, []
 
     def lex(self):
-        self._code(0, len(self.s), 1)
+        self._code(0, len(self.s))
         return self.words
 
     def _sub(self, i, end):
         """Code inside a word: $( ), ` `, sh -c '...'."""
         self.words.append((self._line(i), "<sub>", False))
-        self._code(i, end, 0)
+        self._code(i, end)
         self.words.append((self._line(end), "</sub>", False))
 
     def _line(self, i):
@@ -260,106 +261,92 @@ class Lexer:
             i = len(self.s) if i < 0 else i
         return i
 
-    def _code(self, i, end, _):
-        word, wstart, quoted = "", None, False
-        tags = []
-        while i <= end:
-            c = self.s[i] if i < end else "\n"
-            if c in " \t\n;&|()<>" or i == end:
-                if wstart is not None:
-                    self.words.append((self._line(wstart), word, quoted))
-                    word, wstart, quoted = "", None, False
-                if i >= end:
-                    break
-                if c in " \t":
-                    i += 1
-                    continue
-                if c == "\n":
-                    self.words.append((self._line(i), ";", False))
-                    if tags:
-                        i = self._heredocs(i, tags)
-                        tags = []
-                    i += 1
-                    continue
-                if c in "<>":
-                    m = re.match(r"<<-?\s*(['\"]?)(\w+)\1", self.s[i:])
-                    if m:
-                        tags.append((m.group(2), "-" in m.group(0),
-                                     bool(m.group(1))))
-                        i += m.end()
-                        continue
-                    # A redirection: its target is no command.
-                    m = re.match(r"[<>]+&?-?\s*", self.s[i:])
-                    i += m.end()
-                    self.words.append((self._line(i), "<redir>", False))
-                    continue
-                if c == "(" and self.words and \
-                        self.words[-1][1].endswith("="):
-                    i = self._match(i + 1, "(", ")") + 1  # x=( ... )
-                    continue
-                if c == "(" and self.s.startswith("((", i):
-                    i = self._match(i + 2, "(", ")") + 2  # (( ... ))
-                    continue
-                op = self.s[i:i + 2] if self.s[i:i + 2] in \
-                    ("&&", "||", ";;", "|&") else c
-                self.words.append((self._line(i), op, False))
-                i += len(op)
-                continue
-            if c == "\\" and self.s.startswith("\n", i + 1):
-                if wstart is not None:
-                    self.words.append((self._line(wstart), word, quoted))
-                    word, wstart, quoted = "", None, False
+    def _flush(self):
+        if self.wstart is not None:
+            self.words.append((self._line(self.wstart), self.word,
+                               self.quoted))
+        self.word, self.wstart, self.quoted = "", None, False
+
+    def _code(self, i, end):
+        saved = (self.word, self.wstart, self.quoted, self.tags)
+        self.word, self.wstart, self.quoted, self.tags = "", None, False, []
+        while i < end:
+            c = self.s[i]
+            if c in " \t\n;&|()<>":
+                self._flush()
+                i = self._operator(i, c)
+            elif c == "\\" and self.s.startswith("\n", i + 1):
+                self._flush()
                 i += 2  # a line continued
-                continue
-            if wstart is None:
-                wstart = i
-                if c == "#":
-                    i = self.s.find("\n", i)
-                    i = end if i < 0 or i > end else i
-                    wstart = None
-                    continue
-            if c == "\\":
-                word += self.s[i:i + 2]
-                i += 2
-                continue
-            if c == "'":
-                j = self.s.index("'", i + 1)
-                if self._after_dash_c():
-                    self._sub(i + 1, j)
-                word += "'Q'"
-                quoted = True
-                i = j + 1
-                continue
-            if c == '"':
-                j = self._skip_quote(i + 1, '"')
-                word += '"Q"'
-                quoted = True
-                i = j
-                continue
-            if c == "`":
-                j = self.s.index("`", i + 1)
+            elif self.wstart is None and c == "#":
+                i = self.s.find("\n", i)
+                i = end if i < 0 or i > end else i
+            else:
+                if self.wstart is None:
+                    self.wstart = i
+                i = self._word_part(i, c)
+        self._flush()
+        self.word, self.wstart, self.quoted, self.tags = saved
+
+    def _operator(self, i, c):
+        """A blank, a newline, a redirection or an operator at i: where
+        the next word starts."""
+        if c in " \t":
+            return i + 1
+        if c == "\n":
+            self.words.append((self._line(i), ";", False))
+            if self.tags:
+                i = self._heredocs(i, self.tags)
+                self.tags = []
+            return i + 1
+        if c in "<>":
+            m = re.match(r"<<-?\s*(['\"]?)(\w+)\1", self.s[i:])
+            if m:
+                self.tags.append((m.group(2), "-" in m.group(0),
+                                  bool(m.group(1))))
+                return i + m.end()
+            # A redirection: its target is no command.
+            i += re.match(r"[<>]+&?-?\s*", self.s[i:]).end()
+            self.words.append((self._line(i), "<redir>", False))
+            return i
+        if c == "(" and self.words and self.words[-1][1].endswith("="):
+            return self._match(i + 1, "(", ")") + 1  # x=( ... )
+        if c == "(" and self.s.startswith("((", i):
+            return self._match(i + 2, "(", ")") + 2  # (( ... ))
+        op = self.s[i:i + 2]
+        op = op if op in ("&&", "||", ";;", "|&") else c
+        self.words.append((self._line(i), op, False))
+        return i + len(op)
+
+    def _word_part(self, i, c):
+        """A piece of a word at i: where the next piece starts."""
+        if c == "\\":
+            self.word += self.s[i:i + 2]
+            return i + 2
+        if c == "'":
+            j = self.s.index("'", i + 1)
+            if self._after_dash_c():
                 self._sub(i + 1, j)
-                word += "$Q"
-                i = j + 1
-                continue
-            if self.s.startswith("$((", i):
-                j = self._match(i + 3, "(", ")")
-                word += "$Q"
-                i = j + 2
-                continue
-            if self.s.startswith("$(", i):
-                j = self._match(i + 2, "(", ")")
-                self._sub(i + 2, j)
-                word += "$Q"
-                i = j + 1
-                continue
-            if self.s.startswith("${", i):
-                j = self._match(i + 2, "{", "}")
-                word += "$Q"
-                i = j + 1
-                continue
-            word += c
-            i += 1
+            self.word, self.quoted = self.word + "'Q'", True
+            return j + 1
+        if c == '"':
+            self.word, self.quoted = self.word + '"Q"', True
+            return self._skip_quote(i + 1, '"')
+        if c == "`":
+            j = self.s.index("`", i + 1)
+            self._sub(i + 1, j)
+        elif self.s.startswith("$((", i):
+            j = self._match(i + 3, "(", ")") + 1
+        elif self.s.startswith("$(", i):
+            j = self._match(i + 2, "(", ")")
+            self._sub(i + 2, j)
+        elif self.s.startswith("${", i):
+            j = self._match(i + 2, "{", "}")
+        else:
+            self.word += c
+            return i + 1
+        self.word += "$Q"
+        return j + 1
 
     def _after_dash_c(self):
         w = [x[1] for x in self.words[-2:]]
@@ -367,157 +354,151 @@ class Lexer:
             os.path.basename(w[0]) in ("sh", "bash")
 
 
-def shell_commands(text):
-    """(line, name) of each command a shell script runs, and the names of
-    the functions it defines."""
-    words = Lexer(text).lex()
-    cmds, funcs = [], set()
-    at_cmd = True
-    stack = []  # "case" (patterns next), "casebody", "for"
-    wrapper, wrap_left, wrap_skip = None, 0, False
-    saved = []
-    i = 0
-    while i < len(words):
-        line, w, quoted = words[i]
-        nxt = words[i + 1][1] if i + 1 < len(words) else ""
+class Walker:
+    """The commands in a Lexer's words: what stands where a command name
+    goes, once reserved words, assignments, case patterns, for lists,
+    [[ ]] and the arguments of wrappers (timeout 5 CMD) are set aside."""
+
+    def __init__(self, words):
+        self.words = words
+        self.cmds, self.funcs = [], set()
+        self.at_cmd, self.stack, self.saved = True, [], []
+        self.wrapper, self.wrap_left, self.wrap_skip = None, 0, False
+
+    def walk(self):
+        i = 0
+        while i < len(self.words):
+            i += self._step(i)
+        return self.cmds, self.funcs
+
+    def _word(self, i):
+        return self.words[i][1] if i < len(self.words) else ""
+
+    def _step(self, i):
+        """Words used up at i."""
+        w = self.words[i][1]
         if w == "<sub>":
-            saved.append((at_cmd, stack, wrapper, wrap_left, wrap_skip))
-            at_cmd, stack, wrapper = True, [], None
-            i += 1
-            continue
+            self.saved.append((self.at_cmd, self.stack, self.wrapper,
+                               self.wrap_left, self.wrap_skip))
+            self.at_cmd, self.stack, self.wrapper = True, [], None
+            return 1
         if w == "</sub>":
-            if saved:
-                at_cmd, stack, wrapper, wrap_left, wrap_skip = saved.pop()
-            i += 1
-            continue
-        top = stack[-1] if stack else None
+            if self.saved:
+                (self.at_cmd, self.stack, self.wrapper, self.wrap_left,
+                 self.wrap_skip) = self.saved.pop()
+            return 1
+        if self.stack and self._compound(w):
+            return 1
+        if w in SEPARATORS or w == ")" or \
+                (self.at_cmd and (w in RESERVED or w == "}")):
+            self.at_cmd = w not in ("}", ")")
+            self.wrapper = None
+            return 1
+        if w == "<redir>":
+            return 2  # and its target
+        if not self.at_cmd:
+            return 1
+        return self._command_position(i)
+
+    def _compound(self, w):
+        """Inside case patterns, a for list or [[ ]]: whether w was
+        theirs."""
+        top = self.stack[-1]
         if top == "case-word":
             if w == "in":
-                stack[-1] = "case"
-            i += 1
-            continue
-        if top == "case":
-            # Patterns up to ")"; then the clause is code.
+                self.stack[-1] = "case"
+        elif top == "case":  # patterns up to ")", then a clause
             if w == "esac":
-                stack.pop()
-                at_cmd = False
+                self.stack.pop()
+                self.at_cmd = False
             elif w == ")":
-                stack[-1] = "casebody"
-                at_cmd = True
-            i += 1
-            continue
-        if top == "casebody" and w in (";;", ";&", ";;&"):
-            stack[-1] = "case"
-            i += 1
-            continue
-        if top == "casebody" and w == "esac":
-            stack.pop()
-            i += 1
-            continue
-        if top == "for":
-            if w in ("do", ";"):
-                if w == "do":
-                    stack.pop()
-                    at_cmd = True
-            i += 1
-            continue
-        if top == "[[":
+                self.stack[-1] = "casebody"
+                self.at_cmd = True
+        elif top == "casebody" and w in (";;", ";&", ";;&"):
+            self.stack[-1] = "case"
+        elif top == "casebody" and w == "esac":
+            self.stack.pop()
+        elif top == "for":
+            if w == "do":
+                self.stack.pop()
+                self.at_cmd = True
+        elif top == "[[":
             if w == "]]":
-                stack.pop()
-                at_cmd = False
-            i += 1
-            continue
-        if w in SEPARATORS or (at_cmd and w in RESERVED) or w == ")" or \
-                (at_cmd and w == "}"):
-            at_cmd = w not in ("}", ")")
-            wrapper = None
-            i += 1
-            continue
-        if w == "<redir>":
-            i += 2  # the target
-            continue
-        if not at_cmd:
-            i += 1
-            continue
-        # A command position.
+                self.stack.pop()
+                self.at_cmd = False
+        else:
+            return False
+        return True
+
+    def _command_position(self, i):
+        w, nxt = self.words[i][1], self._word(i + 1)
         if re.match(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=", w):
-            i += 1  # an assignment before the command, or alone
-            continue
-        if nxt == "(" and re.match(r"^[\w.-]+$", w) and \
-                i + 2 < len(words) and words[i + 2][1] == ")":
-            funcs.add(w)  # name() { ... }
-            i += 3
-            continue
+            return 1  # an assignment before the command, or alone
+        if nxt == "(" and self._word(i + 2) == ")" and \
+                re.match(r"^[\w.-]+$", w):
+            self.funcs.add(w)  # name() { ... }
+            return 3
         if w == "function":
-            funcs.add(nxt)
-            i += 2
-            continue
-        if w == "case":
-            stack.append("case-word")
-            i += 1
-            continue
-        if w in ("for", "select"):
-            stack.append("for")
-            i += 1
-            continue
-        if w == "[[":
-            stack.append("[[")
-            i += 1
-            continue
+            self.funcs.add(nxt)
+            return 2
+        opens = {"case": "case-word", "for": "for", "select": "for",
+                 "[[": "[["}
+        if w in opens:
+            self.stack.append(opens[w])
+            return 1
         if w in ("esac", "fi", "done", "in"):
-            at_cmd = False
-            i += 1
-            continue
-        if wrapper is not None:
-            if w.startswith("-"):
-                if w in OPT_ARGS.get(wrapper, ()):
-                    i += 1
-                i += 1
-                continue
-            if wrapper == "env" and "=" in w:
-                i += 1
-                continue
-            if wrap_left > 0:
-                wrap_left -= 1
-                i += 1
-                continue
-        if wrapper == "command" and wrap_skip:
-            at_cmd = False
-            wrapper = None
-            i += 1
-            continue
-        wrapper = None
-        name = w
+            self.at_cmd = False
+            return 1
+        if self.wrapper is not None:
+            used = self._wrapper_arg(w)
+            if used:
+                return used
+        return self._command(i)
+
+    def _wrapper_arg(self, w):
+        """Words of a wrapper's own before its command (0: none)."""
+        if w.startswith("-"):
+            return 2 if w in OPT_ARGS.get(self.wrapper, ()) else 1
+        if self.wrapper == "env" and "=" in w:
+            return 1
+        if self.wrap_left > 0:
+            self.wrap_left -= 1
+            return 1
+        return 0
+
+    def _command(self, i):
+        line, w, quoted = self.words[i]
+        skip = self.wrapper == "command" and self.wrap_skip
+        self.wrapper, self.at_cmd = None, False
+        if skip:
+            return 1  # command -v NAME: a question, not a run
         if w == "$sudo":
-            i += 1  # deps.sh's "sudo or nothing"
-            continue
+            self.at_cmd = True  # deps.sh's "sudo or nothing"
+            return 1
         if quoted or "$" in w:
             # "$VAR" and the like: the tests name their few such
             # commands with a variable set from a literal elsewhere.
-            at_cmd = False
-            i += 1
-            continue
-        if name.startswith("/"):
-            name = os.path.basename(name)
-        elif "/" in name:
-            at_cmd = False  # the project's own scripts and programs
-            i += 1
-            continue
-        if name == "ip" and words[i + 1:i + 4] and \
-                [x[1] for x in words[i + 1:i + 3]] == ["netns", "exec"]:
-            cmds.append((line, "ip"))
-            wrapper, wrap_left = "ipnetns", 1
-            i += 3
-            continue
-        cmds.append((line, name))
+            return 1
+        if "/" in w and not w.startswith("/"):
+            return 1  # the project's own scripts and programs
+        name = os.path.basename(w)
+        self.cmds.append((line, name))
+        if name == "ip" and self._word(i + 1) == "netns" and \
+                self._word(i + 2) == "exec":
+            self.wrapper, self.wrap_left, self.at_cmd = "ipnetns", 1, True
+            return 3
         if name in WRAPPERS:
-            wrapper, wrap_left = name, WRAPPERS[name]
-            wrap_skip = name == "command" and nxt in ("-v", "-V")
-            i += 1
-            continue
-        at_cmd = False
-        i += 1
-    return cmds, funcs
+            self.wrapper, self.wrap_left = name, WRAPPERS[name]
+            self.wrap_skip = name == "command" and \
+                self._word(i + 1) in ("-v", "-V")
+            self.at_cmd = True
+        return 1
+
+
+def shell_commands(text):
+    """(line, name) of each command a shell script runs, and the names of
+    the functions it defines."""
+    return Walker(Lexer(text).lex()).walk()
 
 
 def python_uses(text):
@@ -555,78 +536,91 @@ def local_modules(top):
             for p in glob.glob(os.path.join(top, "tests", "*.py"))}
 
 
-def main():
-    top = sys.argv[1] if len(sys.argv) > 1 else "."
-    lists = deps_lists(os.path.join(top, "contrib", "deps.sh"))
-    everything = set(sum(lists.values(), [])) | MINBASE
-    demo = set(lists.get("build", []) + lists.get("demo", [])) | MINBASE
+def collect(top):
+    """What the scripts run: [(file, line, command)], the names of their
+    functions, [(file, line, module)]."""
     scripts = sorted(glob.glob(os.path.join(top, "tests", "*.sh")) +
                      glob.glob(os.path.join(top, "contrib", "*.sh")) +
                      [os.path.join(top, ".ci", "run")])
-    pys = sorted(glob.glob(os.path.join(top, "tests", "*.py")))
-
     uses, funcs, mods = [], set(), []
     for p in scripts:
-        if not os.path.exists(p):
-            continue
-        c, f = shell_commands(open(p).read())
-        rel = os.path.relpath(p, top)
-        uses += [(rel, n, w) for n, w in c]
-        funcs |= f
-    for p in pys:
+        if os.path.exists(p):
+            c, f = shell_commands(open(p).read())
+            uses += [(os.path.relpath(p, top), n, w) for n, w in c]
+            funcs |= f
+    for p in glob.glob(os.path.join(top, "completion", "*")):
+        funcs |= shell_commands(open(p).read())[1]
+    for p in sorted(glob.glob(os.path.join(top, "tests", "*.py"))):
         c, m = python_uses(open(p).read())
         rel = os.path.relpath(p, top)
         uses += [(rel, n, w) for n, w in c]
         mods += [(rel, n, w) for n, w in m]
+    return uses, funcs, mods
 
+
+def check_commands(uses, funcs, everything, demo):
+    """{command: where} of those not in COMMANDS, of those whose package
+    deps.sh does not install, and of demo.sh's not on its lists."""
     unknown, missing, demo_missing = {}, {}, {}
-    for p in glob.glob(os.path.join(top, "completion", "*")):
-        funcs |= shell_commands(open(p).read())[1]
     for rel, n, w in uses:
         if w in BUILTINS or w in funcs or rel in ELSEWHERE.get(w, ()):
             continue
+        where = "%s:%d" % (rel, n)
         if w not in COMMANDS:
-            unknown.setdefault(w, "%s:%d" % (rel, n))
+            unknown.setdefault(w, where)
             continue
+        where += ", package " + COMMANDS[w]
         if COMMANDS[w] not in everything:
-            missing.setdefault(w, "%s:%d" % (rel, n))
+            missing.setdefault(w, where)
         if rel == "contrib/demo.sh" and COMMANDS[w] not in demo:
-            demo_missing.setdefault(w, "%s:%d" % (rel, n))
+            demo_missing.setdefault(w, where)
+    return unknown, missing, demo_missing
+
+
+def check_modules(mods, top, everything):
     std = set(getattr(sys, "stdlib_module_names", ())) | local_modules(top)
-    bad_mods = {}
+    bad = {}
     for rel, n, m in mods:
         if m in MODULES and MODULES[m] in everything:
             continue
         if m not in MODULES and (m in std or not std):
             continue
-        bad_mods.setdefault(m, "%s:%d" % (rel, n))
+        bad.setdefault(m, "%s:%d" % (rel, n))
+    return bad
 
-    def report(n, bad, what, fmt):
-        print("%s %d - %s" % ("not ok" if bad else "ok", n, what))
-        for w, where in sorted(bad.items()):
-            print("# %s" % (fmt % (w, where)))
-        return 1 if bad else 0
 
-    print("1..4")
+def report(n, bad, what, fmt):
+    print("%s %d - %s" % ("not ok" if bad else "ok", n, what))
+    for w, where in sorted(bad.items()):
+        print("# %s" % (fmt % (w, where)))
+    return 1 if bad else 0
+
+
+def main():
+    top = sys.argv[1] if len(sys.argv) > 1 else "."
+    lists = deps_lists(os.path.join(top, "contrib", "deps.sh"))
+    everything = set(sum(lists.values(), [])) | MINBASE
+    demo = set(lists.get("build", []) + lists.get("demo", [])) | MINBASE
+    uses, funcs, mods = collect(top)
+    unknown, missing, demo_missing = check_commands(uses, funcs,
+                                                    everything, demo)
     names = len({w for _, _, w in uses
                  if w not in BUILTINS and w not in funcs})
+    print("1..4")
     fails = report(1, unknown, "each of the %d commands the scripts run "
                    "(builtins and their functions aside) is in deps.py's "
                    "table" % names,
                    "%s (%s): not in COMMANDS: add it with the package "
                    "that has it, and that package to contrib/deps.sh")
-    fails += report(2, {w: "%s, package %s" % (where, COMMANDS[w])
-                        for w, where in missing.items()},
-                    "each command's package is on contrib/deps.sh's "
-                    "lists (or in a minbase root)",
+    fails += report(2, missing, "each command's package is on "
+                    "contrib/deps.sh's lists (or in a minbase root)",
                     "%s (%s): not installed by contrib/deps.sh")
-    fails += report(3, {w: "%s, package %s" % (where, COMMANDS[w])
-                        for w, where in demo_missing.items()},
-                    "contrib/demo.sh's commands come with "
-                    "`deps.sh demo`'s packages",
+    fails += report(3, demo_missing, "contrib/demo.sh's commands come "
+                    "with `deps.sh demo`'s packages",
                     "%s (%s): not on deps.sh's build or demo list")
-    fails += report(4, bad_mods, "the Python modules the tests import are "
-                    "the standard library's or from a deps.sh package",
+    fails += report(4, check_modules(mods, top, everything),
+                    "the Python modules the tests import are the "
+                    "standard library's or from a deps.sh package",
                     "%s (%s): add it to MODULES and its package to "
                     "contrib/deps.sh")
     return 1 if fails else 0
