@@ -16,8 +16,9 @@ demo="iproute2 procps iputils-ping iperf3"
 # for tests/netns-tun-ovs.sh, which runs its own ovsdb-server and
 # ovs-vswitchd in a namespace, and frr (zebra, bgpd, vtysh) for
 # tests/netns-evpn.sh, which runs its own in each namespace: neither needs
-# a service of its package running.
-tests="$demo socat tcpdump tshark ethtool python3 python3-scapy clang
+# a service of its package running. tests/deps.sh checks that every
+# command the tests run comes from a package named here.
+tests="$demo socat tcpdump tshark ethtool jq python3 python3-scapy clang
 	libclang-rt-dev debhelper lintian systemd openvswitch-switch frr"
 
 case ${1:-} in
@@ -70,3 +71,18 @@ $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
 # shellcheck disable=SC2086 # $missing is a list of package names
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -q -y \
 	--no-install-recommends $missing
+
+# Nor at the next boot: the packages enable their services, which the
+# tests never use. Only those installed here; systemctl works without
+# systemd running (a chroot) and disables the SysV links too.
+services=
+case " $missing " in *" frr "*) services="frr.service" ;; esac
+case " $missing " in
+*" openvswitch-switch "*) services="$services openvswitch-switch.service" ;;
+esac
+if [ -n "$services" ]; then
+	echo "deps.sh: disabling $services (the tests run their own" \
+		"daemons)"
+	# shellcheck disable=SC2086 # $services is a list of unit names
+	$sudo systemctl disable --quiet $services
+fi

@@ -62,9 +62,13 @@ mac_of()
 # The good traffic, in a background subshell until $LIB_TMP/good.stop
 # appears; "done=N" or "failed=N" in $LIB_TMP/good.res. The subshell
 # tracks only its own socat processes and kills them on SIGTERM.
+# Paced at 25 MB/s (SO_MAX_PACING_RATE, 47; TCP paces itself without
+# fq): a stream always under way, not one that takes every CPU it can
+# from the tests beside it under make -j2.
 good_loop()
 {
-	local n=0 addr
+	# shellcheck disable=SC2034 # xfer() reads it
+	local n=0 addr XFER_TX_OPTS=setsockopt-int=1:47:25000000
 
 	LIB_PIDS=()
 	trap 'kill -TERM "${LIB_PIDS[@]}" 2>/dev/null; exit 1' TERM

@@ -582,7 +582,8 @@ xfer_wait()
 }
 
 # xfer FROM_NS TO_NS TO_ADDR DATA [SECONDS]: send $LIB_TMP/DATA over TCP
-# with socat, compare the SHA-256 of what arrived.
+# with socat, compare the SHA-256 of what arrived. XFER_TX_OPTS, when set,
+# are socat options for the sending socket (e.g. its pacing rate).
 xfer()
 {
 	local from=$1 to=$2 addr=$3 data=$4 limit=${5:-30} lpid spid st sha
@@ -611,7 +612,8 @@ xfer()
 	fi
 	t0=$(date +%s.%N)
 	ip netns exec "$from" timeout "$limit" socat -u -b 262144 \
-		"OPEN:$LIB_TMP/$data,rdonly" "$conn:$xfer_port" \
+		"OPEN:$LIB_TMP/$data,rdonly" \
+		"$conn:$xfer_port${XFER_TX_OPTS:+,$XFER_TX_OPTS}" \
 		</dev/null >/dev/null 2>"$tx_err" &
 	spid=$!
 	track_pid "$spid"
@@ -709,14 +711,26 @@ ends_stop()
 # BEFORE is a line of zeros).
 ctr_moved()
 {
-	local pair name b
+	local w name v n re="($3)=([0-9]+)\$"
+	local -a before after moved=()
+	local -A b
 
-	grep -Eo "$3=[0-9]+" <<<"$2" | while read -r pair; do
-		name=${pair%%=*}
-		b=$(ctr "$1" "$name")
-		[ "${pair#*=}" != "${b:-0}" ] &&
-			echo "$name=+$((${pair#*=} - ${b:-0}))"
-	done | sort | tr '\n' ' '
+	# No command substitution per counter: under make -j2 the forks
+	# cost a second a call.
+	read -ra before <<<"$1"
+	read -ra after <<<"$2"
+	for w in "${before[@]}"; do
+		[[ $w == *=* ]] && b[${w%%=*}]=${w#*=}
+	done
+	for w in "${after[@]}"; do
+		[[ $w =~ $re ]] || continue
+		n=${#BASH_REMATCH[@]}
+		name=${BASH_REMATCH[1]} v=${BASH_REMATCH[n - 1]}
+		[ "$v" != "${b[$name]:-0}" ] &&
+			moved+=("$name=+$((v - ${b[$name]:-0}))")
+	done
+	[ ${#moved[@]} -gt 0 ] || return 0
+	printf '%s\n' "${moved[@]}" | sort | tr '\n' ' '
 }
 
 # link_attr NS DEV KEY: the word after KEY (mtu, link/ether) in the
