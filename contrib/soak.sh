@@ -26,6 +26,8 @@
 #     of the run, at most 60);
 #   - no unexplained loss. Explained, and only these may move:
 #       tx_drop_send, either end: sends while an underlay link is down;
+#       tx_drop_peer_no_route, either end: frames not sent while the
+#       route watch says the peer has no route (the link down);
 #       B's rx_drop_source, rx_drop_short, rx_drop_flags, rx_drop_vni,
 #       rx_drop_gre_version, rx_drop_gre_flags, rx_drop_gre_proto,
 #       rx_drop_key, rx_drop_csum, rx_drop_csum_missing: the malformed
@@ -522,11 +524,11 @@ check "$r: B's VmRSS flat after ${WARMUP} s (+$RSS_SLACK kB at most)" \
 	rss_flat B "${RSS_B[@]}"
 gt_counters "$NS_A" && CA=$GT_CTR && gt_show A
 gt_counters "$NS_B" && CB=$GT_CTR && gt_show B
-check "$r: A: no drop counter moved but tx_drop_send" \
-	ctr_drops_only "$CA" tx_drop_send
+check "$r: A: no drop counter moved but tx_drop_send, peer_no_route" \
+	ctr_drops_only "$CA" tx_drop_send tx_drop_peer_no_route
 # shellcheck disable=SC2086 # the list is split on purpose
-check "$r: B: no drop counter moved but tx_drop_send and malformed input" \
-	ctr_drops_only "$CB" tx_drop_send $MALFORMED
+check "$r: B: no drop counter moved but send, peer_no_route, malformed" \
+	ctr_drops_only "$CB" tx_drop_send tx_drop_peer_no_route $MALFORMED
 check "$r: B counted the malformed packets, no more than were sent" \
 	malformed_counted
 check "$r: the bulk load moved $MIN_RATE kB/s or more each way" \

@@ -29,6 +29,7 @@
 #      b. B's underlay address is removed: A's ARP or neighbour
 #         discovery fails and the kernel reports "host unreachable" (or
 #         "address unreachable") to the socket: A's tx_icmp_unreach.
+#         B, its address gone, has no route to A: its tx_drop_peer_no_route.
 #         A's neighbour entry for B is flushed first, as if it had expired
 #         (that takes 30 s and more on its own).
 #   4. A's tap set down and up: B's pings make A's tap writes fail with
@@ -303,7 +304,8 @@ check "$r: A counts the unreachable reports (tx_icmp_unreach)" \
 	"$(ctr "$A0" tx_icmp_unreach)" 10
 ip -n "$NS_B" addr add "$UL_B/$plen" dev "$VETH_B" "${nodad[@]}"
 wait_underlay || diag "the underlay does not answer after the address"
-recovered tx_drop_send
+# B, its address gone, has no route to A either while it is away.
+recovered "tx_drop_send tx_drop_peer_no_route"
 
 # ---------------------------------------------------------------- 4
 
