@@ -13,7 +13,8 @@
 #             requests: ctlreq_line, ctlreq_parse), config (the --config
 #             file: conffile_read, options_parse_file, conffile_write),
 #             fdbwatch (the forwarding database watch's rtnetlink
-#             messages: link_fdb_parse)
+#             messages: link_fdb_parse), routefind (a dump of the
+#             host's routes before a --route is made: link_route_scan)
 #             (default: every tests/fuzz-NAME.c)
 #   -k        keep going after a crash (libFuzzer -fork=1 -ignore_crashes=1)
 #             and collect every crashing input

@@ -502,6 +502,14 @@ static void control_route(struct port *port, const struct ctlreq *q,
 	else if (err == -ENOSPC)
 		control_fail(r, CONTROL_EFAIL, "the table holds as many "
 			     "routes as it can");
+	else if (err == -EEXIST && add)
+		control_fail(r, CONTROL_EFAIL, "%s: the host has a route to "
+			     "that prefix already: not replaced", q->arg);
+	else if (err == -ELOOP)
+		control_fail(r, CONTROL_EFAIL, "%s: the prefix holds a peer, "
+			     "whose tunnel packets it would route into the "
+			     "tun: route the peer more specifically first",
+			     q->arg);
 	else if (err)
 		control_fail(r, CONTROL_EFAIL, "%s: %s", q->arg,
 			     strerror(-err));

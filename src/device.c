@@ -300,14 +300,15 @@ static int device_open_tap(struct device *d)
 	err = device_open_queues(d);
 	if (err)
 		return err;
-	d->ifindex = if_nametoindex(d->s.ifname);
-	if (!d->ifindex) {
-		log_err_errno("cannot find tap %s", d->s.ifname);
-		return -errno;
-	}
 	d->link = link_open();
 	if (!d->link)
 		return -EIO;
+	/* Not if_nametoindex(): its socket may fail (EMFILE) as "none". */
+	d->ifindex = link_ifindex(d->link, d->s.ifname);
+	if (!d->ifindex) {
+		log_err("cannot find tap %s", d->s.ifname);
+		return -ENODEV;
+	}
 	err = path_open(d);
 	for (i = 0; !err && i < d->n_q; i++)
 		err = rx_init(&d->q[i], path_tap_mtu(&d->path));

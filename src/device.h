@@ -54,6 +54,7 @@ struct port {
 	ev_timer events_timer_w;
 	atomic_bool events_now;	/* one that cannot wait came */
 	uint64_t events_ns;	/* when they were last applied */
+	int exit_status;	/* a stop that is a failure (a tap gone) */
 };
 
 struct device {

@@ -16,6 +16,7 @@
 #include "fwd.h"
 #include "link.h"
 #include "log.h"
+#include "path.h"
 #include "route.h"
 #include "rx.h"
 
@@ -111,6 +112,84 @@ static int fwd_add_routes(struct device *d)
 }
 
 /*
+ * Would p, routed into the tun, take the underlay's own packets to a
+ * peer of d's? It would when p holds the peer's address and the route
+ * that takes them now is no longer than p (the longest prefix chooses):
+ * each tunnel packet would go into the tun again, a loop. Refused,
+ * -ELOOP, naming the peer: a more specific route to the peer lets p be,
+ * as OpenVPN's redirect-gateway adds one (a route of ours is never
+ * policy routing, as wg-quick's fwmark rule, the host's table stays as
+ * the administrator made it).
+ */
+static int fwd_route_captures(struct device *d, const struct cidr *p)
+{
+	const struct peers *ps = d->s.peers;
+	char peer[INET6_ADDRSTRLEN], pre[INET6_ADDRSTRLEN];
+	unsigned int i, len, oif;
+
+	for (i = 0; i < ps->n; i++) {
+		const struct peer *e = &ps->v[ps->live[i]];
+		const uint8_t *a = (const uint8_t *)&e->addr.addr;
+
+		if (e->addr.family != p->family ||
+		    !optvalue_cidr_contains(p, a))
+			continue;
+		if (!link_route_entry(d->link, &e->addr, path_local(d), &len,
+				      &oif) &&
+		    len > p->prefix)
+			continue;
+		inet_ntop(p->family, &p->addr, pre, sizeof(pre));
+		inet_ntop(p->family, a, peer, sizeof(peer));
+		log_err("%s: route %s/%u refused: it holds peer %s, whose "
+			"tunnel packets it would route into %s (route %s "
+			"more specifically first)", d->s.ifname, pre,
+			p->prefix, peer, d->s.ifname, peer);
+		return -ELOOP;
+	}
+	return 0;
+}
+
+/*
+ * Has the host a route to p itself (any metric)? 1 through the tun (the
+ * one a persistent tun kept from our last run: ours), -EEXIST through
+ * another device (said), 0 none.
+ */
+static int fwd_route_exists(struct device *d, const struct cidr *p)
+{
+	char pre[INET6_ADDRSTRLEN];
+	int ret = link_route_find(d->link, p, d->ifindex);
+
+	if (ret != -EEXIST)
+		return ret < 0 ? 0 : ret;
+	inet_ntop(p->family, &p->addr, pre, sizeof(pre));
+	log_err("%s: route %s/%u refused: the host has a route to %s/%u "
+		"already, which gsotun does not replace (ip route del it, "
+		"or route another prefix)", d->s.ifname, pre, p->prefix, pre,
+		p->prefix);
+	return -EEXIST;
+}
+
+/*
+ * p routed into the tun, as ip route add does (EXCL): a route the host
+ * has to p already is not replaced, nor one that would take the tunnel
+ * packets to a peer made.
+ */
+static int fwd_route_up(struct device *d, const struct cidr *p)
+{
+	int err = fwd_route_exists(d, p);
+
+	if (err)
+		return err > 0 ? 0 : err;
+	err = fwd_route_captures(d, p);
+	if (!err)
+		err = link_route_dev(d->link, d->ifindex, p, true);
+	/* One made between our look and our add: still not replaced. */
+	if (err == -EEXIST)
+		err = fwd_route_exists(d, p) > 0 ? 0 : -EEXIST;
+	return err;
+}
+
+/*
  * Each route of the table routed into the tun (ip route add PREFIX dev
  * TUN), or out of it, for the routes of peer (-1: of every peer).
  */
@@ -127,8 +206,10 @@ static int fwd_routes_kernel(struct device *d, int peer, bool add)
 
 		if (peer >= 0 && (unsigned int)peer != of)
 			continue;
-		r = link_route_dev(d->link, d->ifindex, &p, add);
-		if (r)
+		r = add ? fwd_route_up(d, &p)
+			: link_route_dev(d->link, d->ifindex, &p, false);
+		/* The first: at start a refusal is a usage error (64). */
+		if (r && !err)
 			err = r;
 	}
 	return err;
@@ -254,8 +335,12 @@ int fwd_route_add(struct device *d, const struct config_route *e)
 	if (peer < 0)
 		return peer;
 	err = route_add(&d->s.routes, &e->prefix, (unsigned int)peer);
-	if (!err && d->link)
-		err = link_route_dev(d->link, d->ifindex, &e->prefix, true);
+	if (err || !d->link)
+		return err;
+	err = fwd_route_up(d, &e->prefix);
+	/* Refused: not ours, so neither is it ours to delete later. */
+	if (err)
+		route_del(&d->s.routes, &e->prefix);
 	return err;
 }
 

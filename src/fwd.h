@@ -49,7 +49,9 @@ int fwd_replace_routes(struct device *d, const struct config_route *old,
 /*
  * A tun's --route prefixes routed into it (ip route add PREFIX dev TUN),
  * once it is up; and out of it at exit (a persistent tun keeps its
- * routes otherwise). 0 or the last -errno (logged).
+ * routes otherwise). 0 or the first -errno (logged): -EEXIST, the host
+ * has a route to a prefix already (never replaced); -ELOOP, a prefix
+ * would take the tunnel packets to a peer into the tun.
  */
 int fwd_routes_up(struct device *d);
 void fwd_routes_down(struct device *d);
@@ -70,8 +72,10 @@ int fwd_fdb_del(struct device *d, const uint8_t *mac, uint16_t vlan);
 
 /*
  * A route of tun d to a peer (-ENOENT when e's address is none), routed
- * into the tun too; or one gone (-ENOENT: none), out of the tun. As
- * route_add() and route_del().
+ * into the tun too (refused as fwd_routes_up() refuses one: -EEXIST,
+ * -ELOOP, and not in the table then); or one gone (-ENOENT: none, nor
+ * is a route of the host's that gsotun did not make deleted), out of
+ * the tun. As route_add() and route_del().
  */
 int fwd_route_add(struct device *d, const struct config_route *e);
 int fwd_route_del(struct device *d, const struct cidr *p);

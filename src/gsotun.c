@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <ev.h>
 #include "clock.h"
 #include "conffile.h"
@@ -537,6 +538,25 @@ static int check_config(struct config *cfg)
 	return ret;
 }
 
+/*
+ * A system call of libev's that failed (its signal pipe, its epoll fd):
+ * libev would abort() with a bare line. Said as gsotun's error, with
+ * the likely cause, and the exit status of a start that failed.
+ */
+static void libev_failed(const char *msg)
+{
+	int err = errno;
+	struct rlimit r;
+
+	if ((err == EMFILE || err == ENFILE) && !getrlimit(RLIMIT_NOFILE, &r))
+		log_err("%s: %s: ulimit -n %llu is too low for this "
+			"configuration", msg, strerror(err),
+			(unsigned long long)r.rlim_cur);
+	else
+		log_err("%s: %s", msg, strerror(err));
+	exit(EXIT_FAILURE);
+}
+
 static void set_log_level(int verbosity)
 {
 	log_level = LOG_LVL_INFO + verbosity;
@@ -554,7 +574,7 @@ int main(int argc, char **argv)
 		.ctl = { .fd = -1 },
 	};
 	struct ev_loop *loop;
-	int ret = EXIT_FAILURE;
+	int ret = EXIT_FAILURE, err;
 	unsigned int i;
 
 	g.port.start_ns = clock_now_ns();
@@ -569,7 +589,12 @@ int main(int argc, char **argv)
 	log_open(g.cfg.log_time);
 	notify_open();
 	signal(SIGPIPE, SIG_IGN);
-	if (setup(&g) || become_service(&g))
+	ev_set_syserr_cb(libev_failed);
+	err = setup(&g);
+	/* A --route the host's table refuses is the command line's error. */
+	if (err == -EEXIST || err == -ELOOP)
+		ret = EX_USAGE;
+	if (err || become_service(&g))
 		goto out;
 	loop = ev_default_loop(EVFLAG_AUTO);
 	if (!loop) {
@@ -589,7 +614,7 @@ int main(int argc, char **argv)
 		log_device(g.port.dev[i]);
 	ev_run(loop, 0);
 	notify_stopping();
-	ret = EXIT_SUCCESS;
+	ret = g.port.exit_status ? g.port.exit_status : EXIT_SUCCESS;
 	end_lanes(&g);
 	/* Sends still waiting for room are cancelled and counted as drops. */
 	for (i = 0; i < g.port.n_lanes; i++)

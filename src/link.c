@@ -48,6 +48,7 @@ struct link_reply {
 	uint8_t mac[MAC_LEN]; /* IFLA_ADDRESS of a link */
 	bool has_mac;
 	int family; /* rtm_family of a route */
+	unsigned int dst_len; /* rtm_dst_len of a route */
 	struct ipaddr src; /* RTA_PREFSRC of a route */
 	char name[IF_NAMESIZE]; /* IFLA_IFNAME of a link */
 	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
@@ -366,8 +367,11 @@ out:
 
 /*
  * What `ip route add|del PREFIX dev DEV` sends: a unicast route of scope
- * link in the main table, protocol boot (iproute2's default). REPLACE
- * makes a restart with the route still there succeed.
+ * link in the main table, protocol boot (iproute2's default). Added
+ * with EXCL, as ip route add does, never REPLACE: a route the host has
+ * to PREFIX already (its default route, a connected underlay) is an
+ * error, -EEXIST, not replaced. Deleted with the output interface
+ * named, so that only a route through DEV goes (fib_nh_match()).
  */
 int link_route_dev(struct link *l, unsigned int ifindex, const struct cidr *p,
 		   bool add)
@@ -383,7 +387,7 @@ int link_route_dev(struct link *l, unsigned int ifindex, const struct cidr *p,
 		ret = -EAFNOSUPPORT;
 		goto out;
 	}
-	nlh = add ? link_req(l, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE)
+	nlh = add ? link_req(l, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL)
 		  : link_req(l, RTM_DELROUTE, 0);
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = (uint8_t)p->family;
@@ -400,7 +404,8 @@ int link_route_dev(struct link *l, unsigned int ifindex, const struct cidr *p,
 	if (!add && ret == -ESRCH)
 		ret = 0;
 out:
-	if (ret < 0)
+	/* The caller says which route of the host's is in the way. */
+	if (ret < 0 && !(add && ret == -EEXIST))
 		link_log(LOG_LVL_ERR, ret, &r, "cannot %s route %s/%u %s %s",
 			 add ? "add" : "delete",
 			 link_ntop(p->family, &p->addr, addr, sizeof(addr)),
@@ -460,6 +465,7 @@ static int link_route_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	/* The family says how long RTA_PREFSRC is. */
 	r->family = rtm->rtm_family;
+	r->dst_len = rtm->rtm_dst_len;
 	return mnl_attr_parse(nlh, sizeof(struct rtmsg), link_route_attr_cb,
 			      data);
 }
@@ -499,15 +505,19 @@ static int link_mtu_cb(const struct nlmsghdr *nlh, void *data)
 
 /*
  * As `ip route get dst [from src]`: the route the kernel would use for
- * dst now, from a socket bound to src (NULL: to none).
+ * dst now, from a socket bound to src (NULL: to none). flags:
+ * RTM_F_FIB_MATCH for the table's entry (`fibmatch`), not the host
+ * route a lookup makes of it.
  */
 static int link_get_route(struct link *l, const struct ipaddr *dst,
-			  const struct ipaddr *src, struct link_reply *r)
+			  const struct ipaddr *src, unsigned int flags,
+			  struct link_reply *r)
 {
 	struct nlmsghdr *nlh = link_req(l, RTM_GETROUTE, 0);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	size_t len = link_addr_len(dst->family);
 
+	rtm->rtm_flags = flags;
 	rtm->rtm_family = (uint8_t)dst->family;
 	rtm->rtm_dst_len = (uint8_t)(len * 8);
 	mnl_attr_put(nlh, RTA_DST, len, &dst->addr);
@@ -556,7 +566,7 @@ int link_route_get(struct link *l, const struct ipaddr *dst,
 			 "cannot look up route to %s", addr);
 		return -EAFNOSUPPORT;
 	}
-	ret = link_get_route(l, dst, src, &route);
+	ret = link_get_route(l, dst, src, 0, &route);
 	if (ret < 0) {
 		link_log(level, ret, &route,
 			 "cannot look up route to %s", addr);
@@ -586,6 +596,99 @@ int link_route_get(struct link *l, const struct ipaddr *dst,
 	out->mtu = route.mtu ? route.mtu : dev.mtu;
 	out->oif_up = link_flags_up(dev.flags);
 	return 0;
+}
+
+int link_route_entry(struct link *l, const struct ipaddr *dst,
+		     const struct ipaddr *src, unsigned int *len,
+		     unsigned int *oif)
+{
+	struct link_reply r = { 0 };
+	int ret;
+
+	if (dst->family != AF_INET && dst->family != AF_INET6)
+		return -EAFNOSUPPORT;
+	ret = link_get_route(l, dst, src, RTM_F_FIB_MATCH, &r);
+	if (!ret && r.family != dst->family)
+		ret = -ENETUNREACH;
+	*len = ret ? 0 : r.dst_len;
+	*oif = ret ? 0 : r.oif;
+	return ret;
+}
+
+/* A dump of the main table for the routes to one prefix. */
+struct link_route_scan {
+	struct link_reply r;	/* first: link_talk() hands it on */
+	const struct cidr *p;
+	unsigned int ifindex;	/* ours */
+	bool dst_ok;		/* the route at hand: to p */
+	uint32_t table, oif;	/* its table and device */
+	bool ours, other;	/* routes to p through ifindex, others */
+};
+
+static int link_route_scan_attr(const struct nlattr *attr, void *data)
+{
+	struct link_route_scan *s = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case RTA_DST:
+		s->dst_ok = link_attr_is_addr(attr, s->p->family) &&
+			    !memcmp(mnl_attr_get_payload(attr), &s->p->addr,
+				    link_addr_len(s->p->family));
+		break;
+	case RTA_OIF:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			s->oif = mnl_attr_get_u32(attr);
+		break;
+	case RTA_TABLE:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			s->table = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* What a scan found, as link_route_find() says it. */
+static int link_route_scan_end(const struct link_route_scan *s)
+{
+	return s->other ? -EEXIST : s->ours;
+}
+
+static int link_route_scan_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct link_route_scan *s = data;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm) ||
+	    rtm->rtm_family != s->p->family ||
+	    rtm->rtm_dst_len != s->p->prefix)
+		return MNL_CB_OK;
+	/* A route without RTA_DST is a default route. */
+	s->dst_ok = !s->p->prefix;
+	s->table = rtm->rtm_table;
+	s->oif = 0;
+	mnl_attr_parse(nlh, sizeof(*rtm), link_route_scan_attr, s);
+	if (s->dst_ok && s->table == RT_TABLE_MAIN) {
+		s->ours |= s->oif && s->oif == s->ifindex;
+		s->other |= s->oif != s->ifindex;
+	}
+	return MNL_CB_OK;
+}
+
+int link_route_find(struct link *l, const struct cidr *p, unsigned int ifindex)
+{
+	struct nlmsghdr *nlh = link_req(l, RTM_GETROUTE, NLM_F_DUMP);
+	struct link_route_scan s = { .p = p, .ifindex = ifindex };
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	int ret;
+
+	if (p->family != AF_INET && p->family != AF_INET6)
+		return -EAFNOSUPPORT;
+	rtm->rtm_family = (uint8_t)p->family;
+	ret = link_talk(l, link_route_scan_cb, &s.r);
+	if (ret < 0)
+		return ret;
+	return link_route_scan_end(&s);
 }
 
 /* What a dump of the addresses looks for, and where it was found. */
@@ -957,6 +1060,18 @@ void link_changes_parse(struct link_changes *c, const void *buf, size_t len)
 		link_changes_one(c, nlh);
 	if (left)
 		c->any = c->all = true;
+}
+
+int link_route_scan(const void *buf, size_t len, const struct cidr *p,
+		    unsigned int ifindex)
+{
+	struct link_route_scan s = { .p = p, .ifindex = ifindex };
+	const struct nlmsghdr *nlh = buf;
+	int left = len > INT_MAX ? INT_MAX : (int)len;
+
+	for (; link_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+		link_route_scan_cb(nlh, &s);
+	return link_route_scan_end(&s);
 }
 
 /*

@@ -60,6 +60,27 @@ int link_route_get(struct link *l, const struct ipaddr *dst,
 		   struct link_route *out);
 
 /*
+ * The route of the host's table that dst takes from src (NULL: any), as
+ * `ip route get DST from SRC fibmatch` says it: its prefix length into
+ * *len, its output interface into *oif (0: none). 0 or -errno
+ * (-ENETUNREACH: none), not logged.
+ */
+int link_route_entry(struct link *l, const struct ipaddr *dst,
+		     const struct ipaddr *src, unsigned int *len,
+		     unsigned int *oif);
+
+/*
+ * The routes of the main table to prefix p itself (`ip route show
+ * exact P`), any metric: -EEXIST when one goes through a device other
+ * than ifindex (or none: blackhole, unreachable), 1 when there are ones
+ * through ifindex only, 0 none; or -errno.
+ */
+int link_route_find(struct link *l, const struct cidr *p, unsigned int ifindex);
+/* The messages of such a dump in buf, as link_route_find() reads them. */
+int link_route_scan(const void *buf, size_t len, const struct cidr *p,
+		    unsigned int ifindex);
+
+/*
  * The MTU of the interface that holds local address a (as `ip addr show
  * to A` finds it) into *mtu: 0, -ENODEV (no interface has it) or -errno,
  * not logged.

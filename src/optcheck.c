@@ -44,11 +44,27 @@ static unsigned int options_msg_line(const struct options_state *st,
  * argp_error(), saying the file and line of an option from --config: of
  * the option being parsed, or at the end of the one the error names.
  */
+void options_escape(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *in && n + 5 <= len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
+		else
+			out[n++] = (char)c;
+	}
+	if (len)
+		out[n < len ? n : len - 1] = '\0';
+}
+
 void options_error(const struct argp_state *state, const char *fmt, ...)
 {
 	const struct options_state *st = state->input;
 	unsigned int line = st->line;
-	char msg[512];
+	char msg[512], where[600], safe[2400];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -57,9 +73,13 @@ void options_error(const struct argp_state *state, const char *fmt, ...)
 	if (!line && st->finishing)
 		line = options_msg_line(st, msg);
 	if (line)
-		argp_error(state, "%s:%u: %s", st->conf_name, line, msg);
+		snprintf(where, sizeof(where), "%s:%u: %s", st->conf_name, line,
+			 msg);
 	else
-		argp_error(state, "%s", msg);
+		snprintf(where, sizeof(where), "%s", msg);
+	/* A value quoted as given may hold bytes a terminal would obey. */
+	options_escape(where, safe, sizeof(safe));
+	argp_error(state, "%s", safe);
 }
 
 /* Options of one encapsulation given with another. */

@@ -45,8 +45,14 @@ struct options_state {
 };
 
 /*
+ * in into out (len bytes) with each control byte written \\xHH, so that
+ * a message quoting a value moves no terminal's cursor (as ls -b).
+ */
+void options_escape(const char *in, char *out, size_t len);
+
+/*
  * A usage error, as argp_error() says it (exit 64), with the file and line
- * of an option from --config.
+ * of an option from --config, control bytes escaped (options_escape()).
  */
 void options_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

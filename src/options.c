@@ -783,6 +783,7 @@ static bool options_scan_next(struct options_scan *sc)
 static void options_check_unknown(int argc, char **argv)
 {
 	struct options_scan sc = { .argc = argc, .argv = argv };
+	char name[256], safe[4 * sizeof(name)];
 	const char *near;
 
 	while (options_scan_next(&sc)) {
@@ -791,8 +792,9 @@ static void options_check_unknown(int argc, char **argv)
 		if (sc.known)
 			continue;
 		near = optable_closest(sc.name, sc.len);
-		fprintf(stderr, "gsotun: unrecognized option '--%.*s'",
-			(int)sc.len, sc.name);
+		snprintf(name, sizeof(name), "%.*s", (int)sc.len, sc.name);
+		options_escape(name, safe, sizeof(safe));
+		fprintf(stderr, "gsotun: unrecognized option '--%s'", safe);
 		if (near)
 			fprintf(stderr, " (did you mean --%s?)", near);
 		fprintf(stderr, "\nTry `gsotun --help' or `gsotun --usage' for "
@@ -877,7 +879,7 @@ int options_parse_file(int argc, char **argv, FILE *f, const char *name,
 int options_parse(int argc, char **argv, struct config *cfg)
 {
 	const char *file;
-	char why[160];
+	char why[160], safe[4 * PATH_MAX];
 	FILE *f = NULL;
 	int err;
 
@@ -890,8 +892,9 @@ int options_parse(int argc, char **argv, struct config *cfg)
 		 */
 		f = peersfile_open_flags(AT_FDCWD, file, 0, why, sizeof(why));
 		if (!f) {
+			options_escape(file, safe, sizeof(safe));
 			fprintf(stderr, "gsotun: cannot read --config '%s': "
-				"%s\n", file, why);
+				"%s\n", safe, why);
 			exit(EX_USAGE);
 		}
 	}

@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/icmp6.h>
@@ -254,7 +255,7 @@ static bool path_own_dev(const struct port *port, unsigned int ifindex)
  * The address the underlay's sockets are bound to, which their sends
  * route from (`ip rule from` may hold their route): --local, or none.
  */
-static const struct ipaddr *path_local(const struct device *d)
+const struct ipaddr *path_local(const struct device *d)
 {
 	const struct ipaddr *local = &d->s.cfg->local;
 
@@ -454,12 +455,37 @@ static void path_follow_mac(struct device *d, const struct link_changes *c)
 		log_debug("%s: cannot read its MAC address", d->s.ifname);
 }
 
+/*
+ * The tap deleted under us (ip link del): its fd reads only errors from
+ * then on (tun_chr_read_iter(): -EBADFD) and polls ready for ever. Said,
+ * and gsotun stops with status 1, so that its service manager starts it
+ * again with a new tap (Restart=on-failure), as it does when gsotun
+ * cannot make one; made again here, it would race whoever deleted it.
+ */
+static bool path_tap_gone(struct device *d, const struct link_changes *c)
+{
+	bool up;
+
+	if (!d->link || (c && !link_changes_touch_link(c, d->ifindex)) ||
+	    link_is_up(d->link, d->ifindex, &up) != -ENODEV)
+		return false;
+	log_err("%s: the %s was deleted: stopping, exit status 1 (a service "
+		"manager starts gsotun again)", d->s.ifname,
+		d->s.encap.l3 ? "tun" : "tap");
+	d->port->exit_status = EXIT_FAILURE;
+	ev_break(d->loop, EVBREAK_ALL);
+	return true;
+}
+
 /* After the changes c (NULL: any), every device of d's port follows. */
 static void path_check_changed(struct device *d, const struct link_changes *c)
 {
 	struct port *port = d->port;
 	unsigned int i;
 
+	for (i = 0; i < port->n_dev; i++)
+		if (path_tap_gone(port->dev[i], c))
+			return;
 	path_look(port->dev[0], true, c);
 	for (i = 0; i < port->n_dev; i++) {
 		path_follow_mac(port->dev[i], c);
@@ -910,6 +936,9 @@ static void path_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct device *d = w->data;
 	unsigned int i;
 
+	/* Without a watch (not the main device), seen here. */
+	if (path_tap_gone(d, NULL))
+		return;
 	for (i = 0; !d->idx && i < d->port->n_lanes; i++)
 		underlay_errors_resume(&d->port->ul[i]);
 	if (!d->idx)

@@ -124,4 +124,10 @@ const char *path_icmp_what(const struct peer_icmp *i, char *buf, size_t len);
  */
 bool path_needs_net_admin(const struct device *d);
 
+/*
+ * The address the underlay's sockets are bound to, which their sends
+ * route from (`ip rule from` may hold their route): --local, or NULL.
+ */
+const struct ipaddr *path_local(const struct device *d);
+
 #endif

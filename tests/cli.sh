@@ -327,6 +327,22 @@ printf '%s\n' 'remote 192.0.2.x' >"$tmp/tap.peers"
 refused "--peers '$tmp/tap.peers': line 1: invalid remote '192.0.2.x': not an IPv4 or IPv6 address" \
 	--peers "$tmp/tap.peers"
 ok $? "--check --peers with a bad address: the value quoted"
+# Control bytes of a value, a file name or an option are said escaped
+# (\x1b), never written to the terminal as they are (issue 35).
+esc=$'\033[2J'
+refused "invalid --encap 'vx\\x1b[2Jlan': must be" --encap "vx${esc}lan"
+ok $? "--check --encap with an escape sequence: said as \\x1b"
+refused "cannot read --config '$tmp/no\\x1b[2J': cannot open it" \
+	--config "$tmp/no${esc}"
+ok $? "--check --config NAME with an escape sequence: the name escaped"
+refused "cannot read --peers '$tmp/no\\x1b[2J': cannot open it" \
+	--peers "$tmp/no${esc}"
+ok $? "--check --peers NAME with an escape sequence: the name escaped"
+refused "unrecognized option '--re\\x1b[2Jmote'" "--re${esc}mote"
+ok $? "an unknown option with an escape sequence: said escaped"
+gt_check --encap "vx${esc}lan"
+[[ $ERR != *$'\033'* ]]
+ok $? "no escape byte reaches stderr"
 # No peer at start: --local says the underlay's family; neither, exit 64.
 ERR=$("$GSOTUN" --check --dev x 2>&1 >/dev/null)
 ST=$?

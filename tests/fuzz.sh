@@ -11,7 +11,8 @@
 # socket's requests: ctlreq_line, ctlreq_parse), fuzz-config.c (the
 # --config file: conffile_read, options_parse_file, conffile_write),
 # fuzz-fdbwatch.c (what the forwarding database watch reads from
-# rtnetlink: link_fdb_parse).
+# rtnetlink: link_fdb_parse), fuzz-routefind.c (a dump of the host's
+# routes before a --route is made: link_route_scan).
 # tests/fuzz-seeds.c writes the seeds (peers', control's and config's are
 # text, in the tree); contrib/fuzz.sh fuzzes.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
@@ -20,7 +21,7 @@ set -u
 tests_dir=${TESTS_DIR:-$(cd "$(dirname "$0")" && pwd)}
 top_srcdir=${top_srcdir:-$tests_dir/..}
 top_builddir=${top_builddir:-.}
-harnesses_all='rx tx icmp peers control config fdbwatch'
+harnesses_all='rx tx icmp peers control config fdbwatch routefind'
 read -r -a harnesses <<<"${FUZZ_HARNESSES:-$harnesses_all}"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsotun-fuzz.XXXXXX") || {
