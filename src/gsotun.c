@@ -557,6 +557,21 @@ static void libev_failed(const char *msg)
 	exit(EXIT_FAILURE);
 }
 
+/*
+ * Set up, then a service: 0, or the exit status of a start that failed,
+ * 64 for a --route the host's table refuses (the command line's error).
+ */
+static int start(struct gsotun *g)
+{
+	int err;
+
+	ev_set_syserr_cb(libev_failed);
+	err = setup(g);
+	if (err == -EEXIST || err == -ELOOP)
+		return EX_USAGE;
+	return err || become_service(g) ? EXIT_FAILURE : 0;
+}
+
 static void set_log_level(int verbosity)
 {
 	log_level = LOG_LVL_INFO + verbosity;
@@ -574,7 +589,7 @@ int main(int argc, char **argv)
 		.ctl = { .fd = -1 },
 	};
 	struct ev_loop *loop;
-	int ret = EXIT_FAILURE, err;
+	int ret = EXIT_FAILURE;
 	unsigned int i;
 
 	g.port.start_ns = clock_now_ns();
@@ -589,13 +604,10 @@ int main(int argc, char **argv)
 	log_open(g.cfg.log_time);
 	notify_open();
 	signal(SIGPIPE, SIG_IGN);
-	ev_set_syserr_cb(libev_failed);
-	err = setup(&g);
-	/* A --route the host's table refuses is the command line's error. */
-	if (err == -EEXIST || err == -ELOOP)
-		ret = EX_USAGE;
-	if (err || become_service(&g))
+	ret = start(&g);
+	if (ret)
 		goto out;
+	ret = EXIT_FAILURE;
 	loop = ev_default_loop(EVFLAG_AUTO);
 	if (!loop) {
 		log_err("cannot start the event loop");
