@@ -32,6 +32,7 @@
 # shellcheck disable=SC2317
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")}/evpn-lib.sh"
 
 lib_init 240 ping bridge jq "$PYTHON" tcpdump
 
@@ -57,17 +58,6 @@ for ns in "$NS_S" "$NS_A" "$NS_B"; do
 done
 ip -n "$NS_S" link add ul type bridge || bail "no underlay bridge"
 ip -n "$NS_S" link set ul up
-# ul_port NS ADDR: NS's veth to the underlay bridge, with ADDR.
-ul_port()
-{
-	local ns=$1 name=u${1:2:1}$$
-
-	ip -n "$NS_S" link add "s${name:1}" type veth peer name "$name" \
-		netns "$ns" &&
-		ip -n "$NS_S" link set "s${name:1}" master ul up &&
-		ip -n "$ns" addr add "$2/24" dev "$name" &&
-		ip -n "$ns" link set "$name" up
-}
 ul_port "$NS_A" "$UL_A" && ul_port "$NS_B" "$UL_B" ||
 	bail "cannot make the underlay"
 VETH_B=uB$$
@@ -116,32 +106,6 @@ zebra_batch()
 	macs "$2" "$3" | sed "s|.*|fdb $1 & dev gsvx$VNI dst $4 $extra|" \
 		>"$LIB_TMP/batch" &&
 		ip netns exec "$NS_A" bridge -batch "$LIB_TMP/batch"
-}
-
-until_ok()
-{
-	local n=$1 i
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	"$@"
-}
-
-counter()
-{
-	CNT=
-	ctl_ok "$NS_A" stats || return 1
-	CNT=$(ctr "$OUT" "$1")
-	[ -n "$CNT" ] || { diag "no counter $1"; return 1; }
-}
-
-counter_ge()
-{
-	counter "$1" || return 1
-	[ "$CNT" -ge "$2" ] || { diag "$1=$CNT, want >= $2"; return 1; }
 }
 
 # peers_are ADDR...: gsotun's peers are exactly ADDR.

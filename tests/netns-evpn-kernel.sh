@@ -18,6 +18,7 @@
 # shellcheck disable=SC2317
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")}/evpn-lib.sh"
 
 lib_init 90 ping socat tcpdump jq bridge "$PYTHON"
 
@@ -43,17 +44,6 @@ for ns in "$NS_S" "$NS_A" "$NS_B" "$NS_C" "$NS_D"; do
 done
 ip -n "$NS_S" link add ul type bridge || bail "no underlay bridge"
 ip -n "$NS_S" link set ul up
-# ul_port X ADDR: namespace X's veth to the underlay bridge, with ADDR.
-ul_port()
-{
-	local ns=$1 name=u${1:2:1}$$
-
-	ip -n "$NS_S" link add "s${name:1}" type veth peer name "$name" \
-		netns "$ns" &&
-		ip -n "$NS_S" link set "s${name:1}" master ul up &&
-		ip -n "$ns" addr add "$2/24" dev "$name" &&
-		ip -n "$ns" link set "$name" up
-}
 if ! ul_port "$NS_A" "$UL_A" || ! ul_port "$NS_B" "$UL_B" ||
 	! ul_port "$NS_C" "$UL_C"; then
 	bail "cannot make the underlay"
@@ -121,41 +111,13 @@ knows_a()
 	fdb_in "$1" replace "$AMAC" dev vx100 dst "$UL_A" self extern_learn
 }
 
-# until_ok TENTHS CMD...: CMD succeeds within TENTHS tenths of a second.
-until_ok()
-{
-	local n=$1 i
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	"$@"
-}
-
 actl() { ctl "$NS_A" "$@"; }
-
-# counter NAME: gsotun's counter NAME (gsotunctl stats), in CNT.
-counter()
-{
-	CNT=
-	ctl_ok "$NS_A" stats || return 1
-	CNT=$(ctr "$OUT" "$1")
-	[ -n "$CNT" ] || { diag "no counter $1"; return 1; }
-}
 
 # counter_is NAME VALUE, counter_ge NAME VALUE
 counter_is()
 {
 	counter "$1" || return 1
 	[ "$CNT" -eq "$2" ] || { diag "$1=$CNT, want $2"; return 1; }
-}
-
-counter_ge()
-{
-	counter "$1" || return 1
-	[ "$CNT" -ge "$2" ] || { diag "$1=$CNT, want >= $2"; return 1; }
 }
 
 # peers_are ADDR...: gsotun's peers are exactly ADDR, each of source

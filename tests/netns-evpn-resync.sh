@@ -21,6 +21,7 @@
 # shellcheck disable=SC2317
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")}/evpn-lib.sh"
 
 lib_init 300 ping bridge jq
 
@@ -43,17 +44,6 @@ for ns in "$NS_S" "$NS_A" "$NS_B"; do
 done
 ip -n "$NS_S" link add ul type bridge || bail "no underlay bridge"
 ip -n "$NS_S" link set ul up
-# ul_port NS ADDR: NS's veth to the underlay bridge, with ADDR.
-ul_port()
-{
-	local ns=$1 name=u${1:2:1}$$
-
-	ip -n "$NS_S" link add "s${name:1}" type veth peer name "$name" \
-		netns "$ns" &&
-		ip -n "$NS_S" link set "s${name:1}" master ul up &&
-		ip -n "$ns" addr add "$2/24" dev "$name" &&
-		ip -n "$ns" link set "$name" up
-}
 ul_port "$NS_A" "$UL_A" && ul_port "$NS_B" "$UL_B" ||
 	bail "cannot make the underlay"
 ip -n "$NS_B" link add vx100 type vxlan id "$VNI" local "$UL_B" \
@@ -104,26 +94,6 @@ zebra()
 	[ "$1" = del ] && extra=(self)
 	ip netns exec "$NS_A" bridge fdb "$1" "$2" dev "gsvx$VNI" dst "$3" \
 		"${extra[@]}"
-}
-
-until_ok()
-{
-	local n=$1 i
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	"$@"
-}
-
-counter()
-{
-	CNT=
-	ctl_ok "$NS_A" stats || return 1
-	CNT=$(ctr "$OUT" "$1")
-	[ -n "$CNT" ] || { diag "no counter $1"; return 1; }
 }
 
 peers_are()

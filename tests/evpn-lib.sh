@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# What the EVPN namespace tests (netns-evpn-kernel, -fabric, -resync)
+# share, sourced after lib.sh: a namespace's port on the underlay bridge
+# "ul" in NS_S, a wait, and A's counters.
+
+# ul_port NS ADDR: NS's veth to the underlay bridge, with ADDR.
+ul_port()
+{
+	local ns=$1 name=u${1:2:1}$$
+
+	ip -n "$NS_S" link add "s${name:1}" type veth peer name "$name" \
+		netns "$ns" &&
+		ip -n "$NS_S" link set "s${name:1}" master ul up &&
+		ip -n "$ns" addr add "$2/24" dev "$name" &&
+		ip -n "$ns" link set "$name" up
+}
+
+# until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s
+# apart at most; then once more aloud.
+until_ok()
+{
+	local n=$1 i
+
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+# counter NAME: A's counter NAME into CNT.
+counter()
+{
+	CNT=
+	ctl_ok "$NS_A" stats || return 1
+	CNT=$(ctr "$OUT" "$1")
+	[ -n "$CNT" ] || { diag "no counter $1"; return 1; }
+}
+
+# counter_ge NAME MIN: A's counter NAME is MIN or more.
+counter_ge()
+{
+	counter "$1" || return 1
+	[ "$CNT" -ge "$2" ] || { diag "$1=$CNT, want >= $2"; return 1; }
+}
