@@ -149,17 +149,29 @@ static struct evpn_dev *evpn_dev_of_vx(struct evpn *e, unsigned int ifindex)
 }
 
 /* Said at most once a minute, with how many were held back. */
-static void evpn_warn(struct log_limit *l, const char *ifname,
-		      const char *what, const char *detail)
+/*
+ * Whether a warning limited by l is said now (once a minute at most);
+ * then more is its tail: how many were held back since the last.
+ */
+static bool evpn_say(struct log_limit *l, char *more, size_t len)
 {
 	unsigned long held;
 
-	char more[40] = "";
-
+	more[0] = '\0';
 	if (!log_limit_take(l, clock_now_ns(), EVPN_WARN_NS, &held))
-		return;
+		return false;
 	if (held)
-		snprintf(more, sizeof(more), " (and %lu more since)", held);
+		snprintf(more, len, " (and %lu more since)", held);
+	return true;
+}
+
+static void evpn_warn(struct log_limit *l, const char *ifname,
+		      const char *what, const char *detail)
+{
+	char more[40];
+
+	if (!evpn_say(l, more, sizeof(more)))
+		return;
 	log_warn("%s: fabric entry %s not taken: %s%s", ifname, what, detail,
 		 more);
 }
@@ -509,19 +521,13 @@ static void evpn_retry(struct evpn *e)
 /* A dump that failed: said once a minute at most, asked again. */
 static void evpn_dump_failed(struct evpn *e, int err)
 {
-	unsigned long held;
-	char more[48] = "";
+	char more[40];
 
 	e->dev[0].d->st.evpn_resync_failed++;
-	if (log_limit_take(&e->dump_warn, clock_now_ns(), EVPN_WARN_NS,
-			   &held)) {
-		if (held)
-			snprintf(more, sizeof(more), " (and %lu more times "
-				 "since)", held);
+	if (evpn_say(&e->dump_warn, more, sizeof(more)))
 		log_warn("%s: reading the shadow devices' tables failed: "
 			 "%s: again in a while%s", e->dev[0].d->s.ifname,
 			 strerror(-err), more);
-	}
 	evpn_retry(e);
 }
 
@@ -569,18 +575,12 @@ static void evpn_dumped(void *ctx, int err)
 static void evpn_lost(void *ctx)
 {
 	struct evpn *e = ctx;
-	unsigned long held;
-	char more[48] = "";
+	char more[40];
 
-	if (log_limit_take(&e->lost_warn, clock_now_ns(), EVPN_WARN_NS,
-			   &held)) {
-		if (held)
-			snprintf(more, sizeof(more), " (and %lu more times "
-				 "since)", held);
+	if (evpn_say(&e->lost_warn, more, sizeof(more)))
 		log_warn("%s: fabric notifications lost: reading the shadow "
 			 "devices' tables again%s", e->dev[0].d->s.ifname,
 			 more);
-	}
 	e->dump_lost |= e->dumping;
 	e->congested = true;
 	e->want = true;
