@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # What the EVPN namespace tests (netns-evpn-kernel, -fabric, -resync)
 # share, sourced after lib.sh: a namespace's port on the underlay bridge
-# "ul" in NS_S, a wait, and A's counters.
+# "ul" in NS_S, B's kernel VTEP, waits, and A's counters.
 
 # ul_port NS ADDR: NS's veth to the underlay bridge, with ADDR.
 ul_port()
@@ -14,6 +14,32 @@ ul_port()
 		ip -n "$NS_S" link set "s${name:1}" master ul up &&
 		ip -n "$ns" addr add "$2/24" dev "$name" &&
 		ip -n "$ns" link set "$name" up
+}
+
+# vtep_b: the kernel's vxlan VNI on B (vx100, no learning) in bridge
+# br100 (MAC BMAC, OV_B/24), both up: the far VTEP of the fabric.
+vtep_b()
+{
+	ip -n "$NS_B" link add vx100 type vxlan id "$VNI" local "$UL_B" \
+		dstport 4789 nolearning &&
+		ip -n "$NS_B" link add br100 address "$BMAC" type bridge &&
+		ip -n "$NS_B" link set vx100 master br100 &&
+		ip -n "$NS_B" addr add "$OV_B/24" dev br100 &&
+		ip -n "$NS_B" link set br100 up &&
+		ip -n "$NS_B" link set vx100 up
+}
+
+# wait_ul_b: A reaches B's underlay address (5 s at most).
+wait_ul_b()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		ip netns exec "$NS_A" ping -c 1 -W 1 "$UL_B" >/dev/null 2>&1 &&
+			return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s

@@ -46,17 +46,8 @@ ip -n "$NS_S" link add ul type bridge || bail "no underlay bridge"
 ip -n "$NS_S" link set ul up
 ul_port "$NS_A" "$UL_A" && ul_port "$NS_B" "$UL_B" ||
 	bail "cannot make the underlay"
-ip -n "$NS_B" link add vx100 type vxlan id "$VNI" local "$UL_B" \
-	dstport 4789 nolearning &&
-	ip -n "$NS_B" link add br100 address "$BMAC" type bridge &&
-	ip -n "$NS_B" link set vx100 master br100 &&
-	ip -n "$NS_B" addr add "$OV_B/24" dev br100 &&
-	ip -n "$NS_B" link set br100 up && ip -n "$NS_B" link set vx100 up ||
-	bail "cannot make B's VTEP"
-for ((i = 0; i < 50; i++)); do
-	ip netns exec "$NS_A" ping -c 1 -W 1 "$UL_B" >/dev/null 2>&1 && break
-	sleep 0.1
-done
+vtep_b || bail "cannot make B's VTEP"
+wait_ul_b
 
 # ---------------------------------------------------------------- helpers
 
