@@ -22,37 +22,9 @@
 #include <linux/veth.h>
 #include <libmnl/libmnl.h>
 #include "link.h"
+#include "link-priv.h"
 #include "log.h"
 #include "mac.h"
-
-/*
- * Large enough for a whole RTM_NEWLINK reply with its statistics: the
- * kernel truncates what does not fit and recvfrom() then fails.
- */
-#define LINK_BUF_SIZE 32768
-
-struct link {
-	struct mnl_socket *nl;
-	unsigned int portid;
-	unsigned int seq;
-	/* Requests are built here and replies read into it. */
-	uint32_t buf[LINK_BUF_SIZE / sizeof(uint32_t)];
-};
-
-/* What one request brought back: reply values and the kernel's reason. */
-struct link_reply {
-	uint32_t oif; /* RTA_OIF of a route */
-	uint32_t mtu; /* RTAX_MTU of a route, IFLA_MTU of a link */
-	unsigned int flags; /* ifi_flags of a link */
-	unsigned int ifindex; /* ifi_index of a link */
-	uint8_t mac[MAC_LEN]; /* IFLA_ADDRESS of a link */
-	bool has_mac;
-	int family; /* rtm_family of a route */
-	unsigned int dst_len; /* rtm_dst_len of a route */
-	struct ipaddr src; /* RTA_PREFSRC of a route */
-	char name[IF_NAMESIZE]; /* IFLA_IFNAME of a link */
-	char why[128]; /* NLMSGERR_ATTR_MSG of a failed request */
-};
 
 struct link *link_open(void)
 {
@@ -96,21 +68,15 @@ void link_close(struct link *l)
 	free(l);
 }
 
-static const char *link_ntop(int family, const void *addr, char *buf,
-			     socklen_t len)
+const char *link_ntop(int family, const void *addr, char *buf, socklen_t len)
 {
 	if (!inet_ntop(family, addr, buf, len))
 		snprintf(buf, len, "(family %d)", family);
 	return buf;
 }
 
-/* Log "what: strerror (kernel's reason)". */
-static void link_log(int level, int ret, const struct link_reply *r,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void link_log(int level, int ret, const struct link_reply *r,
-		     const char *fmt, ...)
+void link_log(int level, int ret, const struct link_reply *r,
+	      const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
@@ -124,7 +90,7 @@ static void link_log(int level, int ret, const struct link_reply *r,
 		log_msg(level, -ret, "%s", what);
 }
 
-static struct nlmsghdr *link_req(struct link *l, uint16_t type, uint16_t flags)
+struct nlmsghdr *link_req(struct link *l, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(l->buf);
 
@@ -200,7 +166,7 @@ static mnl_cb_t link_ctl_cb[NLMSG_MIN_TYPE] = {
  * replies before it go to cb. Returns 0 or -errno (the netlink error's,
  * if one came).
  */
-static int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
+int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)l->buf;
 	unsigned int seq = nlh->nlmsg_seq;
@@ -322,12 +288,6 @@ int link_set_mac(struct link *l, unsigned int ifindex,
 	return ret;
 }
 
-static size_t link_addr_len(int family)
-{
-	return family == AF_INET ? sizeof(struct in_addr) :
-				   sizeof(struct in6_addr);
-}
-
 int link_add_addr(struct link *l, unsigned int ifindex, const struct cidr *a)
 {
 	struct link_reply r = { 0 };
@@ -422,13 +382,6 @@ static int link_metric_cb(const struct nlattr *attr, void *data)
 	    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 		r->mtu = mnl_attr_get_u32(attr);
 	return MNL_CB_OK;
-}
-
-/* An address of family (AF_INET, AF_INET6) in attr. */
-static bool link_attr_is_addr(const struct nlattr *attr, int family)
-{
-	return (family == AF_INET || family == AF_INET6) &&
-	       mnl_attr_get_payload_len(attr) == link_addr_len(family);
 }
 
 static int link_route_attr_cb(const struct nlattr *attr, void *data)
@@ -528,17 +481,7 @@ static int link_get_route(struct link *l, const struct ipaddr *dst,
 	return link_talk(l, link_route_cb, r);
 }
 
-/*
- * Up, and running: IFF_RUNNING is the operational state (netif_oper_up()),
- * which a veth loses when its peer goes down, a NIC with its carrier.
- */
-static bool link_flags_up(unsigned int flags)
-{
-	return (flags & IFF_UP) && (flags & IFF_RUNNING);
-}
-
-static int link_get_mtu(struct link *l, unsigned int ifindex,
-			struct link_reply *r)
+int link_get_mtu(struct link *l, unsigned int ifindex, struct link_reply *r)
 {
 	struct nlmsghdr *nlh = link_req(l, RTM_GETLINK, 0);
 
@@ -869,24 +812,8 @@ int link_is_up(struct link *l, unsigned int ifindex, bool *up)
 	return ret;
 }
 
-/*
- * The watch: a second rtnetlink socket that only listens to the link and
- * route multicast groups, so a change of the underlay (an MTU, a route, a
- * link going down) wakes the loop; what changed is asked again on the
- * request socket, which keeps requests and notifications apart. The
- * forwarding database watch is one of RTNLGRP_NEIGH, which also asks for
- * dumps (portid and seq).
- */
-struct link_watch {
-	struct mnl_socket *nl;
-	unsigned int portid;
-	unsigned int seq;
-	struct link_fdb_dump dump;	/* the fdb watch's */
-	char buf[LINK_BUF_SIZE];
-};
-
 /* A watch of the legacy groups mask, or of group (RTNLGRP_*, 0: none). */
-static struct link_watch *link_watch_new(unsigned int groups, int group)
+struct link_watch *link_watch_new(unsigned int groups, int group)
 {
 	struct link_watch *w;
 
@@ -1034,20 +961,6 @@ static void link_changes_one(struct link_changes *c, const struct nlmsghdr *nlh)
 		link_changes_route(c, nlh);
 		break;
 	}
-}
-
-/*
- * A whole message in the left bytes at nlh, as mnl_nlmsg_ok() says, but
- * unsigned: that one takes a length of 2 GiB or more for a negative int,
- * within any buffer, and the next message then far outside it. With its
- * padding too, which the kernel puts after each (nlmsg_put()): libmnl
- * reads attributes up to the aligned end (mnl_nlmsg_get_payload_tail()).
- */
-static bool link_nlmsg_ok(const struct nlmsghdr *nlh, int left)
-{
-	return left >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-	       nlh->nlmsg_len <= (unsigned int)left &&
-	       MNL_ALIGN(nlh->nlmsg_len) <= (unsigned int)left;
 }
 
 /* A buffer that does not read to its end may have held any change. */
