@@ -33,9 +33,9 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "bytes.h"
-#include "compat.h"
-#include "csum.h"
+#include "base/bytes.h"
+#include "base/compat.h"
+#include "base/csum.h"
 
 #define VXLAN_PORT 4789
 #define VH ((int)sizeof(struct virtio_net_hdr))

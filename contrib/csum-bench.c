@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "csum.h"
+#include "base/csum.h"
 
 static double now(void)
 {

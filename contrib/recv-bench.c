@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * recv-bench: UDP GRO receive with recvmmsg() against io_uring multishot
- * recvmsg with a provided buffer ring, the choice behind src/underlay.c.
+ * recvmsg with a provided buffer ring, the choice behind src/sys/underlay.c.
  *
  * Usage, two namespaces joined by veth (see contrib/recv-bench.sh):
  *   recv-bench mmsg|uring PORT SECONDS    receive, print Gbit/s and CPU
@@ -21,7 +21,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "compat.h"
+#include "base/compat.h"
 
 #define BUF_LEN (65536 + 4096)
 #define N_BUFS 64

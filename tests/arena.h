@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <string.h>
-#include "gso.h"
+#include "pkt/gso.h"
 
 /* The first n slots and seg entries, and room for a copy of them. */
 struct arena_watch {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the control messages of a send say, read independently of
- * src/sendq.c: for tests/unit-sendq.c and tests/fuzz-tx.c.
+ * src/pipe/sendq.c: for tests/unit-sendq.c and tests/fuzz-tx.c.
  */
 #ifndef GSOTUN_TESTS_CMSG_H
 #define GSOTUN_TESTS_CMSG_H
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include "compat.h"
+#include "base/compat.h"
 
 /*
  * The control messages of h: UDP_SEGMENT's value in *gso (0: none), the

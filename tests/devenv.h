@@ -23,11 +23,13 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 #include <libmnl/libmnl.h>
-#include "clock.h"
-#include "device.h"
-#include "link.h"
-#include "log.h"
-#include "port.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "conf/cfg.h"
+#include "conf/options.h"
+#include "sys/link.h"
+#include "dev/device.h"
+#include "dev/port.h"
 #include "tap.h"	/* the tests' TAP output (tests/tap.h) */
 
 /* The underlay: ut0 (this end, 198.18.0.1/24) and ut1, in the namespace. */
@@ -297,7 +299,7 @@ static inline void env_close(struct env *e)
 	port_free_lanes(port);
 	port_peers_close(port);
 	ring_exit(&port->ring[0]);
-	options_free(&e->cfg);
+	cfg_free(&e->cfg);
 }
 
 /* The slot of the peer at text address s, or -ENOENT. */

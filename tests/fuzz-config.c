@@ -12,9 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "conffile.h"
-#include "options.h"
-#include "peersfile.h"
+#include "conf/cfg.h"
+#include "conf/conffile.h"
+#include "conf/options.h"
+#include "conf/peersfile.h"
 #include "fuzz.h"
 
 /*
@@ -92,7 +93,7 @@ static void config_check_again(const struct config *c)
 	FUZZ_CHECK(!strcmp(text, again));
 	free(text);
 	free(again);
-	options_free(&c2);
+	cfg_free(&c2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -120,6 +121,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(err < 0);
 	}
-	options_free(&c);
+	cfg_free(&c);
 	return 0;
 }

@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "ctlproto.h"
-#include "ctlreq.h"
-#include "mac.h"
-#include "options.h"
+#include "base/mac.h"
+#include "conf/ctlproto.h"
+#include "conf/ctlreq.h"
+#include "conf/optvalue.h"
+#include "conf/types.h"
 #include "fuzz.h"
 
 /*

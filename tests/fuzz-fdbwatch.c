@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
-#include "link.h"
+#include "sys/link.h"
 #include "fuzz.h"
 
 /*

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <linux/errqueue.h>
-#include "pmtu.h"
+#include "pipe/pmtu.h"
 #include "fuzz.h"
 
 /*

@@ -8,7 +8,7 @@
 #define GSOTUN_TESTS_FUZZ_INPUT_H
 
 #include <string.h>
-#include "encap.h"
+#include "encap/encap.h"
 #include "pkt.h"
 
 /*

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <arpa/inet.h>
 #include <string.h>
-#include "options.h"
-#include "peersfile.h"
+#include "conf/peersfile.h"
+#include "conf/types.h"
 #include "fuzz.h"
 
 /*

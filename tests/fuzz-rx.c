@@ -14,15 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "decap.h"
-#include "encap.h"
-#include "gro.h"
-#include "gso.h"
-#include "stats.h"
-#include "vnet.h"
-#include "pkt.h"
-#include "fuzz.h"
+#include "base/stats.h"
+#include "pkt/gro.h"
+#include "pkt/gso.h"
+#include "pkt/vnet.h"
+#include "encap/decap.h"
+#include "encap/encap.h"
 #include "fuzz-input.h"
+#include "fuzz.h"
+#include "pkt.h"
 
 /*
  * Input:

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "pkt.h"
 #include "fuzz-input.h"
+#include "pkt.h"
 
 #define TS 12
 #define UDP IPPROTO_UDP

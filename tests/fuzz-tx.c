@@ -16,16 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "encap.h"
-#include "gso.h"
-#include "pmtu.h"
-#include "sendq.h"
-#include "vnet.h"
-#include "xmit.h"
-#include "pkt.h"
+#include "pkt/gso.h"
+#include "pkt/vnet.h"
+#include "encap/encap.h"
+#include "pipe/pmtu.h"
+#include "pipe/sendq.h"
+#include "pipe/xmit.h"
 #include "cmsg.h"
-#include "fuzz.h"
 #include "fuzz-input.h"
+#include "fuzz.h"
+#include "pkt.h"
 
 /*
  * Input:

@@ -19,7 +19,13 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "queue.h"
+#include "conf/cfg.h"
+#include "conf/options.h"
+#include "data/lane.h"
+#include "data/queue.h"
+#include "data/rx.h"
+#include "data/tx.h"
+#include "data/types.h"
 #include "tap.h"
 
 /* A receive that did not come within this is a failure, not a hang. */
@@ -262,7 +268,7 @@ static inline void lane_close(struct lane_test *t)
 	lane_free(&t->lane);
 	ring_exit(&t->ring);
 	peers_free(&t->peers);
-	options_free(&t->cfg);
+	cfg_free(&t->cfg);
 }
 
 /*

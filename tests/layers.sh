@@ -15,5 +15,5 @@ if ! command -v nm >/dev/null || ! command -v python3 >/dev/null; then
 	exit 0
 fi
 exec python3 "$tests_dir/layers.py" "$top_srcdir/doc/design.md" \
-	"$top_srcdir/src" "$top_builddir"/src/gsotun-*.o \
+	"$top_srcdir/src" "$top_builddir"/src/*/gsotun-*.o \
 	"$top_builddir/src/libgsotun.a"

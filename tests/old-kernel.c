@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <linux/if_tun.h>
-#include "compat.h"
+#include "base/compat.h"
 
 int ioctl(int fd, unsigned long req, ...);
 int uname(struct utsname *u);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "compat.h"
+#include "base/compat.h"
 
 /* 64 KiB IP datagram + Ethernet, 3 tags and room for trailing bytes. */
 #define PKT_MAX (65535 + 14 + 12 + 64)

@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clock.h"
-#include "device.h"
-#include "options.h"
-#include "optvalue.h"
-#include "port.h"
-#include "report.h"
+#include "base/clock.h"
+#include "conf/cfg.h"
+#include "conf/options.h"
+#include "conf/optvalue.h"
+#include "data/tx.h"
+#include "dev/device.h"
+#include "dev/fwd.h"
+#include "dev/port.h"
+#include "ops/report.h"
 
 struct rig {
 	struct config cfg;
@@ -53,7 +56,7 @@ static inline void rig_open(struct rig *r, const char *const *argv)
 		err = port_peers_open(port, &r->cfg);
 	for (i = 0; !err && i < port->n_dev; i++) {
 		struct device *d = port->dev[i];
-		const uint8_t *mac = options_tap_mac(&r->cfg, i);
+		const uint8_t *mac = cfg_tap_mac(&r->cfg, i);
 		static const uint8_t base[MAC_LEN] = { 2, 0, 0, 0, 0xff };
 
 		snprintf(d->s.ifname, sizeof(d->s.ifname), "%s", d->name);
@@ -82,7 +85,7 @@ static inline void rig_close(struct rig *r)
 		device_close(r->port.dev[i]);
 	port_free_lanes(&r->port);
 	port_peers_close(&r->port);
-	options_free(&r->cfg);
+	cfg_free(&r->cfg);
 }
 
 /* The slot of the peer at text address s, or -1. */

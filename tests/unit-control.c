@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <ev.h>
-#include "control.h"
-#include "link.h"
+#include "sys/link.h"
+#include "ops/control.h"
 #include "rig.h"
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
-#include "csum.h"
+#include "base/csum.h"
 #include "tap.h"
 
 #define MAXLEN 2000

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "encap.h"
+#include "encap/encap.h"
 #include "tap.h"
 
 #define FRAME_MAX 9000

@@ -6,7 +6,7 @@
  * back now and then. unit-fdb checks what the table answers; this, what
  * it holds.
  */
-#include "fdb.c"
+#include "table/fdb.c"
 
 #include <stdio.h>
 #include "tap.h"

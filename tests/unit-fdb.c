@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fdb.h"
+#include "table/fdb.h"
 #include "tap.h"
 
 #define S(sec) ((uint64_t)(sec) * 1000000000ull)

@@ -12,8 +12,9 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include "conf/optvalue.h"
+#include "dev/fwd.h"
 #include "devenv.h"
-#include "optvalue.h"
 
 #define S 1000000000ull
 

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gro.h"
-#include "gso.h"
-#include "stats.h"
-#include "vnet.h"
+#include "base/stats.h"
+#include "pkt/gro.h"
+#include "pkt/gso.h"
+#include "pkt/vnet.h"
 #include "pkt.h"
 #include "tap.h"
 

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gso.h"
-#include "vnet.h"
-#include "pkt.h"
+#include "pkt/gso.h"
+#include "pkt/vnet.h"
 #include "arena.h"
+#include "pkt.h"
 #include "tap.h"
 
 #define ARENA_SEGS 4096

@@ -24,8 +24,8 @@
 #include <sys/socket.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
-#include "link.h"
-#include "log.h"
+#include "base/log.h"
+#include "sys/link.h"
 #include "tap.h"
 
 #define BR "gtbr100"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
-#include "link.h"
+#include "sys/link.h"
 #include "tap.h"
 
 /* Netlink headers are read in place: aligned as the kernel's. */

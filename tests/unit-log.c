@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "log.h"
+#include "base/log.h"
 #include "tap.h"
 
 #define S 1000000000ull

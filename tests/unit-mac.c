@@ -8,8 +8,8 @@
 
 #include <arpa/inet.h>
 #include <string.h>
-#include "mac.h"
-#include "siphash.h"
+#include "base/mac.h"
+#include "base/siphash.h"
 #include "tap.h"
 
 /* The reference implementation's vectors.h: key 00..0f, message 00..len-1. */

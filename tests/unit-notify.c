@@ -14,8 +14,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include "log.h"
-#include "notify.h"
+#include "base/log.h"
+#include "sys/notify.h"
 #include "tap.h"
 
 /* A listener at name ('@' first: abstract); its fd, -1 if it failed. */

@@ -13,9 +13,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "conffile.h"
-#include "options.h"
-#include "peersfile.h"
+#include "conf/cfg.h"
+#include "conf/conffile.h"
+#include "conf/options.h"
+#include "conf/optvalue.h"
+#include "conf/peersfile.h"
 #include "tap.h"
 
 /*
@@ -1080,7 +1082,7 @@ static char *test_render(const struct config *c)
 	for (i = 0; i < c->n_taps; i++)
 		fprintf(f, " tap%u=%u=%s", i, c->taps[i].id, c->taps[i].dev);
 	for (i = 0; i <= c->n_taps && i < CONFIG_MAX_TUNNELS; i++) {
-		const uint8_t *m = options_tap_mac(c, i);
+		const uint8_t *m = cfg_tap_mac(c, i);
 
 		if (m)
 			fprintf(f, " mac%u=%02x:%02x:%02x:%02x:%02x:%02x", i,
@@ -1204,7 +1206,7 @@ static char *test_round_trip(const struct config *c)
 		fprintf(stderr, "written:\n%s", text);
 	if (f) {
 		fclose(f);
-		options_free(&cfg2);
+		cfg_free(&cfg2);
 	}
 	free(text);
 	return again;
@@ -1248,7 +1250,7 @@ test_child(const struct row *r, int out, int err, int cfg_fd)
 		exit(99);
 	free(text);
 	free(again);
-	options_free(&cfg);
+	cfg_free(&cfg);
 	while (argc--)
 		free(argv[argc]);
 	/* exit(), not _exit(): LeakSanitizer checks the successful path. */
@@ -1684,7 +1686,7 @@ static void test_reload(const struct reload *r)
 	}
 	free(before);
 	free(after);
-	options_free(&cfg);
+	cfg_free(&cfg);
 }
 
 /*

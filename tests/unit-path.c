@@ -16,6 +16,7 @@
 #include <netinet/icmp6.h>
 #include <linux/udp.h>
 #include <linux/errqueue.h>
+#include "dev/path.h"
 #include "devenv.h"
 #include "pkt.h"
 

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "peer.h"
+#include "table/peer.h"
 #include "tap.h"
 
 static struct ipaddr ip4(const char *s)

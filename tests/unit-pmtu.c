@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 #include <linux/errqueue.h>
-#include "pmtu.h"
-#include "pkt.h"
+#include "pipe/pmtu.h"
 #include "arena.h"
+#include "pkt.h"
 #include "tap.h"
 
 static struct pkt P;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "pool.h"
+#include "base/pool.h"
 #include "tap.h"
 
 static void test_basics(void)

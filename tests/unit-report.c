@@ -18,7 +18,9 @@
 #include <linux/errqueue.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include "report.h"
+#include "data/lane.h"
+#include "data/rx.h"
+#include "ops/report.h"
 #include "rig.h"
 #include "tap.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "ring.h"
+#include "sys/ring.h"
 #include "tap.h"
 
 static struct ring r;

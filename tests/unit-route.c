@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "route.h"
+#include "table/route.h"
 #include "tap.h"
 
 /* "ADDR/LEN" as a cidr, taken as given (host bits and all). */

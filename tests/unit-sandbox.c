@@ -25,8 +25,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/seccomp.h>
-#include "log.h"
-#include "sandbox.h"
+#include "base/log.h"
+#include "sys/sandbox.h"
 #include "tap.h"
 
 /* Made before the filter, as set-up makes the tunnel's. */

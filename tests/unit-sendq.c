@@ -12,7 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include "sendq.h"
+#include "pipe/sendq.h"
 #include "cmsg.h"
 #include "tap.h"
 

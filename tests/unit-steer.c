@@ -26,7 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include "../src/steer.h"
+#include "table/steer.h"
 #include "tap.h"
 
 #ifndef SO_ATTACH_REUSEPORT_CBPF

@@ -6,8 +6,8 @@
  */
 #include "config.h"
 
+#include "sys/underlay.h"
 #include "tap.h"
-#include "underlay.h"
 
 struct row {
 	unsigned int n;		/* datagrams the last batch brought */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vnet.h"
+#include "pkt/vnet.h"
 #include "pkt.h"
 #include "tap.h"
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_ether.h>
-#include "decap.h"
-#include "gro.h"
+#include "pkt/gro.h"
+#include "encap/decap.h"
+#include "pipe/xmit.h"
 #include "pkt.h"
 #include "tap.h"
-#include "xmit.h"
 
 /* The gso_max_size TCP is given behind a vxlan tap of MTU 1450. */
 #define FIT 58570

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890), GRE-in-UDP
+ * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each an ops
+ * table with header length, build and parse. Pure: byte arrays in, byte
+ * arrays out.
+ */
+#ifndef GSOTUN_ENCAP_H
+#define GSOTUN_ENCAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/stats.h"
+#include "pkt/gso.h"
+
+enum encap_type {
+	ENCAP_VXLAN = 0,
+	ENCAP_GRE,
+	ENCAP_GRE_UDP,
+	ENCAP_VXLAN_GPE,
+};
+
+#define VXLAN_PORT 4789		/* RFC 7348 section 5 */
+#define GRE_UDP_PORT 4754	/* RFC 8086 section 3 */
+#define VXLAN_GPE_PORT 4790	/* draft-ietf-nvo3-vxlan-gpe-12 section 3.2 */
+#define ETH_P_TEB_GRE 0x6558	/* Transparent Ethernet Bridging */
+
+/* Parameters of the encapsulation header, fixed for the tunnel's life. */
+struct encap_cfg {
+	enum encap_type type;
+	uint32_t vni;		/* VXLAN and VXLAN-GPE, 24 bits */
+	uint32_t key;		/* GRE key (RFC 2890), when has_key */
+	bool has_key;
+	bool gre_csum;		/* GRE C bit (gre only) */
+	bool gre_seq;		/* GRE S bit */
+	/*
+	 * --mode tun: the payload is an IP packet (a tun's), not an
+	 * Ethernet frame (a tap's); it says the GRE protocol type or the
+	 * VXLAN-GPE next protocol of each packet.
+	 */
+	bool l3;
+};
+
+/* Length of the header encap_build() writes for this configuration. */
+size_t encap_hdr_len(const struct encap_cfg *c);
+
+/*
+ * Write the encapsulation header for segment s into the encap_hdr_len()
+ * bytes immediately in front of s->hdr (inside GSO_HEADROOM). With c->l3,
+ * s->hdr starts with the inner IP header, whose version says the GRE
+ * protocol type (0x0800, 0x86DD) or VXLAN-GPE next protocol (1, 2) of
+ * the packet; without, the payload is Ethernet (0x6558, 3). seq is the
+ * GRE sequence number when gre_seq. A GRE checksum is derived from s->sum
+ * (local checksum offload, no pass over the payload); s->sum_valid must be
+ * true then. Returns a pointer to the start of the header.
+ */
+uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq);
+
+/* What encap_parse() found in a received packet. */
+struct encap_rx {
+	size_t inner_off;	/* where the inner frame or IP packet begins */
+	/*
+	 * A GRE checksum was present and verified: that pass summed the
+	 * inner frame too, and inner_sum is its one's-complement sum (a
+	 * wsum of bytes inner_off to the end), which spares gro a second
+	 * pass to verify the inner TCP checksum.
+	 */
+	bool sum_valid;
+	uint32_t inner_sum;
+};
+
+/*
+ * The VNI (vxlan, vxlan-gpe) or GRE key (gre, gre-udp) a received packet
+ * carries, at its VXLAN or GRE header, into *id: which tap it is for
+ * (the header's other fields are not looked at). false when
+ * it has none or is too short to say (encap_parse() then says why).
+ */
+bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
+		   uint32_t *id);
+
+/*
+ * Parse a received encapsulated packet (starting at the VXLAN or GRE header;
+ * outer IP/UDP already stripped) into *rx. The payload must be what c's
+ * mode carries: an Ethernet frame, or with c->l3 an IP packet whose
+ * version agrees with the header's protocol field. Returns DROP_NONE or
+ * the DROP_RX_* reason it is refused for.
+ */
+enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
+		      size_t len, struct encap_rx *rx);
+
+/*
+ * What each encapsulation is, one row of encap.c's encap_ops_table a
+ * type. Its id tells the taps of one port apart (--vni N=DEV, --key
+ * N=DEV): a VXLAN packet always carries a VNI, a GRE packet a key only
+ * when its K bit is set (RFC 2890 section 2.1), so a GRE tap may have
+ * none. A new encapsulation is a row.
+ */
+struct encap_ops {
+	const char *name;		/* --encap NAME */
+	const char *id_name;		/* the id in messages: "VNI", "key" */
+	const char *id_option;		/* the id's option and JSON name */
+	bool id_optional;		/* a tap may have none (has_key) */
+	uint8_t ip_proto;		/* IPPROTO_UDP, or its own over IP */
+	uint16_t port;			/* IANA's UDP port; 0: not UDP */
+	uint16_t linux_port;		/* Linux's own default, if not that */
+	bool seq;			/* sequence numbers (--seq) */
+	bool l2;			/* carries Ethernet frames (a tap) */
+	bool l3;			/* carries IP packets (--mode tun) */
+	size_t (*hdr_len)(const struct encap_cfg *c);
+	void (*build)(const struct encap_cfg *c, uint8_t *h,
+		      const struct seg *s, uint32_t seq);
+	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
+			   size_t len, struct encap_rx *rx);
+	bool (*peek_id)(const uint8_t *pkt, size_t len, uint32_t *id);
+};
+
+/* Indexed by enum encap_type. */
+extern const struct encap_ops encap_ops_table[];
+
+/*
+ * The id of c's tap: its VNI, or its GRE key (0 when it has none). Inline,
+ * one load of the table: the receive path asks it of every datagram.
+ */
+static inline uint32_t encap_id(const struct encap_cfg *c)
+{
+	return encap_ops_table[c->type].id_optional ? c->key : c->vni;
+}
+
+/* Has c's tap an id: always a VNI; a GRE key when one was given. */
+static inline bool encap_has_id(const struct encap_cfg *c)
+{
+	return !encap_ops_table[c->type].id_optional || c->has_key;
+}
+
+/* Give c's tap the id id: its VNI, or its GRE key. */
+void encap_set_id(struct encap_cfg *c, uint32_t id);
+
+/* What t's id is called in messages ("VNI", "key"). */
+const char *encap_id_name(enum encap_type t);
+
+/* The option that gives t's id, and its name in JSON ("vni", "key"). */
+const char *encap_id_option(enum encap_type t);
+
+/* The UDP port t is sent to without --port; 0 for raw GRE. */
+uint16_t encap_default_port(enum encap_type t);
+
+/*
+ * The port Linux's own tunnel of kind t takes when not told, where it is
+ * not encap_default_port(): 8472 for vxlan (from before IANA gave 4789);
+ * 0 where it is, or Linux has none (fou).
+ */
+uint16_t encap_linux_port(enum encap_type t);
+
+/*
+ * Can t carry what a device of the mode reads: Ethernet frames (a tap),
+ * or IP packets (l3, a tun)? VXLAN carries only Ethernet (RFC 7348);
+ * VXLAN-GPE both (next protocol 3, or 1 and 2).
+ */
+bool encap_carries(enum encap_type t, bool l3);
+
+/*
+ * The link header in front of the inner IP header of c's payload: an
+ * Ethernet header (14) for a tap's frames, none for a tun's packets.
+ */
+static inline size_t encap_link_hlen(const struct encap_cfg *c)
+{
+	return c->l3 ? 0 : 14;
+}
+
+/* Options that only some encapsulations take (options_check_encap()). */
+enum encap_opt {
+	ENCAP_OPT_UDP = 0,	/* --port, --source-ports: a UDP one */
+	ENCAP_OPT_VNI,		/* --vni */
+	ENCAP_OPT_KEY,		/* --key */
+	ENCAP_OPT_SEQ,		/* --seq */
+};
+
+/* Does encapsulation t take option o? */
+bool encap_takes(enum encap_type t, enum encap_opt o);
+
+/* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
+#define ECN_NOT_ECT 0
+#define ECN_ECT_1 1
+#define ECN_ECT_0 2
+#define ECN_CE 3
+
+/* What encap_ecn_decap() did. */
+enum encap_ecn {
+	ENCAP_ECN_KEEP = 0,	/* inner packet as it was */
+	ENCAP_ECN_MARK,		/* inner packet marked CE */
+	ENCAP_ECN_DROP,		/* outer CE over a packet that is not ECT */
+};
+
+/*
+ * RFC 6040 section 4.2, as the kernel's INET_ECN_decapsulate(): the outer
+ * ECN field outer_ecn meets the inner IPv4 or IPv6 packet, parsed as the
+ * device's mode carries it (frame_parse_as()): with l3 the len bytes at
+ * frame are the IP packet, else an Ethernet frame with it behind up to
+ * two VLAN tags. A CE mark is copied onto an ECN-capable inner packet
+ * (its IPv4 header checksum updated, RFC 1624); an inner packet that is
+ * not ECN-capable under a CE mark is to be dropped. Without an outer CE
+ * nothing is parsed; non-IP frames and those frame_parse_as() refuses
+ * (gro_add() drops them) are left alone.
+ */
+enum encap_ecn encap_ecn_decap(bool l3, uint8_t *frame, size_t len,
+			       uint8_t outer_ecn);
+
+/*
+ * A raw IPv4 socket hands over the outer IP header too: check it (version
+ * 4, IHL >= 5, a total length within the *len bytes received and not
+ * under the header), then *off is where the GRE header starts and *len
+ * where the packet ends. 0, or -1 for a malformed header.
+ */
+int encap_strip_ip4(const uint8_t *buf, size_t *len, size_t *off);
+
+/*
+ * RFC 6040 section 4.1, as INET_ECN_encapsulate(): the outer ECN field for
+ * an inner one under --tos inherit: copied, but CE leaves as ECT(0).
+ */
+uint8_t encap_ecn_encap(uint8_t inner_ecn);
+
+/* "vxlan", "gre", "gre-udp", "vxlan-gpe" */
+const char *encap_name(enum encap_type t);
+/* Parse a name; -1 if unknown. */
+int encap_from_name(const char *name);
+/* Does this encapsulation ride on UDP? */
+bool encap_is_udp(enum encap_type t);
+
+/*
+ * Bytes the tunnel adds in front of an inner frame, outer IP included:
+ * the device's MTU is the underlay MTU minus this, minus its link header
+ * (encap_link_hlen(): 14 for a tap, 0 for a tun).
+ */
+size_t encap_overhead(const struct encap_cfg *c, bool ipv6_underlay);
+
+#endif

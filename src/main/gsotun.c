@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gsotun: set-up, the libev loop that runs the transmit (tx.c) and receive
+ * (rx.c) paths and the path policy (path.c), signals and shutdown.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <ev.h>
+#include "base/clock.h"
+#include "base/log.h"
+#include "encap/encap.h"
+#include "conf/cfg.h"
+#include "conf/conffile.h"
+#include "conf/options.h"
+#include "sys/daemon.h"
+#include "sys/link.h"
+#include "sys/notify.h"
+#include "sys/priv.h"
+#include "sys/sandbox.h"
+#include "sys/tap.h"
+#include "sys/threads.h"
+#include "data/queue.h"
+#include "data/rx.h"
+#include "dev/device.h"
+#include "dev/evpn.h"
+#include "dev/path.h"
+#include "dev/port.h"
+#include "ops/control.h"
+#include "ops/report.h"
+
+/*
+ * Submission queue entries: a batch of reads and the sends of another,
+ * one per UDP GSO run (a few per batch) or, for raw GRE, per segment (a
+ * full ring is run and refilled).
+ */
+#define RING_ENTRIES 512
+
+/* What set-up opens and the loop watches, beside the devices' parts. */
+struct gsotun {
+	struct config cfg;
+	struct port port;
+	struct device dev[CONFIG_MAX_TUNNELS];
+	struct pidfile pidfile;
+	bool dropped;		/* --user took effect */
+	struct control ctl;
+	struct evpn *evpn;	/* --evpn; else NULL */
+	ev_io ring_w[CONFIG_MAX_QUEUES];
+	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
+	/* With several queues, each lane's thread, and the main loop's. */
+	struct threads threads;
+	bool threads_up;
+	ev_check stop_w;
+	ev_prepare go_w;
+};
+
+/* Completions that came after their submission: sends that waited. */
+static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct lane *l = w->data;
+
+	ring_ack(l->ring);
+	ring_reap(l->ring, queue_done, l->q[0]);
+}
+
+/*
+ * Lanes on threads: whatever the main loop runs (netlink, timers,
+ * signals, the lanes' events, the control socket) runs with every lane
+ * stopped at the end of a batch, so that it may change and read what
+ * they do (doc/design.md); but a round of the control socket's watchers
+ * alone, which stops them only where it must (port_stop()). Stopped
+ * after the loop's poll, before any other watcher (the highest
+ * priority), let go before the next poll.
+ */
+static void stop_cb(struct ev_loop *loop, ev_check *w, int revents)
+{
+	struct gsotun *g = w->data;
+
+	if (ev_pending_count(loop) > control_pending(&g->ctl))
+		threads_stop(&g->threads);
+}
+
+static void go_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	threads_go(w->data);
+}
+
+/* The lanes' events are applied at most this often, but for errors. */
+#define EVENTS_EVERY_NS 10000000ull
+
+static void apply_events(struct port *port)
+{
+	atomic_store(&port->events_now, false);
+	port->events_ns = clock_now_ns();
+	device_apply_events(port);
+}
+
+/* A lane posted events (lane_post()): applied now, or 10 ms after the last. */
+static void events_cb(struct ev_loop *loop, ev_async *w, int revents)
+{
+	struct port *port = w->data;
+	uint64_t since = clock_now_ns() - port->events_ns;
+
+	if (atomic_load(&port->events_now) || since >= EVENTS_EVERY_NS) {
+		ev_timer_stop(loop, &port->events_timer_w);
+		apply_events(port);
+	} else if (!ev_is_active(&port->events_timer_w)) {
+		ev_timer_set(&port->events_timer_w,
+			     (double)(EVENTS_EVERY_NS - since) / 1e9, 0.);
+		ev_timer_start(loop, &port->events_timer_w);
+	}
+}
+
+static void events_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	apply_events(w->data);
+}
+
+/* On a lane's thread: the main loop woken for its events. */
+static void lane_posted(struct lane *l, bool now)
+{
+	struct port *port = l->owner;
+
+	if (now)
+		atomic_store(&port->events_now, true);
+	ev_async_send(port->loop, &port->events_w);
+}
+
+/* On a lane's thread, let go after a stop: its sockets watched again. */
+static void lane_resumed(void *arg)
+{
+	rx_resume_sockets(arg);
+}
+
+static void signal_stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	log_info("signal %d: stopping", w->signum);
+	ev_break(loop, EVBREAK_ALL);
+}
+
+/* The counters dump (SIGUSR1, exit) where the messages go. */
+static void print_counters(const struct port *port)
+{
+	struct log_stream ls;
+
+	report_write(log_stream_open(&ls), port, REPORT_DUMP);
+	log_stream_close(&ls);
+}
+
+/*
+ * For the service manager (STATUS=) the main device in a few words:
+ * "VXLAN VNI 1 to 198.18.0.2, MTU 1450".
+ */
+static void notify_port_ready(const struct port *port)
+{
+	const struct device *d = port->dev[0];
+	const struct config *cfg = port->cfg;
+	char peer[INET6_ADDRSTRLEN] = "no peer", id[24] = "", more[32] = "";
+	char taps[24] = "", status[192];
+
+	if (cfg->n_remotes)
+		inet_ntop(cfg->remotes[0].family, &cfg->remotes[0].addr, peer,
+			  sizeof(peer));
+	if (cfg->n_remotes > 1)
+		snprintf(more, sizeof(more), " and %u more",
+			 cfg->n_remotes - 1);
+	report_id(d, id, sizeof(id));
+	if (port->n_dev > 1)
+		snprintf(taps, sizeof(taps), ", %u taps", port->n_dev);
+	snprintf(status, sizeof(status), "%s%s to %s%s, MTU %u%s",
+		 encap_name(d->s.encap.type), id, peer, more, device_mtu(d),
+		 taps);
+	notify_ready(status);
+}
+
+/*
+ * SIGHUP: the peers file read again (--peers). Without, it stops a
+ * gsotun on a terminal (a hang-up), but not a --daemon, which has no
+ * terminal to hang up, nor one a service manager runs: to those it is a
+ * reload ("systemctl reload", or a Type=forking unit's kill -HUP), which
+ * must not end the tunnel (nor leave it to Restart=on-failure after an
+ * exit status of 0).
+ */
+static void hup_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct port *port = w->data;
+	const struct config *cfg = port->cfg;
+
+	if (!cfg->peers_file && !cfg->daemon && !notify_active()) {
+		signal_stop_cb(loop, w, revents);
+		return;
+	}
+	notify_reloading();
+	if (cfg->peers_file) {
+		log_info("signal %d: reading %s again", w->signum,
+			 cfg->peers_file);
+		port_reload(port);
+	} else {
+		log_info("SIGHUP: nothing to read again (no --peers)");
+	}
+	notify_port_ready(port);
+}
+
+static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	print_counters(w->data);
+}
+
+/*
+ * --queues: a number, or auto: the CPUs this process may run on, at
+ * most CONFIG_MAX_QUEUES (with --cpus, options_finish() made it their
+ * number). Raw GRE (no reuseport group) and --seq (one sequence) take
+ * one.
+ */
+static unsigned int setup_queues(const struct config *cfg)
+{
+	cpu_set_t set;
+	int n;
+
+	if (cfg->queues)
+		return cfg->queues;
+	if (!encap_is_udp(cfg->encap.type) || cfg->encap.gre_seq) {
+		log_info("--queues auto: one queue (%s)",
+			 cfg->encap.gre_seq ? "--seq" : "raw GRE");
+		return 1;
+	}
+	n = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+	return n < 1 ? 1 : n > CONFIG_MAX_QUEUES ? CONFIG_MAX_QUEUES
+						 : (unsigned int)n;
+}
+
+/* The port's lanes and their rings; the loops come later. */
+static int setup_lanes(struct port *port, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	err = port_init_lanes(port, n);
+	for (i = 0; i < n; i++)
+		port->lane[i].posted = lane_posted;
+	for (i = 0; !err && i < n; i++) {
+		err = ring_init(&port->ring[i], RING_ENTRIES);
+		port->n_rings += !err;
+	}
+	return err;
+}
+
+static int setup(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i, n = setup_queues(&g->cfg);
+	int err;
+
+	err = setup_lanes(port, n);
+	for (i = 0; !err && i <= g->cfg.n_taps; i++)
+		err = device_init(&g->dev[i], &g->cfg, port, i);
+	if (!err)
+		err = port_peers_open(port, &g->cfg);
+	if (err)
+		return err;
+	err = underlay_open(port->ul, n, &g->cfg, &port->peers);
+	for (i = 0; !err && i < port->n_dev; i++)
+		err = device_open(port->dev[i]);
+	/* Named after the tap, which may have been named by the kernel. */
+	if (!err)
+		err = control_open(&g->ctl, &g->cfg, port->dev[0]->s.ifname);
+	return err;
+}
+
+static void teardown(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	evpn_close(g->evpn);
+	for (i = 0; i < port->n_dev; i++)
+		device_close(port->dev[i]);
+	control_close(&g->ctl);
+	for (i = 0; i < port->n_lanes; i++)
+		underlay_close(&port->ul[i]);
+	port_free_lanes(port);
+	port_peers_close(port);
+	for (i = 0; i < port->n_rings; i++)
+		ring_exit(&port->ring[i]);
+	cfg_free(&g->cfg);
+}
+
+/* Each lane's loop: the main one, or with several, one of its own. */
+static int watch_lanes(struct gsotun *g, struct ev_loop *loop)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	for (i = 0; i < port->n_lanes; i++) {
+		struct lane *l = &port->lane[i];
+
+		l->loop = port->n_lanes > 1 ? ev_loop_new(EVFLAG_AUTO) : loop;
+		if (!l->loop) {
+			log_err("cannot start the event loop of queue %u", i);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The lanes' rings and sockets (received packets go to their queue). */
+static void watch_rings(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	for (i = 0; i < port->n_lanes; i++) {
+		struct lane *l = &port->lane[i];
+
+		rx_watch(l);
+		ev_io_init(&g->ring_w[i], ring_cb, ring_eventfd(l->ring),
+			   EV_READ);
+		g->ring_w[i].data = l;
+		ev_io_start(l->loop, &g->ring_w[i]);
+	}
+}
+
+/* Lanes on threads: the main loop stops them, and takes their events. */
+static void watch_threads(struct gsotun *g, struct ev_loop *loop)
+{
+	struct port *port = &g->port;
+
+	port->loop = loop;
+	ev_async_init(&port->events_w, events_cb);
+	port->events_w.data = port;
+	ev_async_start(loop, &port->events_w);
+	ev_init(&port->events_timer_w, events_timer_cb);
+	port->events_timer_w.data = port;
+	ev_check_init(&g->stop_w, stop_cb);
+	ev_set_priority(&g->stop_w, EV_MAXPRI);
+	g->stop_w.data = g;
+	ev_check_start(loop, &g->stop_w);
+	ev_prepare_init(&g->go_w, go_cb);
+	g->go_w.data = &g->threads;
+	ev_prepare_start(loop, &g->go_w);
+}
+
+static int watch(struct gsotun *g, struct ev_loop *loop)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+	int err;
+
+	err = watch_lanes(g, loop);
+	if (err)
+		return err;
+	for (i = 0; i < port->n_dev; i++)
+		device_watch(port->dev[i], loop);
+	err = evpn_open(&g->evpn, port, loop);
+	if (err)
+		return err;
+	watch_rings(g);
+	if (port->n_lanes > 1)
+		watch_threads(g, loop);
+	ev_signal_init(&g->sigint_w, signal_stop_cb, SIGINT);
+	ev_signal_init(&g->sigterm_w, signal_stop_cb, SIGTERM);
+	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
+	ev_signal_init(&g->sigusr1_w, usr1_cb, SIGUSR1);
+	g->sigusr1_w.data = g->sighup_w.data = port;
+	ev_signal_start(loop, &g->sigint_w);
+	ev_signal_start(loop, &g->sigterm_w);
+	ev_signal_start(loop, &g->sighup_w);
+	ev_signal_start(loop, &g->sigusr1_w);
+	control_watch(&g->ctl, loop, port);
+	return 0;
+}
+
+/*
+ * With several queues, lane i's loop on thread gsotun-qi (on the i-th
+ * CPU of --cpus); with one, the main loop runs it, on cpus[0].
+ */
+static int start_lanes(struct gsotun *g)
+{
+	const struct config *cfg = &g->cfg;
+	struct port *port = &g->port;
+	unsigned int i;
+	char name[16];
+	int err;
+
+	if (port->n_lanes == 1)
+		return cfg->n_cpus ? threads_pin_self(cfg->cpus[0]) : 0;
+	err = threads_init(&g->threads, port->n_lanes);
+	if (err)
+		return err;
+	g->threads_up = true;
+	port->threads = &g->threads;
+	for (i = 0; !err && i < port->n_lanes; i++) {
+		snprintf(name, sizeof(name), "gsotun-q%u", i);
+		err = threads_start(&g->threads, i, port->lane[i].loop, name,
+				    i < cfg->n_cpus ? cfg->cpus[i] : -1,
+				    lane_resumed, &port->lane[i]);
+	}
+	return err;
+}
+
+/*
+ * The lanes' threads ended and joined (their loops destroyed), so that
+ * what they did is the main thread's to drain and print.
+ */
+static void end_lanes(struct gsotun *g)
+{
+	struct port *port = &g->port;
+	unsigned int i;
+
+	if (g->threads_up) {
+		g->port.threads = NULL;
+		threads_end(&g->threads);
+		threads_free(&g->threads);
+		g->threads_up = false;
+	}
+	for (i = 0; port->n_lanes > 1 && i < port->n_lanes; i++) {
+		if (port->lane[i].loop)
+			ev_loop_destroy(port->lane[i].loop);
+		port->lane[i].loop = NULL;
+	}
+}
+
+static void log_device(const struct device *d)
+{
+	const struct peers *ps = d->s.peers;
+	const struct ipaddr *local = &d->s.cfg->local;
+	char remote[INET6_ADDRSTRLEN] = "no peer yet", more[80] = "";
+	char id[24] = "";
+	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
+	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "", queues[24] = "";
+	char link[40];
+	unsigned int n_src = underlay_n_src(&d->port->ul[0]);
+	unsigned int n_routes = route_count(&d->s.routes);
+
+	if (ps->n)
+		inet_ntop(ps->family, &ps->v[ps->live[0]].addr.addr, remote,
+			  sizeof(remote));
+	else if (d->s.evpn)
+		snprintf(remote, sizeof(remote), "the EVPN fabric's VTEPs");
+	/* Where it listens: --local, and the port of UDP encapsulations. */
+	if (local->family)
+		inet_ntop(local->family, &local->addr, addr, sizeof(addr));
+	if (encap_is_udp(d->s.encap.type))
+		snprintf(where, sizeof(where), " on %s%sport %u",
+			 local->family ? addr : "", local->family ? " " : "",
+			 d->s.cfg->port);
+	else if (local->family)
+		snprintf(where, sizeof(where), " on %s", addr);
+	if (d->s.peers->n > 1)
+		snprintf(more, sizeof(more), " and %u more peer%s%s%s",
+			 d->s.peers->n - 1, d->s.peers->n > 2 ? "s" : "",
+			 d->s.learning ? ", learning" : "",
+			 d->s.cfg->n_fdb ? ", static fdb entries" : "");
+	/* Raw GRE has no ports. */
+	if (encap_is_udp(d->s.encap.type))
+		snprintf(ports, sizeof(ports), ", %u source port%s", n_src,
+			 n_src > 1 ? "s" : "");
+	if (d->n_q > 1)
+		snprintf(queues, sizeof(queues), ", %u queues", d->n_q);
+	/* A tun has no MAC; what it has instead is its routes. */
+	if (d->s.encap.l3)
+		snprintf(link, sizeof(link), "%u route%s", n_routes,
+			 n_routes == 1 ? "" : "s");
+	else
+		snprintf(link, sizeof(link), "MAC %s", mac_ntoa(d->s.mac, mac));
+	report_id(d, id, sizeof(id));
+	report_offloads(offl, sizeof(offl));
+	log_info("%s: %s%s tunnel%s to %s%s, %s, MTU %u, %s offloads %s%s%s",
+		 d->s.ifname, encap_name(d->s.encap.type), id, where, remote,
+		 more, link, device_mtu(d), d->s.encap.l3 ? "tun" : "tap",
+		 offl, ports, queues);
+}
+
+/*
+ * --daemon or not, the pidfile; then --user, or, started as a user with
+ * capabilities (the unit's User= and AmbientCapabilities=), those that
+ * set-up alone needed dropped. 0 or -errno (logged, on standard error
+ * still: a --daemon detaches at the end of set-up).
+ */
+static int become_service(struct gsotun *g)
+{
+	struct config *cfg = &g->cfg;
+	/* --evpn writes and deletes bridge entries as long as it runs. */
+	bool net_admin = path_needs_net_admin(g->port.dev[0]) || cfg->evpn;
+	int err = 0;
+
+	if (cfg->daemon)
+		err = daemon_start(&g->pidfile, cfg->pidfile);
+	else if (cfg->pidfile)
+		err = pidfile_write(&g->pidfile, cfg->pidfile);
+	if (!err && cfg->user) {
+		err = priv_drop(cfg->user, cfg->chroot, net_admin);
+		g->dropped = !err;
+	} else if (!err && geteuid() != 0) {
+		err = priv_trim(net_admin);
+	}
+	return err;
+}
+
+/*
+ * --user and --admin-group name a user and a group that exist: one that
+ * does not is a usage error (64) of --check and of a start alike, said
+ * before anything is set up, not a start that fails (1) and is retried.
+ */
+static bool names_exist(const struct config *cfg)
+{
+	gid_t gid;
+
+	if (cfg->user && !getpwnam(cfg->user)) {
+		log_err("no user %s (--user)", cfg->user);
+		return false;
+	}
+	if (cfg->admin_group && control_admin_gid(cfg->admin_group, &gid)) {
+		log_err("no group %s (--admin-group)", cfg->admin_group);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * --check: the configuration options_parse() made of the command line
+ * and --config, checked there, printed; nothing is set up.
+ */
+static int check_config(struct config *cfg)
+{
+	int ret;
+
+	conffile_write(stdout, cfg);
+	ret = fflush(stdout) || ferror(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (ret)
+		log_err_errno("cannot write the configuration");
+	cfg_free(cfg);
+	return ret;
+}
+
+/*
+ * A system call of libev's that failed (its signal pipe, its epoll fd):
+ * libev would abort() with a bare line. Said as gsotun's error, with
+ * the likely cause, and the exit status of a start that failed.
+ */
+static void libev_failed(const char *msg)
+{
+	int err = errno;
+	struct rlimit r;
+
+	if ((err == EMFILE || err == ENFILE) && !getrlimit(RLIMIT_NOFILE, &r))
+		log_err("%s: %s: ulimit -n %llu is too low for this "
+			"configuration", msg, strerror(err),
+			(unsigned long long)r.rlim_cur);
+	else
+		log_err("%s: %s", msg, strerror(err));
+	exit(EXIT_FAILURE);
+}
+
+/*
+ * Set up, then a service: 0, or the exit status of a start that failed,
+ * 64 for a --route the host's table refuses (the command line's error).
+ */
+static int start(struct gsotun *g)
+{
+	int err;
+
+	ev_set_syserr_cb(libev_failed);
+	err = setup(g);
+	if (err == -EEXIST || err == -ELOOP)
+		return EX_USAGE;
+	return err || become_service(g) ? EXIT_FAILURE : 0;
+}
+
+static void set_log_level(int verbosity)
+{
+	log_level = LOG_LVL_INFO + verbosity;
+	if (log_level < LOG_LVL_ERR)
+		log_level = LOG_LVL_ERR;
+	if (log_level > LOG_LVL_DEBUG)
+		log_level = LOG_LVL_DEBUG;
+}
+
+int main(int argc, char **argv)
+{
+	static struct gsotun g = {
+		.port = { .peers_dir = -1 },
+		.pidfile = { .fd = -1 },
+		.ctl = { .fd = -1 },
+	};
+	struct ev_loop *loop;
+	int ret = EXIT_FAILURE;
+	unsigned int i;
+
+	g.port.start_ns = clock_now_ns();
+	options_parse(argc, argv, &g.cfg);
+	if (!names_exist(&g.cfg)) {
+		cfg_free(&g.cfg);
+		return EX_USAGE;
+	}
+	if (g.cfg.check)
+		return check_config(&g.cfg);
+	set_log_level(g.cfg.verbosity);
+	log_open(g.cfg.log_time);
+	notify_open();
+	signal(SIGPIPE, SIG_IGN);
+	ret = start(&g);
+	if (ret)
+		goto out;
+	ret = EXIT_FAILURE;
+	loop = ev_default_loop(EVFLAG_AUTO);
+	if (!loop) {
+		log_err("cannot start the event loop");
+		goto out;
+	}
+	if (watch(&g, loop) || start_lanes(&g))
+		goto out_loop;
+	/* Set up: from here on only the loops' system calls (sandbox.c). */
+	if (g.cfg.seccomp && sandbox_enter())
+		goto out_loop;
+	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
+	notify_port_ready(&g.port);
+	if (daemon_detach())
+		goto out_loop;
+	for (i = 0; i < g.port.n_dev; i++)
+		log_device(g.port.dev[i]);
+	ev_run(loop, 0);
+	notify_stopping();
+	ret = g.port.exit_status ? g.port.exit_status : EXIT_SUCCESS;
+	end_lanes(&g);
+	/* Sends still waiting for room are cancelled and counted as drops. */
+	for (i = 0; i < g.port.n_lanes; i++)
+		ring_drain(&g.port.ring[i], queue_done, g.port.lane[i].q[0]);
+	print_counters(&g.port);
+out_loop:
+	end_lanes(&g);
+	control_close(&g.ctl);
+	ev_loop_destroy(loop);
+out:
+	/*
+	 * After --user the file is root's: the service manager removes it.
+	 * A drop that failed left us root, and the file ours to remove.
+	 */
+	pidfile_close(&g.pidfile, !g.dropped);
+	teardown(&g);
+	notify_close();
+	return ret;
+}
