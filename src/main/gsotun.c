@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * gsotun: set-up, the libev loop that runs the transmit (tx.c) and receive
- * (rx.c) paths and the path policy (path.c), signals and shutdown.
+ * (rx.c) paths and the path policy (path.c), signals and shutdown; the
+ * lanes' loops and threads are lanes.c's.
  */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pwd.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,33 +18,21 @@
 #include <sys/resource.h>
 #include <ev.h>
 #include "base/clock.h"
-#include "base/log.h"
-#include "encap/encap.h"
-#include "conf/cfg.h"
 #include "conf/conffile.h"
-#include "conf/options.h"
+#include "ops/control.h"
 #include "sys/daemon.h"
+#include "dev/device.h"
+#include "encap/encap.h"
+#include "dev/evpn.h"
+#include "main/lanes.h"
 #include "sys/link.h"
+#include "base/log.h"
 #include "sys/notify.h"
+#include "dev/port.h"
 #include "sys/priv.h"
+#include "ops/report.h"
 #include "sys/sandbox.h"
 #include "sys/tap.h"
-#include "sys/threads.h"
-#include "data/queue.h"
-#include "data/rx.h"
-#include "dev/device.h"
-#include "dev/evpn.h"
-#include "dev/path.h"
-#include "dev/port.h"
-#include "ops/control.h"
-#include "ops/report.h"
-
-/*
- * Submission queue entries: a batch of reads and the sends of another,
- * one per UDP GSO run (a few per batch) or, for raw GRE, per segment (a
- * full ring is run and refilled).
- */
-#define RING_ENTRIES 512
 
 /* What set-up opens and the loop watches, beside the devices' parts. */
 struct gsotun {
@@ -55,92 +43,9 @@ struct gsotun {
 	bool dropped;		/* --user took effect */
 	struct control ctl;
 	struct evpn *evpn;	/* --evpn; else NULL */
-	ev_io ring_w[CONFIG_MAX_QUEUES];
+	struct lanes lanes;
 	ev_signal sigint_w, sigterm_w, sighup_w, sigusr1_w;
-	/* With several queues, each lane's thread, and the main loop's. */
-	struct threads threads;
-	bool threads_up;
-	ev_check stop_w;
-	ev_prepare go_w;
 };
-
-/* Completions that came after their submission: sends that waited. */
-static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
-{
-	struct lane *l = w->data;
-
-	ring_ack(l->ring);
-	ring_reap(l->ring, queue_done, l->q[0]);
-}
-
-/*
- * Lanes on threads: whatever the main loop runs (netlink, timers,
- * signals, the lanes' events, the control socket) runs with every lane
- * stopped at the end of a batch, so that it may change and read what
- * they do (doc/design.md); but a round of the control socket's watchers
- * alone, which stops them only where it must (port_stop()). Stopped
- * after the loop's poll, before any other watcher (the highest
- * priority), let go before the next poll.
- */
-static void stop_cb(struct ev_loop *loop, ev_check *w, int revents)
-{
-	struct gsotun *g = w->data;
-
-	if (ev_pending_count(loop) > control_pending(&g->ctl))
-		threads_stop(&g->threads);
-}
-
-static void go_cb(struct ev_loop *loop, ev_prepare *w, int revents)
-{
-	threads_go(w->data);
-}
-
-/* The lanes' events are applied at most this often, but for errors. */
-#define EVENTS_EVERY_NS 10000000ull
-
-static void apply_events(struct port *port)
-{
-	atomic_store(&port->events_now, false);
-	port->events_ns = clock_now_ns();
-	device_apply_events(port);
-}
-
-/* A lane posted events (lane_post()): applied now, or 10 ms after the last. */
-static void events_cb(struct ev_loop *loop, ev_async *w, int revents)
-{
-	struct port *port = w->data;
-	uint64_t since = clock_now_ns() - port->events_ns;
-
-	if (atomic_load(&port->events_now) || since >= EVENTS_EVERY_NS) {
-		ev_timer_stop(loop, &port->events_timer_w);
-		apply_events(port);
-	} else if (!ev_is_active(&port->events_timer_w)) {
-		ev_timer_set(&port->events_timer_w,
-			     (double)(EVENTS_EVERY_NS - since) / 1e9, 0.);
-		ev_timer_start(loop, &port->events_timer_w);
-	}
-}
-
-static void events_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	apply_events(w->data);
-}
-
-/* On a lane's thread: the main loop woken for its events. */
-static void lane_posted(struct lane *l, bool now)
-{
-	struct port *port = l->owner;
-
-	if (now)
-		atomic_store(&port->events_now, true);
-	ev_async_send(port->loop, &port->events_w);
-}
-
-/* On a lane's thread, let go after a stop: its sockets watched again. */
-static void lane_resumed(void *arg)
-{
-	rx_resume_sockets(arg);
-}
 
 static void signal_stop_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
@@ -216,52 +121,13 @@ static void usr1_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	print_counters(w->data);
 }
 
-/*
- * --queues: a number, or auto: the CPUs this process may run on, at
- * most CONFIG_MAX_QUEUES (with --cpus, options_finish() made it their
- * number). Raw GRE (no reuseport group) and --seq (one sequence) take
- * one.
- */
-static unsigned int setup_queues(const struct config *cfg)
-{
-	cpu_set_t set;
-	int n;
-
-	if (cfg->queues)
-		return cfg->queues;
-	if (!encap_is_udp(cfg->encap.type) || cfg->encap.gre_seq) {
-		log_info("--queues auto: one queue (%s)",
-			 cfg->encap.gre_seq ? "--seq" : "raw GRE");
-		return 1;
-	}
-	n = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
-	return n < 1 ? 1 : n > CONFIG_MAX_QUEUES ? CONFIG_MAX_QUEUES
-						 : (unsigned int)n;
-}
-
-/* The port's lanes and their rings; the loops come later. */
-static int setup_lanes(struct port *port, unsigned int n)
-{
-	unsigned int i;
-	int err;
-
-	err = port_init_lanes(port, n);
-	for (i = 0; i < n; i++)
-		port->lane[i].posted = lane_posted;
-	for (i = 0; !err && i < n; i++) {
-		err = ring_init(&port->ring[i], RING_ENTRIES);
-		port->n_rings += !err;
-	}
-	return err;
-}
-
 static int setup(struct gsotun *g)
 {
 	struct port *port = &g->port;
-	unsigned int i, n = setup_queues(&g->cfg);
+	unsigned int i, n = lanes_count(&g->cfg);
 	int err;
 
-	err = setup_lanes(port, n);
+	err = lanes_init(&g->lanes, port, n);
 	for (i = 0; !err && i <= g->cfg.n_taps; i++)
 		err = device_init(&g->dev[i], &g->cfg, port, i);
 	if (!err)
@@ -288,66 +154,9 @@ static void teardown(struct gsotun *g)
 	control_close(&g->ctl);
 	for (i = 0; i < port->n_lanes; i++)
 		underlay_close(&port->ul[i]);
-	port_free_lanes(port);
 	port_peers_close(port);
-	for (i = 0; i < port->n_rings; i++)
-		ring_exit(&port->ring[i]);
+	lanes_free(&g->lanes);
 	cfg_free(&g->cfg);
-}
-
-/* Each lane's loop: the main one, or with several, one of its own. */
-static int watch_lanes(struct gsotun *g, struct ev_loop *loop)
-{
-	struct port *port = &g->port;
-	unsigned int i;
-
-	for (i = 0; i < port->n_lanes; i++) {
-		struct lane *l = &port->lane[i];
-
-		l->loop = port->n_lanes > 1 ? ev_loop_new(EVFLAG_AUTO) : loop;
-		if (!l->loop) {
-			log_err("cannot start the event loop of queue %u", i);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* The lanes' rings and sockets (received packets go to their queue). */
-static void watch_rings(struct gsotun *g)
-{
-	struct port *port = &g->port;
-	unsigned int i;
-
-	for (i = 0; i < port->n_lanes; i++) {
-		struct lane *l = &port->lane[i];
-
-		rx_watch(l);
-		ev_io_init(&g->ring_w[i], ring_cb, ring_eventfd(l->ring),
-			   EV_READ);
-		g->ring_w[i].data = l;
-		ev_io_start(l->loop, &g->ring_w[i]);
-	}
-}
-
-/* Lanes on threads: the main loop stops them, and takes their events. */
-static void watch_threads(struct gsotun *g, struct ev_loop *loop)
-{
-	struct port *port = &g->port;
-
-	port->loop = loop;
-	ev_async_init(&port->events_w, events_cb);
-	port->events_w.data = port;
-	ev_async_start(loop, &port->events_w);
-	ev_init(&port->events_timer_w, events_timer_cb);
-	port->events_timer_w.data = port;
-	ev_check_init(&g->stop_w, stop_cb);
-	ev_set_priority(&g->stop_w, EV_MAXPRI);
-	g->stop_w.data = g;
-	ev_check_start(loop, &g->stop_w);
-	ev_prepare_init(&g->go_w, go_cb);
-	g->go_w.data = &g->threads;
-	ev_prepare_start(loop, &g->go_w);
 }
 
 static int watch(struct gsotun *g, struct ev_loop *loop)
@@ -356,7 +165,7 @@ static int watch(struct gsotun *g, struct ev_loop *loop)
 	unsigned int i;
 	int err;
 
-	err = watch_lanes(g, loop);
+	err = lanes_loops(&g->lanes, loop);
 	if (err)
 		return err;
 	for (i = 0; i < port->n_dev; i++)
@@ -364,9 +173,7 @@ static int watch(struct gsotun *g, struct ev_loop *loop)
 	err = evpn_open(&g->evpn, port, loop);
 	if (err)
 		return err;
-	watch_rings(g);
-	if (port->n_lanes > 1)
-		watch_threads(g, loop);
+	lanes_watch(&g->lanes, loop, &g->ctl);
 	ev_signal_init(&g->sigint_w, signal_stop_cb, SIGINT);
 	ev_signal_init(&g->sigterm_w, signal_stop_cb, SIGTERM);
 	ev_signal_init(&g->sighup_w, hup_cb, SIGHUP);
@@ -378,56 +185,6 @@ static int watch(struct gsotun *g, struct ev_loop *loop)
 	ev_signal_start(loop, &g->sigusr1_w);
 	control_watch(&g->ctl, loop, port);
 	return 0;
-}
-
-/*
- * With several queues, lane i's loop on thread gsotun-qi (on the i-th
- * CPU of --cpus); with one, the main loop runs it, on cpus[0].
- */
-static int start_lanes(struct gsotun *g)
-{
-	const struct config *cfg = &g->cfg;
-	struct port *port = &g->port;
-	unsigned int i;
-	char name[16];
-	int err;
-
-	if (port->n_lanes == 1)
-		return cfg->n_cpus ? threads_pin_self(cfg->cpus[0]) : 0;
-	err = threads_init(&g->threads, port->n_lanes);
-	if (err)
-		return err;
-	g->threads_up = true;
-	port->threads = &g->threads;
-	for (i = 0; !err && i < port->n_lanes; i++) {
-		snprintf(name, sizeof(name), "gsotun-q%u", i);
-		err = threads_start(&g->threads, i, port->lane[i].loop, name,
-				    i < cfg->n_cpus ? cfg->cpus[i] : -1,
-				    lane_resumed, &port->lane[i]);
-	}
-	return err;
-}
-
-/*
- * The lanes' threads ended and joined (their loops destroyed), so that
- * what they did is the main thread's to drain and print.
- */
-static void end_lanes(struct gsotun *g)
-{
-	struct port *port = &g->port;
-	unsigned int i;
-
-	if (g->threads_up) {
-		g->port.threads = NULL;
-		threads_end(&g->threads);
-		threads_free(&g->threads);
-		g->threads_up = false;
-	}
-	for (i = 0; port->n_lanes > 1 && i < port->n_lanes; i++) {
-		if (port->lane[i].loop)
-			ev_loop_destroy(port->lane[i].loop);
-		port->lane[i].loop = NULL;
-	}
 }
 
 static void log_device(const struct device *d)
@@ -618,7 +375,7 @@ int main(int argc, char **argv)
 		log_err("cannot start the event loop");
 		goto out;
 	}
-	if (watch(&g, loop) || start_lanes(&g))
+	if (watch(&g, loop) || lanes_start(&g.lanes, &g.cfg))
 		goto out_loop;
 	/* Set up: from here on only the loops' system calls (sandbox.c). */
 	if (g.cfg.seccomp && sandbox_enter())
@@ -632,13 +389,11 @@ int main(int argc, char **argv)
 	ev_run(loop, 0);
 	notify_stopping();
 	ret = g.port.exit_status ? g.port.exit_status : EXIT_SUCCESS;
-	end_lanes(&g);
-	/* Sends still waiting for room are cancelled and counted as drops. */
-	for (i = 0; i < g.port.n_lanes; i++)
-		ring_drain(&g.port.ring[i], queue_done, g.port.lane[i].q[0]);
+	lanes_end(&g.lanes);
+	lanes_drain(&g.lanes);
 	print_counters(&g.port);
 out_loop:
-	end_lanes(&g);
+	lanes_end(&g.lanes);
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
 out:
