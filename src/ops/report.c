@@ -2,7 +2,8 @@
 /*
  * report: what a running gsotun says of itself, to the control socket
  * (control.c) and on SIGUSR1: the counters dump, a summary for people,
- * every counter as JSON and as Prometheus metrics, the forwarding table.
+ * every counter as JSON and as Prometheus metrics, the forwarding table;
+ * and each device's line at start.
  */
 #include "config.h"
 
@@ -110,6 +111,57 @@ void report_id(const struct device *dev, char *buf, size_t len)
 	if (encap_has_id(&dev->s.encap))
 		snprintf(buf, len, " %s %u", encap_id_name(dev->s.encap.type),
 			 encap_id(&dev->s.encap));
+}
+
+void report_log_device(const struct device *d)
+{
+	const struct peers *ps = d->s.peers;
+	const struct ipaddr *local = &d->s.cfg->local;
+	char remote[INET6_ADDRSTRLEN] = "no peer yet", more[80] = "";
+	char id[24] = "";
+	char where[INET6_ADDRSTRLEN + 24] = "", addr[INET6_ADDRSTRLEN];
+	char mac[MAC_TEXT_LEN], offl[80], ports[32] = "", queues[24] = "";
+	char link[40];
+	unsigned int n_src = underlay_n_src(&d->port->ul[0]);
+	unsigned int n_routes = route_count(&d->s.routes);
+
+	if (ps->n)
+		inet_ntop(ps->family, &ps->v[ps->live[0]].addr.addr, remote,
+			  sizeof(remote));
+	else if (d->s.evpn)
+		snprintf(remote, sizeof(remote), "the EVPN fabric's VTEPs");
+	/* Where it listens: --local, and the port of UDP encapsulations. */
+	if (local->family)
+		inet_ntop(local->family, &local->addr, addr, sizeof(addr));
+	if (encap_is_udp(d->s.encap.type))
+		snprintf(where, sizeof(where), " on %s%sport %u",
+			 local->family ? addr : "", local->family ? " " : "",
+			 d->s.cfg->port);
+	else if (local->family)
+		snprintf(where, sizeof(where), " on %s", addr);
+	if (d->s.peers->n > 1)
+		snprintf(more, sizeof(more), " and %u more peer%s%s%s",
+			 d->s.peers->n - 1, d->s.peers->n > 2 ? "s" : "",
+			 d->s.learning ? ", learning" : "",
+			 d->s.cfg->n_fdb ? ", static fdb entries" : "");
+	/* Raw GRE has no ports. */
+	if (encap_is_udp(d->s.encap.type))
+		snprintf(ports, sizeof(ports), ", %u source port%s", n_src,
+			 n_src > 1 ? "s" : "");
+	if (d->n_q > 1)
+		snprintf(queues, sizeof(queues), ", %u queues", d->n_q);
+	/* A tun has no MAC; what it has instead is its routes. */
+	if (d->s.encap.l3)
+		snprintf(link, sizeof(link), "%u route%s", n_routes,
+			 n_routes == 1 ? "" : "s");
+	else
+		snprintf(link, sizeof(link), "MAC %s", mac_ntoa(d->s.mac, mac));
+	report_id(d, id, sizeof(id));
+	report_offloads(offl, sizeof(offl));
+	log_info("%s: %s%s tunnel%s to %s%s, %s, MTU %u, %s offloads %s%s%s",
+		 d->s.ifname, encap_name(d->s.encap.type), id, where, remote,
+		 more, link, device_mtu(d), d->s.encap.l3 ? "tun" : "tap",
+		 offl, ports, queues);
 }
 
 /* The cursor's next section, from its first device or peer. */

@@ -113,4 +113,11 @@ void report_id(const struct device *dev, char *buf, size_t len);
 /* The tap's offloads as names, space-separated ("csum tso4 tso6"). */
 void report_offloads(char *buf, size_t len);
 
+/*
+ * The device's start-up line: its encapsulation and id, where it
+ * listens, its peers, its MAC (a tun's routes), MTU, offloads, source
+ * ports and queues.
+ */
+void report_log_device(const struct device *d);
+
 #endif
