@@ -292,6 +292,36 @@ static void set_log_level(int verbosity)
 		log_level = LOG_LVL_DEBUG;
 }
 
+/*
+ * The watchers and lanes started, the sandbox entered, then the loop
+ * until a signal ends it: its exit status, with the lanes ended and
+ * drained and the counters printed; EXIT_FAILURE if it did not start.
+ */
+static int run(struct gsotun *g, struct ev_loop *loop)
+{
+	unsigned int i;
+	int ret;
+
+	if (watch(g, loop) || lanes_start(&g->lanes, &g->cfg))
+		return EXIT_FAILURE;
+	/* Set up: from here on only the loops' system calls (sandbox.c). */
+	if (g->cfg.seccomp && sandbox_enter())
+		return EXIT_FAILURE;
+	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
+	notify_port_ready(&g->port);
+	if (daemon_detach())
+		return EXIT_FAILURE;
+	for (i = 0; i < g->port.n_dev; i++)
+		report_log_device(g->port.dev[i]);
+	ev_run(loop, 0);
+	notify_stopping();
+	ret = g->port.exit_status ? g->port.exit_status : EXIT_SUCCESS;
+	lanes_end(&g->lanes);
+	lanes_drain(&g->lanes);
+	print_counters(&g->port);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static struct gsotun g = {
@@ -301,7 +331,6 @@ int main(int argc, char **argv)
 	};
 	struct ev_loop *loop;
 	int ret = EXIT_FAILURE;
-	unsigned int i;
 
 	g.port.start_ns = clock_now_ns();
 	options_parse(argc, argv, &g.cfg);
@@ -324,24 +353,7 @@ int main(int argc, char **argv)
 		log_err("cannot start the event loop");
 		goto out;
 	}
-	if (watch(&g, loop) || lanes_start(&g.lanes, &g.cfg))
-		goto out_loop;
-	/* Set up: from here on only the loops' system calls (sandbox.c). */
-	if (g.cfg.seccomp && sandbox_enter())
-		goto out_loop;
-	/* Ready (with MAINPID=) before the parent of a --daemon exits. */
-	notify_port_ready(&g.port);
-	if (daemon_detach())
-		goto out_loop;
-	for (i = 0; i < g.port.n_dev; i++)
-		report_log_device(g.port.dev[i]);
-	ev_run(loop, 0);
-	notify_stopping();
-	ret = g.port.exit_status ? g.port.exit_status : EXIT_SUCCESS;
-	lanes_end(&g.lanes);
-	lanes_drain(&g.lanes);
-	print_counters(&g.port);
-out_loop:
+	ret = run(&g, loop);
 	lanes_end(&g.lanes);
 	control_close(&g.ctl);
 	ev_loop_destroy(loop);
