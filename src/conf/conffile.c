@@ -414,7 +414,7 @@ static bool conffile_put_num(FILE *out, int key, unsigned long long v,
 	return v != def && !item;
 }
 
-/* Options of the tunnel: the underlay, forwarding, encapsulation. */
+/* Options of the tunnel: the underlay and its packets' outer headers. */
 static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 				unsigned int i)
 {
@@ -453,6 +453,15 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 					conffile_df_name(c->df) : NULL, i);
 	case OPT_PMTUD:
 		return conffile_put_set(out, key, c->pmtud ? NULL : "off", i);
+	}
+	return false;
+}
+
+/* Options of forwarding and routing: entries, learning, peers, EVPN. */
+static bool conffile_put_forwarding(FILE *out, const struct config *c, int key,
+				    unsigned int i)
+{
+	switch (key) {
 	case OPT_FDB:
 		if (i < c->n_fdb_cmd)
 			conffile_put_fdb(out, c->fdb[i].dev, c->fdb[i].mac,
@@ -485,6 +494,18 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 		return c->evpn && conffile_put_num(out, key,
 						   c->evpn_vteps,
 						   CONFIG_EVPN_VTEPS, i);
+	}
+	return false;
+}
+
+/* Options of the encapsulation: its type, id and outer checksum. */
+static bool conffile_put_encap(FILE *out, const struct config *c, int key,
+			       unsigned int i)
+{
+	enum encap_type t = c->encap.type;
+	bool udp = encap_is_udp(t);
+
+	switch (key) {
 	case OPT_ENCAP:
 		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
 					encap_name(t) : NULL, i);
@@ -502,7 +523,7 @@ static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
 	return false;
 }
 
-/* Options of the taps and of the process. */
+/* Options of the taps. */
 static bool conffile_put_device(FILE *out, const struct config *c, int key,
 				unsigned int i)
 {
@@ -545,6 +566,15 @@ static bool conffile_put_device(FILE *out, const struct config *c, int key,
 		if (c->n_cpus && !i)
 			conffile_put_cpus(out, c->cpus, c->n_cpus);
 		return c->n_cpus && !i;
+	}
+	return false;
+}
+
+/* Options of the process: messages, daemon, control socket, privileges. */
+static bool conffile_put_process(FILE *out, const struct config *c, int key,
+				 unsigned int i)
+{
+	switch (key) {
 	case 'v':
 		if ((int)i < c->verbosity)
 			fprintf(out, "%s\n", conffile_name(key));
@@ -577,7 +607,10 @@ bool conffile_put(FILE *out, const struct config *c, int key,
 		  unsigned int item)
 {
 	return conffile_put_tunnel(out, c, key, item) ||
-	       conffile_put_device(out, c, key, item);
+	       conffile_put_forwarding(out, c, key, item) ||
+	       conffile_put_encap(out, c, key, item) ||
+	       conffile_put_device(out, c, key, item) ||
+	       conffile_put_process(out, c, key, item);
 }
 
 void conffile_head(FILE *out)
