@@ -407,7 +407,6 @@ static int options_pmtud(struct argp_state *state, struct config *cfg,
 	return 0;
 }
 
-/* Options that take a number straight into a field. */
 /* --vni N=DEV or --key N=DEV: one more tap, for VNI or key N. */
 static int options_tap(struct argp_state *state, const char *opt,
 		       const char *arg, unsigned long long max)
@@ -446,85 +445,91 @@ static int options_tap(struct argp_state *state, const char *opt,
 	return 0;
 }
 
-static int options_number(struct argp_state *state, int key, const char *arg)
+/* Options that take a number straight into a field: their range. */
+static const struct options_num {
+	int key;
+	const char *opt;
+	unsigned long long min, max;
+} options_nums[] = {
+	{ OPT_PORT, "--port", 1, 65535 },
+	{ OPT_SOURCE_PORTS, "--source-ports", 1, CONFIG_MAX_SRC_PORTS },
+	{ OPT_VNI, "--vni", 0, VNI_MAX },
+	{ OPT_KEY, "--key", 0, KEY_MAX },
+	{ OPT_TTL, "--ttl", 1, 255 },
+	{ OPT_AGEING, "--ageing", 0, CONFIG_MAX_AGEING },
+	{ OPT_MAX_ADDRESS, "--max-address", 1, CONFIG_MAX_ADDRESS_MAX },
+	{ OPT_EVPN_PORT, "--evpn-port", 1, 65535 },
+	{ OPT_EVPN_VTEPS, "--evpn-vteps", 1, 100 },
+};
+
+/* The row of key's number option, or NULL. */
+static const struct options_num *options_num_of(int key)
 {
-	struct options_state *st = state->input;
+	size_t i;
+
+	for (i = 0; i < sizeof(options_nums) / sizeof(*options_nums); i++)
+		if (options_nums[i].key == key)
+			return &options_nums[i];
+	return NULL;
+}
+
+/* The number v of key's option into its field, and that it was given. */
+static void options_number_set(struct options_state *st, int key,
+			       unsigned long long v)
+{
 	struct config *cfg = st->cfg;
-	unsigned long long v;
-	int err;
 
 	switch (key) {
 	case OPT_PORT:
-		err = options_range(state, "--port", arg, 1, 65535, &v);
-		if (!err) {
-			cfg->port = v;
-			st->port_set = true;
-		}
-		return err;
+		cfg->port = v;
+		st->port_set = true;
+		break;
 	case OPT_SOURCE_PORTS:
-		err = options_range(state, "--source-ports", arg, 1,
-				    CONFIG_MAX_SRC_PORTS, &v);
-		if (!err) {
-			cfg->src_ports = v;
-			st->src_ports_set = true;
-		}
-		return err;
+		cfg->src_ports = v;
+		st->src_ports_set = true;
+		break;
 	case OPT_VNI:
-		if (strchr(arg, '='))
-			return options_tap(state, "--vni", arg, VNI_MAX);
-		err = options_range(state, "--vni", arg, 0, VNI_MAX, &v);
-		if (!err) {
-			cfg->encap.vni = v;
-			st->vni_set = true;
-		}
-		return err;
+		cfg->encap.vni = v;
+		st->vni_set = true;
+		break;
 	case OPT_KEY:
-		if (strchr(arg, '='))
-			return options_tap(state, "--key", arg, KEY_MAX);
-		err = options_range(state, "--key", arg, 0, KEY_MAX, &v);
-		if (!err) {
-			cfg->encap.key = v;
-			cfg->encap.has_key = true;
-		}
-		return err;
+		cfg->encap.key = v;
+		cfg->encap.has_key = true;
+		break;
 	case OPT_TTL:
-		err = options_range(state, "--ttl", arg, 1, 255, &v);
-		if (!err)
-			cfg->ttl = v;
-		return err;
+		cfg->ttl = v;
+		break;
 	case OPT_AGEING:
-		err = options_range(state, "--ageing", arg, 0,
-				    CONFIG_MAX_AGEING, &v);
-		if (!err) {
-			cfg->ageing = v;
-			st->ageing_set = true;
-		}
-		return err;
+		cfg->ageing = v;
+		st->ageing_set = true;
+		break;
 	case OPT_MAX_ADDRESS:
-		err = options_range(state, "--max-address", arg, 1,
-				    CONFIG_MAX_ADDRESS_MAX, &v);
-		if (!err) {
-			cfg->max_address = v;
-			st->max_address_set = true;
-		}
-		return err;
+		cfg->max_address = v;
+		st->max_address_set = true;
+		break;
 	case OPT_EVPN_PORT:
-		err = options_range(state, "--evpn-port", arg, 1, 65535, &v);
-		if (!err) {
-			cfg->evpn_port = v;
-			st->evpn_port_set = true;
-		}
-		return err;
+		cfg->evpn_port = v;
+		st->evpn_port_set = true;
+		break;
 	case OPT_EVPN_VTEPS:
-		err = options_range(state, "--evpn-vteps", arg, 1, 100,
-				    &v);
-		if (!err) {
-			cfg->evpn_vteps = v;
-			st->evpn_vteps_set = true;
-		}
-		return err;
+		cfg->evpn_vteps = v;
+		st->evpn_vteps_set = true;
+		break;
 	}
-	return ARGP_ERR_UNKNOWN;
+}
+
+static int options_number(struct argp_state *state, const struct options_num *n,
+			  const char *arg)
+{
+	unsigned long long v;
+	int err;
+
+	if ((n->key == OPT_VNI || n->key == OPT_KEY) && strchr(arg, '='))
+		return options_tap(state, n->opt, arg, n->max);
+	err = options_range(state, n->opt, arg, n->min, n->max, &v);
+	if (!err)
+		options_number_set(state->input, n->key, v);
+	return err;
 }
 
 /* The options that only set something; false for any other key. */
@@ -625,16 +630,59 @@ static unsigned int options_line(const struct argp_state *state, int key)
 	return st->conf_lines[i - 1];
 }
 
+/* The options whose value one function parses into the config. */
+static const struct options_parser {
+	int key;
+	int (*parse)(struct argp_state *state, struct config *cfg,
+		     const char *arg);
+} options_parsers[] = {
+	{ OPT_REMOTE, options_remote },
+	{ OPT_FDB, options_fdb },
+	{ OPT_ROUTE, options_route },
+	{ OPT_MODE, options_mode },
+	{ OPT_LOCAL, options_local },
+	{ OPT_ALLOW, options_allow },
+	{ OPT_TOS, options_tos },
+	{ OPT_DF, options_df },
+	{ OPT_PMTUD, options_pmtud },
+	{ OPT_UDP_GRO, options_udp_gro },
+	{ OPT_ENCAP, options_encap },
+	{ OPT_DEV, options_dev },
+	{ OPT_MTU, options_mtu },
+	{ OPT_QUEUES, options_queues },
+	{ OPT_CPUS, options_cpus },
+	{ OPT_ADDRESS, options_address },
+	{ OPT_MAC, options_mac },
+	{ OPT_CONTROL, options_control },
+};
+
+/* The row of key's parser, or NULL. */
+static const struct options_parser *options_parser_of(int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(options_parsers) / sizeof(*options_parsers); i++)
+		if (options_parsers[i].key == key)
+			return &options_parsers[i];
+	return NULL;
+}
+
 static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options_state *st = state->input;
 	struct config *cfg = st->cfg;
+	const struct options_parser *p = options_parser_of(key);
+	const struct options_num *n = options_num_of(key);
 
 	st->line = options_line(state, key);
 	if (key >= OPT_REMOTE && key - OPT_REMOTE < OPTIONS_KEYS)
 		st->key_line[key - OPT_REMOTE] = st->line;
 	if (options_flag(key, st))
 		return 0;
+	if (p)
+		return p->parse(state, cfg, arg);
+	if (n)
+		return options_number(state, n, arg);
 	switch (key) {
 	case 'h':
 		argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
@@ -642,56 +690,10 @@ static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CONFIG:
 		/* Read before the rest, by options_parse(). */
 		return 0;
-	case OPT_REMOTE:
-		return options_remote(state, cfg, arg);
-	case OPT_FDB:
-		return options_fdb(state, cfg, arg);
-	case OPT_ROUTE:
-		return options_route(state, cfg, arg);
-	case OPT_MODE:
-		return options_mode(state, cfg, arg);
-	case OPT_LOCAL:
-		return options_local(state, cfg, arg);
-	case OPT_ALLOW:
-		return options_allow(state, cfg, arg);
-	case OPT_PORT:
-	case OPT_SOURCE_PORTS:
-	case OPT_VNI:
-	case OPT_KEY:
-	case OPT_TTL:
-	case OPT_AGEING:
-	case OPT_MAX_ADDRESS:
-	case OPT_EVPN_PORT:
-	case OPT_EVPN_VTEPS:
-		return options_number(state, key, arg);
-	case OPT_TOS:
-		return options_tos(state, cfg, arg);
-	case OPT_DF:
-		return options_df(state, cfg, arg);
-	case OPT_PMTUD:
-		return options_pmtud(state, cfg, arg);
-	case OPT_UDP_GRO:
-		return options_udp_gro(state, cfg, arg);
-	case OPT_ENCAP:
-		return options_encap(state, cfg, arg);
-	case OPT_DEV:
-		return options_dev(state, cfg, arg);
-	case OPT_MTU:
-		return options_mtu(state, cfg, arg);
-	case OPT_QUEUES:
-		return options_queues(state, cfg, arg);
-	case OPT_CPUS:
-		return options_cpus(state, cfg, arg);
-	case OPT_ADDRESS:
-		return options_address(state, cfg, arg);
-	case OPT_MAC:
-		return options_mac(state, cfg, arg);
 	case OPT_PIDFILE:
 		return options_path(state, "--pidfile", arg, &cfg->pidfile);
 	case OPT_PEERS:
 		return options_path(state, "--peers", arg, &cfg->peers_file);
-	case OPT_CONTROL:
-		return options_control(state, cfg, arg);
 	case OPT_USER:
 		return options_string(state, "--user", arg, &cfg->user);
 	case OPT_ADMIN_GROUP:
