@@ -116,6 +116,31 @@ static void tap_warn_persistent(int fd, const char *name, short flags)
 		 name, name);
 }
 
+/* /dev/net/tun opened for the tap shown as kind shown, or -errno (said). */
+static int tap_open_node(const char *kind, const char *shown, short flags)
+{
+	int fd, ret;
+
+	/* Non-blocking from the start: the event loop owns every read. */
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0)
+		return fd;
+	ret = -errno;
+	/*
+	 * The node's mode (udev makes it 0666), which CAP_NET_ADMIN does
+	 * not get past; TUNSETIFF then asks for CAP_NET_ADMIN.
+	 */
+	if (ret == -EACCES)
+		log_err("cannot open /dev/net/tun for %s %s: %s (its mode "
+			"keeps this user out: ls -l /dev/net/tun, which udev "
+			"makes 0666; creating a %s needs CAP_NET_ADMIN too)",
+			kind, shown, strerror(-ret), kind);
+	else
+		log_err("cannot open /dev/net/tun for %s %s: %s%s", kind, shown,
+			strerror(-ret), tap_why(-ret, flags));
+	return ret;
+}
+
 /*
  * One fd of the tap: it created (flags without IFF_MULTI_QUEUE, or the
  * first of several queues), or another queue of it attached.
@@ -139,26 +164,9 @@ static int tap_open_one(const char *name, bool offload, short flags,
 	if (name)
 		memcpy(ifr.ifr_name, name, strlen(name));
 
-	/* Non-blocking from the start: the event loop owns every read. */
-	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		ret = -errno;
-		/*
-		 * The node's mode (udev makes it 0666), which CAP_NET_ADMIN
-		 * does not get past; TUNSETIFF then asks for CAP_NET_ADMIN.
-		 */
-		if (ret == -EACCES)
-			log_err("cannot open /dev/net/tun for %s %s: %s (its "
-				"mode keeps this user out: ls -l /dev/net/tun, "
-				"which udev makes 0666; creating a %s needs "
-				"CAP_NET_ADMIN too)", kind, shown,
-				strerror(-ret), kind);
-		else
-			log_err("cannot open /dev/net/tun for %s %s: %s%s",
-				kind, shown, strerror(-ret),
-				tap_why(-ret, flags));
-		return ret;
-	}
+	fd = tap_open_node(kind, shown, flags);
+	if (fd < 0)
+		return fd;
 	/* Not TUNSETPERSIST: closing the fd removes the tap. */
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		ret = -errno;
