@@ -18,21 +18,23 @@
 #include <sys/resource.h>
 #include <ev.h>
 #include "base/clock.h"
-#include "conf/conffile.h"
-#include "ops/control.h"
-#include "sys/daemon.h"
-#include "dev/device.h"
-#include "encap/encap.h"
-#include "dev/evpn.h"
-#include "main/lanes.h"
-#include "sys/link.h"
 #include "base/log.h"
+#include "encap/encap.h"
+#include "conf/cfg.h"
+#include "conf/conffile.h"
+#include "sys/daemon.h"
+#include "sys/link.h"
 #include "sys/notify.h"
-#include "dev/port.h"
 #include "sys/priv.h"
-#include "ops/report.h"
 #include "sys/sandbox.h"
 #include "sys/tap.h"
+#include "dev/device.h"
+#include "dev/evpn.h"
+#include "dev/path.h"
+#include "dev/port.h"
+#include "ops/control.h"
+#include "ops/report.h"
+#include "main/lanes.h"
 
 /* What set-up opens and the loop watches, beside the devices' parts. */
 struct gsotun {

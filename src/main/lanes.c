@@ -12,15 +12,16 @@
 #include <stdio.h>
 #include <ev.h>
 #include "base/clock.h"
-#include "ops/control.h"
-#include "dev/device.h"
-#include "encap/encap.h"
-#include "main/lanes.h"
 #include "base/log.h"
-#include "dev/port.h"
+#include "encap/encap.h"
 #include "sys/ring.h"
-#include "data/rx.h"
 #include "sys/threads.h"
+#include "data/queue.h"
+#include "data/rx.h"
+#include "dev/device.h"
+#include "dev/port.h"
+#include "ops/control.h"
+#include "main/lanes.h"
 
 /*
  * Submission queue entries: a batch of reads and the sends of another,

@@ -14,8 +14,8 @@
 #include <net/if.h>
 #include <linux/netlink.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
 #include "base/mac.h"
+#include "sys/link.h"
 
 /*
  * Large enough for a whole RTM_NEWLINK reply with its statistics: the

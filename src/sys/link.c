@@ -15,9 +15,9 @@
 #include <arpa/inet.h>
 #include <linux/netlink.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
-#include "sys/link-priv.h"
 #include "base/log.h"
+#include "sys/link-priv.h"
+#include "sys/link.h"
 
 struct link *link_open(void)
 {

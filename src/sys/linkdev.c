@@ -15,10 +15,10 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
-#include "sys/link-priv.h"
 #include "base/log.h"
 #include "base/mac.h"
+#include "sys/link-priv.h"
+#include "sys/link.h"
 
 static struct ifinfomsg *link_put_ifinfo(struct nlmsghdr *nlh,
 					 unsigned int ifindex)

@@ -12,10 +12,10 @@
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
-#include "sys/link-priv.h"
 #include "base/log.h"
 #include "base/mac.h"
+#include "sys/link-priv.h"
+#include "sys/link.h"
 
 /*
  * `bridge fdb add|del MAC dev PORT master static`: an entry of the

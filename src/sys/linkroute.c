@@ -11,9 +11,9 @@
 #include <arpa/inet.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
-#include "sys/link-priv.h"
 #include "base/log.h"
+#include "sys/link-priv.h"
+#include "sys/link.h"
 
 /*
  * What `ip route add|del PREFIX dev DEV` sends: a unicast route of scope

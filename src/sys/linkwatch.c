@@ -13,10 +13,10 @@
 #include <time.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
-#include "sys/link.h"
-#include "sys/link-priv.h"
 #include "base/log.h"
 #include "conf/optvalue.h"
+#include "sys/link-priv.h"
+#include "sys/link.h"
 
 /* A watch of the legacy groups mask, or of group (RTNLGRP_*, 0: none). */
 struct link_watch *link_watch_new(unsigned int groups, int group)
