@@ -159,7 +159,9 @@ dead_neighbour()
 	for ((i = 0; i < 80; i++)); do
 		sleep 0.1
 		ctl_ok "$NS_A" show || break
-		[[ $OUT == *"peer $UL_X"*"underlay: ICMP"* ]] && break
+		# The first error may come before A's lookup of its sender
+		# could tell; each later one is looked up again.
+		[[ $OUT == *"peer $UL_X"*"said by this host"* ]] && break
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid"

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <linux/netlink.h>
 #include <libmnl/libmnl.h>
 #include "base/log.h"
@@ -155,9 +156,26 @@ static mnl_cb_t link_ctl_cb[NLMSG_MIN_TYPE] = {
 };
 
 /*
+ * Whatever an earlier exchange left unread, thrown away: libmnl gives up
+ * on a dump at its first message marked NLM_F_DUMP_INTR (EINTR), and the
+ * rest of that dump would be read as the next request's replies (EPROTO:
+ * not its sequence number), failing it too. The kernel makes a dump's
+ * next part as the last is read, so this reads until nothing comes.
+ */
+static void link_drain(struct link *l)
+{
+	char junk[64];
+
+	while (recv(mnl_socket_get_fd(l->nl), junk, sizeof(junk),
+		    MSG_DONTWAIT | MSG_TRUNC) >= 0)
+		;
+}
+
+/*
  * Send the request in l->buf and read until its ACK (a dump: its end);
  * replies before it go to cb. Returns 0 or -errno (the netlink error's,
- * if one came).
+ * if one came; -EINTR: a dump the kernel says changed while it was
+ * made, which the caller may ask again).
  */
 int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
 {
@@ -166,6 +184,7 @@ int link_talk(struct link *l, mnl_cb_t cb, struct link_reply *r)
 	ssize_t n;
 	int ret;
 
+	link_drain(l);
 	if (mnl_socket_sendto(l->nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	for (;;) {

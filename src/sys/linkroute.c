@@ -325,17 +325,34 @@ static int link_addr_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * The addresses of a's family dumped and a looked for among them: a dump
+ * that changed while it was made (an address added, DAD done) is asked
+ * again, a few times.
+ */
+static int link_addr_find(struct link *l, struct link_addr_scan *s)
+{
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	int ret, tries = 3;
+
+	do {
+		nlh = link_req(l, RTM_GETADDR, NLM_F_DUMP);
+		ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+		ifa->ifa_family = (uint8_t)s->a->family;
+		s->ifindex = 0;
+		ret = link_talk(l, link_addr_cb, &s->r);
+	} while (ret == -EINTR && --tries);
+	return ret;
+}
+
 int link_addr_mtu(struct link *l, const struct ipaddr *a, uint32_t *mtu)
 {
-	struct nlmsghdr *nlh = link_req(l, RTM_GETADDR, NLM_F_DUMP);
 	struct link_addr_scan s = { .a = a };
 	struct link_reply dev = { 0 };
-	struct ifaddrmsg *ifa;
 	int ret;
 
-	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	ifa->ifa_family = (uint8_t)a->family;
-	ret = link_talk(l, link_addr_cb, &s.r);
+	ret = link_addr_find(l, &s);
 	if (!ret && !s.ifindex)
 		ret = -ENODEV;
 	if (!ret)
