@@ -29,19 +29,6 @@ vtep_b()
 		ip -n "$NS_B" link set vx100 up
 }
 
-# wait_ul_b: A reaches B's underlay address (5 s at most).
-wait_ul_b()
-{
-	local i
-
-	for ((i = 0; i < 50; i++)); do
-		ip netns exec "$NS_A" ping -c 1 -W 1 "$UL_B" >/dev/null 2>&1 &&
-			return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s
 # apart at most; then once more aloud.
 until_ok()

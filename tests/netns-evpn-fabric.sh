@@ -62,7 +62,7 @@ ul_port "$NS_A" "$UL_A" && ul_port "$NS_B" "$UL_B" ||
 	bail "cannot make the underlay"
 VETH_B=uB$$
 vtep_b || bail "cannot make B's VTEP"
-wait_ul_b
+wait_underlay
 
 # ---------------------------------------------------------------- helpers
 

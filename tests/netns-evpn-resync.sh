@@ -47,7 +47,7 @@ ip -n "$NS_S" link set ul up
 ul_port "$NS_A" "$UL_A" && ul_port "$NS_B" "$UL_B" ||
 	bail "cannot make the underlay"
 vtep_b || bail "cannot make B's VTEP"
-wait_ul_b
+wait_underlay
 
 # ---------------------------------------------------------------- helpers
 
