@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # What the EVPN namespace tests (netns-evpn-kernel, -fabric, -resync)
 # share, sourced after lib.sh: a namespace's port on the underlay bridge
-# "ul" in NS_S, B's kernel VTEP, waits, and A's counters.
+# "ul" in NS_S, B's kernel VTEP, and A's counters (the waits, until_ok,
+# are lib.sh's).
 
 # ul_port NS ADDR: NS's veth to the underlay bridge, with ADDR.
 ul_port()
@@ -27,20 +28,6 @@ vtep_b()
 		ip -n "$NS_B" addr add "$OV_B/24" dev br100 &&
 		ip -n "$NS_B" link set br100 up &&
 		ip -n "$NS_B" link set vx100 up
-}
-
-# until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s
-# apart at most; then once more aloud.
-until_ok()
-{
-	local n=$1 i
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	"$@"
 }
 
 # counter NAME: A's counter NAME into CNT.

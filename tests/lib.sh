@@ -450,6 +450,21 @@ wait_log()
 	return 1
 }
 
+# until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s
+# apart at most; then once more aloud. What a check waits for is polled
+# so: a fixed sleep before a look fails on a busy machine (make -j2).
+until_ok()
+{
+	local n=$1 i
+
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
 # gt_log NS: last lines of gsotun's stderr, as diagnostics.
 gt_log()
 {
