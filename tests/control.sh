@@ -508,22 +508,45 @@ squatter_not_counted()
 }
 
 # idle_as UID N SECONDS OUT: N clients of UID (a reader, in group 0)
-# that say nothing, in the background; what ctl.py idle says in OUT.
+# that say nothing, in the background; what ctl.py idle says in OUT
+# ("connected", then its count, see idle_count).
 idle_as()
 {
-	local i
-
 	ip netns exec "$NS_A" setpriv --reuid="$1" --regid="$1" --groups=0 \
-		/usr/bin/python3 - idle "gsotun/$TAP_A" "$2" "$3" <"$PY" \
-		>"$4" 2>&1 &
+		/usr/bin/python3 - idle "gsotun/$TAP_A" "$2" "$3" "$4.go" \
+		<"$PY" >"$4" 2>&1 &
 	IDLE_PIDS+=($!)
 	track_pid "$!"
-	# Until it has said how it went.
-	for ((i = 0; i < 30; i++)); do
-		[ -s "$4" ] && return 0
-		sleep 0.1
+}
+
+# idle_count OUT...: once every idle_as of OUT has connected, a request
+# of root's, answered after gsotun took or turned away each of theirs
+# (in the order they came); then each counts what it was told (nothing
+# waited for: on a busy machine gsotun may take more than any time a
+# client could give it to say "busy").
+idle_count()
+{
+	local f st=0
+
+	for f in "$@"; do
+		until_ok 100 grep -qx connected "$f" ||
+			{ diag "not connected: $(cat "$f")"; st=1; }
 	done
-	return 1
+	ctl_ok "$NS_A" show || st=1
+	for f in "$@"; do
+		touch "$f.go"
+	done
+	for f in "$@"; do
+		until_ok 100 counted "$f" ||
+			{ diag "not counted: $(cat "$f")"; st=1; }
+	done
+	return "$st"
+}
+
+# counted OUT: idle_as has said its count, the line after "connected".
+counted()
+{
+	[ "$(wc -l <"$1")" -ge 2 ]
 }
 
 idle_wait()
@@ -538,23 +561,35 @@ idle_wait()
 }
 
 # 4 clients a user but root: a fifth is busy; four users hold 15 places
-# of 16, and the last is root's, who still gets in.
+# of 16, and the last is root's, who still gets in. The first three
+# users at once, then the fourth: all within gsotun's timeout (5 s) for
+# a client that says nothing.
 per_user()
 {
-	local u out st=0
+	local u out st=0 t=$LIB_TMP/idle
 
 	IDLE_PIDS=()
-	idle_as 65534 6 1 "$LIB_TMP/idle.0" || st=1
-	out=$(cat "$LIB_TMP/idle.0")
+	idle_as 65534 6 1 "$t.0"
+	idle_count "$t.0" || st=1
+	out=$(tail -n 1 "$t.0")
 	[[ $out == "4 waiting, 2 busy: error 1 busy: too many clients of this user" ]] ||
 		{ diag "one user, 6 clients: $out"; st=1; }
 	idle_wait
-	# Gone when they close: nothing to wait for.
-	sleep 0.3
-	for u in 65534 65533 65532 65531; do
-		idle_as "$u" 4 4.5 "$LIB_TMP/idle.$u" || st=1
+	# Gone when they close: a request of root's is answered after
+	# gsotun has read their ends.
+	ctl_ok "$NS_A" show || st=1
+	for u in 65534 65533 65532; do
+		idle_as "$u" 4 4.5 "$t.$u"
 	done
-	out=$(cat "$LIB_TMP/idle.65531")
+	idle_count "$t.65534" "$t.65533" "$t.65532" || st=1
+	for u in 65534 65533 65532; do
+		out=$(tail -n 1 "$t.$u")
+		[ "$out" = "4 waiting, 0 busy" ] ||
+			{ diag "user $u's 4: $out"; st=1; }
+	done
+	idle_as 65531 4 4.5 "$t.65531"
+	idle_count "$t.65531" || st=1
+	out=$(tail -n 1 "$t.65531")
 	[[ $out == "3 waiting, 1 busy: error 1 busy: too many clients" ]] ||
 		{ diag "the fourth user's 4: $out"; st=1; }
 	ctl_ok "$NS_A" show && has "tunnel $TAP_A" || st=1

@@ -15,9 +15,11 @@
                                    PEER, 400 static entries to it, peer
                                    del PEER (which takes them away);
                                    prints the rounds
-  ctl.py idle NAME N SECONDS       N clients that say nothing for SECONDS;
-                                   prints how many gsotun waits for and
-                                   how many it turned away (busy)
+  ctl.py idle NAME N SECONDS GO    N clients that say nothing; prints
+                                   "connected", and once the file GO is
+                                   there, how many gsotun waits for and
+                                   how many it turned away (busy); then
+                                   holds them for SECONDS
   ctl.py hold NAME N SECONDS       N clients that ask "fdb show" and read
                                    nothing for SECONDS; then prints how
                                    many gsotun let go (their reply cut
@@ -58,6 +60,7 @@
                                    METRICS section of gsotunctl(8), MAN
 """
 import json
+import os
 import re
 import socket
 import sys
@@ -239,18 +242,25 @@ def churn(name, peer, seconds):
     return rounds > 0
 
 
-def idle(name, clients, seconds):
-    socks = []
+def idle(name, clients, seconds, go):
+    """gsotun turns a client away as it accepts it, with a line: once GO
+    is there (made after a request of root's that came later was
+    answered), each client has that line or is waited for, whatever the
+    load; no wait for a line that may not come decides it."""
+    socks = [connect(name) for _ in range(clients)]
+    print("connected")
+    sys.stdout.flush()
+    end = time.time() + 60
+    while not os.path.exists(go) and time.time() < end:
+        time.sleep(0.02)
     waiting = 0
     busy = []
-    for _ in range(clients):
-        s = connect(name)
-        s.settimeout(0.2)
+    for s in socks:
+        s.setblocking(False)
         try:
             busy.append(s.recv(200).decode(errors="replace").strip())
-        except socket.timeout:
+        except BlockingIOError:
             waiting += 1
-        socks.append(s)
     print("%d waiting, %d busy%s" % (waiting, len(busy),
                                      ": " + busy[0] if busy else ""))
     sys.stdout.flush()
@@ -570,7 +580,7 @@ def main():
                           float(sys.argv[4])) else 1
     if cmd == "idle":
         return 0 if idle(sys.argv[2], int(sys.argv[3]),
-                         float(sys.argv[4])) else 1
+                         float(sys.argv[4]), sys.argv[5]) else 1
     if cmd == "hold":
         return 0 if hold(sys.argv[2], int(sys.argv[3]),
                          float(sys.argv[4])) else 1
