@@ -86,12 +86,17 @@ icmp_said()
 		--address "$OV4_A/24" || return 1
 	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.2 -W 1 "$OV4_B" \
 		>/dev/null 2>&1
-	sleep 0.5
+	# Said once gsotun has read the error: waited for.
+	until_ok 50 icmp_shown "$re" || { gt_stop "$NS_A"; return 1; }
+	[[ $OUT =~ $re ]] && [ "${BASH_REMATCH[1]}" -ge 1 ]
+}
+
+icmp_shown()
+{
 	ctl_ok "$NS_A" "$TAP_A" show &&
 		has "ICMP port unreachable: nothing takes UDP port 4789 there" &&
 		has "the kernel's vxlan listens on 8472 unless given dstport" &&
-		[[ $OUT =~ $re ]] || { gt_stop "$NS_A"; return 1; }
-	[ "${BASH_REMATCH[1]}" -ge 1 ]
+		[[ $OUT =~ $1 ]]
 }
 
 # B comes up with another VNI: A drops its packets, and show names the
@@ -256,8 +261,7 @@ tap_show()
 # who does is passed over, and the tap's own gsotun still answers.
 tap_squatted()
 {
-	squat_start "$NS_C" "gsotun/$TAP_O" 20
-	sleep 0.5
+	squat_start "$NS_C" "gsotun/$TAP_O" 20 || { squat_stop; return 1; }
 	ctl_ok "$NS_C" "$TAP_O" show && has "tunnel $TAP_O: vxlan VNI 2"
 	ST=$?
 	squat_stop
@@ -466,6 +470,9 @@ permissions()
 # bind) the abstract NAME in NS, in the background: its PID in SQUAT.
 # The system's python (one under root's home is not nobody's), the
 # script on its stdin (the tree may not be readable by nobody).
+# It returns once the name is held (listened on, without bind): a
+# python started on a busy machine may take more than a second to get
+# there, and a check made before would find the name free.
 squat_start()
 {
 	ip netns exec "$1" setpriv --reuid=65534 --regid=65534 \
@@ -473,6 +480,17 @@ squat_start()
 		<"$PY" &
 	SQUAT=$!
 	track_pid "$SQUAT"
+	until_ok 100 squat_held "$1" "$2" ${4:+"$4"} ||
+		{ diag "nobody's python does not hold @$2"; return 1; }
+}
+
+# squat_held NS NAME [bind]: the abstract NAME is bound in NS (and, without
+# bind, listened on: __SO_ACCEPTCON, 00010000, in /proc/net/unix's flags).
+squat_held()
+{
+	ip netns exec "$1" cat /proc/net/unix | awk -v p="@$2" -v b="${3:-}" \
+		'$NF == p && (b != "" || $4 == "00010000") { f = 1 }
+		END { exit !f }'
 }
 
 squat_stop()
@@ -486,8 +504,7 @@ squat_stop()
 # from a socket that root did not open.
 squatter()
 {
-	squat_start "$NS_A" "gsotun/sq$$" 20
-	sleep 0.5
+	squat_start "$NS_A" "gsotun/sq$$" 20 || { squat_stop; return 1; }
 	ctl_fails 1 "not trusted" "$NS_A" "sq$$" show
 	ST=$?
 	squat_stop
@@ -498,8 +515,7 @@ squatter()
 # tap's name gsotunctl still finds the one of the namespace.
 squatter_not_counted()
 {
-	squat_start "$NS_A" "gsotun/zz$$" 20
-	sleep 0.5
+	squat_start "$NS_A" "gsotun/zz$$" 20 || { squat_stop; return 1; }
 	ctl "$NS_A" show
 	squat_stop
 	[ "$ST" -eq 0 ] && has "tunnel $TAP_A" && return 0
@@ -660,8 +676,22 @@ second_gsotun()
 }
 
 # 64 MiB while clients misbehave: intact, and not held up by them (a
-# loop that waited on one would lose seconds per client).
+# loop that waited on one would lose seconds per client, every try). A
+# try whose time load on a shared machine spoiled is made again (the
+# control, alone, measured again with it), up to three.
 hostile()
+{
+	local st
+
+	hostile_try
+	st=$?
+	[ "$st" -eq 2 ] && { hostile_try; st=$?; }
+	[ "$st" -eq 2 ] && { hostile_try; st=$?; }
+	[ "$st" -eq 0 ]
+}
+
+# hostile_try: 0, 1 (a failure), or 2 (slower beside the clients).
+hostile_try()
 {
 	local t0 t1 base hp st
 
@@ -675,18 +705,29 @@ hostile()
 	track_pid "$hp"
 	sleep 1
 	t0=$(date +%s%N)
-	xfer "$NS_A" "$NS_B" "$OV4_B" big 60 || return 1
+	xfer "$NS_A" "$NS_B" "$OV4_B" big 60 ||
+		{ hostile_stop "$hp"; return 1; }
 	t1=$(date +%s%N)
-	kill -TERM "$hp" 2>/dev/null
-	wait "$hp"
+	hostile_stop "$hp"
 	st=$?
-	forget_pid "$hp"
 	diag "64 MiB in $base ms alone, $(((t1 - t0) / 1000000)) ms beside" \
 		"hostile clients" "$(cat "$LIB_TMP/hostile.out")"
 	# SIGTERM (143) ended it; 1: an answer was not the error it must be.
 	[ "$st" -ne 1 ] || return 1
-	[ $(((t1 - t0) / 1000000)) -lt $((2 * base + 5000)) ] || return 1
-	pid_alive "${GT_PID[$NS_B]}" && ctl_ok "$NS_B" show
+	pid_alive "${GT_PID[$NS_B]}" && ctl_ok "$NS_B" show || return 1
+	[ $(((t1 - t0) / 1000000)) -lt $((2 * base + 5000)) ] || return 2
+}
+
+# hostile_stop PID: the hostile clients ended; their status.
+hostile_stop()
+{
+	local st
+
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+	st=$?
+	forget_pid "$1"
+	return "$st"
 }
 
 # learnt NS: the learnt entries gsotun in NS shows, in LEARNT.
@@ -699,15 +740,27 @@ learnt()
 }
 
 # B's peer sends frames from 150000 source MACs: A learns its 100000.
+# Learnt as gsotun reads them: waited for. What a busy machine lost of
+# them (a full socket buffer) is made up by a second flood, and a third.
 big_table()
 {
-	ip netns exec "$NS_B" "$PYTHON" "$LIB_DIR/mesh-send.py" "$UL_A" \
-		"$(link_attr "$NS_A" "$TAP_A" link/ether)" 150000 >/dev/null ||
-		return 1
-	sleep 0.5
+	local n=0
+
+	while [ "$n" -lt 3 ]; do
+		n=$((n + 1))
+		ip netns exec "$NS_B" "$PYTHON" "$LIB_DIR/mesh-send.py" \
+			"$UL_A" "$(link_attr "$NS_A" "$TAP_A" link/ether)" \
+			150000 >/dev/null || return 1
+		until_ok 50 learnt_ge 99000 && break
+	done
 	learnt "$NS_A" || return 1
-	diag "A learnt $LEARNT entries"
+	diag "A learnt $LEARNT entries, floods sent: $n"
 	[ "$LEARNT" -ge 99000 ]
+}
+
+learnt_ge()
+{
+	learnt "$NS_A" && [ "$LEARNT" -ge "$1" ]
 }
 
 # rss PID: resident set of a process in KiB.
@@ -825,8 +878,7 @@ squatted_start()
 	local st=0
 
 	gt_stop "$NS_B" || return 1
-	squat_start "$NS_B" "gsotun/$TAP_B" 60 bind
-	sleep 0.5
+	squat_start "$NS_B" "gsotun/$TAP_B" 60 bind || { squat_stop; return 1; }
 	gt_start "$NS_B" "$TAP_B" --local "$UL_B" --remote "$UL_A" \
 		--address "$OV4_B/24" --address "$OV6_B/64" "${GT_ARGS[@]}" &&
 		wait_log "$NS_B" "control socket @gsotun/$TAP_B is taken (uid 65534, pid $SQUAT)" &&
@@ -859,7 +911,7 @@ unit_ask()
 # abstract name squatted meanwhile changes nothing.
 unit_socket()
 {
-	local run=$LIB_TMP/inrun.sh pid st=0
+	local run=$LIB_TMP/inrun.sh pid st=0 sq
 
 	cat >"$run" <<-EOF
 		#!/bin/sh
@@ -876,6 +928,7 @@ unit_socket()
 	# Whatever a check before left running there goes first.
 	[ -z "${GT_PID[$NS_C]}" ] || gt_stop "$NS_C"
 	squat_start "$NS_C" "gsotun/p$$" 60
+	sq=$?
 	GSOTUN=$run gt_start "$NS_C" p$$ --local 198.18.23.1 \
 		--remote 198.18.23.2 --control /run/gsotun/p$$/ctl || st=1
 	pid=${GT_PID[$NS_C]}
@@ -885,6 +938,7 @@ unit_socket()
 		gt_stop "$NS_C" || st=1
 	fi
 	squat_stop
+	[ "$sq" -eq 0 ] || st=1
 	[ ! -e /run/gsotun/p$$ ] || { diag "/run/gsotun/p$$ on the host"; st=1; }
 	return "$st"
 }
