@@ -59,7 +59,12 @@ alone()
 		--address "$OV4_A/24" || return 1
 	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.2 -W 1 "$OV4_B" \
 		>/dev/null 2>&1
-	sleep 0.5
+	# The error reaches show once gsotun has read it: waited for.
+	until_ok 50 alone_said
+}
+
+alone_said()
+{
 	ctl_ok "$NS_A" show && has "underlay: ICMP port unreachable: " &&
 		has "is its tunnel up" &&
 		has "received: 0 packets (0 B), last never, last accepted never"
