@@ -20,7 +20,7 @@
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 . "${TESTS_DIR:-$(dirname "$0")}/evpn-lib.sh"
 
-lib_init 90 ping socat tcpdump jq bridge "$PYTHON"
+lib_init 180 ping socat tcpdump jq bridge "$PYTHON"
 
 NS_S=evS$$ NS_A=evA$$ NS_B=evB$$ NS_C=evC$$ NS_D=evD$$
 TAP=gE$$
@@ -271,6 +271,23 @@ peer_tx_flood()
 		.counters.tx_flood' <<<"$2"
 }
 
+# flooded_ge VTEP BEFORE N: A's tx_flood to VTEP is N more than in the
+# show --json BEFORE, or more.
+flooded_ge()
+{
+	local d
+
+	ctl_ok "$NS_A" --json show || return 1
+	d=$(($(peer_tx_flood "$1" "$OUT") - $(peer_tx_flood "$1" "$2")))
+	[ "$d" -ge "$3" ] || { diag "tx_flood to $1 +$d, want +$3"; return 1; }
+}
+
+# captured_ge FILE N: the capture FILE holds N flooded frames or more.
+captured_ge()
+{
+	[ "$(flooded_in "$1")" -ge "$2" ]
+}
+
 vmrss()
 {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
@@ -353,11 +370,9 @@ flood_b_only()
 	ctl_ok "$NS_A" --json show || return 1
 	before=$OUT
 	frames_from_a 3
-	ctl_ok "$NS_A" --json show || return 1
-	fc=$(($(peer_tx_flood "$UL_C" "$OUT") -
-		$(peer_tx_flood "$UL_C" "$before")))
-	[ "$fc" -ge 3 ] ||
-		{ diag "C on the flood list: tx_flood to C +$fc"; return 1; }
+	# Flooded as gsotun reads them from the tap: waited for.
+	until_ok 50 flooded_ge "$UL_C" "$before" 3 ||
+		{ diag "C on the flood list, it had not all"; return 1; }
 	zebra del "$ZERO" "$UL_C" || return 1
 	until_ok 20 peers_are "$UL_B" "$UL_C" || return 1
 	ctl_ok "$NS_A" --json show || return 1
@@ -367,6 +382,10 @@ flood_b_only()
 	cap_start "$NS_C" "$VETH_C" "$LIB_TMP/flood.C" udp ||
 		{ CAP_PID=$cb; cap_stop; return 1; }
 	frames_from_a 10
+	# B's capture has them all before the captures stop (C's then
+	# would have had them too).
+	until_ok 50 flooded_ge "$UL_B" "$before" 10 &&
+		until_ok 50 captured_ge "$LIB_TMP/flood.B" 10
 	cap_stop		# C's, the last started
 	CAP_PID=$cb
 	cap_stop
@@ -470,11 +489,25 @@ check "local: D's MAC, quiet for --ageing $AGEING, leaves gsp$VNI" aged
 
 # ---------------------------------------------------------------- 8: bounds
 
+# burst_done: A holds MAX_ADDR of the fabric's MACs and has refused the
+# rest of the burst (a MAC not taken, once at least).
+burst_done()
+{
+	local n full
+
+	ctl_ok "$NS_A" --json show || return 1
+	n=$(jq '.tunnels[0].fdb_evpn' <<<"$OUT")
+	counter evpn_remote_full && full=$CNT &&
+		counter evpn_remote_share && full=$((full + CNT)) &&
+		[ "$n" -eq "$MAX_ADDR" ] &&
+		[ "$full" -ge $((BURST - (MAX_ADDR - 1))) ]
+}
+
 # burst: BURST remote MACs behind B in one bridge -batch; gsotun holds
 # MAX_ADDR of the fabric's, counts the rest, its memory does not grow.
 burst()
 {
-	local pid=${GT_PID[$NS_A]} rss0 rss1 i n=0 last=-1 full res mac
+	local pid=${GT_PID[$NS_A]} rss0 rss1 i n full res mac
 
 	rss0=$(vmrss "$pid")
 	for ((i = 0; i < BURST; i++)); do
@@ -483,14 +516,13 @@ burst()
 	done >"$LIB_TMP/burst"
 	ip netns exec "$NS_A" bridge -batch "$LIB_TMP/burst" ||
 		{ diag "bridge -batch failed"; return 1; }
-	# Settled: the count of entries the same twice 0.5 s apart.
-	for ((i = 0; i < 20; i++)); do
-		ctl_ok "$NS_A" --json show || return 1
-		n=$(jq '.tunnels[0].fdb_evpn' <<<"$OUT")
-		[ "$n" = "$last" ] && break
-		last=$n
-		sleep 0.5
-	done
+	# Taken or refused as gsotun reads them, a resync's dump after a
+	# burst that overran its socket among them: waited for, 10 s at
+	# most (a count the same twice 0.5 s apart may be a busy machine's
+	# pause in the dump).
+	until_ok 100 burst_done
+	ctl_ok "$NS_A" --json show || return 1
+	n=$(jq '.tunnels[0].fdb_evpn' <<<"$OUT")
 	rss1=$(vmrss "$pid")
 	counter evpn_remote_full && full=$CNT
 	# B holds its share, the whole table: counted there since issue 35.
