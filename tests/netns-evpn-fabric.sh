@@ -232,6 +232,15 @@ share_fill()
 check "share: $N_D MACs of D: the table full, the overflow counted" \
 	share_fill
 
+# sent_ge VTEP BEFORE N: A's tx_packets to VTEP is N more than in the
+# show --json BEFORE.
+sent_ge()
+{
+	ctl_ok "$NS_A" --json show &&
+		[ $(($(peer_ctr "$OUT" "$1" tx_packets) -
+			$(peer_ctr "$2" "$1" tx_packets))) -ge "$3" ]
+}
+
 share_e()
 {
 	local before after fd pe
@@ -245,7 +254,9 @@ share_e()
 	ctl_ok "$NS_A" --json show || return 1
 	before=$OUT
 	frames_to e0 "$N_E"
-	sleep 0.5
+	# Sent as gsotun reads them from the tap: waited for, then what
+	# went to D is looked at.
+	until_ok 50 sent_ge "$UL_E" "$before" "$N_E"
 	ctl_ok "$NS_A" --json show || return 1
 	after=$OUT
 	fd=$(($(peer_ctr "$after" "$UL_D" tx_flood) -
@@ -271,8 +282,9 @@ bad_vteps()
 	done
 	zebra add 02:bd:00:00:00:01 10.100.0.7 && n=$((n + 1))
 	diag "${#BAD[@]} flood entries and a MAC: $n written"
-	# Taken or refused within the second.
-	sleep 1
+	# Each refused as gsotun reads it: the count waited for, then none
+	# more, and no peer, no MAC of them.
+	until_ok 50 counter_ge evpn_bad_vtep "$n"
 	peers_are "$UL_B" "$UL_D" "$UL_E" && fabric_macs_are 10.100.0.7 0 &&
 		counter evpn_bad_vtep && [ "$CNT" -eq "$n" ] ||
 		{ diag "evpn_bad_vtep=$CNT, want $n"; return 1; }
