@@ -395,7 +395,8 @@ gsotun_start()
 	TAP[$h]=t$h$$
 	gt_start "${NS[$h]}" "${TAP[$h]}" --mode tap --encap vxlan \
 		--local "${UL[$h]}" --evpn --vni "$VNI" \
-		--mac "${MAC[$h]}" --address "${OV[$h]}/24" "${max[@]}"
+		--mac "${MAC[$h]}" --address "${OV[$h]}/24" "${max[@]}" \
+		--log-time
 }
 
 # ctl_h H ARGS...: gsotunctl on H's gsotun.
@@ -513,9 +514,19 @@ ping_unicast()
 	caps_start 'udp port 4789 or udp port 64789' || return 1
 	ip netns exec "${NS[$from]}" ping -n -q -c 10 -i 0.05 -W 1 \
 		"${OV[$to]}" >/dev/null 2>&1
+	# Every one captured both ways before the captures stop: a busy
+	# tcpdump may be behind (the other ports then looked at as late).
+	wait_until 10 seen_ge "$to" "$from" "${MAC[$to]}" 10
+	wait_until 10 seen_ge "$from" "$to" "${MAC[$from]}" 10
 	caps_stop
 	unicast_only "$from" "$to" 10 && unicast_only "$to" "$from" 10 &&
 		shadow_silent
+}
+
+# seen_ge PORT FROM MAC N: lib.sh's seen, N or more.
+seen_ge()
+{
+	[ "$(seen "$1" "$2" "$3")" -ge "$4" ]
 }
 
 # shadow_silent: no packet to port 64789 (--evpn-port) on any port.
@@ -689,6 +700,23 @@ vtep_lines()
 	grep -c "evpn: VTEP ${UL[$2]} " "${GT_ERR[${NS[$1]}]}"
 }
 
+# said_apart H FROM: the lines H's gsotun said of VTEPs coming or going
+# after line FROM of its stderr are a second apart at least, by their
+# times (--log-time), as evpn.c's limit says them; 0.8 s at least for
+# the time a busy machine may hold gsotun between the limit's clock and
+# the line's.
+said_apart()
+{
+	tail -n "+$(($2 + 1))" "${GT_ERR[${NS[$1]}]}" | grep 'evpn: VTEP ' |
+		"$PYTHON" -c '
+import datetime, sys
+t = [datetime.datetime.fromisoformat(l.split()[0]) for l in sys.stdin]
+gaps = [(b - a).total_seconds() for a, b in zip(t, t[1:])]
+print("# %d lines, the closest %.3f s apart" %
+      (len(t), min(gaps) if gaps else 0))
+sys.exit(0 if t and min(gaps, default=1) >= 0.8 else 1)'
+}
+
 # flap_k2 N: K2's vx100 down and up N times, a second apart: zebra
 # withdraws K2's VNI (its type-3 and type-2 routes) and advertises it
 # again each time.
@@ -807,9 +835,9 @@ check "K2 stopped: its type-3 route withdrawn on R, K1, G1 and G2" \
 check "K2 stopped: G1's peers are K1 and G2" \
 	wait_until 15 peers_are G1 K1 G2
 check "K2 stopped: G1's table has K2's MAC no more" \
-	wait_until 5 fdb_lacks G1 "${MAC[K2]}"
+	wait_until 15 fdb_lacks G1 "${MAC[K2]}"
 check "K2 stopped: G2's peers are K1 and G1" \
-	wait_until 5 peers_are G2 K1 G1
+	wait_until 15 peers_are G2 K1 G1
 diag "K2's routes gone from gsotun in $((SECONDS - t0)) s"
 check "K2 stopped: G1 <-> K1 and G2 still" pings_all G1 K1 G2
 check "K2: zebra and bgpd start again" frr_start K2
@@ -829,19 +857,19 @@ check "mobility: a host M behind K1's bridge pings G2" mover_at_k1
 check "mobility: G2's table has M's MAC at K1" \
 	wait_until 15 fdb_has G2 "$MAC_M" K1
 check "mobility: G1's table has M's MAC at K1" \
-	wait_until 5 fdb_has G1 "$MAC_M" K1
+	wait_until 15 fdb_has G1 "$MAC_M" K1
 check "mobility: M moves behind G1's tap (a macvlan on it)" mover_to_g1
 t0=$SECONDS
 check "mobility: G2's table has M's MAC at G1 now" \
 	wait_until 15 fdb_has G2 "$MAC_M" G1
 check "mobility: G2's zebra has it at G1 with sequence 1 or more" \
-	wait_until 5 seq_at G2 G1 1
+	wait_until 15 seq_at G2 G1 1
 check "mobility: K2's vx100 has M's MAC at G1" \
 	wait_until 10 kfdb_has K2 "$MAC_M" G1
 check "mobility: K1's vx100 has M's MAC at G1 (its own entry gone)" \
 	wait_until 10 kfdb_has K1 "$MAC_M" G1
 check "mobility: G1 sends M's frames to K1 no more" \
-	wait_until 5 fdb_lacks G1 "$MAC_M"
+	wait_until 15 fdb_lacks G1 "$MAC_M"
 diag "M's move followed in $((SECONDS - t0)) s"
 check "mobility: G1 counted a local MAC more (evpn_local_added)" \
 	stat_ge G1 evpn_local_added 2
@@ -867,7 +895,7 @@ check "restart: G1 <-> K1" pings_all G1 K1
 check "restart: K1 and K2 have G1's MAC again, extern_learn" \
 	wait_until 10 kfdb_has K1 "${MAC[G1]}" G1
 check "restart: K2 has G1's MAC again, extern_learn" \
-	wait_until 5 kfdb_has K2 "${MAC[G1]}" G1
+	wait_until 15 kfdb_has K2 "${MAC[G1]}" G1
 check "restart: G2 has G1 as a peer again" \
 	wait_until 10 peers_are G2 K1 K2 G1
 diag "the fabric has G1 again $((SECONDS - t0)) s after its start"
@@ -914,21 +942,23 @@ check "hostile: G1's table back to the fabric's few" \
 	wait_until 60 count_le 10 fdb_count G1
 check "hostile: G1 <-> K1 ping" pings_all G1 K1
 
-n0=$(vtep_lines G1 K2)
+n0=$(vtep_lines G1 K2) l0=$(wc -l <"${GT_ERR[${NS[G1]}]}")
 check "flap: K2's VNI down and up every second, 5 times" flap_k2 5
 check "flap: G1 has K2 as a peer again after it" \
 	wait_until 15 peers_are G1 K1 K2 G2
 check "flap: G1 has K2's MAC again" wait_until 10 fdb_has G1 "${MAC[K2]}" K2
 n1=$(vtep_lines G1 K2)
 diag "G1 said K2 come or go $((n1 - n0)) times in the flap"
-check "flap: G1 said it once a second at most" test $((n1 - n0)) -le 8
+# By the lines' times, not their number: a flap that a busy machine
+# drew out over more seconds may be said more often, once a second.
+check "flap: G1 said it once a second at most" said_apart G1 "$l0"
 check "flap: K2 <-> G1 ping" pings_all K2 G1
 
 o0=$(gt_stat G1 evpn_own_vtep)
 check "own VTEP: entries to G1's own address written on gsvx$VNI" \
 	own_vtep_entries add
 check "own VTEP: refused and counted (evpn_own_vtep)" \
-	wait_until 5 stat_ge G1 evpn_own_vtep $((${o0:-0} + 2))
+	wait_until 15 stat_ge G1 evpn_own_vtep $((${o0:-0} + 2))
 check "own VTEP: said" wait_log "${NS[G1]}" "our own --local"
 check "own VTEP: G1's peers are the other three alone" \
 	peers_are G1 K1 K2 G2
