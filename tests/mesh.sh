@@ -292,20 +292,42 @@ learnt_a()
 		sed -n 's/^  forwarding: \([0-9]*\) learnt.*/\1/p'
 }
 
+# moved_ge BEFORE NAME N: A's counter NAME (SIGUSR1) is N or more past
+# the counters line BEFORE; the line now in GT_CTR.
+moved_ge()
+{
+	gt_counters "${NS[A]}" &&
+		[ $(($(ctr "$GT_CTR" "$2") - $(ctr "$1" "$2"))) -ge "$3" ]
+}
+
 # mac_flood H N: N frames with random source MACs from peer H to A.
+# Each is learnt (rx_learnt) or not (rx_learn_full) as gsotun reads it:
+# waited for, 5 s at most (what a full socket buffer lost never comes).
 mac_flood()
 {
+	local before learnt replaced kib
+
+	gt_counters "${NS[A]}"
+	before=$GT_CTR
 	ip netns exec "${NS[$1]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
 		"${UL[A]}" "${MAC[A]}" "$2" >/dev/null
-	sleep 0.5
+	until_ok 50 learn_seen_ge "$before" "$2"
 	gt_counters "${NS[A]}"
-	local learnt replaced kib
-
 	learnt=$(ctr "$GT_CTR" rx_learnt)
 	replaced=$(ctr "$GT_CTR" rx_learn_replaced)
 	kib=$(rss "${GT_PID[${NS[A]}]}")
 	diag "after $2 source MACs from $1: rx_learnt $learnt," \
 		"rx_learn_replaced $replaced, table $(learnt_a), RSS $kib KiB"
+}
+
+# learn_seen_ge BEFORE N: A counted N source MACs or more since BEFORE,
+# learnt or not.
+learn_seen_ge()
+{
+	gt_counters "${NS[A]}" &&
+		[ $(($(ctr "$GT_CTR" rx_learnt) + $(ctr "$GT_CTR" rx_learn_full) -
+			$(ctr "$1" rx_learnt) - $(ctr "$1" rx_learn_full))) \
+			-ge "$2" ]
 }
 
 pings_a()
@@ -376,7 +398,8 @@ phase_hostile()
 	before=$GT_CTR
 	ip netns exec "$e" "$PYTHON" "$LIB_DIR/mesh-send.py" "${UL[A]}" \
 		"${MAC[A]}" 50 "$bogus" >/dev/null
-	sleep 0.5
+	# Counted as gsotun reads them: waited for (all 50, or 5 s).
+	until_ok 50 moved_ge "$before" rx_drop_source 50
 	gt_counters "${NS[A]}"
 	n=$(($(ctr "$GT_CTR" rx_drop_source) - $(ctr "$before" rx_drop_source)))
 	check "$label: 50 frames from a non-peer dropped (rx_drop_source +$n)" \
@@ -407,7 +430,7 @@ phase_hostile()
 	before=$GT_CTR
 	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
 		"${UL[A]}" "${MAC[A]}" 20 "${MAC[C]}" >/dev/null
-	sleep 0.5
+	until_ok 50 moved_ge "$before" rx_drop_mac_static 20
 	gt_counters "${NS[A]}"
 	n=$(($(ctr "$GT_CTR" rx_drop_mac_static) -
 		$(ctr "$before" rx_drop_mac_static)))
@@ -417,7 +440,7 @@ phase_hostile()
 	before=$GT_CTR
 	ip netns exec "${NS[B]}" "$PYTHON" "$LIB_DIR/mesh-send.py" \
 		"${UL[A]}" "${MAC[A]}" 20 "${MAC[A]}" >/dev/null
-	sleep 0.5
+	until_ok 50 moved_ge "$before" rx_drop_mac_own 20
 	gt_counters "${NS[A]}"
 	n=$(($(ctr "$GT_CTR" rx_drop_mac_own) -
 		$(ctr "$before" rx_drop_mac_own)))
