@@ -351,8 +351,9 @@ bulk_start()
 		"TCP4:$OV4_B:7001" ab || return 1
 	bulk_one "$NS_A" "TCP6-LISTEN:7002,reuseaddr" "$NS_B" \
 		"TCP6:[$OV6_A]:7002" ba || return 1
-	# Both under way: 4 MiB arrived each way.
-	for ((i = 0; i < 100; i++)); do
+	# Both under way: 4 MiB arrived each way (10 s for four socat to
+	# start on a busy machine).
+	for ((i = 0; i < 200; i++)); do
 		[ "$(bulk_size ab)" -ge 4194304 ] &&
 			[ "$(bulk_size ba)" -ge 4194304 ] && return 0
 		sleep 0.05

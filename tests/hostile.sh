@@ -95,8 +95,9 @@ good_start()
 	good_loop >"$LIB_TMP/good.$run.log" 2>&1 &
 	GOOD_PID=$!
 	track_pid "$GOOD_PID"
-	# Under way: the first transfer has bytes on the receiving side.
-	for ((i = 0; i < 50; i++)); do
+	# Under way: the first transfer has bytes on the receiving side
+	# (10 s for two socat to start on a busy machine).
+	for ((i = 0; i < 100; i++)); do
 		[ -s "$first" ] && return 0
 		sleep 0.1
 	done

@@ -97,12 +97,13 @@ kernel_refuses()
 
 # ---------------------------------------------------------------- gsotun
 
-# wait_show TEXT: A's `gsotunctl show` says TEXT within 2 s.
+# wait_show TEXT: A's `gsotunctl show` says TEXT within 5 s (what
+# gsotun's route watch reads at once, but on a busy machine).
 wait_show()
 {
 	local i
 
-	for ((i = 0; i < 20; i++)); do
+	for ((i = 0; i < 50; i++)); do
 		ctl "$NS_A" show
 		[[ $OUT == *"$1"* ]] && return 0
 		sleep 0.1

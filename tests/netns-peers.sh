@@ -62,8 +62,7 @@ hup_refused()
 	grep -q 'peers unchanged$' <<<"$line" ||
 		{ diag "said: '$line'" "$(tail -n 2 "${GT_ERR[$NS_A]}")"
 		  return 1; }
-	ip netns exec "$NS_A" timeout 3 ping -n -q -c 2 -i 0.2 -W 1 \
-		"$OV4_B" >/dev/null 2>&1 ||
+	ping_ok "$NS_A" "$OV4_B" ||
 		{ diag "no answer from B after the SIGHUP"; return 1; }
 }
 

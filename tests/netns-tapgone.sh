@@ -17,24 +17,22 @@ lib_init 90 ping
 net_setup 4 37
 
 # deleted ARGS...: gsotun on A with ARGS, a ping through the tunnel,
-# its device deleted: within 3 s gsotun exits 1, having said why, and
-# used less than a second of CPU on the way.
+# its device deleted: gsotun exits 1, having said why, within 10 s (its
+# queues' threads joined on a busy machine; the gsotun of issue 35 ran
+# on for good).
 deleted()
 {
-	local pid st ticks=0 i
+	local pid st ticks=0
 
 	gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
 		--address "$OV4_A/24" "$@" || return 1
 	ping_ok "$NS_A" "$OV4_B" || diag "no ping before the deletion"
 	pid=${GT_PID[$NS_A]}
 	ip -n "$NS_A" link del "$TAP_A" || return 1
-	for ((i = 0; i < 30; i++)); do
-		pid_alive "$pid" || break
-		sleep 0.1
-	done
+	wait_gone "$pid" 100
 	if pid_alive "$pid"; then
 		ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
-		diag "gsotun still runs 3 s after, $ticks ticks of CPU"
+		diag "gsotun still runs 10 s after, $ticks ticks of CPU"
 		kill -KILL "$pid"
 	fi
 	wait "$pid"
