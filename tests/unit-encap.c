@@ -1285,7 +1285,7 @@ static void test_table_row(const struct table_row *r)
 	   r->says, r->id_name);
 	ok(!strcmp(encap_id_option(t), r->id_option), "%s: given by --%s",
 	   r->says, r->id_option);
-	is_int(encap_ops_table[t].ip_proto, r->ip_proto, "%s: IP protocol %d",
+	is_int(encap_ops_table[t]->ip_proto, r->ip_proto, "%s: IP protocol %d",
 	       r->says, r->ip_proto);
 	is_int(encap_default_port(t), r->port, "%s: port %u", r->says,
 	       r->port);

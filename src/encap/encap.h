@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890), GRE-in-UDP
- * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each an ops
- * table with header length, build and parse. Pure: byte arrays in, byte
- * arrays out.
+ * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each a row of
+ * one table, in its own file, with header length, build and parse. Pure:
+ * byte arrays in, byte arrays out.
  */
 #ifndef GSOTUN_ENCAP_H
 #define GSOTUN_ENCAP_H
@@ -14,17 +14,33 @@
 #include "base/stats.h"
 #include "pkt/gso.h"
 
-enum encap_type {
-	ENCAP_VXLAN = 0,
-	ENCAP_GRE,
-	ENCAP_GRE_UDP,
-	ENCAP_VXLAN_GPE,
-};
+/*
+ * The table of encapsulations, a row each: X(TYPE, row) makes the type
+ * ENCAP_TYPE and puts the row `const struct encap_ops encap_row`, which
+ * the encapsulation's own file (src/encap/ROW.c) defines, in
+ * encap_ops_table[] at that index. The order is --help's. A test build
+ * adds its rows by defining ENCAP_LIST_TEST (tests/encap-dummy.h), after
+ * these: the types here keep their numbers.
+ */
+#ifndef ENCAP_LIST_TEST
+#define ENCAP_LIST_TEST(X)
+#endif
+#define ENCAP_LIST(X)                                                         \
+	X(VXLAN, vxlan)                                                       \
+	X(GRE, gre)                                                           \
+	X(GRE_UDP, gre_udp)                                                   \
+	X(VXLAN_GPE, gpe)                                                     \
+	ENCAP_LIST_TEST(X)
 
-#define VXLAN_PORT 4789		/* RFC 7348 section 5 */
-#define GRE_UDP_PORT 4754	/* RFC 8086 section 3 */
-#define VXLAN_GPE_PORT 4790	/* draft-ietf-nvo3-vxlan-gpe-12 section 3.2 */
-#define ETH_P_TEB_GRE 0x6558	/* Transparent Ethernet Bridging */
+/*
+ * No count of the types here: code outside encap.c, built without a test
+ * build's rows, asks encap_count().
+ */
+#define ENCAP_TYPE(type, row) ENCAP_##type,
+enum encap_type {
+	ENCAP_LIST(ENCAP_TYPE)
+};
+#undef ENCAP_TYPE
 
 /* Parameters of the encapsulation header, fixed for the tunnel's life. */
 struct encap_cfg {
@@ -91,10 +107,11 @@ enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
 
 /*
  * What each encapsulation is, one row of encap.c's encap_ops_table a
- * type. Its id tells the taps of one port apart (--vni N=DEV, --key
+ * type, defined in the encapsulation's own file with its header's
+ * functions. Its id tells the taps of one port apart (--vni N=DEV, --key
  * N=DEV): a VXLAN packet always carries a VNI, a GRE packet a key only
  * when its K bit is set (RFC 2890 section 2.1), so a GRE tap may have
- * none. A new encapsulation is a row.
+ * none. A new encapsulation is its file and its line in ENCAP_LIST.
  */
 struct encap_ops {
 	const char *name;		/* --encap NAME */
@@ -115,22 +132,27 @@ struct encap_ops {
 	bool (*peek_id)(const uint8_t *pkt, size_t len, uint32_t *id);
 };
 
+/* The rows, each in its own file. */
+#define ENCAP_ROW(type, row) extern const struct encap_ops encap_##row;
+ENCAP_LIST(ENCAP_ROW)
+#undef ENCAP_ROW
+
 /* Indexed by enum encap_type. */
-extern const struct encap_ops encap_ops_table[];
+extern const struct encap_ops *const encap_ops_table[];
 
 /*
  * The id of c's tap: its VNI, or its GRE key (0 when it has none). Inline,
- * one load of the table: the receive path asks it of every datagram.
+ * two loads of the table: the receive path asks it of every datagram.
  */
 static inline uint32_t encap_id(const struct encap_cfg *c)
 {
-	return encap_ops_table[c->type].id_optional ? c->key : c->vni;
+	return encap_ops_table[c->type]->id_optional ? c->key : c->vni;
 }
 
 /* Has c's tap an id: always a VNI; a GRE key when one was given. */
 static inline bool encap_has_id(const struct encap_cfg *c)
 {
-	return !encap_ops_table[c->type].id_optional || c->has_key;
+	return !encap_ops_table[c->type]->id_optional || c->has_key;
 }
 
 /* Give c's tap the id id: its VNI, or its GRE key. */
