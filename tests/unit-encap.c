@@ -1253,28 +1253,29 @@ struct table_row {
 	bool id_always;		/* every packet carries it (no has_key) */
 	int ip_proto;
 	unsigned int port, linux_port;
-	bool udp, vni, key, seq;	/* encap_takes() */
+	bool udp, vni, key, seq, evpn;	/* encap_takes() */
 	bool l2, l3;			/* encap_carries() */
 };
 
 static const struct table_row table_rows[] = {
-	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni",
+	/* --evpn: zebra's kernel vxlan devices are VXLAN's (RFC 8365) */
+	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni, --evpn",
 	  ENCAP_VXLAN, "VNI", "vni", true, PROTO_UDP, 4789, 8472,
-	  true, true, false, false, true, false },
+	  true, true, false, false, true, true, false },
 	{ "gre: a key or none, IP protocol 47 and no port, --key and --seq",
 	  ENCAP_GRE, "key", "key", false, 47, 0, 0,
-	  false, false, true, true, true, true },
+	  false, false, true, true, false, true, true },
 	{ "gre-udp: a key or none, UDP port 4754, --key and --seq",
 	  ENCAP_GRE_UDP, "key", "key", false, PROTO_UDP, 4754, 0,
-	  true, false, true, true, true, true },
+	  true, false, true, true, false, true, true },
 	/* the kernel's gpe takes 4790 too (vxlan_config_validate()) */
 	{ "vxlan-gpe: a VNI always, UDP port 4790, --vni, Ethernet and IP",
 	  ENCAP_VXLAN_GPE, "VNI", "vni", true, PROTO_UDP, 4790, 0,
-	  true, true, false, false, true, true },
+	  true, true, false, false, false, true, true },
 };
 
 #define N_TABLE (sizeof(table_rows) / sizeof(table_rows[0]))
-#define TABLE_CHECKS 16
+#define TABLE_CHECKS 17
 
 static void test_table_row(const struct table_row *r)
 {
@@ -1299,6 +1300,8 @@ static void test_table_row(const struct table_row *r)
 	       r->says, r->key);
 	is_int(encap_takes(t, ENCAP_OPT_SEQ), r->seq, "%s: --seq: %d",
 	       r->says, r->seq);
+	is_int(encap_takes(t, ENCAP_OPT_EVPN), r->evpn, "%s: --evpn: %d",
+	       r->says, r->evpn);
 	is_int(encap_carries(t, false), r->l2, "%s: carries Ethernet: %d",
 	       r->says, r->l2);
 	is_int(encap_carries(t, true), r->l3, "%s: carries IP: %d", r->says,
@@ -1334,7 +1337,8 @@ static void test_table(void)
 	ok(!encap_takes(none, ENCAP_OPT_UDP) &&
 	   !encap_takes(none, ENCAP_OPT_VNI) &&
 	   !encap_takes(none, ENCAP_OPT_KEY) &&
-	   !encap_takes(none, ENCAP_OPT_SEQ),
+	   !encap_takes(none, ENCAP_OPT_SEQ) &&
+	   !encap_takes(none, ENCAP_OPT_EVPN),
 	   "an unknown type takes no option");
 }
 

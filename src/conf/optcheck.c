@@ -383,7 +383,7 @@ static const char *options_evpn_invalid(const struct options_state *st,
 	if (cfg->encap.l3)
 		return "--evpn is for --mode tap: the fabric advertises MACs, "
 		       "and a tun's IP packets carry none";
-	if (t != ENCAP_VXLAN) {
+	if (!encap_takes(t, ENCAP_OPT_EVPN)) {
 		snprintf(buf, len, "--evpn needs --encap vxlan, not %s: zebra "
 			 "knows the fabric only through the kernel's vxlan "
 			 "devices (RFC 8365)", encap_name(t));
@@ -397,14 +397,14 @@ static const char *options_evpn_invalid(const struct options_state *st,
 		return "--learning with --evpn: where a MAC lives is the "
 		       "fabric's to say (type-2 routes, through zebra), not "
 		       "learnt from frames; leave out --learning";
-	/* The vxlan default: --evpn takes no other encapsulation. */
 	port = st->port_set ? cfg->port : encap_default_port(t);
 	if (cfg->evpn_port == port) {
 		snprintf(buf, len, "--evpn-port %u is the underlay's port "
-			 "(%s): the kernel binds a vxlan device's port on "
+			 "(%s%s): the kernel binds a vxlan device's port on "
 			 "every address (vxlan_sock_add()), so the two would "
 			 "clash; give another --evpn-port", port,
-			 st->port_set ? "--port" : "vxlan's, with no --port");
+			 st->port_set ? "--port" : encap_name(t),
+			 st->port_set ? "" : "'s, with no --port");
 		return buf;
 	}
 	return NULL;

@@ -200,6 +200,8 @@ bool encap_takes(enum encap_type t, enum encap_opt o)
 		return !strcmp(ops->id_option, "key");
 	case ENCAP_OPT_SEQ:
 		return ops->seq;
+	case ENCAP_OPT_EVPN:
+		return ops->evpn;
 	}
 	return false;
 }

@@ -124,6 +124,11 @@ struct encap_ops {
 	bool seq;			/* sequence numbers (--seq) */
 	bool l2;			/* carries Ethernet frames (a tap) */
 	bool l3;			/* carries IP packets (--mode tun) */
+	/*
+	 * --evpn: zebra sees the fabric through the kernel's vxlan devices
+	 * (RFC 8365), which evpn.c makes: it can stand for this one.
+	 */
+	bool evpn;
 	size_t (*hdr_len)(const struct encap_cfg *c);
 	void (*build)(const struct encap_cfg *c, uint8_t *h,
 		      const struct seg *s, uint32_t seq);
@@ -196,6 +201,7 @@ enum encap_opt {
 	ENCAP_OPT_VNI,		/* --vni */
 	ENCAP_OPT_KEY,		/* --key */
 	ENCAP_OPT_SEQ,		/* --seq */
+	ENCAP_OPT_EVPN,		/* --evpn */
 };
 
 /* Does encapsulation t take option o? */

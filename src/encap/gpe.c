@@ -155,6 +155,7 @@ const struct encap_ops encap_gpe = {
 	.seq = false,
 	.l2 = true,
 	.l3 = true,
+	.evpn = false,
 	.hdr_len = encap_vxlan_hdr_len,
 	.build = encap_gpe_build,
 	.parse = encap_gpe_parse,

@@ -76,6 +76,7 @@ const struct encap_ops encap_vxlan = {
 	.seq = false,
 	.l2 = true,
 	.l3 = false,
+	.evpn = true,
 	.hdr_len = encap_vxlan_hdr_len,
 	.build = encap_vxlan_build,
 	.parse = encap_vxlan_parse,
