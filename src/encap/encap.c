@@ -150,6 +150,11 @@ bool encap_is_udp(enum encap_type t)
 	return encap_ops_row(t)->ip_proto == IPPROTO_UDP;
 }
 
+int encap_ip_proto(enum encap_type t)
+{
+	return encap_ops_row(t)->ip_proto;
+}
+
 void encap_set_id(struct encap_cfg *c, uint32_t id)
 {
 	if (encap_ops_get(c)->id_optional) {

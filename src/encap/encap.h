@@ -254,6 +254,8 @@ const char *encap_name(enum encap_type t);
 int encap_from_name(const char *name);
 /* Does this encapsulation ride on UDP? */
 bool encap_is_udp(enum encap_type t);
+/* The IP protocol its packets are: IPPROTO_UDP, or its own over IP. */
+int encap_ip_proto(enum encap_type t);
 
 /*
  * Bytes the tunnel adds in front of an inner frame, outer IP included:
