@@ -1275,7 +1275,7 @@ static const struct table_row table_rows[] = {
 };
 
 #define N_TABLE (sizeof(table_rows) / sizeof(table_rows[0]))
-#define TABLE_CHECKS 17
+#define TABLE_CHECKS 19
 
 static void test_table_row(const struct table_row *r)
 {
@@ -1306,6 +1306,9 @@ static void test_table_row(const struct table_row *r)
 	       r->says, r->l2);
 	is_int(encap_carries(t, true), r->l3, "%s: carries IP: %d", r->says,
 	       r->l3);
+	is_int(encap_takes(t, ENCAP_OPT_TUN), r->l3, "%s: --mode tun: %d",
+	       r->says, r->l3);
+	ok(encap_takes(t, ENCAP_OPT_ENCAP), "%s: is an --encap", r->says);
 	is_int(encap_has_id(&c), r->id_always, "%s: without a key, an id: %d",
 	       r->says, r->id_always);
 	is_int(encap_id(&c), r->id_always ? 5 : 9,
@@ -1338,8 +1341,58 @@ static void test_table(void)
 	   !encap_takes(none, ENCAP_OPT_VNI) &&
 	   !encap_takes(none, ENCAP_OPT_KEY) &&
 	   !encap_takes(none, ENCAP_OPT_SEQ) &&
-	   !encap_takes(none, ENCAP_OPT_EVPN),
+	   !encap_takes(none, ENCAP_OPT_EVPN) &&
+	   !encap_takes(none, ENCAP_OPT_TUN) &&
+	   !encap_takes(none, ENCAP_OPT_ENCAP),
 	   "an unknown type takes no option");
+}
+
+/*
+ * The lists --help and the messages print, in the table's order, written
+ * out here: a row added, lost or moved changes them.
+ */
+struct list_row {
+	enum encap_opt o;
+	bool takes;
+	const char *conj, *want;
+	size_t len;
+};
+
+static const struct list_row list_rows[] = {
+	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gre, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan and vxlan-gpe", 0 },
+	{ ENCAP_OPT_KEY, true, "or", "gre or gre-udp", 0 },
+	{ ENCAP_OPT_SEQ, true, "and", "gre and gre-udp", 0 },
+	{ ENCAP_OPT_TUN, true, "or", "gre, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_TUN, false, "or", "vxlan", 0 },
+	{ ENCAP_OPT_EVPN, true, "or", "vxlan", 0 },
+	{ ENCAP_OPT_UDP, false, "or", "gre", 0 },
+	{ ENCAP_OPT_UDP, true, "or", "vxlan, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_ENCAP, false, "or", "", 0 },
+	/* cut to the buffer, its NUL in the last byte */
+	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gr", 10 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan and", 10 },
+	{ ENCAP_OPT_VNI, true, "and", "", 1 },
+};
+
+#define N_LISTS (sizeof(list_rows) / sizeof(list_rows[0]))
+
+static void test_lists(void)
+{
+	const struct list_row *r;
+	char buf[128];
+	size_t i;
+
+	is_int(encap_count(), N_TABLE, "the table has %zu rows", N_TABLE);
+	for (i = 0; i < N_LISTS; i++) {
+		r = &list_rows[i];
+		memset(buf, 'x', sizeof(buf));
+		encap_names(buf, r->len ? r->len : sizeof(buf), r->o, r->takes,
+			    r->conj);
+		ok(!strcmp(buf, r->want), "encap_names(%d, %s, \"%s\", %zu): "
+		   "\"%s\" (got \"%s\")", r->o, r->takes ? "takes" : "not",
+		   r->conj, r->len, r->want, buf);
+	}
 }
 
 /* ---- ECN (RFC 6040) ------------------------------------------------------ */
@@ -1559,7 +1612,7 @@ int main(void)
 		n += !is_gre(&cfgs[i]);
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
-	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS;
+	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS + 1 + N_LISTS;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	plan(n);
@@ -1578,6 +1631,7 @@ int main(void)
 	test_overhead();
 	test_names();
 	test_table();
+	test_lists();
 	test_ecn();
 	test_kernel();
 	test_strip();

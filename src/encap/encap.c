@@ -207,8 +207,49 @@ bool encap_takes(enum encap_type t, enum encap_opt o)
 		return ops->seq;
 	case ENCAP_OPT_EVPN:
 		return ops->evpn;
+	case ENCAP_OPT_TUN:
+		return ops->l3;
+	case ENCAP_OPT_ENCAP:
+		return encap_ops_find(t) != NULL;
 	}
 	return false;
+}
+
+unsigned int encap_count(void)
+{
+	return ENCAP_N_TYPES;
+}
+
+/* s after the *at bytes of buf, cut to len with its NUL. */
+static void encap_names_put(char *buf, size_t len, size_t *at, const char *s)
+{
+	*at += snprintf(buf + *at, len - *at, "%s", s);
+	if (*at >= len)
+		*at = len - 1;
+}
+
+const char *encap_names(char *buf, size_t len, enum encap_opt o, bool takes,
+			const char *conj)
+{
+	const char *names[ENCAP_N_TYPES];
+	unsigned int t, n = 0, i;
+	size_t at = 0;
+
+	for (t = 0; t < ENCAP_N_TYPES; t++)
+		if (encap_takes(t, o) == takes)
+			names[n++] = encap_ops_table[t]->name;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i && i + 1 < n) {
+			encap_names_put(buf, len, &at, ", ");
+		} else if (i) {
+			encap_names_put(buf, len, &at, " ");
+			encap_names_put(buf, len, &at, conj);
+			encap_names_put(buf, len, &at, " ");
+		}
+		encap_names_put(buf, len, &at, names[i]);
+	}
+	return buf;
 }
 
 /*

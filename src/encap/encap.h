@@ -202,10 +202,24 @@ enum encap_opt {
 	ENCAP_OPT_KEY,		/* --key */
 	ENCAP_OPT_SEQ,		/* --seq */
 	ENCAP_OPT_EVPN,		/* --evpn */
+	ENCAP_OPT_TUN,		/* --mode tun: it carries IP packets */
+	ENCAP_OPT_ENCAP,	/* --encap: every one */
 };
 
 /* Does encapsulation t take option o? */
 bool encap_takes(enum encap_type t, enum encap_opt o);
+
+/* How many rows the table has: the types are 0 to encap_count() - 1. */
+unsigned int encap_count(void);
+
+/*
+ * The names of the encapsulations that take o (with !takes, of those
+ * that do not), in the table's order, as --help and messages list them:
+ * "a, b or c" with conj "or"; "" for none. Into buf, cut to len; returns
+ * buf.
+ */
+const char *encap_names(char *buf, size_t len, enum encap_opt o, bool takes,
+			const char *conj);
 
 /* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
 #define ECN_NOT_ECT 0
