@@ -1395,6 +1395,64 @@ static void test_lists(void)
 	}
 }
 
+_Static_assert(DROP__MAX <= 64, "a drop reason is a bit of a uint64_t");
+
+/* Is d among the drops of c's row (encap_ops.drops)? */
+static bool row_drops(const struct encap_cfg *c, enum drop d)
+{
+	const enum drop *p = encap_ops_table[c->type]->drops;
+
+	for (; *p != DROP_NONE; p++)
+		if (*p == d)
+			return true;
+	return false;
+}
+
+/*
+ * Every reason a row's parse gives is one its row lists: the good packet
+ * with each bit of its first 48 bytes flipped, and cut at every length
+ * up to there. *seen gathers the reasons given (bit d).
+ */
+static void test_drops(const struct encap_cfg *c, uint64_t *seen)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	size_t len = good_packet(c, false, good), at;
+	unsigned int bit, bad = 0;
+	enum drop d, first = DROP_NONE;
+	struct encap_rx rx;
+
+	for (at = 0; at < 48 && at < len; at++) {
+		for (bit = 0; bit < 9; bit++) {
+			memcpy(pkt, good, len);
+			if (bit < 8)
+				pkt[at] ^= (uint8_t)(1u << bit);
+			d = encap_parse(c, pkt, bit < 8 ? len : at, &rx);
+			*seen |= 1ull << d;
+			if (d && !row_drops(c, d) && !bad++)
+				first = d;
+		}
+	}
+	ok(!bad, "%s: each drop its parse gives is its row's (%u not, the "
+	   "first %d)", cfg_str(c), bad, first);
+}
+
+/* Each row's drops: no DROP_NONE before the end, none twice, all seen. */
+static void test_row_drops(enum encap_type t, uint64_t seen)
+{
+	const enum drop *p = encap_ops_table[t]->drops;
+	uint64_t listed = 0;
+	bool twice = false;
+
+	for (; *p != DROP_NONE; p++) {
+		twice |= (listed >> *p) & 1;
+		listed |= 1ull << *p;
+	}
+	ok(!twice && listed == (seen & ~1ull), "%s: its row lists the drops "
+	   "its parse gave, once each (listed %#llx, seen %#llx)",
+	   encap_name(t), (unsigned long long)listed,
+	   (unsigned long long)(seen & ~1ull));
+}
+
 /* ---- ECN (RFC 6040) ------------------------------------------------------ */
 
 /* A naive one's-complement sum of 16-bit words, folded. */
@@ -1602,6 +1660,7 @@ static void test_strip(void)
 
 int main(void)
 {
+	uint64_t seen[N_TABLE] = { 0 };
 	int n = 0, v;
 	size_t i;
 
@@ -1613,11 +1672,13 @@ int main(void)
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
 	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS + 1 + N_LISTS;
+	n += N_CFGS + N_TABLE;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
+		test_drops(&cfgs[i], &seen[cfgs[i].type]);
 		test_build(&cfgs[i]);
 		for (v = 0; v < 2; v++)
 			test_mutations(&cfgs[i], v);
@@ -1628,6 +1689,8 @@ int main(void)
 		else if (!is_gre(&cfgs[i]))
 			test_vxlan_reserved(&cfgs[i]);
 	}
+	for (i = 0; i < N_TABLE; i++)
+		test_row_drops((enum encap_type)i, seen[i]);
 	test_overhead();
 	test_names();
 	test_table();

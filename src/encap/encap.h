@@ -129,6 +129,12 @@ struct encap_ops {
 	 * (RFC 8365), which evpn.c makes: it can stand for this one.
 	 */
 	bool evpn;
+	/*
+	 * The counters (stats.h) its parse drops by, DROP_NONE last: those
+	 * named for it (rx_drop_gre_*, rx_drop_gpe_*, rx_drop_key, ...) are
+	 * its own, the rest shared.
+	 */
+	const enum drop *drops;
 	size_t (*hdr_len)(const struct encap_cfg *c);
 	void (*build)(const struct encap_cfg *c, uint8_t *h,
 		      const struct seg *s, uint32_t seq);

@@ -139,6 +139,11 @@ static enum drop encap_gpe_parse(const struct encap_cfg *c,
 	return DROP_NONE;
 }
 
+static const enum drop encap_gpe_drops[] = {
+	DROP_RX_SHORT, DROP_RX_FLAGS, DROP_RX_VNI, DROP_RX_GPE_FLAGS,
+	DROP_RX_GPE_PROTO, DROP_RX_INNER_SHORT, DROP_RX_INNER_HDR, DROP_NONE,
+};
+
 /*
  * draft-ietf-nvo3-vxlan-gpe-12: VXLAN's header with a next protocol,
  * so IP packets as well as Ethernet frames; the VNI as in VXLAN
@@ -156,6 +161,7 @@ const struct encap_ops encap_gpe = {
 	.l2 = true,
 	.l3 = true,
 	.evpn = false,
+	.drops = encap_gpe_drops,
 	.hdr_len = encap_vxlan_hdr_len,
 	.build = encap_gpe_build,
 	.parse = encap_gpe_parse,

@@ -263,6 +263,12 @@ static bool encap_gre_peek_id(const uint8_t *pkt, size_t len, uint32_t *id)
 	return true;
 }
 
+static const enum drop encap_gre_drops[] = {
+	DROP_RX_SHORT, DROP_RX_GRE_VERSION, DROP_RX_GRE_FLAGS, DROP_RX_CSUM,
+	DROP_RX_GRE_PROTO, DROP_RX_KEY, DROP_RX_CSUM_MISSING,
+	DROP_RX_INNER_SHORT, DROP_RX_INNER_HDR, DROP_NONE,
+};
+
 const struct encap_ops encap_gre = {
 	.name = "gre",
 	.id_name = "key",
@@ -276,6 +282,7 @@ const struct encap_ops encap_gre = {
 	.l2 = true,
 	.l3 = true,
 	.evpn = false,
+	.drops = encap_gre_drops,
 	.hdr_len = encap_gre_hdr_len,
 	.build = encap_gre_build,
 	.parse = encap_gre_parse,
@@ -295,6 +302,7 @@ const struct encap_ops encap_gre_udp = {
 	.l2 = true,
 	.l3 = true,
 	.evpn = false,
+	.drops = encap_gre_drops,
 	.hdr_len = encap_gre_hdr_len,
 	.build = encap_gre_build,
 	.parse = encap_gre_parse,
