@@ -37,10 +37,13 @@ static size_t dummy_hdr_len(const struct encap_cfg *c)
 	return DUMMY_HLEN;
 }
 
-static void dummy_build(const struct encap_cfg *c, uint8_t *h,
-			const struct seg *s, uint32_t seq)
+static uint8_t *dummy_build(const struct encap_cfg *c, const struct seg *s,
+			    uint32_t seq)
 {
+	uint8_t *h = s->hdr - DUMMY_HLEN;
+
 	put_be32(h, DUMMY_MAGIC << 24 | (c->vni & 0x00ffffffu));
+	return h;
 }
 
 static enum drop dummy_parse(const struct encap_cfg *c, const uint8_t *pkt,

@@ -63,11 +63,7 @@ size_t encap_hdr_len(const struct encap_cfg *c)
 
 uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq)
 {
-	const struct encap_ops *ops = encap_ops_get(c);
-	uint8_t *h = s->hdr - ops->hdr_len(c);
-
-	ops->build(c, h, s, seq);
-	return h;
+	return encap_ops_get(c)->build(c, s, seq);
 }
 
 enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,

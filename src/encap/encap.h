@@ -136,8 +136,12 @@ struct encap_ops {
 	 */
 	const enum drop *drops;
 	size_t (*hdr_len)(const struct encap_cfg *c);
-	void (*build)(const struct encap_cfg *c, uint8_t *h,
-		      const struct seg *s, uint32_t seq);
+	/*
+	 * encap_build(): the header written into the hdr_len() bytes in
+	 * front of s->hdr, and where it starts; one call a segment.
+	 */
+	uint8_t *(*build)(const struct encap_cfg *c, const struct seg *s,
+			  uint32_t seq);
 	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
 			   size_t len, struct encap_rx *rx);
 	bool (*peek_id)(const uint8_t *pkt, size_t len, uint32_t *id);

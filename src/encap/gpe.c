@@ -57,11 +57,14 @@ static uint8_t gpe_seg_np(const struct encap_cfg *c, const struct seg *s)
  * and P with the next protocol (vxlan_build_gpe_hdr()), version 0, no B
  * or O bit, reserved fields zero.
  */
-static void encap_gpe_build(const struct encap_cfg *c, uint8_t *h,
-			    const struct seg *s, uint32_t seq)
+static uint8_t *encap_gpe_build(const struct encap_cfg *c,
+				const struct seg *s, uint32_t seq)
 {
+	uint8_t *h = s->hdr - VXLAN_HLEN;
+
 	put_be32(h, VXLAN_W0_I | GPE_W0_P | gpe_seg_np(c, s));
 	put_be32(h + 4, (c->vni & VXLAN_VNI_MASK) << 8);
+	return h;
 }
 
 /*

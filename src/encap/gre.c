@@ -113,12 +113,12 @@ static uint16_t gre_csum_seg(const uint8_t *h, size_t hlen,
 	return csum_fold(sum);
 }
 
-static void encap_gre_build(const struct encap_cfg *c, uint8_t *h,
-			    const struct seg *s, uint32_t seq)
+static uint8_t *encap_gre_build(const struct encap_cfg *c,
+				const struct seg *s, uint32_t seq)
 {
 	uint16_t flags = gre_cfg_flags(c);
 	size_t hlen = gre_hlen(flags);
-	uint8_t *opt = h + GRE_BASE_HLEN;
+	uint8_t *h = s->hdr - hlen, *opt = h + GRE_BASE_HLEN;
 	uint16_t check;
 
 	put_be16(h, flags);
@@ -138,6 +138,7 @@ static void encap_gre_build(const struct encap_cfg *c, uint8_t *h,
 		check = gre_csum_seg(h, hlen, s);
 		memcpy(h + GRE_BASE_HLEN, &check, sizeof(check));
 	}
+	return h;
 }
 
 /* Version and flag bits, in the order of the kernel's gre_parse_header(). */

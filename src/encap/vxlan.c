@@ -28,11 +28,14 @@ size_t encap_vxlan_hdr_len(const struct encap_cfg *c)
 	return VXLAN_HLEN;
 }
 
-static void encap_vxlan_build(const struct encap_cfg *c, uint8_t *h,
-			      const struct seg *s, uint32_t seq)
+static uint8_t *encap_vxlan_build(const struct encap_cfg *c,
+				  const struct seg *s, uint32_t seq)
 {
+	uint8_t *h = s->hdr - VXLAN_HLEN;
+
 	put_be32(h, VXLAN_W0_I);
 	put_be32(h + 4, (c->vni & VXLAN_VNI_MASK) << 8);
+	return h;
 }
 
 /*
