@@ -12,8 +12,8 @@
 # options of MACs in a tun, a --route in a tap, vxlan in a tun, --evpn
 # without --local or with --learning among them); the bash completion of
 # completion/ parses (bash -n), then completes every long option of
-# gsotun(8)'s OPTIONS and the values of some, and gsotunctl's options and
-# commands word by word.
+# gsotun(8)'s OPTIONS and the values of some (every encapsulation that
+# gsotun takes), and gsotunctl's options and commands word by word.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 
@@ -414,10 +414,20 @@ man_options=${man_options% }
 ok $? "gsotun --<TAB>: every long option of gsotun(8)"
 offers "--encap" _gsotun "$GSOTUN" --enc
 ok $? "gsotun --enc<TAB>: --encap"
-offers "gre gre-udp vxlan" _gsotun "$GSOTUN" --remote 192.0.2.2 --encap ""
-ok $? "gsotun --encap <TAB>: the encapsulations"
+# The encapsulations gsotun takes: those its refusal of another lists,
+# which it reads off its table.
+encaps=$("$GSOTUN" --encap nonesuch 2>&1 | sed -n 's/.*must be //p' |
+	sed 's/,\| or / /g' | tr -s ' ' '\n' | sort | tr '\n' ' ')
+encaps=${encaps% }
+[[ " $encaps " == *" vxlan-gpe "* ]] &&
+	offers "$encaps" _gsotun "$GSOTUN" --remote 192.0.2.2 --encap ""
+ok $? "gsotun --encap <TAB>: every encapsulation gsotun takes ($encaps)"
 offers "gre gre-udp" _gsotun "$GSOTUN" --encap = g
 ok $? "gsotun --encap=g<TAB>: those starting so"
+offers "vxlan vxlan-gpe" _gsotun "$GSOTUN" --encap vx
+ok $? "gsotun --encap vx<TAB>: vxlan, vxlan-gpe"
+! "$GSOTUN" --help | grep -n '%s'
+ok $? "gsotun --help: every list of encapsulations filled in"
 offers "inherit set unset" _gsotun "$GSOTUN" --df =
 ok $? "gsotun --df=<TAB>: set, unset, inherit"
 offers "tap tun" _gsotun "$GSOTUN" --mode ""

@@ -84,7 +84,7 @@ enum fuzz_hdr {
 
 static inline enum fuzz_hdr fuzz_hdr_of(enum encap_type t)
 {
-	if (encap_ops_table[t].id_optional)
+	if (encap_ops_table[t]->id_optional)
 		return FUZZ_HDR_GRE;
 	return encap_carries(t, true) ? FUZZ_HDR_GPE : FUZZ_HDR_VXLAN;
 }

@@ -1253,28 +1253,29 @@ struct table_row {
 	bool id_always;		/* every packet carries it (no has_key) */
 	int ip_proto;
 	unsigned int port, linux_port;
-	bool udp, vni, key, seq;	/* encap_takes() */
+	bool udp, vni, key, seq, evpn;	/* encap_takes() */
 	bool l2, l3;			/* encap_carries() */
 };
 
 static const struct table_row table_rows[] = {
-	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni",
+	/* --evpn: zebra's kernel vxlan devices are VXLAN's (RFC 8365) */
+	{ "vxlan: a VNI always, UDP port 4789 (Linux's 8472), --vni, --evpn",
 	  ENCAP_VXLAN, "VNI", "vni", true, PROTO_UDP, 4789, 8472,
-	  true, true, false, false, true, false },
+	  true, true, false, false, true, true, false },
 	{ "gre: a key or none, IP protocol 47 and no port, --key and --seq",
 	  ENCAP_GRE, "key", "key", false, 47, 0, 0,
-	  false, false, true, true, true, true },
+	  false, false, true, true, false, true, true },
 	{ "gre-udp: a key or none, UDP port 4754, --key and --seq",
 	  ENCAP_GRE_UDP, "key", "key", false, PROTO_UDP, 4754, 0,
-	  true, false, true, true, true, true },
+	  true, false, true, true, false, true, true },
 	/* the kernel's gpe takes 4790 too (vxlan_config_validate()) */
 	{ "vxlan-gpe: a VNI always, UDP port 4790, --vni, Ethernet and IP",
 	  ENCAP_VXLAN_GPE, "VNI", "vni", true, PROTO_UDP, 4790, 0,
-	  true, true, false, false, true, true },
+	  true, true, false, false, false, true, true },
 };
 
 #define N_TABLE (sizeof(table_rows) / sizeof(table_rows[0]))
-#define TABLE_CHECKS 16
+#define TABLE_CHECKS 19
 
 static void test_table_row(const struct table_row *r)
 {
@@ -1285,7 +1286,7 @@ static void test_table_row(const struct table_row *r)
 	   r->says, r->id_name);
 	ok(!strcmp(encap_id_option(t), r->id_option), "%s: given by --%s",
 	   r->says, r->id_option);
-	is_int(encap_ops_table[t].ip_proto, r->ip_proto, "%s: IP protocol %d",
+	is_int(encap_ops_table[t]->ip_proto, r->ip_proto, "%s: IP protocol %d",
 	       r->says, r->ip_proto);
 	is_int(encap_default_port(t), r->port, "%s: port %u", r->says,
 	       r->port);
@@ -1299,10 +1300,15 @@ static void test_table_row(const struct table_row *r)
 	       r->says, r->key);
 	is_int(encap_takes(t, ENCAP_OPT_SEQ), r->seq, "%s: --seq: %d",
 	       r->says, r->seq);
+	is_int(encap_takes(t, ENCAP_OPT_EVPN), r->evpn, "%s: --evpn: %d",
+	       r->says, r->evpn);
 	is_int(encap_carries(t, false), r->l2, "%s: carries Ethernet: %d",
 	       r->says, r->l2);
 	is_int(encap_carries(t, true), r->l3, "%s: carries IP: %d", r->says,
 	       r->l3);
+	is_int(encap_takes(t, ENCAP_OPT_TUN), r->l3, "%s: --mode tun: %d",
+	       r->says, r->l3);
+	ok(encap_takes(t, ENCAP_OPT_ENCAP), "%s: is an --encap", r->says);
 	is_int(encap_has_id(&c), r->id_always, "%s: without a key, an id: %d",
 	       r->says, r->id_always);
 	is_int(encap_id(&c), r->id_always ? 5 : 9,
@@ -1334,8 +1340,117 @@ static void test_table(void)
 	ok(!encap_takes(none, ENCAP_OPT_UDP) &&
 	   !encap_takes(none, ENCAP_OPT_VNI) &&
 	   !encap_takes(none, ENCAP_OPT_KEY) &&
-	   !encap_takes(none, ENCAP_OPT_SEQ),
+	   !encap_takes(none, ENCAP_OPT_SEQ) &&
+	   !encap_takes(none, ENCAP_OPT_EVPN) &&
+	   !encap_takes(none, ENCAP_OPT_TUN) &&
+	   !encap_takes(none, ENCAP_OPT_ENCAP),
 	   "an unknown type takes no option");
+}
+
+/*
+ * The lists --help and the messages print, in the table's order, written
+ * out here: a row added, lost or moved changes them.
+ */
+struct list_row {
+	enum encap_opt o;
+	bool takes;
+	const char *conj, *want;
+	size_t len;
+};
+
+static const struct list_row list_rows[] = {
+	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gre, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan and vxlan-gpe", 0 },
+	{ ENCAP_OPT_KEY, true, "or", "gre or gre-udp", 0 },
+	{ ENCAP_OPT_SEQ, true, "and", "gre and gre-udp", 0 },
+	{ ENCAP_OPT_TUN, true, "or", "gre, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_TUN, false, "or", "vxlan", 0 },
+	{ ENCAP_OPT_EVPN, true, "or", "vxlan", 0 },
+	{ ENCAP_OPT_UDP, false, "or", "gre", 0 },
+	{ ENCAP_OPT_UDP, true, "or", "vxlan, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_ENCAP, false, "or", "", 0 },
+	/* cut to the buffer, its NUL in the last byte */
+	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gr", 10 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan and", 10 },
+	{ ENCAP_OPT_VNI, true, "and", "", 1 },
+};
+
+#define N_LISTS (sizeof(list_rows) / sizeof(list_rows[0]))
+
+static void test_lists(void)
+{
+	const struct list_row *r;
+	char buf[128];
+	size_t i;
+
+	is_int(encap_count(), N_TABLE, "the table has %zu rows", N_TABLE);
+	for (i = 0; i < N_LISTS; i++) {
+		r = &list_rows[i];
+		memset(buf, 'x', sizeof(buf));
+		encap_names(buf, r->len ? r->len : sizeof(buf), r->o, r->takes,
+			    r->conj);
+		ok(!strcmp(buf, r->want), "encap_names(%d, %s, \"%s\", %zu): "
+		   "\"%s\" (got \"%s\")", r->o, r->takes ? "takes" : "not",
+		   r->conj, r->len, r->want, buf);
+	}
+}
+
+_Static_assert(DROP__MAX <= 64, "a drop reason is a bit of a uint64_t");
+
+/* Is d among the drops of c's row (encap_ops.drops)? */
+static bool row_drops(const struct encap_cfg *c, enum drop d)
+{
+	const enum drop *p = encap_ops_table[c->type]->drops;
+
+	for (; *p != DROP_NONE; p++)
+		if (*p == d)
+			return true;
+	return false;
+}
+
+/*
+ * Every reason a row's parse gives is one its row lists: the good packet
+ * with each bit of its first 48 bytes flipped, and cut at every length
+ * up to there. *seen gathers the reasons given (bit d).
+ */
+static void test_drops(const struct encap_cfg *c, uint64_t *seen)
+{
+	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	size_t len = good_packet(c, false, good), at;
+	unsigned int bit, bad = 0;
+	enum drop d, first = DROP_NONE;
+	struct encap_rx rx;
+
+	for (at = 0; at < 48 && at < len; at++) {
+		for (bit = 0; bit < 9; bit++) {
+			memcpy(pkt, good, len);
+			if (bit < 8)
+				pkt[at] ^= (uint8_t)(1u << bit);
+			d = encap_parse(c, pkt, bit < 8 ? len : at, &rx);
+			*seen |= 1ull << d;
+			if (d && !row_drops(c, d) && !bad++)
+				first = d;
+		}
+	}
+	ok(!bad, "%s: each drop its parse gives is its row's (%u not, the "
+	   "first %d)", cfg_str(c), bad, first);
+}
+
+/* Each row's drops: no DROP_NONE before the end, none twice, all seen. */
+static void test_row_drops(enum encap_type t, uint64_t seen)
+{
+	const enum drop *p = encap_ops_table[t]->drops;
+	uint64_t listed = 0;
+	bool twice = false;
+
+	for (; *p != DROP_NONE; p++) {
+		twice |= (listed >> *p) & 1;
+		listed |= 1ull << *p;
+	}
+	ok(!twice && listed == (seen & ~1ull), "%s: its row lists the drops "
+	   "its parse gave, once each (listed %#llx, seen %#llx)",
+	   encap_name(t), (unsigned long long)listed,
+	   (unsigned long long)(seen & ~1ull));
 }
 
 /* ---- ECN (RFC 6040) ------------------------------------------------------ */
@@ -1545,6 +1660,7 @@ static void test_strip(void)
 
 int main(void)
 {
+	uint64_t seen[N_TABLE] = { 0 };
 	int n = 0, v;
 	size_t i;
 
@@ -1555,12 +1671,14 @@ int main(void)
 		n += !is_gre(&cfgs[i]);
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
-	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS;
+	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS + 1 + N_LISTS;
+	n += N_CFGS + N_TABLE;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
+		test_drops(&cfgs[i], &seen[cfgs[i].type]);
 		test_build(&cfgs[i]);
 		for (v = 0; v < 2; v++)
 			test_mutations(&cfgs[i], v);
@@ -1571,9 +1689,12 @@ int main(void)
 		else if (!is_gre(&cfgs[i]))
 			test_vxlan_reserved(&cfgs[i]);
 	}
+	for (i = 0; i < N_TABLE; i++)
+		test_row_drops((enum encap_type)i, seen[i]);
 	test_overhead();
 	test_names();
 	test_table();
+	test_lists();
 	test_ecn();
 	test_kernel();
 	test_strip();

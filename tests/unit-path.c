@@ -72,7 +72,7 @@ static int inject_icmp(const char *peer, uint8_t type, uint8_t code,
 	inet_pton(AF_INET, ENV_LOCAL, &m.ip.saddr);
 	inet_pton(AF_INET, peer, &m.ip.daddr);
 	m.ip.check = sum16(&m.ip, sizeof(m.ip));
-	m.udp.source = m.udp.dest = htons(VXLAN_PORT);
+	m.udp.source = m.udp.dest = htons(encap_default_port(ENCAP_VXLAN));
 	m.udp.len = htons(1430);
 	m.icmp.checksum = sum16(&m, sizeof(m));
 	inet_pton(AF_INET, ENV_LOCAL, &to.sin_addr);

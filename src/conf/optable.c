@@ -8,7 +8,10 @@
 #include <argp.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "encap/encap.h"
 #include "conf/optable.h"
 #include "conf/types.h"
 
@@ -25,13 +28,12 @@ const struct argp_option optable[] = {
 	  .doc = "Also take packets from sources in CIDR (same family as "
 		 "--remote); repeatable, up to 16" },
 	{ .name = "port", .key = OPT_PORT, .arg = "N",
-	  .doc = "UDP port sent to and bound, 1..65535 (default 4789 for "
-		 "vxlan, 4754 for gre-udp, 4790 for vxlan-gpe; not with "
-		 "gre)" },
+	  .doc = "UDP port sent to and bound, 1..65535 (default %s; not "
+		 "with %s)" },
 	{ .name = "source-ports", .key = OPT_SOURCE_PORTS, .arg = "N",
 	  .doc = "UDP source ports that inner flows are spread over, for "
 		 "ECMP and RSS on the way, 1..64 (default 8; 1: --port "
-		 "only; not with gre)" },
+		 "only; not with %s)" },
 	{ .name = "ttl", .key = OPT_TTL, .arg = "N",
 	  .doc = "Outer TTL or hop limit, 1..255 (default: the kernel's)" },
 	{ .name = "tos", .key = OPT_TOS, .arg = "N|inherit",
@@ -64,7 +66,7 @@ const struct argp_option optable[] = {
 	{ .name = "evpn", .key = OPT_EVPN,
 	  .doc = "Join a BGP EVPN fabric that FRR on this host runs: peers "
 		 "and remote MACs from zebra, the taps' MACs advertised "
-		 "(--mode tap, --encap vxlan, --local ADDR; no --learning)" },
+		 "(--mode tap, --encap %s, --local ADDR; no --learning)" },
 	{ .name = "evpn-port", .key = OPT_EVPN_PORT, .arg = "N",
 	  .doc = "UDP port of the shadow vxlan devices --evpn makes for "
 		 "zebra, 1..65535, not the underlay's --port (default "
@@ -88,26 +90,26 @@ const struct argp_option optable[] = {
 
 	{ .doc = "Encapsulation:" },
 	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
-	  .doc = "vxlan, gre, gre-udp or vxlan-gpe (default vxlan)" },
+	  .doc = "%s (default vxlan)" },
 	{ .name = "vni", .key = OPT_VNI, .arg = "N",
-	  .doc = "VXLAN network identifier, 0..16777215 (default 1; vxlan "
-		 "and vxlan-gpe only); N=DEV: another tap, DEV, for VNI N "
-		 "(repeatable, up to 16 taps)" },
+	  .doc = "VXLAN network identifier, 0..16777215 (default 1; %s "
+		 "only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
+		 "to 16 taps)" },
 	{ .name = "key", .key = OPT_KEY, .arg = "N",
-	  .doc = "GRE key, 0..4294967295 (default none; gre and gre-udp "
-		 "only); N=DEV: another tap, DEV, for key N (repeatable)" },
+	  .doc = "GRE key, 0..4294967295 (default none; %s only); N=DEV: "
+		 "another tap, DEV, for key N (repeatable)" },
 	{ .name = "csum", .key = OPT_CSUM,
 	  .doc = "Outer checksum: UDP checksum for the UDP encapsulations, "
 		 "GRE checksum for gre (default: on over UDP, off for gre)" },
 	{ .name = "no-csum", .key = OPT_NO_CSUM,
 	  .doc = "No outer checksum" },
 	{ .name = "seq", .key = OPT_SEQ,
-	  .doc = "GRE sequence numbers (gre and gre-udp only)" },
+	  .doc = "GRE sequence numbers (%s only)" },
 
 	{ .doc = "Device:" },
 	{ .name = "mode", .key = OPT_MODE, .arg = "tap|tun",
 	  .doc = "A tap, Ethernet frames (default), or a tun, IP packets "
-		 "(--encap gre, gre-udp or vxlan-gpe)" },
+		 "(--encap %s)" },
 	{ .name = "dev", .key = OPT_DEV, .arg = "NAME",
 	  .doc = "Tap (or tun) device name (default gsotun0)" },
 	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",
@@ -283,4 +285,80 @@ const char *optable_nearest(const char *name, size_t len,
 		if (optable_closer(name, len, names[i], &best))
 			hit = names[i];
 	return hit;
+}
+
+/*
+ * --help's lists of encapsulations, from their table: the doc of each
+ * of these options above holds %s where its list goes (--port's first
+ * %s: the default ports, optable_ports()).
+ */
+static const struct optable_encaps {
+	int key;
+	enum encap_opt o;
+	bool takes;		/* those that take o, or those that do not */
+	const char *conj;
+} optable_encaps[] = {
+	{ OPT_PORT, ENCAP_OPT_UDP, false, "or" },
+	{ OPT_SOURCE_PORTS, ENCAP_OPT_UDP, false, "or" },
+	{ OPT_EVPN, ENCAP_OPT_EVPN, true, "or" },
+	{ OPT_ENCAP, ENCAP_OPT_ENCAP, true, "or" },
+	{ OPT_VNI, ENCAP_OPT_VNI, true, "and" },
+	{ OPT_KEY, ENCAP_OPT_KEY, true, "and" },
+	{ OPT_SEQ, ENCAP_OPT_SEQ, true, "and" },
+	{ OPT_MODE, ENCAP_OPT_TUN, true, "or" },
+};
+
+#define OPTABLE_N_ENCAPS (sizeof(optable_encaps) / sizeof(optable_encaps[0]))
+
+/* "4789 for vxlan, 4754 for gre-udp": the default ports, into buf. */
+static const char *optable_ports(char *buf, size_t len)
+{
+	unsigned int t, n = encap_count();
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (t = 0; t < n && at < len; t++)
+		if (encap_default_port(t))
+			at += snprintf(buf + at, len - at, "%s%u for %s",
+				       at ? ", " : "", encap_default_port(t),
+				       encap_name(t));
+	return buf;
+}
+
+/* text with its first %s as a, its second as b: malloc'd, or text. */
+static char *optable_fill(const char *text, const char *a, const char *b)
+{
+	char *out = malloc(strlen(text) + strlen(a) + strlen(b) + 1);
+	const char *p;
+	char *o = out;
+
+	if (!out)
+		return (char *)text;
+	while ((p = strstr(text, "%s"))) {
+		memcpy(o, text, p - text);
+		o = stpcpy(o + (p - text), a);
+		a = b;
+		b = "";
+		text = p + 2;
+	}
+	strcpy(o, text);
+	return out;
+}
+
+char *optable_help_filter(int key, const char *text, void *input)
+{
+	const struct optable_encaps *e = NULL;
+	char list[256], ports[256];
+	size_t i;
+
+	for (i = 0; i < OPTABLE_N_ENCAPS && text; i++)
+		if (optable_encaps[i].key == key)
+			e = &optable_encaps[i];
+	if (!e)
+		return (char *)text;
+	encap_names(list, sizeof(list), e->o, e->takes, e->conj);
+	if (key == OPT_PORT)
+		return optable_fill(text, optable_ports(ports, sizeof(ports)),
+				    list);
+	return optable_fill(text, list, "");
 }

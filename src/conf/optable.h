@@ -87,4 +87,11 @@ const char *optable_closest(const char *name, size_t len);
 const char *optable_nearest(const char *name, size_t len,
 			    const char *const *names, size_t n);
 
+/*
+ * argp's help_filter for optable: the docs that list encapsulations get
+ * their lists from the encapsulations' table (a doc holds %s where its
+ * list goes). A new string to free, or text as it was.
+ */
+char *optable_help_filter(int key, const char *text, void *input);
+
 #endif

@@ -84,6 +84,22 @@ void options_error(const struct argp_state *state, const char *fmt, ...)
 	argp_error(state, "%s", safe);
 }
 
+/*
+ * opt, an option the encapsulations that take o take, given with t:
+ * those are named, and t's own id option where use says so.
+ */
+static int options_not_for(struct argp_state *state, const char *opt,
+			   enum encap_opt o, enum encap_type t, bool use)
+{
+	char list[128];
+
+	options_error(state, "%s is for --encap %s, not %s%s%s%s", opt,
+		      encap_names(list, sizeof(list), o, true, "or"),
+		      encap_name(t), use ? " (use --" : "",
+		      use ? encap_id_option(t) : "", use ? ")" : "");
+	return EINVAL;
+}
+
 /* Options of one encapsulation given with another. */
 static int options_check_encap(struct argp_state *state,
 			       const struct options_state *st)
@@ -102,23 +118,12 @@ static int options_check_encap(struct argp_state *state,
 			      "%s", encap_name(t));
 		return EINVAL;
 	}
-	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI)) {
-		options_error(state, "--vni is for --encap vxlan or vxlan-gpe, "
-			      "not %s (use --%s)", encap_name(t),
-			      encap_id_option(t));
-		return EINVAL;
-	}
-	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY)) {
-		options_error(state, "--key is for --encap gre or gre-udp, not "
-			      "%s (use --%s)", encap_name(t),
-			      encap_id_option(t));
-		return EINVAL;
-	}
-	if (cfg->encap.gre_seq && !encap_takes(t, ENCAP_OPT_SEQ)) {
-		options_error(state, "--seq is for --encap gre or gre-udp, not "
-			      "%s", encap_name(t));
-		return EINVAL;
-	}
+	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI))
+		return options_not_for(state, "--vni", ENCAP_OPT_VNI, t, true);
+	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY))
+		return options_not_for(state, "--key", ENCAP_OPT_KEY, t, true);
+	if (cfg->encap.gre_seq && !encap_takes(t, ENCAP_OPT_SEQ))
+		return options_not_for(state, "--seq", ENCAP_OPT_SEQ, t, false);
 	return 0;
 }
 
@@ -186,27 +191,6 @@ static int options_check_route(struct argp_state *state,
 }
 
 /*
- * The encapsulations that carry IP packets, "a, b or c", into buf: the
- * types are numbered from 0 up, the first past the last has no name
- * encap_from_name() knows.
- */
-static const char *options_l3_encaps(char *buf, size_t len)
-{
-	const char *names[16];
-	unsigned int t, n = 0, i;
-	size_t at = 0;
-
-	for (t = 0; encap_from_name(encap_name(t)) == (int)t && n < 16; t++)
-		if (encap_carries(t, true))
-			names[n++] = encap_name(t);
-	buf[0] = '\0';
-	for (i = 0; i < n && at < len; i++)
-		at += snprintf(buf + at, len - at, "%s%s",
-			       !i ? "" : i + 1 == n ? " or " : ", ", names[i]);
-	return buf;
-}
-
-/*
  * What a tun has not: an Ethernet header. The options of MACs (static
  * entries, the tap's own, learning and its bounds) mean nothing there.
  */
@@ -238,13 +222,14 @@ static int options_check_mode(struct argp_state *state,
 	const struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
 	const char *why = NULL;
-	char buf[80];
+	char buf[128];
 
 	if (cfg->encap.l3 && !encap_carries(t, true)) {
 		options_error(state, "--encap %s carries Ethernet frames only, "
 			      "not the IP packets of --mode tun: use --encap "
 			      "%s", encap_name(t),
-			      options_l3_encaps(buf, sizeof(buf)));
+			      encap_names(buf, sizeof(buf), ENCAP_OPT_TUN, true,
+					  "or"));
 		return EINVAL;
 	}
 	if (cfg->encap.l3)
@@ -285,7 +270,7 @@ static int options_check_allow(struct argp_state *state,
  * The taps of --vni N=DEV and --key N=DEV: names and VNIs or keys of
  * their own, and the --address DEV=CIDR of each. Why not, or NULL.
  */
-static const char *options_taps_invalid(struct config *cfg, bool key_taps)
+static const char *options_taps_invalid(struct config *cfg)
 {
 	bool keyed = encap_takes(cfg->encap.type, ENCAP_OPT_KEY);
 	uint32_t main_id = encap_id(&cfg->encap);
@@ -293,9 +278,6 @@ static const char *options_taps_invalid(struct config *cfg, bool key_taps)
 	unsigned int i, j;
 	int tap;
 
-	if (key_taps && !keyed)
-		return "--key N=DEV is for --encap gre or gre-udp (use --vni "
-		       "N=DEV)";
 	for (i = 0; i < cfg->n_taps; i++) {
 		const struct config_tap *t = &cfg->taps[i];
 
@@ -323,8 +305,18 @@ static const char *options_taps_invalid(struct config *cfg, bool key_taps)
 static int options_check_taps(struct argp_state *state,
 			      struct options_state *st)
 {
-	const char *why = options_taps_invalid(st->cfg, st->key_tap_set);
+	enum encap_type t = st->cfg->encap.type;
+	const char *why;
+	char list[128];
 
+	if (st->key_tap_set && !encap_takes(t, ENCAP_OPT_KEY)) {
+		options_error(state, "--key N=DEV is for --encap %s (use --%s "
+			      "N=DEV)", encap_names(list, sizeof(list),
+						    ENCAP_OPT_KEY, true, "or"),
+			      encap_id_option(t));
+		return EINVAL;
+	}
+	why = options_taps_invalid(st->cfg);
 	if (why) {
 		options_error(state, "%s", why);
 		return EINVAL;
@@ -372,6 +364,7 @@ static const char *options_evpn_invalid(const struct options_state *st,
 	const struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
 	unsigned int port;
+	char list[64];
 
 	if (!cfg->evpn && st->evpn_vteps_set)
 		return "--evpn-vteps without --evpn: it bounds the "
@@ -383,10 +376,11 @@ static const char *options_evpn_invalid(const struct options_state *st,
 	if (cfg->encap.l3)
 		return "--evpn is for --mode tap: the fabric advertises MACs, "
 		       "and a tun's IP packets carry none";
-	if (t != ENCAP_VXLAN) {
-		snprintf(buf, len, "--evpn needs --encap vxlan, not %s: zebra "
+	if (!encap_takes(t, ENCAP_OPT_EVPN)) {
+		encap_names(list, sizeof(list), ENCAP_OPT_EVPN, true, "or");
+		snprintf(buf, len, "--evpn needs --encap %s, not %s: zebra "
 			 "knows the fabric only through the kernel's vxlan "
-			 "devices (RFC 8365)", encap_name(t));
+			 "devices (RFC 8365)", list, encap_name(t));
 		return buf;
 	}
 	if (!cfg->local.family || optvalue_ip_is_any(&cfg->local))
@@ -397,14 +391,14 @@ static const char *options_evpn_invalid(const struct options_state *st,
 		return "--learning with --evpn: where a MAC lives is the "
 		       "fabric's to say (type-2 routes, through zebra), not "
 		       "learnt from frames; leave out --learning";
-	/* The vxlan default: --evpn takes no other encapsulation. */
 	port = st->port_set ? cfg->port : encap_default_port(t);
 	if (cfg->evpn_port == port) {
 		snprintf(buf, len, "--evpn-port %u is the underlay's port "
-			 "(%s): the kernel binds a vxlan device's port on "
+			 "(%s%s): the kernel binds a vxlan device's port on "
 			 "every address (vxlan_sock_add()), so the two would "
 			 "clash; give another --evpn-port", port,
-			 st->port_set ? "--port" : "vxlan's, with no --port");
+			 st->port_set ? "--port" : encap_name(t),
+			 st->port_set ? "" : "'s, with no --port");
 		return buf;
 	}
 	return NULL;

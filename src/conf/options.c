@@ -272,10 +272,12 @@ static int options_encap(struct argp_state *state, struct config *cfg,
 			 const char *arg)
 {
 	int t = encap_from_name(arg);
+	char list[128];
 
 	if (t < 0) {
-		options_error(state, "invalid --encap '%s': must be vxlan, "
-			   "gre, gre-udp or vxlan-gpe", arg);
+		options_error(state, "invalid --encap '%s': must be %s", arg,
+			      encap_names(list, sizeof(list), ENCAP_OPT_ENCAP,
+					  true, "or"));
 		return EINVAL;
 	}
 	cfg->encap.type = t;
@@ -714,6 +716,7 @@ static const struct argp options_argp = {
 	.options = optable,
 	.parser = options_parse_opt,
 	.doc = options_doc,
+	.help_filter = optable_help_filter,
 };
 
 static void options_defaults(struct config *cfg)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890), GRE-in-UDP
- * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each an ops
- * table with header length, build and parse. Pure: byte arrays in, byte
- * arrays out.
+ * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each a row of
+ * one table, in its own file, with header length, build and parse. Pure:
+ * byte arrays in, byte arrays out.
  */
 #ifndef GSOTUN_ENCAP_H
 #define GSOTUN_ENCAP_H
@@ -14,17 +14,33 @@
 #include "base/stats.h"
 #include "pkt/gso.h"
 
-enum encap_type {
-	ENCAP_VXLAN = 0,
-	ENCAP_GRE,
-	ENCAP_GRE_UDP,
-	ENCAP_VXLAN_GPE,
-};
+/*
+ * The table of encapsulations, a row each: X(TYPE, row) makes the type
+ * ENCAP_TYPE and puts the row `const struct encap_ops encap_row`, which
+ * the encapsulation's own file (src/encap/ROW.c) defines, in
+ * encap_ops_table[] at that index. The order is --help's. A test build
+ * adds its rows by defining ENCAP_LIST_TEST (tests/encap-dummy.h), after
+ * these: the types here keep their numbers.
+ */
+#ifndef ENCAP_LIST_TEST
+#define ENCAP_LIST_TEST(X)
+#endif
+#define ENCAP_LIST(X)                                                         \
+	X(VXLAN, vxlan)                                                       \
+	X(GRE, gre)                                                           \
+	X(GRE_UDP, gre_udp)                                                   \
+	X(VXLAN_GPE, gpe)                                                     \
+	ENCAP_LIST_TEST(X)
 
-#define VXLAN_PORT 4789		/* RFC 7348 section 5 */
-#define GRE_UDP_PORT 4754	/* RFC 8086 section 3 */
-#define VXLAN_GPE_PORT 4790	/* draft-ietf-nvo3-vxlan-gpe-12 section 3.2 */
-#define ETH_P_TEB_GRE 0x6558	/* Transparent Ethernet Bridging */
+/*
+ * No count of the types here: code outside encap.c, built without a test
+ * build's rows, asks encap_count().
+ */
+#define ENCAP_TYPE(type, row) ENCAP_##type,
+enum encap_type {
+	ENCAP_LIST(ENCAP_TYPE)
+};
+#undef ENCAP_TYPE
 
 /* Parameters of the encapsulation header, fixed for the tunnel's life. */
 struct encap_cfg {
@@ -91,10 +107,11 @@ enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
 
 /*
  * What each encapsulation is, one row of encap.c's encap_ops_table a
- * type. Its id tells the taps of one port apart (--vni N=DEV, --key
+ * type, defined in the encapsulation's own file with its header's
+ * functions. Its id tells the taps of one port apart (--vni N=DEV, --key
  * N=DEV): a VXLAN packet always carries a VNI, a GRE packet a key only
  * when its K bit is set (RFC 2890 section 2.1), so a GRE tap may have
- * none. A new encapsulation is a row.
+ * none. A new encapsulation is its file and its line in ENCAP_LIST.
  */
 struct encap_ops {
 	const char *name;		/* --encap NAME */
@@ -107,30 +124,50 @@ struct encap_ops {
 	bool seq;			/* sequence numbers (--seq) */
 	bool l2;			/* carries Ethernet frames (a tap) */
 	bool l3;			/* carries IP packets (--mode tun) */
+	/*
+	 * --evpn: zebra sees the fabric through the kernel's vxlan devices
+	 * (RFC 8365), which evpn.c makes: it can stand for this one.
+	 */
+	bool evpn;
+	/*
+	 * The counters (stats.h) its parse drops by, DROP_NONE last: those
+	 * named for it (rx_drop_gre_*, rx_drop_gpe_*, rx_drop_key, ...) are
+	 * its own, the rest shared.
+	 */
+	const enum drop *drops;
 	size_t (*hdr_len)(const struct encap_cfg *c);
-	void (*build)(const struct encap_cfg *c, uint8_t *h,
-		      const struct seg *s, uint32_t seq);
+	/*
+	 * encap_build(): the header written into the hdr_len() bytes in
+	 * front of s->hdr, and where it starts; one call a segment.
+	 */
+	uint8_t *(*build)(const struct encap_cfg *c, const struct seg *s,
+			  uint32_t seq);
 	enum drop (*parse)(const struct encap_cfg *c, const uint8_t *pkt,
 			   size_t len, struct encap_rx *rx);
 	bool (*peek_id)(const uint8_t *pkt, size_t len, uint32_t *id);
 };
 
+/* The rows, each in its own file. */
+#define ENCAP_ROW(type, row) extern const struct encap_ops encap_##row;
+ENCAP_LIST(ENCAP_ROW)
+#undef ENCAP_ROW
+
 /* Indexed by enum encap_type. */
-extern const struct encap_ops encap_ops_table[];
+extern const struct encap_ops *const encap_ops_table[];
 
 /*
  * The id of c's tap: its VNI, or its GRE key (0 when it has none). Inline,
- * one load of the table: the receive path asks it of every datagram.
+ * two loads of the table: the receive path asks it of every datagram.
  */
 static inline uint32_t encap_id(const struct encap_cfg *c)
 {
-	return encap_ops_table[c->type].id_optional ? c->key : c->vni;
+	return encap_ops_table[c->type]->id_optional ? c->key : c->vni;
 }
 
 /* Has c's tap an id: always a VNI; a GRE key when one was given. */
 static inline bool encap_has_id(const struct encap_cfg *c)
 {
-	return !encap_ops_table[c->type].id_optional || c->has_key;
+	return !encap_ops_table[c->type]->id_optional || c->has_key;
 }
 
 /* Give c's tap the id id: its VNI, or its GRE key. */
@@ -174,10 +211,25 @@ enum encap_opt {
 	ENCAP_OPT_VNI,		/* --vni */
 	ENCAP_OPT_KEY,		/* --key */
 	ENCAP_OPT_SEQ,		/* --seq */
+	ENCAP_OPT_EVPN,		/* --evpn */
+	ENCAP_OPT_TUN,		/* --mode tun: it carries IP packets */
+	ENCAP_OPT_ENCAP,	/* --encap: every one */
 };
 
 /* Does encapsulation t take option o? */
 bool encap_takes(enum encap_type t, enum encap_opt o);
+
+/* How many rows the table has: the types are 0 to encap_count() - 1. */
+unsigned int encap_count(void);
+
+/*
+ * The names of the encapsulations that take o (with !takes, of those
+ * that do not), in the table's order, as --help and messages list them:
+ * "a, b or c" with conj "or"; "" for none. Into buf, cut to len; returns
+ * buf.
+ */
+const char *encap_names(char *buf, size_t len, enum encap_opt o, bool takes,
+			const char *conj);
 
 /* The ECN field (RFC 3168): the low two bits of TOS or traffic class. */
 #define ECN_NOT_ECT 0
@@ -226,6 +278,8 @@ const char *encap_name(enum encap_type t);
 int encap_from_name(const char *name);
 /* Does this encapsulation ride on UDP? */
 bool encap_is_udp(enum encap_type t);
+/* The IP protocol its packets are: IPPROTO_UDP, or its own over IP. */
+int encap_ip_proto(enum encap_type t);
 
 /*
  * Bytes the tunnel adds in front of an inner frame, outer IP included:

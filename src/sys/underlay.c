@@ -196,7 +196,7 @@ static int underlay_open_sender(struct underlay *u, const struct config *cfg,
 	prog.filter = drop_all;
 
 	fd = socket(u->family, (u->udp ? SOCK_DGRAM : SOCK_RAW) |
-		    SOCK_CLOEXEC, u->udp ? IPPROTO_UDP : IPPROTO_GRE);
+		    SOCK_CLOEXEC, u->proto);
 	if (fd < 0)
 		return -errno;
 	/* sin_port and sin6_port are at the same offset. */
@@ -385,13 +385,13 @@ static int underlay_port_free(int family, const struct sockaddr_storage *a,
 }
 
 /* A receiving socket, bound to the underlay's port and address. */
-static int underlay_open_rx(int family, bool udp, bool shared,
+static int underlay_open_rx(int family, int proto, bool shared,
 			    const struct sockaddr_storage *a, socklen_t len)
 {
 	int fd;
 
-	fd = socket(family, (udp ? SOCK_DGRAM : SOCK_RAW) | SOCK_CLOEXEC,
-		    udp ? IPPROTO_UDP : IPPROTO_GRE);
+	fd = socket(family, (proto == IPPROTO_UDP ? SOCK_DGRAM : SOCK_RAW) |
+		    SOCK_CLOEXEC, proto);
 	if (fd < 0)
 		return -errno;
 	if (family == AF_INET6)
@@ -425,7 +425,7 @@ static int underlay_bind(struct underlay *u, unsigned int n,
 			return err;
 	}
 	for (i = 0; i < n; i++) {
-		fd = underlay_open_rx(u->family, u->udp, shared, a, len);
+		fd = underlay_open_rx(u->family, u->proto, shared, a, len);
 		if (fd < 0)
 			return fd;
 		u[i].fd = fd;
@@ -434,7 +434,7 @@ static int underlay_bind(struct underlay *u, unsigned int n,
 	}
 	if (!nocsum)
 		return 0;
-	fd = underlay_open_rx(u->family, true, true, a, len);
+	fd = underlay_open_rx(u->family, IPPROTO_UDP, true, a, len);
 	if (fd < 0)
 		return fd;
 	u->fd_nocsum = fd;
@@ -452,7 +452,8 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 	underlay_err_limit_reset(u);
 	u->family = cfg->family;
 	u->peers = peers;
-	u->udp = encap_is_udp(cfg->encap.type);
+	u->proto = encap_ip_proto(cfg->encap.type);
+	u->udp = u->proto == IPPROTO_UDP;
 	/*
 	 * --no-offload, the classic userspace tunnel: no UDP GSO, one
 	 * datagram per send and per receive call.

@@ -54,6 +54,7 @@ struct underlay {
 	unsigned int n_src;
 	int family;
 	bool udp;		/* UDP socket; else raw GRE */
+	int proto;		/* the sockets' protocol: encap_ip_proto() */
 	bool connected;		/* raw GRE, one fixed peer: no msg_name */
 	/* How sends are grouped; gso goes off when the kernel says EIO. */
 	struct sendq_params sq;
