@@ -519,21 +519,16 @@ static void control_route(struct port *port, const struct ctlreq *q,
 			 add ? "added" : "removed");
 }
 
-/* The reports, by request. */
-static const enum report_kind control_reports[] = {
-	[CTLREQ_SHOW] = REPORT_SHOW,
-	[CTLREQ_STATS] = REPORT_DUMP,
-	[CTLREQ_STATS_JSON] = REPORT_JSON,
-	[CTLREQ_METRICS] = REPORT_METRICS,
-	[CTLREQ_FDB_SHOW] = REPORT_FDB,
-	[CTLREQ_TAPS] = REPORT_TAPS,
-	[CTLREQ_SHOW_JSON] = REPORT_JSON,
-	[CTLREQ_FDB_SHOW_JSON] = REPORT_FDB_JSON,
-	[CTLREQ_PEER_LIST] = REPORT_PEERS,
-	[CTLREQ_PEER_LIST_JSON] = REPORT_PEERS_JSON,
-	[CTLREQ_CONFIG] = REPORT_CONFIG,
-	[CTLREQ_ROUTE_SHOW] = REPORT_ROUTES,
-	[CTLREQ_ROUTE_SHOW_JSON] = REPORT_ROUTES_JSON,
+/* The reports, by request: its own, and its JSON form's. */
+static const enum report_kind control_reports[][2] = {
+	[CTLREQ_SHOW] = { REPORT_SHOW, REPORT_JSON },
+	[CTLREQ_STATS] = { REPORT_DUMP, REPORT_JSON },
+	[CTLREQ_METRICS] = { REPORT_METRICS },
+	[CTLREQ_TAPS] = { REPORT_TAPS },
+	[CTLREQ_PEER_LIST] = { REPORT_PEERS, REPORT_PEERS_JSON },
+	[CTLREQ_FDB_SHOW] = { REPORT_FDB, REPORT_FDB_JSON },
+	[CTLREQ_ROUTE_SHOW] = { REPORT_ROUTES, REPORT_ROUTES_JSON },
+	[CTLREQ_CONFIG] = { REPORT_CONFIG },
 };
 
 /* Start the report q asks for, of its TAP only if it names one. */
@@ -541,8 +536,7 @@ static void control_report(struct control_client *cl, const struct ctlreq *q,
 			   struct control_reply *r)
 {
 	const struct device *dev = NULL;
-	bool routes = q->kind == CTLREQ_ROUTE_SHOW ||
-		      q->kind == CTLREQ_ROUTE_SHOW_JSON;
+	bool routes = q->kind == CTLREQ_ROUTE_SHOW;
 
 	if (q->tap) {
 		dev = routes ? control_tun(cl->ctl->port, q->tap, r)
@@ -550,10 +544,23 @@ static void control_report(struct control_client *cl, const struct ctlreq *q,
 		if (!dev)
 			return;
 	}
-	report_start(&cl->cur, control_reports[q->kind]);
+	report_start(&cl->cur, control_reports[q->kind][q->json]);
 	if (dev)
 		report_only(&cl->cur, dev->idx);
 	cl->more = true;
+}
+
+/* help: every request, as ctlreq.c parses them (ctlproto.h's table). */
+static const char *control_help_text(void)
+{
+	static char help[CONTROL_HELP_MAX];
+	int n;
+
+	if (!help[0]) {
+		n = control_help(help, sizeof(help), false);
+		BUG_ON(n < 0 || (size_t)n >= sizeof(help));
+	}
+	return help;
 }
 
 /*
@@ -585,7 +592,7 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 		*text = "gsotun " PACKAGE_VERSION "\n";
 		break;
 	case CTLREQ_HELP:
-		*text = control_help;
+		*text = control_help_text();
 		break;
 	case CTLREQ_PEER_ADD:
 	case CTLREQ_PEER_DEL:
@@ -601,18 +608,16 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 		break;
 	case CTLREQ_SHOW:
 	case CTLREQ_STATS:
-	case CTLREQ_STATS_JSON:
 	case CTLREQ_METRICS:
 	case CTLREQ_FDB_SHOW:
 	case CTLREQ_TAPS:
-	case CTLREQ_SHOW_JSON:
-	case CTLREQ_FDB_SHOW_JSON:
 	case CTLREQ_PEER_LIST:
-	case CTLREQ_PEER_LIST_JSON:
 	case CTLREQ_CONFIG:
 	case CTLREQ_ROUTE_SHOW:
-	case CTLREQ_ROUTE_SHOW_JSON:
 		control_report(cl, q, r);
+		break;
+	case CTLREQ_LIST:	/* gsotunctl's own: never parsed */
+	case CTLREQ_N:
 		break;
 	}
 }

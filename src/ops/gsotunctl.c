@@ -24,7 +24,6 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include "conf/ctlproto.h"
-#include "conf/optable.h"
 
 /* Seconds to wait for gsotun: it answers within its own loop's turn. */
 #define CTL_TIMEOUT 10
@@ -416,41 +415,6 @@ static void ctl_dev_name(const char *dev, char *name, size_t len)
 		snprintf(name, len, "@%s%s", CONTROL_PREFIX, dev);
 }
 
-/*
- * The commands that take --json (sent as "json" after their words), or
- * a TAP, which DEV is when none is given: after args more words.
- */
-static const struct ctl_command {
-	const char *w0, *w1;	/* w1 NULL: one word */
-	bool json, tap;
-	int args;
-} ctl_commands[] = {
-	{ .w0 = "show", .w1 = NULL, .json = true, .tap = true, .args = 0 },
-	{ .w0 = "stats", .w1 = NULL, .json = true, .tap = false, .args = 0 },
-	{ .w0 = "fdb", .w1 = "show", .json = true, .tap = true, .args = 0 },
-	{ .w0 = "fdb", .w1 = "add", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "fdb", .w1 = "del", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "route", .w1 = "show", .json = true, .tap = true, .args = 0 },
-	{ .w0 = "route", .w1 = "add", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "route", .w1 = "del", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "peer", .w1 = "list", .json = true, .tap = false, .args = 0 },
-};
-
-/* The command the n words w start with, if one of ctl_commands[]. */
-static const struct ctl_command *ctl_command(char **w, int n)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(ctl_commands) / sizeof(*ctl_commands); i++) {
-		const struct ctl_command *c = &ctl_commands[i];
-
-		if (!strcmp(w[0], c->w0) &&
-		    (!c->w1 || (n > 1 && !strcmp(w[1], c->w1))))
-			return c;
-	}
-	return NULL;
-}
-
 /* word after what buf holds (*at bytes), a space between. */
 static void ctl_word(char *buf, size_t len, size_t *at, const char *word)
 {
@@ -463,7 +427,8 @@ static void ctl_word(char *buf, size_t len, size_t *at, const char *word)
 
 /*
  * The request line from the command words ("show" without any), "json"
- * after the command's own words with --json, and dev as its TAP.
+ * after the command's own words with --json, and dev as its TAP where
+ * the command takes one (ctlproto.h) and none is given.
  */
 static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 			size_t len)
@@ -471,7 +436,7 @@ static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 	static char *show[] = { "show" };
 	char **w = a->n_words ? a->words : show;
 	int n = a->n_words ? a->n_words : 1, i, own, rest;
-	const struct ctl_command *c = ctl_command(w, n);
+	const struct control_command *c = control_command(w, n);
 	size_t at = 0;
 
 	if (a->json && !(c && c->json))
@@ -485,7 +450,7 @@ static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 			ctl_word(buf, len, &at, w[i]);
 	}
 	rest = n - own - (n > own && !strcmp(w[own], "json"));
-	if (dev && c && c->tap && rest == c->args)
+	if (dev && c && c->tap && rest == (c->arg ? 1 : 0))
 		ctl_word(buf, len, &at, dev);
 	if (at + 1 >= len)
 		ctl_die(EX_USAGE, "request too long (at most %d bytes)",
@@ -695,25 +660,6 @@ static bool ctl_has_tap(const struct ctl_body *b, const char *dev)
 	return false;
 }
 
-/* A first word gsotunctl takes as a command, not as DEV. */
-static bool ctl_is_command(const char *word)
-{
-	return control_is_command(word) || !strcmp(word, "list");
-}
-
-/*
- * The command closest to word, gsotunctl's own list too, if one is close
- * (a letter or two off, as optable_closest() judges options); or NULL.
- */
-static const char *ctl_closest(const char *word)
-{
-	const char *own[] = { "list" };
-	const char *hit = optable_nearest(word, strlen(word), control_commands,
-					  control_n_commands);
-
-	return hit ? hit : optable_nearest(word, strlen(word), own, 1);
-}
-
 /*
  * word is no command: said, with the one it may be a slip for; where no
  * tap is named (--control), or none of that name is here.
@@ -721,7 +667,7 @@ static const char *ctl_closest(const char *word)
 static void __attribute__((noreturn)) ctl_unknown(const char *word,
 						  bool control)
 {
-	const char *near = ctl_closest(word);
+	const char *near = control_closest(word);
 
 	if (near)
 		ctl_die(EX_USAGE, "unknown command '%s'; did you mean '%s'?%s",
@@ -811,7 +757,7 @@ static int ctl_open(const struct ctl_args *a, const char *dev, char *name,
 	}
 	if (dev)
 		return ctl_find_tap(dev, !a->n_words ||
-					 !ctl_is_command(a->words[0]),
+					 !control_is_command(a->words[0]),
 				    name, len);
 	return ctl_find_one(name, len);
 }
@@ -877,10 +823,12 @@ static int ctl_list(const struct ctl_args *a, const char *dev)
 /* help: the requests, and list, which gsotunctl answers itself. */
 static int ctl_help(const struct ctl_args *a)
 {
+	char help[CONTROL_HELP_MAX];
+
 	if (a->json || a->n_words > 1)
 		ctl_die(EX_USAGE, "help takes nothing more");
-	if (fputs(control_help, stdout) == EOF || puts("list") == EOF ||
-	    fflush(stdout))
+	control_help(help, sizeof(help), true);
+	if (fputs(help, stdout) == EOF || fflush(stdout))
 		ctl_die(EXIT_FAILURE, "cannot write the help");
 	return EXIT_SUCCESS;
 }
@@ -914,9 +862,9 @@ int main(int argc, char **argv)
 	argp_err_exit_status = EX_USAGE;
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
 	/* --control names the socket: the first word is the command. */
-	if (a.control && a.n_words && !ctl_is_command(a.words[0]))
+	if (a.control && a.n_words && !control_is_command(a.words[0]))
 		ctl_unknown(a.words[0], true);
-	if (!a.control && a.n_words && !ctl_is_command(a.words[0])) {
+	if (!a.control && a.n_words && !control_is_command(a.words[0])) {
 		dev = *a.words++;
 		a.n_words--;
 		if (strlen(dev) >= IFNAMSIZ)
