@@ -57,8 +57,10 @@ socklen_t control_name(const char *opt, const char *dev,
  * The control commands, one row each: the only list of them. gsotun
  * parses requests by it (ctlreq.c) and runs each by its handler
  * (control.c's control_handlers[], by kind); gsotunctl builds its
- * requests, its help and its guesses at a mistyped command by it; bash
- * completion asks gsotunctl help.
+ * requests, its --help, its help and its guesses at a mistyped command
+ * by it; bash completion asks gsotunctl help. A new command is its row
+ * here and its handler in control.c (and its entry in gsotunctl(8),
+ * which tests/cli.sh holds to gsotunctl help).
  *
  * C(KIND, fields of struct control_command), in the order help lists
  * them. A row says:

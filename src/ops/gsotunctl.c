@@ -57,39 +57,15 @@ static const struct argp_option ctl_options[] = {
 	{ 0 }
 };
 
-static const char ctl_doc[] =
+/* --help's text, before its commands (ctl_doc_make() adds them). */
+static const char ctl_doc_head[] =
 	"gsotunctl -- ask a running gsotun what it does, or change its peers, "
 	"forwarding table and routes."
 	"\v"
-	"Commands:\n"
-	"  show [TAP]                 the tunnel, its peers and drops\n"
-	"  stats                      every counter\n"
-	"  metrics                    every counter, for Prometheus\n"
-	"  peer add|del ADDR          a peer more, or one less\n"
-	"  peer list                  the peers\n"
-	"  fdb show [TAP]             the forwarding table\n"
-	"  fdb add MAC[@VID]=ADDR [TAP]\n"
-	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
-	"  route show [TAP]           a tun's routes (--mode tun)\n"
-	"  route add PREFIX=ADDR [TAP]\n"
-	"  route del PREFIX [TAP]     a route more, or one less\n"
-	"  config                     the configuration running, as\n"
-	"                             gsotun --config reads it\n"
-	"  version                    the version of the gsotun asked\n"
-	"  taps                       its taps, the main one first\n"
-	"  list                       the gsotun of this namespace, their "
-	"taps\n"
-	"  help                       the requests (no gsotun is asked)\n"
-	"\n"
-	"DEV is a tap (its --dev, or a --vni or --key N=DEV): the command "
-	"goes to the gsotun that has it, and is about that tap where it "
-	"takes a TAP and none is given. It may be left out when one gsotun "
-	"runs in this network namespace (then TAP is its main tap, or all "
-	"of them for show, fdb show and route show). Without a command: "
-	"show.\n"
-	"\n"
-	"Exit status: 0 on success, 1 when gsotun refused or cannot be "
-	"reached, 64 on a usage error.";
+	"Commands:\n";
+
+/* Where --help's line of a command says what it does. */
+#define CTL_DOC_COLUMN 29
 
 static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -115,11 +91,11 @@ static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp ctl_argp = {
+/* ctl_doc_make() gives its doc. */
+static struct argp ctl_argp = {
 	.options = ctl_options,
 	.parser = ctl_parse_opt,
 	.args_doc = "[DEV] [COMMAND [ARG...]]",
-	.doc = ctl_doc,
 };
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
@@ -852,15 +828,121 @@ static int ctl_reply(int fd)
 	return EXIT_SUCCESS;
 }
 
+/*
+ * The line of c in --help, its second word w1 (two: "add|del"), and doc
+ * after it ("\n" in it goes on at its column).
+ */
+static void ctl_doc_line(FILE *out, const struct control_command *c,
+			 const char *w1, const char *doc)
+{
+	const char *arg = control_arg_names[c->arg];
+	int n;
+
+	n = fprintf(out, "  %s%s%s%s%s%s", c->w0, w1 ? " " : "", w1 ? w1 : "",
+		    arg ? " " : "", arg ? arg : "", c->tap ? " [TAP]" : "");
+	if (!doc) {
+		fputc('\n', out);
+		return;
+	}
+	if (n >= CTL_DOC_COLUMN) {
+		fputc('\n', out);
+		n = 0;
+	}
+	for (; *doc; doc++) {
+		for (; n < CTL_DOC_COLUMN; n++)
+			fputc(' ', out);
+		fputc(*doc, out);
+		n = *doc == '\n' ? 0 : n + 1;
+	}
+	fputc('\n', out);
+}
+
+/*
+ * The command of row i in --help, said with the next if it has no doc
+ * ("peer add|del ADDR" if they take the same); the row said last.
+ */
+static size_t ctl_doc_command(FILE *out, size_t i)
+{
+	const struct control_command *c = &control_commands[i], *d = c + 1;
+	char w1[64];
+
+	if (c->doc || i + 1 == CTLREQ_N || !c->w1 || !d->w1 ||
+	    strcmp(c->w0, d->w0) || c->arg != d->arg || c->tap != d->tap ||
+	    c->about != d->about) {
+		ctl_doc_line(out, c, c->w1, c->doc);
+		return i;
+	}
+	snprintf(w1, sizeof(w1), "%s|%s", c->w1, d->w1);
+	ctl_doc_line(out, c, w1, d->doc);
+	return i + 1;
+}
+
+/* The reports of a tap, or of all: "show, fdb show and route show". */
+static void ctl_doc_taps(FILE *out)
+{
+	const struct control_command *c;
+	int n = 0, k = 0;
+
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++)
+		n += c->tap && !c->arg;
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++) {
+		if (!c->tap || c->arg)
+			continue;
+		fprintf(out, "%s%s%s%s", k ? (k == n - 1 ? " and " : ", ") : "",
+			c->w0, c->w1 ? " " : "", c->w1 ? c->w1 : "");
+		k++;
+	}
+}
+
+/*
+ * --help's doc: its head, the commands (ctlproto.h's table) by what
+ * they are about, then DEV and the exit status.
+ */
+static char *ctl_doc_make(void)
+{
+	unsigned int about;
+	char *doc = NULL;
+	size_t len, i;
+	FILE *out = open_memstream(&doc, &len);
+
+	if (!out)
+		ctl_die(EXIT_FAILURE, "out of memory");
+	fputs(ctl_doc_head, out);
+	for (about = CONTROL_ABOUT_TUNNEL; about <= CONTROL_ABOUT_GSOTUNCTL;
+	     about++)
+		for (i = 0; i < CTLREQ_N; i++)
+			if (control_commands[i].about == about)
+				i = ctl_doc_command(out, i);
+	fputs("\n"
+	      "DEV is a tap (its --dev, or a --vni or --key N=DEV): the "
+	      "command goes to the gsotun that has it, and is about that tap "
+	      "where it takes a TAP and none is given. It may be left out "
+	      "when one gsotun runs in this network namespace (then TAP is "
+	      "its main tap, or all of them for ", out);
+	ctl_doc_taps(out);
+	fputs("). Without a command: show.\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 when gsotun refused or cannot be "
+	      "reached, 64 on a usage error.", out);
+	if (ferror(out) | fclose(out))
+		ctl_die(EXIT_FAILURE, "out of memory");
+	return doc;
+}
+
 int main(int argc, char **argv)
 {
 	char req[CONTROL_REQ_MAX + 1], name[sizeof(req)];
 	struct ctl_args a = { 0 };
 	const char *dev = NULL;
+	char *doc;
 	int fd;
 
 	argp_err_exit_status = EX_USAGE;
+	doc = ctl_doc_make();
+	ctl_argp.doc = doc;
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
+	free(doc);
+	ctl_argp.doc = NULL;
 	/* --control names the socket: the first word is the command. */
 	if (a.control && a.n_words && !control_is_command(a.words[0]))
 		ctl_unknown(a.words[0], true);
