@@ -46,6 +46,11 @@ const char *argp_program_version = "gsotunctl " PACKAGE_VERSION;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const struct argp_option ctl_options[] = {
+	/*
+	 * The commands of a JSON form (ctlproto.h's .json), in an order of
+	 * their own, as in ctl_request()'s refusal (tests/cli.sh checks
+	 * both against gsotunctl help).
+	 */
 	{ .name = "json", .key = CTL_OPT_JSON,
 	  .doc = "show, stats, fdb show, route show, peer list: as one "
 		 "JSON object (its fields in gsotunctl(8))" },
