@@ -5,7 +5,8 @@
 # itself, in a network namespace of its own where no gsotun runs (one
 # of a user namespace when not root; where neither can be made, those
 # checks skip), and each of its commands is in gsotunctl(8)'s COMMANDS
-# and in gsotunctl --help; gsotun --check of --queues and --cpus prints
+# and in gsotunctl --help, each of COMMANDS in it, and its JSON forms
+# in --json's help and refusal; gsotun --check of --queues and --cpus prints
 # them as a --config file that reads back the same, and so of --mode tun
 # with --route and --strict-source and of --evpn with --evpn-port, and
 # refuses each bad value and combination with its reason, exit 64 (the
@@ -122,17 +123,23 @@ command_words()
 		print w }'
 }
 
+# The commands of gsotunctl(8)'s COMMANDS, as command_words has them.
+man_commands()
+{
+	awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
+		on && prev == ".TP" { print } { prev = $0 }' \
+		"$top_srcdir/man/gsotunctl.8" |
+		sed -e 's/^\.[BIR]* //' -e 's/"//g' -e 's/\\f.//g' \
+			-e 's/\\-/-/g' | command_words
+}
+
 # Every command that gsotunctl help lists is one of gsotunctl(8)'s
 # COMMANDS, and is in gsotunctl --help.
 help_documented()
 {
 	local man cmd st=0
 
-	man=$(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
-		on && prev == ".TP" { print } { prev = $0 }' \
-		"$top_srcdir/man/gsotunctl.8" |
-		sed -e 's/^\.[BIR]* //' -e 's/"//g' -e 's/\\f.//g' \
-			-e 's/\\-/-/g' | command_words)
+	man=$(man_commands)
 	"$GSOTUNCTL" --help >"$tmp/usage" 2>&1 || return 1
 	while read -r cmd; do
 		grep -qxF "$cmd" <<<"$man" ||
@@ -141,6 +148,41 @@ help_documented()
 			{ diag "'$cmd' is not in gsotunctl --help"; st=1; }
 	done < <(command_words <"$tmp/help" | sort -u)
 	return "$st"
+}
+
+# Every command of gsotunctl(8)'s COMMANDS is one gsotunctl help lists:
+# none is documented that its table (src/conf/ctlproto.h) has not.
+man_listed()
+{
+	local cmd st=0
+
+	while read -r cmd; do
+		grep -qxF "$cmd" < <(command_words <"$tmp/help") ||
+			{ diag "gsotunctl(8) has '$cmd', help does not"; st=1; }
+	done < <(man_commands | sort -u)
+	return "$st"
+}
+
+# The commands with a JSON form, as gsotunctl help has them ("[json]",
+# or a line of their own), are those that --json's help and its refusal
+# name: those two lists are written by hand (gsotunctl.c).
+json_named()
+{
+	local want said refused
+
+	want=$("$GSOTUNCTL" help | sed -n -e 's/ \[json\].*//p' \
+		-e 's/ json$//p' | sort -u)
+	said=$("$GSOTUNCTL" --help | tr -s ' \n' ' ' |
+		sed -n 's/.* --json \(.*\): as one JSON object.*/\1/p' |
+		sed 's/, /\n/g' | sort -u)
+	refused=$("$GSOTUNCTL" --json version 2>&1 |
+		sed -n 's/.*--json goes with //p' |
+		sed -e 's/ and /, /' -e 's/, /\n/g' | sort -u)
+	[ -n "$want" ] && [ "$said" = "$want" ] && [ "$refused" = "$want" ] &&
+		return 0
+	diag "JSON forms: help: $want; --help: $said; --json's refusal:" \
+		"$refused"
+	return 1
 }
 
 if [ "$CLI_ALONE" = 1 ]; then
@@ -153,6 +195,10 @@ if [ "$CLI_ALONE" = 1 ]; then
 	ok $? "gsotunctl help lists every request all the same, exit 0"
 	"$GSOTUNCTL" help >"$tmp/help" 2>&1 && help_documented
 	ok $? "each command of gsotunctl help is in gsotunctl(8) and --help"
+	man_listed
+	ok $? "each command of gsotunctl(8) is one gsotunctl help lists"
+	json_named
+	ok $? "gsotunctl --help and --json's refusal name each JSON form"
 	while IFS='|' read -r args msg; do
 		read -ra argv <<<"$args"
 		err=$("$GSOTUNCTL" "${argv[@]}" 2>&1 >/dev/null)
@@ -182,6 +228,8 @@ else
 	skip "no network namespace of our own (unshare -n, -rn)"
 	skip "gsotunctl help without a gsotun"
 	skip "the commands of gsotunctl help documented"
+	skip "the commands of gsotunctl(8) in gsotunctl help"
+	skip "the JSON forms named in --help and --json's refusal"
 	for i in 1 2 3 4 5 6 7 8; do
 		skip "gsotunctl of unknown commands"
 	done

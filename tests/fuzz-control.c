@@ -82,56 +82,56 @@ static bool has_control_char(const char *s, size_t len)
 }
 
 /*
- * The words a request of kind has: its own, then an argument if arg
- * (peer's ADDR, fdb's and route's entry), then a TAP if tap allows one.
- * json_next: "json" after its own words would have made it its JSON
- * form.
+ * The words a request of kind has: its own, then "json" if json and its
+ * JSON form is asked for, then an argument if arg (peer's ADDR, fdb's
+ * and route's entry), then a TAP if tap allows one. Written here again,
+ * not read from ctlproto.h's table, as the reference it is held to.
  */
 static const struct {
-	const char *w[3];
-	bool arg, tap, json_next, changes;
+	const char *w[2];
+	bool json, arg, tap, changes;
 } shape[] = {
-	[CTLREQ_SHOW] = { .w = { "show" }, .tap = true, .json_next = true },
-	[CTLREQ_STATS] = { .w = { "stats" }, .json_next = true },
-	[CTLREQ_STATS_JSON] = { .w = { "stats", "json" } },
+	[CTLREQ_SHOW] = { .w = { "show" }, .tap = true, .json = true },
+	[CTLREQ_STATS] = { .w = { "stats" }, .json = true },
 	[CTLREQ_METRICS] = { .w = { "metrics" } },
 	[CTLREQ_VERSION] = { .w = { "version" } },
 	[CTLREQ_HELP] = { .w = { "help" } },
-	[CTLREQ_FDB_SHOW] = { .w = { "fdb", "show" }, .tap = true,
-			      .json_next = true },
+	[CTLREQ_TAPS] = { .w = { "taps" } },
 	[CTLREQ_PEER_ADD] = { .w = { "peer", "add" }, .arg = true,
 			      .changes = true },
 	[CTLREQ_PEER_DEL] = { .w = { "peer", "del" }, .arg = true,
 			      .changes = true },
+	[CTLREQ_PEER_LIST] = { .w = { "peer", "list" }, .json = true },
+	[CTLREQ_FDB_SHOW] = { .w = { "fdb", "show" }, .tap = true,
+			      .json = true },
 	[CTLREQ_FDB_ADD] = { .w = { "fdb", "add" }, .arg = true, .tap = true,
 			     .changes = true },
 	[CTLREQ_FDB_DEL] = { .w = { "fdb", "del" }, .arg = true, .tap = true,
 			     .changes = true },
-	[CTLREQ_TAPS] = { .w = { "taps" } },
-	[CTLREQ_SHOW_JSON] = { .w = { "show", "json" }, .tap = true },
-	[CTLREQ_FDB_SHOW_JSON] = { .w = { "fdb", "show", "json" },
-				   .tap = true },
-	[CTLREQ_PEER_LIST] = { .w = { "peer", "list" }, .json_next = true },
-	[CTLREQ_PEER_LIST_JSON] = { .w = { "peer", "list", "json" } },
-	[CTLREQ_CONFIG] = { .w = { "config" } },
 	[CTLREQ_ROUTE_SHOW] = { .w = { "route", "show" }, .tap = true,
-				.json_next = true },
-	[CTLREQ_ROUTE_SHOW_JSON] = { .w = { "route", "show", "json" },
-				     .tap = true },
+				.json = true },
 	[CTLREQ_ROUTE_ADD] = { .w = { "route", "add" }, .arg = true,
 			       .tap = true, .changes = true },
 	[CTLREQ_ROUTE_DEL] = { .w = { "route", "del" }, .arg = true,
 			       .tap = true, .changes = true },
+	[CTLREQ_CONFIG] = { .w = { "config" } },
+	/* CTLREQ_LIST is gsotunctl's: gsotun never parses it. */
 };
 
-/* How many words of its own a request of kind has. */
-static int shape_own(enum ctlreq_kind kind)
+/*
+ * How many words of its own a request has: its command's, and "json"
+ * for its JSON form.
+ */
+static int shape_own(const struct ctlreq *r)
 {
-	int n = 0;
+	return (shape[r->kind].w[1] ? 2 : 1) + r->json;
+}
 
-	while (n < 3 && shape[kind].w[n])
-		n++;
-	return n;
+/* Its i-th own word. */
+static const char *shape_word(const struct ctlreq *r, int i)
+{
+	return i < (shape[r->kind].w[1] ? 2 : 1) ? shape[r->kind].w[i]
+						 : "json";
 }
 
 static bool same_addr(const struct ipaddr *a, const struct ipaddr *b)
@@ -216,13 +216,12 @@ static void check_again(const struct ctlreq *r)
 		n = snprintf(line, sizeof(line), "%s %s %s %s",
 			     shape[r->kind].w[0],
 			     shape[r->kind].w[1] ? shape[r->kind].w[1] : "",
-			     shape[r->kind].w[2] ? shape[r->kind].w[2] : "",
-			     r->tap);
+			     r->json ? "json" : "", r->tap);
 		break;
 	}
 	FUZZ_CHECK(n > 0 && (size_t)n < sizeof(line));
 	FUZZ_CHECK(!ctlreq_parse(line, (size_t)n, &again, why, sizeof(why)));
-	FUZZ_CHECK(again.kind == r->kind);
+	FUZZ_CHECK(again.kind == r->kind && again.json == r->json);
 	FUZZ_CHECK(!r->tap == !again.tap &&
 		   (!r->tap || !strcmp(r->tap, again.tap)));
 	if (r->kind == CTLREQ_PEER_ADD || r->kind == CTLREQ_PEER_DEL) {
@@ -262,16 +261,17 @@ static void check_request(const char *line, size_t len, int ret,
 	FUZZ_CHECK(n > 0 && n <= 6);
 	FUZZ_CHECK((size_t)r->kind < sizeof(shape) / sizeof(*shape));
 	FUZZ_CHECK(shape[r->kind].w[0]);
-	own = shape_own(r->kind);
+	FUZZ_CHECK(!r->json || shape[r->kind].json);
+	own = shape_own(r);
 	min = own + shape[r->kind].arg;
 	FUZZ_CHECK(n == min || (shape[r->kind].tap && n == min + 1));
 	for (i = 0; i < own; i++)
-		FUZZ_CHECK(!strcmp(w[i], shape[r->kind].w[i]));
+		FUZZ_CHECK(!strcmp(w[i], shape_word(r, i)));
 	FUZZ_CHECK(!r->arg == !shape[r->kind].arg &&
 		   (!r->arg || !strcmp(r->arg, w[own])));
 	FUZZ_CHECK(!r->tap == (n == min) &&
 		   (!r->tap || !strcmp(r->tap, w[min])));
-	FUZZ_CHECK(!(shape[r->kind].json_next && n > own &&
+	FUZZ_CHECK(!(shape[r->kind].json && !r->json && n > own &&
 		     !strcmp(w[own], "json")));
 	FUZZ_CHECK(ctlreq_changes(r) == shape[r->kind].changes);
 	FUZZ_CHECK(control_is_command(w[0]));

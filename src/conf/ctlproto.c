@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ctlproto: the control socket's address, as gsotun and gsotunctl name it,
- * and the words requests start with.
+ * and the table of its commands (ctlproto.h): their words and help.
  */
 #include "config.h"
 
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "conf/ctlproto.h"
+#include "conf/optable.h"
 
 socklen_t control_name(const char *opt, const char *dev,
 		       struct sockaddr_un *sa)
@@ -35,33 +36,91 @@ socklen_t control_name(const char *opt, const char *dev,
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
-/* Here, not in ctlreq.c: gsotunctl prints it without asking gsotun. */
-const char control_help[] =
-	"show [json] [TAP]\nstats\nstats json\nmetrics\nversion\nhelp\n"
-	"taps\npeer add ADDR\npeer del ADDR\npeer list [json]\n"
-	"fdb show [json] [TAP]\nfdb add MAC[@VID]=ADDR [TAP]\n"
-	"fdb del MAC[@VID] [TAP]\nroute show [json] [TAP]\n"
-	"route add PREFIX=ADDR [TAP]\nroute del PREFIX [TAP]\nconfig\n";
-
 /*
- * The first words of ctlreq.c's requests: every request that parses
- * begins with one, as tests/fuzz-control.c checks of each (its corpus
- * holds them all). Here, so that gsotunctl, which passes requests on,
- * needs no parser of their values (ctlreq.c, optvalue.c).
+ * Here, not in ctlreq.c: gsotunctl, which passes requests on, needs no
+ * parser of their values (ctlreq.c, optvalue.c).
  */
-const char *const control_commands[] = {
-	"show", "stats", "metrics", "version", "help", "peer", "fdb",
-	"route", "taps", "config",
+const struct control_command control_commands[CTLREQ_N] = {
+#define CONTROL_ROW(kind, ...) [CTLREQ_##kind] = { __VA_ARGS__ },
+	CONTROL_COMMANDS(CONTROL_ROW)
+#undef CONTROL_ROW
 };
-const size_t control_n_commands =
-	sizeof(control_commands) / sizeof(*control_commands);
+
+const char *const control_arg_names[CONTROL_ARG_N] = {
+	[CONTROL_ARG_NONE] = NULL,
+	[CONTROL_ARG_PEER] = "ADDR",
+	[CONTROL_ARG_FDB] = "MAC[@VID]=ADDR",
+	[CONTROL_ARG_FDB_KEY] = "MAC[@VID]",
+	[CONTROL_ARG_ROUTE] = "PREFIX=ADDR",
+	[CONTROL_ARG_PREFIX] = "PREFIX",
+};
+
+const struct control_command *control_command(char *const *w, int n)
+{
+	const struct control_command *c;
+
+	if (n < 1)
+		return NULL;
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++)
+		if (!strcmp(w[0], c->w0) &&
+		    (!c->w1 || (n > 1 && !strcmp(w[1], c->w1))))
+			return c;
+	return NULL;
+}
 
 bool control_is_command(const char *word)
 {
 	size_t i;
 
-	for (i = 0; i < control_n_commands; i++)
-		if (!strcmp(word, control_commands[i]))
+	for (i = 0; i < CTLREQ_N; i++)
+		if (!strcmp(word, control_commands[i].w0))
 			return true;
 	return false;
+}
+
+const char *control_closest(const char *word)
+{
+	const char *first[CTLREQ_N];
+	size_t i, n = 0;
+
+	/* Each first word once, in the order of the table (rows together). */
+	for (i = 0; i < CTLREQ_N; i++)
+		if (!i || strcmp(control_commands[i].w0,
+				 control_commands[i - 1].w0))
+			first[n++] = control_commands[i].w0;
+	return optable_nearest(word, strlen(word), first, n);
+}
+
+int control_usage(const struct control_command *c, char *buf, size_t len)
+{
+	const char *arg = control_arg_names[c->arg];
+	char line[CONTROL_REQ_MAX];
+
+	snprintf(line, sizeof(line), "%s%s%s%s%s%s%s", c->w0,
+		 c->w1 ? " " : "", c->w1 ? c->w1 : "",
+		 c->json == CONTROL_JSON_WORD ? " [json]" : "",
+		 arg ? " " : "", arg ? arg : "", c->tap ? " [TAP]" : "");
+	if (c->json == CONTROL_JSON_LINE)
+		return snprintf(buf, len, "%s\n%s json\n", line, line);
+	return snprintf(buf, len, "%s\n", line);
+}
+
+int control_help(char *buf, size_t len, bool local)
+{
+	size_t i, at = 0;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < CTLREQ_N; i++) {
+		if (control_commands[i].who == CONTROL_LOCAL && !local)
+			continue;
+		n = control_usage(&control_commands[i],
+				  at < len ? buf + at : NULL,
+				  at < len ? len - at : 0);
+		if (n < 0)
+			return n;
+		at += (size_t)n;
+	}
+	return (int)at;
 }

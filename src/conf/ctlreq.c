@@ -15,46 +15,6 @@
 /* Words a request has at most: "fdb add MAC@VID=ADDR DEV". */
 #define CTLREQ_MAX_WORDS 6
 
-/* The requests of a fixed set of words, with no argument. */
-static const struct {
-	const char *w0, *w1;	/* w1 NULL: one word */
-	enum ctlreq_kind kind;
-} ctlreq_fixed[] = {
-	{ .w0 = "stats", .w1 = NULL, .kind = CTLREQ_STATS },
-	{ .w0 = "stats", .w1 = "json", .kind = CTLREQ_STATS_JSON },
-	{ .w0 = "metrics", .w1 = NULL, .kind = CTLREQ_METRICS },
-	{ .w0 = "version", .w1 = NULL, .kind = CTLREQ_VERSION },
-	{ .w0 = "help", .w1 = NULL, .kind = CTLREQ_HELP },
-	{ .w0 = "taps", .w1 = NULL, .kind = CTLREQ_TAPS },
-	{ .w0 = "config", .w1 = NULL, .kind = CTLREQ_CONFIG },
-};
-
-/*
- * The reads that may say more after their words: "json" for their JSON
- * form, then, if they take one, the TAP they are about ("fdb show json
- * gt1"; all taps without).
- */
-static const struct {
-	const char *w0, *w1;	/* w1 NULL: one word */
-	enum ctlreq_kind kind, json;
-	bool tap;
-	const char *usage;
-} ctlreq_views[] = {
-	{ .w0 = "show", .w1 = NULL, .kind = CTLREQ_SHOW,
-	  .json = CTLREQ_SHOW_JSON, .tap = true, .usage = "show [json] [TAP]" },
-	{ .w0 = "fdb", .w1 = "show", .kind = CTLREQ_FDB_SHOW,
-	  .json = CTLREQ_FDB_SHOW_JSON, .tap = true,
-	  .usage = "fdb show [json] [TAP]" },
-	{ .w0 = "peer", .w1 = "list", .kind = CTLREQ_PEER_LIST,
-	  .json = CTLREQ_PEER_LIST_JSON, .tap = false,
-	  .usage = "peer list [json]" },
-	{ .w0 = "route", .w1 = "show", .kind = CTLREQ_ROUTE_SHOW,
-	  .json = CTLREQ_ROUTE_SHOW_JSON, .tap = true,
-	  .usage = "route show [json] [TAP]" },
-};
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
 enum ctlreq_line ctlreq_line(char *buf, size_t len, bool eof,
 			     size_t *line_len)
 {
@@ -112,46 +72,40 @@ static bool ctlreq_words(char *line, size_t len, char **argv, int *argc)
 	return *argc > 0;
 }
 
-static int ctlreq_peer(char **argv, int argc, struct ctlreq *r, char *why,
+/* An ADDR: peer add|del's. */
+static int ctlreq_peer(const char *arg, struct ctlreq *r, char *why,
 		       size_t why_len)
 {
-	const char *bad;
+	const char *bad = optvalue_endpoint_parse(arg, &r->peer);
 
-	if (argc != 3 || (strcmp(argv[1], "add") && strcmp(argv[1], "del")))
-		return ctlreq_fail(why, why_len, "usage: peer add|del ADDR, "
-				   "peer list [json]");
-	bad = optvalue_endpoint_parse(argv[2], &r->peer);
 	if (bad)
-		return ctlreq_fail(why, why_len, "invalid peer '%s': %s",
-				   argv[2], bad);
-	r->kind = argv[1][0] == 'a' ? CTLREQ_PEER_ADD : CTLREQ_PEER_DEL;
-	r->arg = argv[2];
+		return ctlreq_fail(why, why_len, "invalid peer '%s': %s", arg,
+				   bad);
 	return 0;
 }
 
-static int ctlreq_fdb(char **argv, int argc, struct ctlreq *r, char *why,
+/* MAC[@VID]=ADDR: fdb add's. */
+static int ctlreq_fdb(const char *arg, struct ctlreq *r, char *why,
 		      size_t why_len)
 {
-	bool add = argc >= 2 && !strcmp(argv[1], "add");
-	const char *bad;
+	const char *bad = optvalue_fdb_parse(arg, &r->fdb);
 
-	if (argc < 2 || (!add && strcmp(argv[1], "del")))
-		return ctlreq_fail(why, why_len, "usage: fdb show|add|del");
-	if (argc < 3 || argc > 4)
-		return ctlreq_fail(why, why_len, "usage: fdb add "
-				   "MAC[@VID]=ADDR [TAP], fdb del MAC[@VID] "
-				   "[TAP]");
-	if (add)
-		bad = optvalue_fdb_parse(argv[2], &r->fdb);
-	else
-		bad = optvalue_mac_vlan_parse(argv[2], strlen(argv[2]),
-					      r->fdb.mac, &r->fdb.vlan);
 	if (bad)
 		return ctlreq_fail(why, why_len, "invalid entry '%s': %s",
-				   argv[2], bad);
-	r->kind = add ? CTLREQ_FDB_ADD : CTLREQ_FDB_DEL;
-	r->arg = argv[2];
-	r->tap = argc == 4 ? argv[3] : NULL;
+				   arg, bad);
+	return 0;
+}
+
+/* MAC[@VID]: fdb del's, into the mac and vlan of r->fdb. */
+static int ctlreq_fdb_key(const char *arg, struct ctlreq *r, char *why,
+			  size_t why_len)
+{
+	const char *bad = optvalue_mac_vlan_parse(arg, strlen(arg),
+						  r->fdb.mac, &r->fdb.vlan);
+
+	if (bad)
+		return ctlreq_fail(why, why_len, "invalid entry '%s': %s",
+				   arg, bad);
 	return 0;
 }
 
@@ -173,112 +127,127 @@ static int ctlreq_bad_route(const char *arg, const char *bad,
 			   optvalue_cidr_text(p, text));
 }
 
-/* route add PREFIX=ADDR [TAP], route del PREFIX [TAP]. */
-static int ctlreq_route(char **argv, int argc, struct ctlreq *r, char *why,
+/* PREFIX=ADDR: route add's. */
+static int ctlreq_route(const char *arg, struct ctlreq *r, char *why,
 			size_t why_len)
 {
-	bool add = argc >= 2 && !strcmp(argv[1], "add");
-	struct cidr *p = &r->route.prefix;
-	const char *bad;
+	const char *bad = optvalue_route_parse(arg, &r->route);
 
-	if (argc < 2 || (!add && strcmp(argv[1], "del")))
-		return ctlreq_fail(why, why_len, "usage: route show|add|del");
-	if (argc < 3 || argc > 4)
-		return ctlreq_fail(why, why_len, "usage: route add "
-				   "PREFIX=ADDR [TAP], route del PREFIX "
-				   "[TAP]");
-	if (add) {
-		bad = optvalue_route_parse(argv[2], &r->route);
-	} else {
-		bad = optvalue_cidr_parse(argv[2], p);
-		if (!bad && optvalue_cidr_host_bits(p))
-			bad = optvalue_host_bits;
-	}
 	if (bad)
-		return ctlreq_bad_route(argv[2], bad, p, why, why_len);
-	r->kind = add ? CTLREQ_ROUTE_ADD : CTLREQ_ROUTE_DEL;
-	r->arg = argv[2];
-	r->tap = argc == 4 ? argv[3] : NULL;
+		return ctlreq_bad_route(arg, bad, &r->route.prefix, why,
+					why_len);
 	return 0;
 }
 
-/* The requests of more words, by their first, and what parses them. */
-static const struct {
-	const char *w0;
-	int (*parse)(char **argv, int argc, struct ctlreq *r, char *why,
-		     size_t why_len);
-} ctlreq_parsed[] = {
-	{ .w0 = "peer", .parse = ctlreq_peer },
-	{ .w0 = "fdb", .parse = ctlreq_fdb },
-	{ .w0 = "route", .parse = ctlreq_route },
+/* PREFIX: route del's, into r->route.prefix. */
+static int ctlreq_prefix(const char *arg, struct ctlreq *r, char *why,
+			 size_t why_len)
+{
+	struct cidr *p = &r->route.prefix;
+	const char *bad = optvalue_cidr_parse(arg, p);
+
+	if (!bad && optvalue_cidr_host_bits(p))
+		bad = optvalue_host_bits;
+	if (bad)
+		return ctlreq_bad_route(arg, bad, p, why, why_len);
+	return 0;
+}
+
+/* The parser of each argument (ctlproto.h), into r, or why it fails. */
+static int (*const ctlreq_args[CONTROL_ARG_N])(const char *arg,
+					       struct ctlreq *r, char *why,
+					       size_t why_len) = {
+	[CONTROL_ARG_PEER] = ctlreq_peer,
+	[CONTROL_ARG_FDB] = ctlreq_fdb,
+	[CONTROL_ARG_FDB_KEY] = ctlreq_fdb_key,
+	[CONTROL_ARG_ROUTE] = ctlreq_route,
+	[CONTROL_ARG_PREFIX] = ctlreq_prefix,
 };
 
-
-/* Are the words those of ctlreq_fixed[i]? */
-static bool ctlreq_is_fixed(size_t i, char **argv, int argc)
+/*
+ * A request of c's words whose rest does not parse: its usage, or, if it
+ * takes nothing more, that it does not.
+ */
+static int ctlreq_usage(const struct control_command *c, char *why,
+			size_t why_len)
 {
-	const char *w1 = ctlreq_fixed[i].w1;
+	char line[CONTROL_REQ_MAX];
 
-	if (strcmp(argv[0], ctlreq_fixed[i].w0))
-		return false;
-	return w1 ? argc == 2 && !strcmp(argv[1], w1) : argc == 1;
+	if (!c->arg && !c->tap && c->json != CONTROL_JSON_WORD)
+		return ctlreq_fail(why, why_len, "%s: too many words (try "
+				   "help)", c->w0);
+	if (c->usage)
+		return ctlreq_fail(why, why_len, "usage: %s", c->usage);
+	control_usage(c, line, sizeof(line));
+	return ctlreq_fail(why, why_len, "usage: %.*s",
+			   (int)strcspn(line, "\n"), line);
 }
 
-/* Do the words start as those of ctlreq_views[i]? */
-static bool ctlreq_is_view(size_t i, char **argv, int argc)
+/*
+ * Words that are no command's: if w0 is the first of commands (of two
+ * words: none of whose second words came), the first one's usage, or
+ * their second words; else unknown.
+ */
+static int ctlreq_group(const char *w0, char *why, size_t why_len)
 {
-	const char *w1 = ctlreq_views[i].w1;
+	const struct control_command *c, *first = NULL;
+	char words[CONTROL_REQ_MAX] = "";
+	size_t at = 0;
 
-	if (strcmp(argv[0], ctlreq_views[i].w0))
-		return false;
-	return !w1 || (argc >= 2 && !strcmp(argv[1], w1));
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++) {
+		if (c->who == CONTROL_LOCAL || strcmp(c->w0, w0))
+			continue;
+		if (!first)
+			first = c;
+		if (at < sizeof(words))
+			at += (size_t)snprintf(words + at, sizeof(words) - at,
+					       "%s%s", at ? "|" : "", c->w1);
+	}
+	if (!first)
+		return ctlreq_fail(why, why_len, "unknown request (try help)");
+	if (first->usage)
+		return ctlreq_fail(why, why_len, "usage: %s", first->usage);
+	return ctlreq_fail(why, why_len, "usage: %s %s", w0, words);
 }
 
-static int ctlreq_view(size_t i, char **argv, int argc, struct ctlreq *r,
-		       char *why, size_t why_len)
+/*
+ * The words after c's own: "json" for its JSON form, its argument, a
+ * TAP; each parsed into r.
+ */
+static int ctlreq_rest(const struct control_command *c, char **argv,
+		       int argc, struct ctlreq *r, char *why, size_t why_len)
 {
-	int at = ctlreq_views[i].w1 ? 2 : 1;
+	int at = c->w1 ? 2 : 1;
 
-	r->kind = ctlreq_views[i].kind;
-	if (at < argc && !strcmp(argv[at], "json")) {
-		r->kind = ctlreq_views[i].json;
+	if (c->json && at < argc && !strcmp(argv[at], "json")) {
+		r->json = true;
 		at++;
 	}
-	if (at < argc && ctlreq_views[i].tap)
+	if (c->arg && at < argc)
+		r->arg = argv[at++];
+	if (c->tap && at < argc)
 		r->tap = argv[at++];
-	if (at < argc)
-		return ctlreq_fail(why, why_len, "usage: %s",
-				   ctlreq_views[i].usage);
-	return 0;
+	if (at < argc || (c->arg && !r->arg))
+		return ctlreq_usage(c, why, why_len);
+	return c->arg ? ctlreq_args[c->arg](r->arg, r, why, why_len) : 0;
 }
 
 int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 		 size_t why_len)
 {
+	const struct control_command *c;
 	char *argv[CTLREQ_MAX_WORDS];
-	size_t i;
 	int argc;
 
 	memset(r, 0, sizeof(*r));
 	if (!ctlreq_words(line, len, argv, &argc))
 		return ctlreq_fail(why, why_len, "malformed request");
-	for (i = 0; i < ARRAY_LEN(ctlreq_fixed); i++) {
-		if (ctlreq_is_fixed(i, argv, argc)) {
-			r->kind = ctlreq_fixed[i].kind;
-			return 0;
-		}
+	c = control_command(argv, argc);
+	if (c && c->who != CONTROL_LOCAL) {
+		r->kind = (enum ctlreq_kind)(c - control_commands);
+		return ctlreq_rest(c, argv, argc, r, why, why_len);
 	}
-	for (i = 0; i < ARRAY_LEN(ctlreq_views); i++)
-		if (ctlreq_is_view(i, argv, argc))
-			return ctlreq_view(i, argv, argc, r, why, why_len);
-	for (i = 0; i < ARRAY_LEN(ctlreq_parsed); i++)
-		if (!strcmp(argv[0], ctlreq_parsed[i].w0))
-			return ctlreq_parsed[i].parse(argv, argc, r, why,
-						      why_len);
-	/* A request's own words, and more ("config extra"). */
-	for (i = 0; i < ARRAY_LEN(ctlreq_fixed); i++)
-		if (!strcmp(argv[0], ctlreq_fixed[i].w0))
-			return ctlreq_fail(why, why_len, "%s: too many words "
-					   "(try help)", argv[0]);
+	if (!c)
+		return ctlreq_group(argv[0], why, why_len);
 	return ctlreq_fail(why, why_len, "unknown request (try help)");
 }

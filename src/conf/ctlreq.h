@@ -9,38 +9,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "conf/ctlproto.h"
 #include "conf/types.h"
-
-enum ctlreq_kind {
-	CTLREQ_SHOW = 0,
-	CTLREQ_STATS,
-	CTLREQ_STATS_JSON,
-	CTLREQ_METRICS,
-	CTLREQ_VERSION,
-	CTLREQ_HELP,
-	CTLREQ_FDB_SHOW,
-	/* Changes (ctlreq_changes()): */
-	CTLREQ_PEER_ADD,
-	CTLREQ_PEER_DEL,
-	CTLREQ_FDB_ADD,
-	CTLREQ_FDB_DEL,
-	/* Reads again. */
-	CTLREQ_TAPS,
-	CTLREQ_SHOW_JSON,
-	CTLREQ_FDB_SHOW_JSON,
-	CTLREQ_PEER_LIST,
-	CTLREQ_PEER_LIST_JSON,
-	CTLREQ_CONFIG,
-	CTLREQ_ROUTE_SHOW,
-	CTLREQ_ROUTE_SHOW_JSON,
-	/* Changes again. */
-	CTLREQ_ROUTE_ADD,
-	CTLREQ_ROUTE_DEL,
-};
 
 /* A request: what it asks, with its arguments parsed. */
 struct ctlreq {
-	enum ctlreq_kind kind;
+	enum ctlreq_kind kind;	/* its command's row (ctlproto.h) */
+	bool json;		/* its JSON form: "json" after its words */
 	const char *arg;	/* peer, fdb, route add|del: ADDR or entry,
 				 * as sent */
 	const char *tap;	/* fdb, route add|del: TAP, or NULL for the
@@ -79,21 +54,11 @@ int ctlreq_parse(char *line, size_t len, struct ctlreq *r, char *why,
 
 /*
  * Does r change the tunnel (peers, forwarding, routes), rather than read
- * it?
+ * it? Only root and --admin-group may.
  */
 static inline bool ctlreq_changes(const struct ctlreq *r)
 {
-	switch (r->kind) {
-	case CTLREQ_PEER_ADD:
-	case CTLREQ_PEER_DEL:
-	case CTLREQ_FDB_ADD:
-	case CTLREQ_FDB_DEL:
-	case CTLREQ_ROUTE_ADD:
-	case CTLREQ_ROUTE_DEL:
-		return true;
-	default:
-		return false;
-	}
+	return control_commands[r->kind].who == CONTROL_ADMINS;
 }
 
 #endif

@@ -43,6 +43,22 @@
 struct control_reply {
 	int status;		/* CONTROL_OK, CONTROL_EFAIL, CONTROL_EUSAGE */
 	char why[160];
+	const char *text;	/* what the reply starts with, if anything */
+};
+
+/*
+ * How a request of a kind (a command of ctlproto.h) is run: its row of
+ * control_handlers[].
+ */
+struct control_handler {
+	/* A change made now; a report started (cl->cur); r->text set. */
+	void (*run)(struct control_client *cl,
+		    const struct control_handler *h, const struct ctlreq *q,
+		    struct control_reply *r);
+	enum report_kind report;	/* control_report's: what it says */
+	enum report_kind json;		/* its JSON form */
+	bool tun;		/* control_report's TAP is a tun's */
+	const char *text;	/* control_text's answer */
 };
 
 static void control_fail(struct control_reply *r, int status,
@@ -391,10 +407,12 @@ static struct device *control_device(struct port *port, const char *dev,
 	return NULL;
 }
 
-static void control_peer(struct port *port, const struct ctlreq *q,
-			 struct control_reply *r)
+static void control_peer(struct control_client *cl,
+			 const struct control_handler *h,
+			 const struct ctlreq *q, struct control_reply *r)
 {
 	bool add = q->kind == CTLREQ_PEER_ADD;
+	struct port *port = cl->ctl->port;
 	int err;
 
 	err = add ? port_peer_add(port, &q->peer)
@@ -429,11 +447,12 @@ static const char *control_addr(const struct ipaddr *a, char *buf,
 	return buf;
 }
 
-static void control_fdb(struct port *port, const struct ctlreq *q,
-			struct control_reply *r)
+static void control_fdb(struct control_client *cl,
+			const struct control_handler *h,
+			const struct ctlreq *q, struct control_reply *r)
 {
 	bool add = q->kind == CTLREQ_FDB_ADD;
-	struct device *dev = control_device(port, q->tap, r);
+	struct device *dev = control_device(cl->ctl->port, q->tap, r);
 	char addr[INET6_ADDRSTRLEN];
 	int err;
 
@@ -482,11 +501,12 @@ static struct device *control_tun(struct port *port, const char *dev,
 	return d;
 }
 
-static void control_route(struct port *port, const struct ctlreq *q,
-			  struct control_reply *r)
+static void control_route(struct control_client *cl,
+			  const struct control_handler *h,
+			  const struct ctlreq *q, struct control_reply *r)
 {
 	bool add = q->kind == CTLREQ_ROUTE_ADD;
-	struct device *dev = control_tun(port, q->tap, r);
+	struct device *dev = control_tun(cl->ctl->port, q->tap, r);
 	char addr[INET6_ADDRSTRLEN];
 	int err;
 
@@ -519,54 +539,88 @@ static void control_route(struct port *port, const struct ctlreq *q,
 			 add ? "added" : "removed");
 }
 
-/* The reports, by request. */
-static const enum report_kind control_reports[] = {
-	[CTLREQ_SHOW] = REPORT_SHOW,
-	[CTLREQ_STATS] = REPORT_DUMP,
-	[CTLREQ_STATS_JSON] = REPORT_JSON,
-	[CTLREQ_METRICS] = REPORT_METRICS,
-	[CTLREQ_FDB_SHOW] = REPORT_FDB,
-	[CTLREQ_TAPS] = REPORT_TAPS,
-	[CTLREQ_SHOW_JSON] = REPORT_JSON,
-	[CTLREQ_FDB_SHOW_JSON] = REPORT_FDB_JSON,
-	[CTLREQ_PEER_LIST] = REPORT_PEERS,
-	[CTLREQ_PEER_LIST_JSON] = REPORT_PEERS_JSON,
-	[CTLREQ_CONFIG] = REPORT_CONFIG,
-	[CTLREQ_ROUTE_SHOW] = REPORT_ROUTES,
-	[CTLREQ_ROUTE_SHOW_JSON] = REPORT_ROUTES_JSON,
-};
-
-/* Start the report q asks for, of its TAP only if it names one. */
-static void control_report(struct control_client *cl, const struct ctlreq *q,
-			   struct control_reply *r)
+/* Start the report h says, of q's TAP only if it names one. */
+static void control_report(struct control_client *cl,
+			   const struct control_handler *h,
+			   const struct ctlreq *q, struct control_reply *r)
 {
 	const struct device *dev = NULL;
-	bool routes = q->kind == CTLREQ_ROUTE_SHOW ||
-		      q->kind == CTLREQ_ROUTE_SHOW_JSON;
 
 	if (q->tap) {
-		dev = routes ? control_tun(cl->ctl->port, q->tap, r)
+		dev = h->tun ? control_tun(cl->ctl->port, q->tap, r)
 			     : control_device(cl->ctl->port, q->tap, r);
 		if (!dev)
 			return;
 	}
-	report_start(&cl->cur, control_reports[q->kind]);
+	report_start(&cl->cur, q->json ? h->json : h->report);
 	if (dev)
 		report_only(&cl->cur, dev->idx);
 	cl->more = true;
 }
 
+/* The answer h has. */
+static void control_text(struct control_client *cl,
+			 const struct control_handler *h,
+			 const struct ctlreq *q, struct control_reply *r)
+{
+	r->text = h->text;
+}
+
+/* help: every request, as ctlreq.c parses them (ctlproto.h's table). */
+static void control_help_text(struct control_client *cl,
+			      const struct control_handler *h,
+			      const struct ctlreq *q, struct control_reply *r)
+{
+	static char help[CONTROL_HELP_MAX];
+	int n;
+
+	if (!help[0]) {
+		n = control_help(help, sizeof(help), false);
+		BUG_ON(n < 0 || (size_t)n >= sizeof(help));
+	}
+	r->text = help;
+}
+
 /*
- * Run request q of client cl: a change is made now; a report is started
- * (cl->cur), to be made as it is sent. The text the reply starts with,
- * if any, in *text.
+ * Each command's handler, by kind: every command of ctlproto.h's table
+ * but gsotunctl's own (CONTROL_LOCAL) has one (control_watch() checks).
+ */
+static const struct control_handler control_handlers[CTLREQ_N] = {
+	[CTLREQ_SHOW] = { .run = control_report, .report = REPORT_SHOW,
+			  .json = REPORT_JSON },
+	[CTLREQ_STATS] = { .run = control_report, .report = REPORT_DUMP,
+			   .json = REPORT_JSON },
+	[CTLREQ_METRICS] = { .run = control_report,
+			     .report = REPORT_METRICS },
+	[CTLREQ_VERSION] = { .run = control_text,
+			     .text = "gsotun " PACKAGE_VERSION "\n" },
+	[CTLREQ_HELP] = { .run = control_help_text },
+	[CTLREQ_TAPS] = { .run = control_report, .report = REPORT_TAPS },
+	[CTLREQ_PEER_ADD] = { .run = control_peer },
+	[CTLREQ_PEER_DEL] = { .run = control_peer },
+	[CTLREQ_PEER_LIST] = { .run = control_report, .report = REPORT_PEERS,
+			       .json = REPORT_PEERS_JSON },
+	[CTLREQ_FDB_SHOW] = { .run = control_report, .report = REPORT_FDB,
+			      .json = REPORT_FDB_JSON },
+	[CTLREQ_FDB_ADD] = { .run = control_fdb },
+	[CTLREQ_FDB_DEL] = { .run = control_fdb },
+	[CTLREQ_ROUTE_SHOW] = { .run = control_report,
+				.report = REPORT_ROUTES,
+				.json = REPORT_ROUTES_JSON, .tun = true },
+	[CTLREQ_ROUTE_ADD] = { .run = control_route },
+	[CTLREQ_ROUTE_DEL] = { .run = control_route },
+	[CTLREQ_CONFIG] = { .run = control_report, .report = REPORT_CONFIG },
+};
+
+/*
+ * Run request q of client cl, if it may: a change is made now; a report
+ * is started (cl->cur), to be made as it is sent.
  */
 static void control_run(struct control_client *cl, const struct ctlreq *q,
-			struct control_reply *r, const char **text)
+			struct control_reply *r)
 {
 	const struct control *c = cl->ctl;
 
-	*text = NULL;
 	if (ctlreq_changes(q) && !cl->may_change) {
 		if (c->has_admin)
 			control_fail(r, CONTROL_EFAIL, "permission denied: "
@@ -580,41 +634,7 @@ static void control_run(struct control_client *cl, const struct ctlreq *q,
 	}
 	if (ctlreq_changes(q))
 		port_stop(c->port);
-	switch (q->kind) {
-	case CTLREQ_VERSION:
-		*text = "gsotun " PACKAGE_VERSION "\n";
-		break;
-	case CTLREQ_HELP:
-		*text = control_help;
-		break;
-	case CTLREQ_PEER_ADD:
-	case CTLREQ_PEER_DEL:
-		control_peer(c->port, q, r);
-		break;
-	case CTLREQ_FDB_ADD:
-	case CTLREQ_FDB_DEL:
-		control_fdb(c->port, q, r);
-		break;
-	case CTLREQ_ROUTE_ADD:
-	case CTLREQ_ROUTE_DEL:
-		control_route(c->port, q, r);
-		break;
-	case CTLREQ_SHOW:
-	case CTLREQ_STATS:
-	case CTLREQ_STATS_JSON:
-	case CTLREQ_METRICS:
-	case CTLREQ_FDB_SHOW:
-	case CTLREQ_TAPS:
-	case CTLREQ_SHOW_JSON:
-	case CTLREQ_FDB_SHOW_JSON:
-	case CTLREQ_PEER_LIST:
-	case CTLREQ_PEER_LIST_JSON:
-	case CTLREQ_CONFIG:
-	case CTLREQ_ROUTE_SHOW:
-	case CTLREQ_ROUTE_SHOW_JSON:
-		control_report(cl, q, r);
-		break;
-	}
+	control_handlers[q->kind].run(cl, &control_handlers[q->kind], q, r);
 }
 
 /*
@@ -663,7 +683,6 @@ static bool control_answer(struct control_client *cl, char *line,
 			   size_t len)
 {
 	struct control_reply r = { .status = CONTROL_OK };
-	const char *text = NULL;
 	struct ctlreq q;
 	int n;
 
@@ -674,9 +693,9 @@ static bool control_answer(struct control_client *cl, char *line,
 			     "%d bytes)", CONTROL_REQ_MAX);
 	else if ((r.status = ctlreq_parse(line, len, &q, r.why,
 					  sizeof(r.why))) == CONTROL_OK)
-		control_run(cl, &q, &r, &text);
+		control_run(cl, &q, &r);
 	if (!r.status)
-		return control_fill(cl, "ok\n", text);
+		return control_fill(cl, "ok\n", r.text);
 	n = snprintf(cl->head, sizeof(cl->head), "error %d %s\n", r.status,
 		     r.why);
 	cl->head_len = (size_t)n < sizeof(cl->head) ? (size_t)n
@@ -957,6 +976,12 @@ static void control_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 void control_watch(struct control *c, struct ev_loop *loop,
 		   struct port *port)
 {
+	size_t i;
+
+	/* A command of the table that gsotun cannot run is a bug. */
+	for (i = 0; i < CTLREQ_N; i++)
+		BUG_ON(control_commands[i].who != CONTROL_LOCAL &&
+		       !control_handlers[i].run);
 	c->loop = loop;
 	c->port = port;
 	if (c->fd < 0)

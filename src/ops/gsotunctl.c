@@ -24,7 +24,6 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include "conf/ctlproto.h"
-#include "conf/optable.h"
 
 /* Seconds to wait for gsotun: it answers within its own loop's turn. */
 #define CTL_TIMEOUT 10
@@ -47,6 +46,11 @@ const char *argp_program_version = "gsotunctl " PACKAGE_VERSION;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const struct argp_option ctl_options[] = {
+	/*
+	 * The commands of a JSON form (ctlproto.h's .json), in an order of
+	 * their own, as in ctl_request()'s refusal (tests/cli.sh checks
+	 * both against gsotunctl help).
+	 */
 	{ .name = "json", .key = CTL_OPT_JSON,
 	  .doc = "show, stats, fdb show, route show, peer list: as one "
 		 "JSON object (its fields in gsotunctl(8))" },
@@ -58,39 +62,15 @@ static const struct argp_option ctl_options[] = {
 	{ 0 }
 };
 
-static const char ctl_doc[] =
+/* --help's text, before its commands (ctl_doc_make() adds them). */
+static const char ctl_doc_head[] =
 	"gsotunctl -- ask a running gsotun what it does, or change its peers, "
 	"forwarding table and routes."
 	"\v"
-	"Commands:\n"
-	"  show [TAP]                 the tunnel, its peers and drops\n"
-	"  stats                      every counter\n"
-	"  metrics                    every counter, for Prometheus\n"
-	"  peer add|del ADDR          a peer more, or one less\n"
-	"  peer list                  the peers\n"
-	"  fdb show [TAP]             the forwarding table\n"
-	"  fdb add MAC[@VID]=ADDR [TAP]\n"
-	"  fdb del MAC[@VID] [TAP]    a static entry more, or one less\n"
-	"  route show [TAP]           a tun's routes (--mode tun)\n"
-	"  route add PREFIX=ADDR [TAP]\n"
-	"  route del PREFIX [TAP]     a route more, or one less\n"
-	"  config                     the configuration running, as\n"
-	"                             gsotun --config reads it\n"
-	"  version                    the version of the gsotun asked\n"
-	"  taps                       its taps, the main one first\n"
-	"  list                       the gsotun of this namespace, their "
-	"taps\n"
-	"  help                       the requests (no gsotun is asked)\n"
-	"\n"
-	"DEV is a tap (its --dev, or a --vni or --key N=DEV): the command "
-	"goes to the gsotun that has it, and is about that tap where it "
-	"takes a TAP and none is given. It may be left out when one gsotun "
-	"runs in this network namespace (then TAP is its main tap, or all "
-	"of them for show, fdb show and route show). Without a command: "
-	"show.\n"
-	"\n"
-	"Exit status: 0 on success, 1 when gsotun refused or cannot be "
-	"reached, 64 on a usage error.";
+	"Commands:\n";
+
+/* Where --help's line of a command says what it does. */
+#define CTL_DOC_COLUMN 29
 
 static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -116,11 +96,11 @@ static error_t ctl_parse_opt(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp ctl_argp = {
+/* ctl_doc_make() gives its doc. */
+static struct argp ctl_argp = {
 	.options = ctl_options,
 	.parser = ctl_parse_opt,
 	.args_doc = "[DEV] [COMMAND [ARG...]]",
-	.doc = ctl_doc,
 };
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
@@ -416,41 +396,6 @@ static void ctl_dev_name(const char *dev, char *name, size_t len)
 		snprintf(name, len, "@%s%s", CONTROL_PREFIX, dev);
 }
 
-/*
- * The commands that take --json (sent as "json" after their words), or
- * a TAP, which DEV is when none is given: after args more words.
- */
-static const struct ctl_command {
-	const char *w0, *w1;	/* w1 NULL: one word */
-	bool json, tap;
-	int args;
-} ctl_commands[] = {
-	{ .w0 = "show", .w1 = NULL, .json = true, .tap = true, .args = 0 },
-	{ .w0 = "stats", .w1 = NULL, .json = true, .tap = false, .args = 0 },
-	{ .w0 = "fdb", .w1 = "show", .json = true, .tap = true, .args = 0 },
-	{ .w0 = "fdb", .w1 = "add", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "fdb", .w1 = "del", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "route", .w1 = "show", .json = true, .tap = true, .args = 0 },
-	{ .w0 = "route", .w1 = "add", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "route", .w1 = "del", .json = false, .tap = true, .args = 1 },
-	{ .w0 = "peer", .w1 = "list", .json = true, .tap = false, .args = 0 },
-};
-
-/* The command the n words w start with, if one of ctl_commands[]. */
-static const struct ctl_command *ctl_command(char **w, int n)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(ctl_commands) / sizeof(*ctl_commands); i++) {
-		const struct ctl_command *c = &ctl_commands[i];
-
-		if (!strcmp(w[0], c->w0) &&
-		    (!c->w1 || (n > 1 && !strcmp(w[1], c->w1))))
-			return c;
-	}
-	return NULL;
-}
-
 /* word after what buf holds (*at bytes), a space between. */
 static void ctl_word(char *buf, size_t len, size_t *at, const char *word)
 {
@@ -463,7 +408,8 @@ static void ctl_word(char *buf, size_t len, size_t *at, const char *word)
 
 /*
  * The request line from the command words ("show" without any), "json"
- * after the command's own words with --json, and dev as its TAP.
+ * after the command's own words with --json, and dev as its TAP where
+ * the command takes one (ctlproto.h) and none is given.
  */
 static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 			size_t len)
@@ -471,7 +417,7 @@ static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 	static char *show[] = { "show" };
 	char **w = a->n_words ? a->words : show;
 	int n = a->n_words ? a->n_words : 1, i, own, rest;
-	const struct ctl_command *c = ctl_command(w, n);
+	const struct control_command *c = control_command(w, n);
 	size_t at = 0;
 
 	if (a->json && !(c && c->json))
@@ -485,7 +431,7 @@ static void ctl_request(const struct ctl_args *a, const char *dev, char *buf,
 			ctl_word(buf, len, &at, w[i]);
 	}
 	rest = n - own - (n > own && !strcmp(w[own], "json"));
-	if (dev && c && c->tap && rest == c->args)
+	if (dev && c && c->tap && rest == (c->arg ? 1 : 0))
 		ctl_word(buf, len, &at, dev);
 	if (at + 1 >= len)
 		ctl_die(EX_USAGE, "request too long (at most %d bytes)",
@@ -695,25 +641,6 @@ static bool ctl_has_tap(const struct ctl_body *b, const char *dev)
 	return false;
 }
 
-/* A first word gsotunctl takes as a command, not as DEV. */
-static bool ctl_is_command(const char *word)
-{
-	return control_is_command(word) || !strcmp(word, "list");
-}
-
-/*
- * The command closest to word, gsotunctl's own list too, if one is close
- * (a letter or two off, as optable_closest() judges options); or NULL.
- */
-static const char *ctl_closest(const char *word)
-{
-	const char *own[] = { "list" };
-	const char *hit = optable_nearest(word, strlen(word), control_commands,
-					  control_n_commands);
-
-	return hit ? hit : optable_nearest(word, strlen(word), own, 1);
-}
-
 /*
  * word is no command: said, with the one it may be a slip for; where no
  * tap is named (--control), or none of that name is here.
@@ -721,7 +648,7 @@ static const char *ctl_closest(const char *word)
 static void __attribute__((noreturn)) ctl_unknown(const char *word,
 						  bool control)
 {
-	const char *near = ctl_closest(word);
+	const char *near = control_closest(word);
 
 	if (near)
 		ctl_die(EX_USAGE, "unknown command '%s'; did you mean '%s'?%s",
@@ -811,7 +738,7 @@ static int ctl_open(const struct ctl_args *a, const char *dev, char *name,
 	}
 	if (dev)
 		return ctl_find_tap(dev, !a->n_words ||
-					 !ctl_is_command(a->words[0]),
+					 !control_is_command(a->words[0]),
 				    name, len);
 	return ctl_find_one(name, len);
 }
@@ -877,10 +804,12 @@ static int ctl_list(const struct ctl_args *a, const char *dev)
 /* help: the requests, and list, which gsotunctl answers itself. */
 static int ctl_help(const struct ctl_args *a)
 {
+	char help[CONTROL_HELP_MAX];
+
 	if (a->json || a->n_words > 1)
 		ctl_die(EX_USAGE, "help takes nothing more");
-	if (fputs(control_help, stdout) == EOF || puts("list") == EOF ||
-	    fflush(stdout))
+	control_help(help, sizeof(help), true);
+	if (fputs(help, stdout) == EOF || fflush(stdout))
 		ctl_die(EXIT_FAILURE, "cannot write the help");
 	return EXIT_SUCCESS;
 }
@@ -904,19 +833,125 @@ static int ctl_reply(int fd)
 	return EXIT_SUCCESS;
 }
 
+/*
+ * The line of c in --help, its second word w1 (two: "add|del"), and doc
+ * after it ("\n" in it goes on at its column).
+ */
+static void ctl_doc_line(FILE *out, const struct control_command *c,
+			 const char *w1, const char *doc)
+{
+	const char *arg = control_arg_names[c->arg];
+	int n;
+
+	n = fprintf(out, "  %s%s%s%s%s%s", c->w0, w1 ? " " : "", w1 ? w1 : "",
+		    arg ? " " : "", arg ? arg : "", c->tap ? " [TAP]" : "");
+	if (!doc) {
+		fputc('\n', out);
+		return;
+	}
+	if (n >= CTL_DOC_COLUMN) {
+		fputc('\n', out);
+		n = 0;
+	}
+	for (; *doc; doc++) {
+		for (; n < CTL_DOC_COLUMN; n++)
+			fputc(' ', out);
+		fputc(*doc, out);
+		n = *doc == '\n' ? 0 : n + 1;
+	}
+	fputc('\n', out);
+}
+
+/*
+ * The command of row i in --help, said with the next if it has no doc
+ * ("peer add|del ADDR" if they take the same); the row said last.
+ */
+static size_t ctl_doc_command(FILE *out, size_t i)
+{
+	const struct control_command *c = &control_commands[i], *d = c + 1;
+	char w1[64];
+
+	if (c->doc || i + 1 == CTLREQ_N || !c->w1 || !d->w1 ||
+	    strcmp(c->w0, d->w0) || c->arg != d->arg || c->tap != d->tap ||
+	    c->about != d->about) {
+		ctl_doc_line(out, c, c->w1, c->doc);
+		return i;
+	}
+	snprintf(w1, sizeof(w1), "%s|%s", c->w1, d->w1);
+	ctl_doc_line(out, c, w1, d->doc);
+	return i + 1;
+}
+
+/* The reports of a tap, or of all: "show, fdb show and route show". */
+static void ctl_doc_taps(FILE *out)
+{
+	const struct control_command *c;
+	int n = 0, k = 0;
+
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++)
+		n += c->tap && !c->arg;
+	for (c = control_commands; c < control_commands + CTLREQ_N; c++) {
+		if (!c->tap || c->arg)
+			continue;
+		fprintf(out, "%s%s%s%s", k ? (k == n - 1 ? " and " : ", ") : "",
+			c->w0, c->w1 ? " " : "", c->w1 ? c->w1 : "");
+		k++;
+	}
+}
+
+/*
+ * --help's doc: its head, the commands (ctlproto.h's table) by what
+ * they are about, then DEV and the exit status.
+ */
+static char *ctl_doc_make(void)
+{
+	unsigned int about;
+	char *doc = NULL;
+	size_t len, i;
+	FILE *out = open_memstream(&doc, &len);
+
+	if (!out)
+		ctl_die(EXIT_FAILURE, "out of memory");
+	fputs(ctl_doc_head, out);
+	for (about = CONTROL_ABOUT_TUNNEL; about <= CONTROL_ABOUT_GSOTUNCTL;
+	     about++)
+		for (i = 0; i < CTLREQ_N; i++)
+			if (control_commands[i].about == about)
+				i = ctl_doc_command(out, i);
+	fputs("\n"
+	      "DEV is a tap (its --dev, or a --vni or --key N=DEV): the "
+	      "command goes to the gsotun that has it, and is about that tap "
+	      "where it takes a TAP and none is given. It may be left out "
+	      "when one gsotun runs in this network namespace (then TAP is "
+	      "its main tap, or all of them for ", out);
+	ctl_doc_taps(out);
+	fputs("). Without a command: show.\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 when gsotun refused or cannot be "
+	      "reached, 64 on a usage error.", out);
+	if (ferror(out) | fclose(out))
+		ctl_die(EXIT_FAILURE, "out of memory");
+	return doc;
+}
+
 int main(int argc, char **argv)
 {
 	char req[CONTROL_REQ_MAX + 1], name[sizeof(req)];
 	struct ctl_args a = { 0 };
 	const char *dev = NULL;
+	char *doc;
 	int fd;
 
 	argp_err_exit_status = EX_USAGE;
+	doc = ctl_doc_make();
+	ctl_argp.doc = doc;
 	argp_parse(&ctl_argp, argc, argv, 0, NULL, &a);
+	free(doc);
+	ctl_argp.doc = NULL;
 	/* --control names the socket: the first word is the command. */
-	if (a.control && a.n_words && !ctl_is_command(a.words[0]))
+	if (a.control && a.n_words && !control_is_command(a.words[0]))
 		ctl_unknown(a.words[0], true);
-	if (!a.control && a.n_words && !ctl_is_command(a.words[0])) {
+	if (!a.control && a.n_words && !control_is_command(a.words[0])) {
 		dev = *a.words++;
 		a.n_words--;
 		if (strlen(dev) >= IFNAMSIZ)
