@@ -146,7 +146,7 @@ static const char *conffile_invalid(const char *name, const char *value,
 			 near ? "?)" : "");
 		return buf;
 	}
-	if (o->key == OPT_CONFIG || o->key == OPT_CHECK) {
+	if (optable_row(o->key)->put == OPTABLE_PUT_NONE) {
 		snprintf(buf, len, "%s is for the command line only", name);
 		return buf;
 	}
@@ -226,20 +226,10 @@ int conffile_row(unsigned int i)
 
 	if (!o->name && !o->doc)
 		return 0;
-	if (!o->name || o->key == OPT_CONFIG || o->key == OPT_CHECK)
+	if (optable_rows[i].kind == OPTABLE_GROUP ||
+	    optable_rows[i].put == OPTABLE_PUT_NONE)
 		return -1;
 	return o->key;
-}
-
-/* The long name of key. */
-static const char *conffile_name(int key)
-{
-	const struct argp_option *o;
-
-	for (o = optable; o->name || o->doc; o++)
-		if (o->name && o->key == key)
-			return o->name;
-	return "?";
 }
 
 /*
@@ -267,10 +257,10 @@ static bool conffile_fits(const char *value)
 static void conffile_put_str(FILE *out, int key, const char *value)
 {
 	if (conffile_fits(value))
-		fprintf(out, "%s %s\n", conffile_name(key), value);
+		fprintf(out, "%s %s\n", optable_name(key), value);
 	else
 		fprintf(out, "# %s: its value cannot be written here\n",
-			conffile_name(key));
+			optable_name(key));
 }
 
 /* An address of family at addr, as text in buf (INET6_ADDRSTRLEN). */
@@ -286,7 +276,7 @@ static void conffile_put_cidr(FILE *out, int key, const char *dev,
 {
 	char buf[INET6_ADDRSTRLEN];
 
-	fprintf(out, "%s %s%s%s/%u\n", conffile_name(key), dev,
+	fprintf(out, "%s %s%s%s/%u\n", optable_name(key), dev,
 		*dev ? "=" : "", conffile_addr(c->family, &c->addr, buf),
 		c->prefix);
 }
@@ -295,7 +285,7 @@ void conffile_put_remote(FILE *out, const struct ipaddr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
 
-	fprintf(out, "%s %s\n", conffile_name(OPT_REMOTE),
+	fprintf(out, "%s %s\n", optable_name(OPT_REMOTE),
 		conffile_addr(a->family, &a->addr, buf));
 }
 
@@ -303,7 +293,7 @@ void conffile_put_local(FILE *out, const struct ipaddr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
 
-	fprintf(out, "%s %s\n", conffile_name(OPT_LOCAL),
+	fprintf(out, "%s %s\n", optable_name(OPT_LOCAL),
 		conffile_addr(a->family, &a->addr, buf));
 }
 
@@ -314,7 +304,7 @@ void conffile_put_fdb(FILE *out, const char *dev, const uint8_t *mac,
 
 	if (vlan)
 		snprintf(vid, sizeof(vid), "@%u", vlan);
-	fprintf(out, "%s %s%s%s%s=%s\n", conffile_name(OPT_FDB),
+	fprintf(out, "%s %s%s%s%s=%s\n", optable_name(OPT_FDB),
 		dev ? dev : "", dev && *dev ? "=" : "", mac_ntoa(mac, text),
 		vid, conffile_addr(peer->family, &peer->addr, buf));
 }
@@ -324,7 +314,7 @@ void conffile_put_route(FILE *out, const char *dev, const struct cidr *prefix,
 {
 	char net[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN];
 
-	fprintf(out, "%s %s%s%s/%u=%s\n", conffile_name(OPT_ROUTE),
+	fprintf(out, "%s %s%s%s/%u=%s\n", optable_name(OPT_ROUTE),
 		dev ? dev : "", dev && *dev ? "=" : "",
 		conffile_addr(prefix->family, &prefix->addr, net),
 		prefix->prefix, conffile_addr(peer->family, &peer->addr, buf));
@@ -334,7 +324,7 @@ static void conffile_put_mac(FILE *out, const struct config_mac *m)
 {
 	char text[MAC_TEXT_LEN];
 
-	fprintf(out, "%s %s%s%s\n", conffile_name(OPT_MAC), m->dev,
+	fprintf(out, "%s %s%s%s\n", optable_name(OPT_MAC), m->dev,
 		m->dev[0] ? "=" : "", mac_ntoa(m->mac, text));
 }
 
@@ -347,7 +337,7 @@ static void conffile_put_cpus(FILE *out, const uint16_t *cpus,
 {
 	unsigned int i, j;
 
-	fprintf(out, "%s ", conffile_name(OPT_CPUS));
+	fprintf(out, "%s ", optable_name(OPT_CPUS));
 	for (i = 0; i < n; i = j + 1) {
 		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
 			;
@@ -367,7 +357,7 @@ static const char *conffile_df_name(enum df_mode df)
  * --vni or --key: the main tap's when it is not the default (VNI 1, no
  * key), then the other taps', N=DEV. false past the last.
  */
-static bool conffile_put_id(FILE *out, const struct config *c, int key,
+static bool conffile_opt_id(FILE *out, const struct config *c, int key,
 			    unsigned int item)
 {
 	bool keyed = encap_takes(c->encap.type, ENCAP_OPT_KEY);
@@ -376,14 +366,14 @@ static bool conffile_put_id(FILE *out, const struct config *c, int key,
 	if (keyed != (key == OPT_KEY))
 		return false;
 	if (main && !item) {
-		fprintf(out, "%s %u\n", conffile_name(key),
+		fprintf(out, "%s %u\n", optable_name(key),
 			encap_id(&c->encap));
 		return true;
 	}
 	item -= main;
 	if (item >= c->n_taps)
 		return false;
-	fprintf(out, "%s %u=%s\n", conffile_name(key), c->taps[item].id,
+	fprintf(out, "%s %u=%s\n", optable_name(key), c->taps[item].id,
 		c->taps[item].dev);
 	return true;
 }
@@ -392,7 +382,7 @@ static bool conffile_put_id(FILE *out, const struct config *c, int key,
 static bool conffile_put_flag(FILE *out, int key, bool on, unsigned int item)
 {
 	if (on && !item)
-		fprintf(out, "%s\n", conffile_name(key));
+		fprintf(out, "%s\n", optable_name(key));
 	return on && !item;
 }
 
@@ -410,207 +400,269 @@ static bool conffile_put_num(FILE *out, int key, unsigned long long v,
 			     unsigned long long def, unsigned int item)
 {
 	if (v != def && !item)
-		fprintf(out, "%s %llu\n", conffile_name(key), v);
+		fprintf(out, "%s %llu\n", optable_name(key), v);
 	return v != def && !item;
 }
 
-/* Options of the tunnel: the underlay and its packets' outer headers. */
-static bool conffile_put_tunnel(FILE *out, const struct config *c, int key,
+/*
+ * The writers of the PUT(fn) options, optlist.h's: the item-th line of
+ * option key, or false when there is none.
+ */
+static bool conffile_opt_remote(FILE *out, const struct config *c, int key,
 				unsigned int i)
 {
-	enum encap_type t = c->encap.type;
-	bool udp = encap_is_udp(t);
+	if (i < c->n_remotes_cmd)
+		conffile_put_remote(out, &c->remotes[i]);
+	return i < c->n_remotes_cmd;
+}
+
+static bool conffile_opt_local(FILE *out, const struct config *c, int key,
+			       unsigned int i)
+{
 	char buf[INET6_ADDRSTRLEN];
 
-	switch (key) {
-	case OPT_REMOTE:
-		if (i < c->n_remotes_cmd)
-			conffile_put_remote(out, &c->remotes[i]);
-		return i < c->n_remotes_cmd;
-	case OPT_LOCAL:
-		return conffile_put_set(out, key, c->local.family ?
-					conffile_addr(c->local.family,
-						      &c->local.addr, buf) :
-					NULL, i);
-	case OPT_ALLOW:
-		if (i < c->n_allow)
-			conffile_put_cidr(out, key, "", &c->allow[i]);
-		return i < c->n_allow;
-	case OPT_PORT:
-		return udp && conffile_put_num(out, key, c->port,
-					       encap_default_port(t), i);
-	case OPT_SOURCE_PORTS:
-		return udp && conffile_put_num(out, key, c->src_ports,
-					       CONFIG_SRC_PORTS, i);
-	case OPT_TTL:
-		return conffile_put_num(out, key, c->ttl, 0, i);
-	case OPT_TOS:
-		if (c->tos_mode == TOS_INHERIT)
-			return conffile_put_set(out, key, "inherit", i);
-		return conffile_put_num(out, key, c->tos, 0, i);
-	case OPT_DF:
-		return conffile_put_set(out, key, c->df != DF_UNSET ?
-					conffile_df_name(c->df) : NULL, i);
-	case OPT_PMTUD:
-		return conffile_put_set(out, key, c->pmtud ? NULL : "off", i);
-	}
-	return false;
+	return conffile_put_set(out, key, c->local.family ?
+				 conffile_addr(c->local.family, &c->local.addr,
+					       buf) : NULL, i);
 }
 
-/* Options of forwarding and routing: entries, learning, peers, EVPN. */
-static bool conffile_put_forwarding(FILE *out, const struct config *c, int key,
-				    unsigned int i)
+static bool conffile_opt_allow(FILE *out, const struct config *c, int key,
+			       unsigned int i)
 {
-	switch (key) {
-	case OPT_FDB:
-		if (i < c->n_fdb_cmd)
-			conffile_put_fdb(out, c->fdb[i].dev, c->fdb[i].mac,
-					 c->fdb[i].vlan, &c->fdb[i].peer);
-		return i < c->n_fdb_cmd;
-	case OPT_LEARNING:
-		return conffile_put_flag(out, key, c->learning, i);
-	case OPT_AGEING:
-		return conffile_put_num(out, key, c->ageing, CONFIG_AGEING, i);
-	case OPT_MAX_ADDRESS:
-		return conffile_put_num(out, key, c->max_address,
-					CONFIG_MAX_ADDRESS, i);
-	case OPT_ROUTE:
-		if (i < c->n_routes_cmd)
-			conffile_put_route(out, c->routes[i].dev,
-					   &c->routes[i].prefix,
-					   &c->routes[i].peer);
-		return i < c->n_routes_cmd;
-	case OPT_STRICT_SOURCE:
-		return conffile_put_flag(out, key, c->strict_source, i);
-	case OPT_PEERS:
-		return conffile_put_set(out, key, c->peers_file, i);
-	case OPT_EVPN:
-		return conffile_put_flag(out, key, c->evpn, i);
-	case OPT_EVPN_PORT:
-		/* Refused without --evpn, where it stays the default. */
-		return c->evpn && conffile_put_num(out, key, c->evpn_port,
-						   CONFIG_EVPN_PORT, i);
-	case OPT_EVPN_VTEPS:
-		return c->evpn && conffile_put_num(out, key,
-						   c->evpn_vteps,
-						   CONFIG_EVPN_VTEPS, i);
-	}
-	return false;
+	if (i < c->n_allow)
+		conffile_put_cidr(out, key, "", &c->allow[i]);
+	return i < c->n_allow;
 }
 
-/* Options of the encapsulation: its type, id and outer checksum. */
-static bool conffile_put_encap(FILE *out, const struct config *c, int key,
+/* --port and --source-ports: of a UDP encapsulation, not its default. */
+static bool conffile_opt_port(FILE *out, const struct config *c, int key,
+			      unsigned int i)
+{
+	enum encap_type t = c->encap.type;
+
+	return encap_is_udp(t) &&
+	       conffile_put_num(out, key, c->port, encap_default_port(t), i);
+}
+
+static bool conffile_opt_source_ports(FILE *out, const struct config *c,
+				      int key, unsigned int i)
+{
+	return encap_is_udp(c->encap.type) &&
+	       conffile_put_num(out, key, c->src_ports, CONFIG_SRC_PORTS, i);
+}
+
+static bool conffile_opt_tos(FILE *out, const struct config *c, int key,
+			     unsigned int i)
+{
+	if (c->tos_mode == TOS_INHERIT)
+		return conffile_put_set(out, key, "inherit", i);
+	return conffile_put_num(out, key, c->tos, 0, i);
+}
+
+static bool conffile_opt_df(FILE *out, const struct config *c, int key,
+			    unsigned int i)
+{
+	return conffile_put_set(out, key, c->df != DF_UNSET ?
+				 conffile_df_name(c->df) : NULL, i);
+}
+
+static bool conffile_opt_pmtud(FILE *out, const struct config *c, int key,
+			       unsigned int i)
+{
+	return conffile_put_set(out, key, c->pmtud ? NULL : "off", i);
+}
+
+static bool conffile_opt_fdb(FILE *out, const struct config *c, int key,
+			     unsigned int i)
+{
+	if (i < c->n_fdb_cmd)
+		conffile_put_fdb(out, c->fdb[i].dev, c->fdb[i].mac,
+				 c->fdb[i].vlan, &c->fdb[i].peer);
+	return i < c->n_fdb_cmd;
+}
+
+static bool conffile_opt_route(FILE *out, const struct config *c, int key,
+			       unsigned int i)
+{
+	if (i < c->n_routes_cmd)
+		conffile_put_route(out, c->routes[i].dev, &c->routes[i].prefix,
+				   &c->routes[i].peer);
+	return i < c->n_routes_cmd;
+}
+
+static bool conffile_opt_encap(FILE *out, const struct config *c, int key,
 			       unsigned int i)
 {
 	enum encap_type t = c->encap.type;
-	bool udp = encap_is_udp(t);
 
-	switch (key) {
-	case OPT_ENCAP:
-		return conffile_put_set(out, key, t != CONFIG_ENCAP ?
-					encap_name(t) : NULL, i);
-	case OPT_VNI:
-	case OPT_KEY:
-		return conffile_put_id(out, c, key, i);
-	case OPT_CSUM:
-		/* On by default for UDP (udpcsum), off for GRE (ip_gre). */
-		return conffile_put_flag(out, key, c->csum && !udp, i);
-	case OPT_NO_CSUM:
-		return conffile_put_flag(out, key, !c->csum && udp, i);
-	case OPT_SEQ:
-		return conffile_put_flag(out, key, c->encap.gre_seq, i);
-	}
-	return false;
+	return conffile_put_set(out, key, t != CONFIG_ENCAP ?
+				 encap_name(t) : NULL, i);
 }
 
-/* Options of the taps. */
-static bool conffile_put_device(FILE *out, const struct config *c, int key,
+/* On by default for UDP (udpcsum), off for GRE (ip_gre). */
+static bool conffile_opt_csum(FILE *out, const struct config *c, int key,
+			      unsigned int i)
+{
+	return conffile_put_flag(out, key,
+				 c->csum && !encap_is_udp(c->encap.type), i);
+}
+
+static bool conffile_opt_no_csum(FILE *out, const struct config *c, int key,
+				 unsigned int i)
+{
+	return conffile_put_flag(out, key,
+				 !c->csum && encap_is_udp(c->encap.type), i);
+}
+
+static bool conffile_opt_mode(FILE *out, const struct config *c, int key,
+			      unsigned int i)
+{
+	return conffile_put_set(out, key, c->encap.l3 ? "tun" : NULL, i);
+}
+
+static bool conffile_opt_dev(FILE *out, const struct config *c, int key,
+			     unsigned int i)
+{
+	return conffile_put_set(out, key, strcmp(c->dev, CONFIG_DEV) ?
+				 c->dev : NULL, i);
+}
+
+static bool conffile_opt_mtu(FILE *out, const struct config *c, int key,
+			     unsigned int i)
+{
+	return conffile_put_num(out, key, c->mtu, 0, i);
+}
+
+static bool conffile_opt_address(FILE *out, const struct config *c, int key,
+				 unsigned int i)
+{
+	if (i < c->n_addrs)
+		conffile_put_cidr(out, key, c->addr_dev[i], &c->addrs[i]);
+	return i < c->n_addrs;
+}
+
+static bool conffile_opt_mac(FILE *out, const struct config *c, int key,
+			     unsigned int i)
+{
+	if (i < c->n_macs)
+		conffile_put_mac(out, &c->macs[i]);
+	return i < c->n_macs;
+}
+
+static bool conffile_opt_no_offload(FILE *out, const struct config *c,
+				    int key, unsigned int i)
+{
+	return conffile_put_flag(out, key, !c->offload, i);
+}
+
+/* --no-offload says it already. */
+static bool conffile_opt_no_gro(FILE *out, const struct config *c, int key,
 				unsigned int i)
+{
+	return conffile_put_flag(out, key, !c->gro && c->offload, i);
+}
+
+static bool conffile_opt_udp_gro(FILE *out, const struct config *c, int key,
+				 unsigned int i)
 {
 	static const char *const udp_gro[] = {
 		[UDP_GRO_AUTO] = "auto", [UDP_GRO_ON] = "on",
 		[UDP_GRO_OFF] = "off",
 	};
 
-	switch (key) {
-	case OPT_MODE:
-		return conffile_put_set(out, key, c->encap.l3 ? "tun" : NULL,
-					i);
-	case OPT_DEV:
-		return conffile_put_set(out, key, strcmp(c->dev, CONFIG_DEV) ?
-					c->dev : NULL, i);
-	case OPT_MTU:
-		return conffile_put_num(out, key, c->mtu, 0, i);
-	case OPT_ADDRESS:
-		if (i < c->n_addrs)
-			conffile_put_cidr(out, key, c->addr_dev[i],
-					  &c->addrs[i]);
-		return i < c->n_addrs;
-	case OPT_MAC:
-		if (i < c->n_macs)
-			conffile_put_mac(out, &c->macs[i]);
-		return i < c->n_macs;
-	case OPT_NO_OFFLOAD:
-		return conffile_put_flag(out, key, !c->offload, i);
-	case OPT_NO_GRO:
-		/* --no-offload says it already. */
-		return conffile_put_flag(out, key, !c->gro && c->offload, i);
-	case OPT_UDP_GRO:
-		return conffile_put_set(out, key, c->udp_gro != UDP_GRO_AUTO ?
-					udp_gro[c->udp_gro] : NULL, i);
-	case OPT_QUEUES:
-		if (!c->queues)
-			return conffile_put_set(out, key, "auto", i);
-		return conffile_put_num(out, key, c->queues, CONFIG_QUEUES, i);
-	case OPT_CPUS:
-		if (c->n_cpus && !i)
-			conffile_put_cpus(out, c->cpus, c->n_cpus);
-		return c->n_cpus && !i;
-	}
-	return false;
+	return conffile_put_set(out, key, c->udp_gro != UDP_GRO_AUTO ?
+				 udp_gro[c->udp_gro] : NULL, i);
 }
 
-/* Options of the process: messages, daemon, control socket, privileges. */
-static bool conffile_put_process(FILE *out, const struct config *c, int key,
+static bool conffile_opt_queues(FILE *out, const struct config *c, int key,
+				unsigned int i)
+{
+	if (!c->queues)
+		return conffile_put_set(out, key, "auto", i);
+	return conffile_put_num(out, key, c->queues, CONFIG_QUEUES, i);
+}
+
+static bool conffile_opt_cpus(FILE *out, const struct config *c, int key,
+			      unsigned int i)
+{
+	if (c->n_cpus && !i)
+		conffile_put_cpus(out, c->cpus, c->n_cpus);
+	return c->n_cpus && !i;
+}
+
+/* -v and -q: the name once for each step from 0. */
+static bool conffile_opt_verbose(FILE *out, const struct config *c, int key,
 				 unsigned int i)
 {
-	switch (key) {
-	case 'v':
-		if ((int)i < c->verbosity)
-			fprintf(out, "%s\n", conffile_name(key));
-		return (int)i < c->verbosity;
-	case 'q':
-		if ((int)i < -c->verbosity)
-			fprintf(out, "%s\n", conffile_name(key));
-		return (int)i < -c->verbosity;
-	case OPT_LOG_TIME:
-		return conffile_put_flag(out, key, c->log_time, i);
-	case OPT_DAEMON:
-		return conffile_put_flag(out, key, c->daemon, i);
-	case OPT_PIDFILE:
-		return conffile_put_set(out, key, c->pidfile, i);
-	case OPT_CONTROL:
-		return conffile_put_set(out, key, c->control, i);
-	case OPT_ADMIN_GROUP:
-		return conffile_put_set(out, key, c->admin_group, i);
-	case OPT_USER:
-		return conffile_put_set(out, key, c->user, i);
-	case OPT_CHROOT:
-		return conffile_put_set(out, key, c->chroot, i);
-	case OPT_NO_SECCOMP:
-		return conffile_put_flag(out, key, !c->seccomp, i);
+	if ((int)i < c->verbosity)
+		fprintf(out, "%s\n", optable_name(key));
+	return (int)i < c->verbosity;
+}
+
+static bool conffile_opt_quiet(FILE *out, const struct config *c, int key,
+			       unsigned int i)
+{
+	if ((int)i < -c->verbosity)
+		fprintf(out, "%s\n", optable_name(key));
+	return (int)i < -c->verbosity;
+}
+
+static bool conffile_opt_control(FILE *out, const struct config *c, int key,
+				 unsigned int i)
+{
+	return conffile_put_set(out, key, c->control, i);
+}
+
+typedef bool conffile_writer(FILE *out, const struct config *c, int key,
+			     unsigned int item);
+
+#define PUT_SAME NULL
+#define PUT_NONE NULL
+#define PUT(fn) conffile_opt_##fn
+#define G(d)
+#define O(k, n, a, parse, put, d) [OPT_##k] = put,
+#define L(letter, n, f, parse, put, d) [letter] = put,
+static conffile_writer *const conffile_writers[OPT_AFTER_LAST] = {
+	OPTIONS_LIST(G, O, L)
+};
+#undef PUT_SAME
+#undef PUT_NONE
+#undef PUT
+#undef G
+#undef O
+#undef L
+
+/* An option of PUT_SAME: as its row's parse set it. */
+static bool conffile_put_same(FILE *out, const struct config *c,
+			      const struct optable_row *r, unsigned int i)
+{
+	switch (r->kind) {
+	case OPTABLE_FLAG:
+		return conffile_put_flag(out, r->key,
+					 optable_get(c, r) == r->value, i);
+	case OPTABLE_NUM:
+		return conffile_put_num(out, r->key, optable_get(c, r), r->def,
+					i);
+	case OPTABLE_TEXT:
+	case OPTABLE_PATH:
+		return conffile_put_set(out, r->key, optable_text(c, r), i);
+	default:
+		return false;
 	}
-	return false;
 }
 
 bool conffile_put(FILE *out, const struct config *c, int key,
 		  unsigned int item)
 {
-	return conffile_put_tunnel(out, c, key, item) ||
-	       conffile_put_forwarding(out, c, key, item) ||
-	       conffile_put_encap(out, c, key, item) ||
-	       conffile_put_device(out, c, key, item) ||
-	       conffile_put_process(out, c, key, item);
+	const struct optable_row *r = optable_row(key);
+
+	if (!r)
+		return false;
+	if (r->put == OPTABLE_PUT_SAME)
+		return conffile_put_same(out, c, r, item);
+	if (r->put == OPTABLE_PUT_CALL)
+		return conffile_writers[key](out, c, key, item);
+	return false;
 }
 
 void conffile_head(FILE *out)

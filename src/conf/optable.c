@@ -15,172 +15,138 @@
 #include "conf/optable.h"
 #include "conf/types.h"
 
+#define G(d) { .doc = d },
+#define O(k, n, a, parse, put, d)                                             \
+	{ .name = n, .key = OPT_##k, .arg = a, .doc = d },
+#define L(letter, n, f, parse, put, d)                                        \
+	{ .name = n, .key = letter, .flags = f, .doc = d },
 const struct argp_option optable[] = {
-	{ .doc = "Tunnel:" },
-	{ .name = "remote", .key = OPT_REMOTE, .arg = "ADDR",
-	  .doc = "A peer's IPv4 or IPv6 address; repeatable, one per peer, "
-		 "all of one family, up to 1024 (none: --local gives the "
-		 "family, peers come later)" },
-	{ .name = "local", .key = OPT_LOCAL, .arg = "ADDR",
-	  .doc = "Local address to bind and send from, same family as "
-		 "--remote (default: any; 0.0.0.0 or :: any of a family)" },
-	{ .name = "allow", .key = OPT_ALLOW, .arg = "CIDR",
-	  .doc = "Also take packets from sources in CIDR (same family as "
-		 "--remote); repeatable, up to 16" },
-	{ .name = "port", .key = OPT_PORT, .arg = "N",
-	  .doc = "UDP port sent to and bound, 1..65535 (default %s; not "
-		 "with %s)" },
-	{ .name = "source-ports", .key = OPT_SOURCE_PORTS, .arg = "N",
-	  .doc = "UDP source ports that inner flows are spread over, for "
-		 "ECMP and RSS on the way, 1..64 (default 8; 1: --port "
-		 "only; not with %s)" },
-	{ .name = "ttl", .key = OPT_TTL, .arg = "N",
-	  .doc = "Outer TTL or hop limit, 1..255 (default: the kernel's)" },
-	{ .name = "tos", .key = OPT_TOS, .arg = "N|inherit",
-	  .doc = "Outer TOS or traffic class, 0..255, or 'inherit' from the "
-		 "inner packet (default 0)" },
-	{ .name = "df", .key = OPT_DF, .arg = "set|unset|inherit",
-	  .doc = "Outer DF bit on an IPv4 underlay: always, never, or as the "
-		 "inner packet (IPv4 DF, or IPv6) has it (default unset)" },
-	{ .name = "pmtud", .key = OPT_PMTUD, .arg = "on|off",
-	  .doc = "Answer packets too big for the path with ICMP "
-		 "'fragmentation needed' / ICMPv6 'packet too big' into the "
-		 "tap (default on)" },
-
-	{ .doc = "Forwarding (several --remote):" },
-	{ .name = "fdb", .key = OPT_FDB, .arg = "[DEV=]MAC[@VID]=ADDR",
-	  .doc = "Frames to MAC (on VLAN VID) go to the peer at ADDR, one "
-		 "of --remote, in every tap (or tap DEV); repeatable, up to "
-		 "4096 (others are flooded to every peer)" },
-	{ .name = "learning", .key = OPT_LEARNING,
-	  .doc = "Learn the source MACs of frames from each peer" },
-	{ .name = "ageing", .key = OPT_AGEING, .arg = "SECONDS",
-	  .doc = "Forget a learnt MAC not seen for SECONDS, 0..1000000 "
-		 "(default 300; 0: never)" },
-	{ .name = "max-address", .key = OPT_MAX_ADDRESS, .arg = "N",
-	  .doc = "Learn at most N MACs, 1..1048576 (default 4096)" },
-	{ .name = "peers", .key = OPT_PEERS, .arg = "FILE",
-	  .doc = "More peers and entries from FILE, lines 'remote ADDR', "
-		 "'fdb [DEV=]MAC[@VID]=ADDR' and 'route [DEV=]PREFIX=ADDR', "
-		 "read again on SIGHUP" },
-	{ .name = "evpn", .key = OPT_EVPN,
-	  .doc = "Join a BGP EVPN fabric that FRR on this host runs: peers "
-		 "and remote MACs from zebra, the taps' MACs advertised "
-		 "(--mode tap, --encap %s, --local ADDR; no --learning)" },
-	{ .name = "evpn-port", .key = OPT_EVPN_PORT, .arg = "N",
-	  .doc = "UDP port of the shadow vxlan devices --evpn makes for "
-		 "zebra, 1..65535, not the underlay's --port (default "
-		 "64789)" },
-	{ .name = "evpn-vteps", .key = OPT_EVPN_VTEPS,
-	  .arg = "PERCENT",
-	  .doc = "The most of the peer slots the fabric's VTEPs may take, "
-		 "1..100 per cent of 1024 (default 75): the rest stay for "
-		 "--remote, --peers and peer add" },
-
-	{ .doc = "Routing (--mode tun, several --remote):" },
-	{ .name = "route", .key = OPT_ROUTE, .arg = "[DEV=]PREFIX=ADDR",
-	  .doc = "IP packets to PREFIX (IPv4 or IPv6, longest match) go to "
-		 "the peer at ADDR, one of --remote, in every tun (or tun "
-		 "DEV), and PREFIX is routed into the tun; repeatable, up to "
-		 "4096 (others are dropped)" },
-	{ .name = "strict-source", .key = OPT_STRICT_SOURCE,
-	  .doc = "Drop a received packet whose inner source is not routed "
-		 "(by --route) to the peer it came from (default: taken, as "
-		 "the kernel's GRE takes it)" },
-
-	{ .doc = "Encapsulation:" },
-	{ .name = "encap", .key = OPT_ENCAP, .arg = "TYPE",
-	  .doc = "%s (default vxlan)" },
-	{ .name = "vni", .key = OPT_VNI, .arg = "N",
-	  .doc = "VXLAN network identifier, 0..16777215 (default 1; %s "
-		 "only); N=DEV: another tap, DEV, for VNI N (repeatable, up "
-		 "to 16 taps)" },
-	{ .name = "key", .key = OPT_KEY, .arg = "N",
-	  .doc = "GRE key, 0..4294967295 (default none; %s only); N=DEV: "
-		 "another tap, DEV, for key N (repeatable)" },
-	{ .name = "csum", .key = OPT_CSUM,
-	  .doc = "Outer checksum: UDP checksum for the UDP encapsulations, "
-		 "GRE checksum for gre (default: on over UDP, off for gre)" },
-	{ .name = "no-csum", .key = OPT_NO_CSUM,
-	  .doc = "No outer checksum" },
-	{ .name = "seq", .key = OPT_SEQ,
-	  .doc = "GRE sequence numbers (%s only)" },
-
-	{ .doc = "Device:" },
-	{ .name = "mode", .key = OPT_MODE, .arg = "tap|tun",
-	  .doc = "A tap, Ethernet frames (default), or a tun, IP packets "
-		 "(--encap %s)" },
-	{ .name = "dev", .key = OPT_DEV, .arg = "NAME",
-	  .doc = "Tap (or tun) device name (default gsotun0)" },
-	{ .name = "mtu", .key = OPT_MTU, .arg = "N|auto",
-	  .doc = "Tap MTU, 68..65535 (default auto: the underlay path MTU "
-		 "minus the encapsulation overhead)" },
-	{ .name = "address", .key = OPT_ADDRESS, .arg = "[DEV=]CIDR",
-	  .doc = "Address/prefix for the tap (or tap DEV), IPv4 or IPv6; "
-		 "repeatable, up to 16" },
-	{ .name = "mac", .key = OPT_MAC, .arg = "[DEV=]MAC",
-	  .doc = "Ethernet address of the tap (or tap DEV), unicast, not "
-		 "zero (default: a stable one derived from the machine id, "
-		 "the tap's name and the local address)" },
-	{ .name = "no-offload", .key = OPT_NO_OFFLOAD,
-	  .doc = "The classic userspace tunnel, as a baseline: no TSO or "
-		 "checksum offload on the tap, no UDP GSO or GRO, no TCP "
-		 "merging, one packet per system call" },
-	{ .name = "no-gro", .key = OPT_NO_GRO,
-	  .doc = "Do not merge received TCP segments or UDP datagrams into "
-		 "super-frames for the tap" },
-	{ .name = "udp-gro", .key = OPT_UDP_GRO, .arg = "auto|on|off",
-	  .doc = "Merge received UDP datagrams: auto (default) on kernels "
-		 "that cut them at their tunnel sockets (Linux 6.9, 6.8.5, "
-		 "6.6.26 and later), on for one with that fix backported" },
-	{ .name = "queues", .key = OPT_QUEUES, .arg = "N|auto",
-	  .doc = "Data paths, each with a tap queue, an underlay socket and "
-		 "a thread of its own: 1..64, or auto, one per CPU gsotun may "
-		 "run on or --cpus lists (default 1; gre and --seq take 1)" },
-	{ .name = "cpus", .key = OPT_CPUS, .arg = "LIST",
-	  .doc = "Run queue i on the i-th CPU of LIST, as taskset -c takes "
-		 "it ('0-3,8'); at least as many as --queues" },
-
-	{ .doc = "Process:" },
-	{ .name = "config", .key = OPT_CONFIG, .arg = "FILE",
-	  .doc = "Read options from FILE first, one a line as 'NAME [VALUE]' "
-		 "('learning', 'remote 192.0.2.2'); those of the command "
-		 "line add to its lists and override the rest" },
-	{ .name = "check", .key = OPT_CHECK,
-	  .doc = "Check the options, print the configuration they make in "
-		 "the form of --config, and exit (0, or 64 on an error) "
-		 "without setting anything up" },
-	{ .name = "verbose", .key = 'v',
-	  .doc = "More messages (repeatable)" },
-	{ .name = "quiet", .key = 'q',
-	  .doc = "Fewer messages (repeatable)" },
-	/* -h is --help, as people expect; argp has -? only. */
-	{ .key = 'h', .flags = OPTION_HIDDEN, .doc = "Give this help list" },
-	{ .name = "log-time", .key = OPT_LOG_TIME,
-	  .doc = "Start each message on stderr with the local time" },
-	{ .name = "daemon", .key = OPT_DAEMON,
-	  .doc = "Run in the background, logging to syslog" },
-	{ .name = "pidfile", .key = OPT_PIDFILE, .arg = "FILE",
-	  .doc = "Write the process id to FILE" },
-	{ .name = "control", .key = OPT_CONTROL, .arg = "@NAME|PATH|none",
-	  .doc = "The control socket gsotunctl talks to: an abstract name "
-		 "(default @gsotun/DEV, of this network namespace), a file, "
-		 "or none" },
-	{ .name = "admin-group", .key = OPT_ADMIN_GROUP, .arg = "GROUP",
-	  .doc = "Members of GROUP (a name or a number) may change peers "
-		 "and forwarding through the control socket, as root may; "
-		 "gsotun's user and group only read" },
-	{ .name = "user", .key = OPT_USER, .arg = "NAME",
-	  .doc = "Once set up, run as user NAME (and its group) with no "
-		 "capabilities but CAP_NET_ADMIN where the MTU must follow "
-		 "the path" },
-	{ .name = "chroot", .key = OPT_CHROOT, .arg = "DIR",
-	  .doc = "Once set up, change root to DIR (with --user)" },
-	{ .name = "no-seccomp", .key = OPT_NO_SECCOMP,
-	  .doc = "Run without the seccomp filter that, once set up, "
-		 "refuses every system call the tunnel does not make" },
+	OPTIONS_LIST(G, O, L)
 	{ 0 }
 };
+#undef G
+#undef O
+#undef L
+
+/*
+ * The rows: where each parse puts a value. A field of the wrong type
+ * does not build: _Generic has no branch for it.
+ */
+#define OPTABLE_FIELD(f) .off = offsetof(struct config, f)
+#define SET_FLAG(f, v)                                                        \
+	.kind = OPTABLE_FLAG, OPTABLE_FIELD(f), .value = (v),                 \
+	.width = _Generic(((struct config *)0)->f, bool: 1)
+#define SET_NUM(f, lo, hi, d)                                                 \
+	.kind = OPTABLE_NUM, OPTABLE_FIELD(f), .min = (lo), .max = (hi),      \
+	.def = (d),                                                           \
+	.width = _Generic(((struct config *)0)->f, uint16_t: 16,              \
+			  unsigned int: 32, int: 32)
+#define SET_TEXT(f)                                                           \
+	.kind = OPTABLE_TEXT, OPTABLE_FIELD(f),                               \
+	.width = _Generic(((struct config *)0)->f, char *: 64)
+#define SET_PATH(f)                                                           \
+	.kind = OPTABLE_PATH, OPTABLE_FIELD(f),                               \
+	.width = _Generic(((struct config *)0)->f, char *: 64)
+#define PARSE(fn) .kind = OPTABLE_CALL
+#define PUT_SAME .put = OPTABLE_PUT_SAME
+#define PUT(fn) .put = OPTABLE_PUT_CALL
+#define PUT_NONE .put = OPTABLE_PUT_NONE
+#define G(d) { .kind = OPTABLE_GROUP },
+#define O(k, n, a, parse, put, d) { .key = OPT_##k, parse, put },
+#define L(k, n, f, parse, put, d) { .key = k, parse, put },
+const struct optable_row optable_rows[] = {
+	OPTIONS_LIST(G, O, L)
+};
+#undef G
+#undef O
+#undef L
+#undef OPTABLE_FIELD
+#undef SET_FLAG
+#undef SET_NUM
+#undef SET_TEXT
+#undef SET_PATH
+#undef PARSE
+#undef PUT_SAME
+#undef PUT
+#undef PUT_NONE
+
+#define OPTABLE_N_ROWS (sizeof(optable_rows) / sizeof(*optable_rows))
+
+const struct optable_row *optable_row(int key)
+{
+	size_t i;
+
+	for (i = 0; i < OPTABLE_N_ROWS; i++)
+		if (optable_rows[i].kind != OPTABLE_GROUP &&
+		    optable_rows[i].key == key)
+			return &optable_rows[i];
+	return NULL;
+}
+
+const char *optable_name(int key)
+{
+	const struct optable_row *r = optable_row(key);
+
+	return r && optable[r - optable_rows].name ?
+	       optable[r - optable_rows].name : "?";
+}
+
+unsigned long long optable_get(const struct config *c,
+			       const struct optable_row *r)
+{
+	const char *p = (const char *)c + r->off;
+
+	switch (r->width) {
+	case 1:
+		return *(const bool *)p;
+	case 16:
+		return *(const uint16_t *)p;
+	case 32:
+		return *(const unsigned int *)p;
+	}
+	return 0;
+}
+
+void optable_set(struct config *c, const struct optable_row *r,
+		 unsigned long long v)
+{
+	char *p = (char *)c + r->off;
+
+	switch (r->width) {
+	case 1:
+		*(bool *)p = v;
+		break;
+	case 16:
+		*(uint16_t *)p = v;
+		break;
+	case 32:
+		*(unsigned int *)p = v;
+		break;
+	}
+}
+
+char **optable_text_at(struct config *c, const struct optable_row *r)
+{
+	return (char **)((char *)c + r->off);
+}
+
+const char *optable_text(const struct config *c, const struct optable_row *r)
+{
+	return *(char *const *)((const char *)c + r->off);
+}
+
+void optable_defaults(struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < OPTABLE_N_ROWS; i++) {
+		if (optable_rows[i].kind == OPTABLE_FLAG)
+			optable_set(c, &optable_rows[i],
+				    !optable_rows[i].value);
+		else if (optable_rows[i].kind == OPTABLE_NUM)
+			optable_set(c, &optable_rows[i], optable_rows[i].def);
+	}
+}
 
 /* Long options argp adds to the table. */
 static const char *const optable_argp_own[] = { "help", "usage", "version",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The options' table, which the command line (options.c) and the
- * configuration file (conffile.c) both go by.
+ * The options' table, made from optlist.h's list, which the command line
+ * (options.c) and the configuration file (conffile.c) both go by.
  */
 #ifndef GSOTUN_OPTABLE_H
 #define GSOTUN_OPTABLE_H
@@ -9,57 +9,57 @@
 #include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "conf/optlist.h"
+#include "conf/types.h"
 
 /*
- * The options' keys in the argp table (optable), long-only ones
- * above the character range; conffile.c writes a config out by them.
+ * The options' keys, OPT_ and the KEY of their row in OPTIONS_LIST,
+ * above the character range (-v, -q and -h are their letters).
  */
+#define OPTABLE_KEY(k, ...) OPT_##k,
+#define OPTABLE_NO_KEY(...)
 enum options_key {
-	OPT_REMOTE = 256,
-	OPT_LOCAL,
-	OPT_ALLOW,
-	OPT_PORT,
-	OPT_SOURCE_PORTS,
-	OPT_TTL,
-	OPT_TOS,
-	OPT_DF,
-	OPT_PMTUD,
-	OPT_ENCAP,
-	OPT_VNI,
-	OPT_KEY,
-	OPT_CSUM,
-	OPT_NO_CSUM,
-	OPT_SEQ,
-	OPT_DEV,
-	OPT_MTU,
-	OPT_ADDRESS,
-	OPT_NO_OFFLOAD,
-	OPT_NO_GRO,
-	OPT_UDP_GRO,
-	OPT_QUEUES,
-	OPT_CPUS,
-	OPT_DAEMON,
-	OPT_PIDFILE,
-	OPT_USER,
-	OPT_CHROOT,
-	OPT_FDB,
-	OPT_LEARNING,
-	OPT_AGEING,
-	OPT_MAX_ADDRESS,
-	OPT_PEERS,
-	OPT_CONTROL,
-	OPT_ADMIN_GROUP,
-	OPT_MAC,
-	OPT_LOG_TIME,
-	OPT_NO_SECCOMP,
-	OPT_CONFIG,
-	OPT_CHECK,
-	OPT_MODE,
-	OPT_ROUTE,
-	OPT_STRICT_SOURCE,
-	OPT_EVPN,
-	OPT_EVPN_PORT,
-	OPT_EVPN_VTEPS,
+	OPT_BEFORE_FIRST = 255,
+	OPTIONS_LIST(OPTABLE_NO_KEY, OPTABLE_KEY, OPTABLE_NO_KEY)
+	OPT_AFTER_LAST
+};
+#undef OPTABLE_KEY
+#undef OPTABLE_NO_KEY
+
+#define OPT_FIRST (OPT_BEFORE_FIRST + 1)
+/* Options with a key of their own, OPT_FIRST on. */
+#define OPTIONS_KEYS (OPT_AFTER_LAST - OPT_FIRST)
+
+/* What an option's value does (optlist.h's parse). */
+enum optable_kind {
+	OPTABLE_GROUP,		/* a heading, no option */
+	OPTABLE_FLAG,		/* SET_FLAG */
+	OPTABLE_NUM,		/* SET_NUM */
+	OPTABLE_TEXT,		/* SET_TEXT */
+	OPTABLE_PATH,		/* SET_PATH */
+	OPTABLE_CALL,		/* PARSE: options.c's own */
+};
+
+/* How a configuration writes it out (optlist.h's put). */
+enum optable_put {
+	OPTABLE_PUT_NONE,
+	OPTABLE_PUT_SAME,
+	OPTABLE_PUT_CALL,	/* conffile.c's own */
+};
+
+/*
+ * An option's row: optable[i]'s is optable_rows[i]. off is the offset
+ * of its field in struct config; width what the field is: 1 a bool, 16
+ * or 32 an integer of those bits, 64 a string's pointer.
+ */
+struct optable_row {
+	int key;
+	enum optable_kind kind;
+	enum optable_put put;
+	size_t off;
+	unsigned int width;
+	unsigned long long min, max, def;	/* SET_NUM */
+	bool value;				/* SET_FLAG */
 };
 
 /*
@@ -67,6 +67,29 @@ enum options_key {
  * configuration file too (conffile.c). Ends with an all-zero entry.
  */
 extern const struct argp_option optable[];
+extern const struct optable_row optable_rows[];
+
+/* The row of option key, or NULL. */
+const struct optable_row *optable_row(int key);
+
+/* The long name of option key, or "?". */
+const char *optable_name(int key);
+
+/*
+ * The value of r's field in c (SET_NUM; SET_FLAG: 0 or 1), and v into
+ * it.
+ */
+unsigned long long optable_get(const struct config *c,
+			       const struct optable_row *r);
+void optable_set(struct config *c, const struct optable_row *r,
+		 unsigned long long v);
+
+/* r's string field in c (SET_TEXT, SET_PATH): where it is, what it is. */
+char **optable_text_at(struct config *c, const struct optable_row *r);
+const char *optable_text(const struct config *c, const struct optable_row *r);
+
+/* Every SET_FLAG and SET_NUM field of c at its default. */
+void optable_defaults(struct config *c);
 
 /*
  * The option named name (len bytes), or by a prefix of it that is no

@@ -36,10 +36,10 @@ static unsigned int options_msg_line(const struct options_state *st,
 	p += 2;
 	n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
 	o = optable_find(p, n, &known);
-	if (!o || o->name[n] || o->key < OPT_REMOTE ||
-	    o->key - OPT_REMOTE >= OPTIONS_KEYS)
+	if (!o || o->name[n] || o->key < OPT_FIRST ||
+	    o->key >= OPT_AFTER_LAST)
 		return 0;
-	return st->key_line[o->key - OPT_REMOTE];
+	return st->key_line[o->key - OPT_FIRST];
 }
 
 /*
@@ -108,17 +108,18 @@ static int options_check_encap(struct argp_state *state,
 	enum encap_type t = cfg->encap.type;
 
 	/* GRE rides directly on IP protocol 47 (RFC 2784): no port. */
-	if (st->port_set && !encap_takes(t, ENCAP_OPT_UDP)) {
+	if (options_given(st, OPT_PORT) && !encap_takes(t, ENCAP_OPT_UDP)) {
 		options_error(state, "--port is not used with --encap %s",
 			      encap_name(t));
 		return EINVAL;
 	}
-	if (st->src_ports_set && !encap_takes(t, ENCAP_OPT_UDP)) {
+	if (options_given(st, OPT_SOURCE_PORTS) &&
+	    !encap_takes(t, ENCAP_OPT_UDP)) {
 		options_error(state, "--source-ports is not used with --encap "
 			      "%s", encap_name(t));
 		return EINVAL;
 	}
-	if (st->vni_set && !encap_takes(t, ENCAP_OPT_VNI))
+	if (options_given(st, OPT_VNI) && !encap_takes(t, ENCAP_OPT_VNI))
 		return options_not_for(state, "--vni", ENCAP_OPT_VNI, t, true);
 	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY))
 		return options_not_for(state, "--key", ENCAP_OPT_KEY, t, true);
@@ -206,10 +207,10 @@ static const char *options_tun_invalid(const struct options_state *st)
 	if (cfg->learning)
 		return "--learning is for --mode tap: it learns source MACs, "
 		       "and a tun's IP packets carry none";
-	if (st->ageing_set)
+	if (options_given(st, OPT_AGEING))
 		return "--ageing is for --mode tap: it ages learnt MACs, and a "
 		       "tun's IP packets carry none";
-	if (st->max_address_set)
+	if (options_given(st, OPT_MAX_ADDRESS))
 		return "--max-address is for --mode tap: it bounds learnt "
 		       "MACs, and a tun's IP packets carry none";
 	return NULL;
@@ -364,13 +365,14 @@ static const char *options_evpn_invalid(const struct options_state *st,
 	const struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
 	unsigned int port;
+	bool port_set;
 	char list[64];
 
-	if (!cfg->evpn && st->evpn_vteps_set)
+	if (!cfg->evpn && options_given(st, OPT_EVPN_VTEPS))
 		return "--evpn-vteps without --evpn: it bounds the "
 		       "peers the fabric makes";
 	if (!cfg->evpn)
-		return st->evpn_port_set ?
+		return options_given(st, OPT_EVPN_PORT) ?
 		       "--evpn-port without --evpn: it is the port of the "
 		       "shadow vxlan devices that --evpn makes" : NULL;
 	if (cfg->encap.l3)
@@ -391,14 +393,15 @@ static const char *options_evpn_invalid(const struct options_state *st,
 		return "--learning with --evpn: where a MAC lives is the "
 		       "fabric's to say (type-2 routes, through zebra), not "
 		       "learnt from frames; leave out --learning";
-	port = st->port_set ? cfg->port : encap_default_port(t);
+	port_set = options_given(st, OPT_PORT);
+	port = port_set ? cfg->port : encap_default_port(t);
 	if (cfg->evpn_port == port) {
 		snprintf(buf, len, "--evpn-port %u is the underlay's port "
 			 "(%s%s): the kernel binds a vxlan device's port on "
 			 "every address (vxlan_sock_add()), so the two would "
 			 "clash; give another --evpn-port", port,
-			 st->port_set ? "--port" : encap_name(t),
-			 st->port_set ? "" : "'s, with no --port");
+			 port_set ? "--port" : encap_name(t),
+			 port_set ? "" : "'s, with no --port");
 		return buf;
 	}
 	return NULL;
@@ -534,17 +537,17 @@ static void options_implied(struct options_state *st)
 	struct config *cfg = st->cfg;
 	enum encap_type t = cfg->encap.type;
 
-	if (!st->port_set)
+	if (!options_given(st, OPT_PORT))
 		cfg->port = encap_default_port(t);
 	if (!encap_takes(t, ENCAP_OPT_VNI))
 		cfg->encap.vni = 0;
-	if (!st->src_ports_set)
+	if (!options_given(st, OPT_SOURCE_PORTS))
 		cfg->src_ports = encap_is_udp(t) ? CONFIG_SRC_PORTS : 1;
 	/*
 	 * Outer UDP checksums are on by default, as the kernel's vxlan
 	 * sends them (udpcsum); the GRE checksum is off, as in ip_gre.
 	 */
-	if (!st->csum_set)
+	if (!options_given(st, OPT_CSUM) && !options_given(st, OPT_NO_CSUM))
 		cfg->csum = encap_is_udp(t);
 	/* Without UDP, the outer checksum is GRE's own (RFC 2784). */
 	cfg->encap.gre_csum = !encap_is_udp(t) && cfg->csum;

@@ -10,23 +10,14 @@
 
 #include <argp.h>
 #include <stdbool.h>
+#include "conf/optable.h"
 #include "conf/types.h"
-
-/* Keys from OPT_REMOTE on whose --config line is kept. */
-#define OPTIONS_KEYS 64
 
 /* What the parser remembers besides struct config. */
 struct options_state {
 	struct config *cfg;
-	bool port_set;
-	bool src_ports_set;
-	bool vni_set;
-	bool key_tap_set;
-	bool csum_set;
-	bool ageing_set;
-	bool max_address_set;
-	bool evpn_port_set;
-	bool evpn_vteps_set;
+	bool given[OPTIONS_KEYS];	/* by key from OPT_FIRST on */
+	bool key_tap_set;		/* --key N=DEV */
 	/*
 	 * --config: its lines, argv[1] to argv[n_conf] (conffile.c), and
 	 * the line of the option being parsed (0: the command line's).
@@ -37,12 +28,18 @@ struct options_state {
 	unsigned int line;
 	/*
 	 * The line of --config each option last came from, by its key
-	 * from OPT_REMOTE on (0: the command line's, or not given), for
+	 * from OPT_FIRST on (0: the command line's, or not given), for
 	 * an error of options_finish() between two of them.
 	 */
 	unsigned int key_line[OPTIONS_KEYS];
 	bool finishing;		/* in options_finish() */
 };
+
+/* Was option key (OPT_FIRST on) given, on the command line or --config? */
+static inline bool options_given(const struct options_state *st, int key)
+{
+	return st->given[key - OPT_FIRST];
+}
 
 /*
  * in into out (len bytes) with each control byte written \\xHH, so that

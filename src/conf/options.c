@@ -440,151 +440,93 @@ static int options_tap(struct argp_state *state, const char *opt,
 	strcpy(tap->dev, eq + 1);
 	tap->id = v;
 	cfg->n_taps++;
-	if (opt[2] == 'v')
-		st->vni_set = true;
-	else
+	if (opt[2] == 'k')
 		st->key_tap_set = true;
 	return 0;
 }
 
-/* Options that take a number straight into a field: their range. */
-static const struct options_num {
-	int key;
-	const char *opt;
-	unsigned long long min, max;
-} options_nums[] = {
-	{ OPT_PORT, "--port", 1, 65535 },
-	{ OPT_SOURCE_PORTS, "--source-ports", 1, CONFIG_MAX_SRC_PORTS },
-	{ OPT_VNI, "--vni", 0, VNI_MAX },
-	{ OPT_KEY, "--key", 0, KEY_MAX },
-	{ OPT_TTL, "--ttl", 1, 255 },
-	{ OPT_AGEING, "--ageing", 0, CONFIG_MAX_AGEING },
-	{ OPT_MAX_ADDRESS, "--max-address", 1, CONFIG_MAX_ADDRESS_MAX },
-	{ OPT_EVPN_PORT, "--evpn-port", 1, 65535 },
-	{ OPT_EVPN_VTEPS, "--evpn-vteps", 1, 100 },
-};
-
-/* The row of key's number option, or NULL. */
-static const struct options_num *options_num_of(int key)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(options_nums) / sizeof(*options_nums); i++)
-		if (options_nums[i].key == key)
-			return &options_nums[i];
-	return NULL;
-}
-
-/* The number v of key's option into its field, and that it was given. */
-static void options_number_set(struct options_state *st, int key,
-			       unsigned long long v)
-{
-	struct config *cfg = st->cfg;
-
-	switch (key) {
-	case OPT_PORT:
-		cfg->port = v;
-		st->port_set = true;
-		break;
-	case OPT_SOURCE_PORTS:
-		cfg->src_ports = v;
-		st->src_ports_set = true;
-		break;
-	case OPT_VNI:
-		cfg->encap.vni = v;
-		st->vni_set = true;
-		break;
-	case OPT_KEY:
-		cfg->encap.key = v;
-		cfg->encap.has_key = true;
-		break;
-	case OPT_TTL:
-		cfg->ttl = v;
-		break;
-	case OPT_AGEING:
-		cfg->ageing = v;
-		st->ageing_set = true;
-		break;
-	case OPT_MAX_ADDRESS:
-		cfg->max_address = v;
-		st->max_address_set = true;
-		break;
-	case OPT_EVPN_PORT:
-		cfg->evpn_port = v;
-		st->evpn_port_set = true;
-		break;
-	case OPT_EVPN_VTEPS:
-		cfg->evpn_vteps = v;
-		st->evpn_vteps_set = true;
-		break;
-	}
-}
-
-static int options_number(struct argp_state *state, const struct options_num *n,
-			  const char *arg)
+/* --vni N, or N=DEV for one more tap. */
+static int options_vni(struct argp_state *state, struct config *cfg,
+		       const char *arg)
 {
 	unsigned long long v;
 	int err;
 
-	if ((n->key == OPT_VNI || n->key == OPT_KEY) && strchr(arg, '='))
-		return options_tap(state, n->opt, arg, n->max);
-	err = options_range(state, n->opt, arg, n->min, n->max, &v);
+	if (strchr(arg, '='))
+		return options_tap(state, "--vni", arg, VNI_MAX);
+	err = options_range(state, "--vni", arg, 0, VNI_MAX, &v);
 	if (!err)
-		options_number_set(state->input, n->key, v);
+		cfg->encap.vni = v;
 	return err;
 }
 
-/* The options that only set something; false for any other key. */
-static bool options_flag(int key, struct options_state *st)
+/* --key N, or N=DEV for one more tap. */
+static int options_key(struct argp_state *state, struct config *cfg,
+		       const char *arg)
 {
-	struct config *cfg = st->cfg;
+	unsigned long long v;
+	int err;
 
-	switch (key) {
-	case OPT_CSUM:
-	case OPT_NO_CSUM:
-		cfg->csum = key == OPT_CSUM;
-		st->csum_set = true;
-		return true;
-	case OPT_SEQ:
-		cfg->encap.gre_seq = true;
-		return true;
-	case OPT_NO_OFFLOAD:
-		/* No offload of any kind, TCP merging included (--no-gro). */
-		cfg->offload = false;
-		cfg->gro = false;
-		return true;
-	case OPT_NO_GRO:
-		cfg->gro = false;
-		return true;
-	case 'v':
-		cfg->verbosity++;
-		return true;
-	case 'q':
-		cfg->verbosity--;
-		return true;
-	case OPT_DAEMON:
-		cfg->daemon = true;
-		return true;
-	case OPT_LOG_TIME:
-		cfg->log_time = true;
-		return true;
-	case OPT_NO_SECCOMP:
-		cfg->seccomp = false;
-		return true;
-	case OPT_LEARNING:
-		cfg->learning = true;
-		return true;
-	case OPT_EVPN:
-		cfg->evpn = true;
-		return true;
-	case OPT_CHECK:
-		cfg->check = true;
-		return true;
-	case OPT_STRICT_SOURCE:
-		cfg->strict_source = true;
-		return true;
+	if (strchr(arg, '='))
+		return options_tap(state, "--key", arg, KEY_MAX);
+	err = options_range(state, "--key", arg, 0, KEY_MAX, &v);
+	if (!err) {
+		cfg->encap.key = v;
+		cfg->encap.has_key = true;
 	}
-	return false;
+	return err;
+}
+
+/* --csum, --no-csum: what options_implied() leaves as it is. */
+static int options_csum(struct argp_state *state, struct config *cfg,
+			const char *arg)
+{
+	cfg->csum = true;
+	return 0;
+}
+
+static int options_no_csum(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	cfg->csum = false;
+	return 0;
+}
+
+/* No offload of any kind, TCP merging included (--no-gro). */
+static int options_no_offload(struct argp_state *state, struct config *cfg,
+			      const char *arg)
+{
+	cfg->offload = false;
+	cfg->gro = false;
+	return 0;
+}
+
+static int options_verbose(struct argp_state *state, struct config *cfg,
+			   const char *arg)
+{
+	cfg->verbosity++;
+	return 0;
+}
+
+static int options_quiet(struct argp_state *state, struct config *cfg,
+			 const char *arg)
+{
+	cfg->verbosity--;
+	return 0;
+}
+
+static int options_help(struct argp_state *state, struct config *cfg,
+			const char *arg)
+{
+	argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
+	return 0;
+}
+
+/* --config FILE: read before the rest, by options_parse(). */
+static int options_config(struct argp_state *state, struct config *cfg,
+			  const char *arg)
+{
+	return 0;
 }
 
 /* --control: "none", "@NAME" or a file, made absolute; it must fit. */
@@ -632,77 +574,72 @@ static unsigned int options_line(const struct argp_state *state, int key)
 	return st->conf_lines[i - 1];
 }
 
-/* The options whose value one function parses into the config. */
-static const struct options_parser {
-	int key;
-	int (*parse)(struct argp_state *state, struct config *cfg,
-		     const char *arg);
-} options_parsers[] = {
-	{ OPT_REMOTE, options_remote },
-	{ OPT_FDB, options_fdb },
-	{ OPT_ROUTE, options_route },
-	{ OPT_MODE, options_mode },
-	{ OPT_LOCAL, options_local },
-	{ OPT_ALLOW, options_allow },
-	{ OPT_TOS, options_tos },
-	{ OPT_DF, options_df },
-	{ OPT_PMTUD, options_pmtud },
-	{ OPT_UDP_GRO, options_udp_gro },
-	{ OPT_ENCAP, options_encap },
-	{ OPT_DEV, options_dev },
-	{ OPT_MTU, options_mtu },
-	{ OPT_QUEUES, options_queues },
-	{ OPT_CPUS, options_cpus },
-	{ OPT_ADDRESS, options_address },
-	{ OPT_MAC, options_mac },
-	{ OPT_CONTROL, options_control },
+typedef int options_parser(struct argp_state *state, struct config *cfg,
+			  const char *arg);
+
+/* The PARSE(fn) options' parsers, by key. */
+#define SET_FLAG(...) NULL
+#define SET_NUM(...) NULL
+#define SET_TEXT(...) NULL
+#define SET_PATH(...) NULL
+#define PARSE(fn) options_##fn
+#define G(d)
+#define O(k, n, a, parse, put, d) [OPT_##k] = parse,
+#define L(letter, n, f, parse, put, d) [letter] = parse,
+static options_parser *const options_parsers[OPT_AFTER_LAST] = {
+	OPTIONS_LIST(G, O, L)
 };
+#undef SET_FLAG
+#undef SET_NUM
+#undef SET_TEXT
+#undef SET_PATH
+#undef PARSE
+#undef G
+#undef O
+#undef L
 
-/* The row of key's parser, or NULL. */
-static const struct options_parser *options_parser_of(int key)
+/* arg of option r into the field its row says, or by its parser. */
+static int options_by_row(struct argp_state *state,
+			  const struct optable_row *r, const char *arg)
 {
-	size_t i;
+	struct config *cfg = ((struct options_state *)state->input)->cfg;
+	unsigned long long v;
+	char opt[32];
+	int err;
 
-	for (i = 0; i < sizeof(options_parsers) / sizeof(*options_parsers); i++)
-		if (options_parsers[i].key == key)
-			return &options_parsers[i];
-	return NULL;
+	snprintf(opt, sizeof(opt), "--%s", optable_name(r->key));
+	switch (r->kind) {
+	case OPTABLE_FLAG:
+		optable_set(cfg, r, r->value);
+		return 0;
+	case OPTABLE_NUM:
+		err = options_range(state, opt, arg, r->min, r->max, &v);
+		if (!err)
+			optable_set(cfg, r, v);
+		return err;
+	case OPTABLE_TEXT:
+		return options_string(state, opt, arg,
+				      optable_text_at(cfg, r));
+	case OPTABLE_PATH:
+		return options_path(state, opt, arg, optable_text_at(cfg, r));
+	default:
+		return options_parsers[r->key](state, cfg, arg);
+	}
 }
 
 static error_t options_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options_state *st = state->input;
-	struct config *cfg = st->cfg;
-	const struct options_parser *p = options_parser_of(key);
-	const struct options_num *n = options_num_of(key);
+	const struct optable_row *r = optable_row(key);
 
 	st->line = options_line(state, key);
-	if (key >= OPT_REMOTE && key - OPT_REMOTE < OPTIONS_KEYS)
-		st->key_line[key - OPT_REMOTE] = st->line;
-	if (options_flag(key, st))
-		return 0;
-	if (p)
-		return p->parse(state, cfg, arg);
-	if (n)
-		return options_number(state, n, arg);
+	if (key >= OPT_FIRST && key < OPT_AFTER_LAST) {
+		st->key_line[key - OPT_FIRST] = st->line;
+		st->given[key - OPT_FIRST] = true;
+	}
+	if (r)
+		return options_by_row(state, r, arg);
 	switch (key) {
-	case 'h':
-		argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
-		return 0;
-	case OPT_CONFIG:
-		/* Read before the rest, by options_parse(). */
-		return 0;
-	case OPT_PIDFILE:
-		return options_path(state, "--pidfile", arg, &cfg->pidfile);
-	case OPT_PEERS:
-		return options_path(state, "--peers", arg, &cfg->peers_file);
-	case OPT_USER:
-		return options_string(state, "--user", arg, &cfg->user);
-	case OPT_ADMIN_GROUP:
-		return options_string(state, "--admin-group", arg,
-				      &cfg->admin_group);
-	case OPT_CHROOT:
-		return options_string(state, "--chroot", arg, &cfg->chroot);
 	case ARGP_KEY_ARG:
 		options_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
@@ -722,19 +659,15 @@ static const struct argp options_argp = {
 static void options_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	/* Those of SET_FLAG and SET_NUM from the list. */
+	optable_defaults(cfg);
 	strcpy(cfg->dev, CONFIG_DEV);
 	cfg->encap.type = CONFIG_ENCAP;
 	cfg->encap.vni = CONFIG_VNI;
 	cfg->tos_mode = TOS_FIXED;
 	cfg->offload = true;
-	cfg->gro = true;
 	cfg->pmtud = true;
-	cfg->seccomp = true;
-	cfg->ageing = CONFIG_AGEING;
-	cfg->max_address = CONFIG_MAX_ADDRESS;
 	cfg->queues = CONFIG_QUEUES;
-	cfg->evpn_port = CONFIG_EVPN_PORT;
-	cfg->evpn_vteps = CONFIG_EVPN_VTEPS;
 }
 
 /* Where options_scan_next() is in an argv. */
