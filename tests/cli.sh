@@ -11,7 +11,8 @@
 # with --route and --strict-source and of --evpn with --evpn-port, and
 # refuses each bad value and combination with its reason, exit 64 (the
 # options of MACs in a tun, a --route in a tap, vxlan in a tun, --evpn
-# without --local or with --learning among them); the bash completion of
+# without --local or with --learning among them); gsotun --help and
+# gsotun(8)'s OPTIONS name the same long options; the bash completion of
 # completion/ parses (bash -n), then completes every long option of
 # gsotun(8)'s OPTIONS and the values of some (every encapsulation that
 # gsotun takes), and gsotunctl's options and commands word by word.
@@ -460,6 +461,22 @@ man_options=$(awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH / { on = 0 }
 man_options=${man_options% }
 [ -n "$man_options" ] && offers "$man_options" _gsotun "$GSOTUN" --
 ok $? "gsotun --<TAB>: every long option of gsotun(8)"
+# The long options of gsotun --help (conf/optlist.h's and argp's own):
+# each is in gsotun(8)'s OPTIONS, and each of those is one of them.
+help_options=$("$GSOTUN" --help |
+	grep -oE '^ +(-[[:alnum:]?], )?--[a-z0-9-]+' |
+	grep -oE -- '--[a-z0-9-]+' | sort -u | tr '\n' ' ')
+help_options=${help_options% }
+[ -n "$help_options" ] && [ "$help_options" = "$man_options" ] || {
+	diag "in --help, not gsotun(8):" \
+		"$(comm -23 <(tr ' ' '\n' <<<"$help_options") \
+			<(tr ' ' '\n' <<<"$man_options") | tr '\n' ' ')"
+	diag "in gsotun(8), not --help:" \
+		"$(comm -13 <(tr ' ' '\n' <<<"$help_options") \
+			<(tr ' ' '\n' <<<"$man_options") | tr '\n' ' ')"
+	false
+}
+ok $? "gsotun --help and gsotun(8)'s OPTIONS name the same long options"
 offers "--encap" _gsotun "$GSOTUN" --enc
 ok $? "gsotun --enc<TAB>: --encap"
 # The encapsulations gsotun takes: those its refusal of another lists,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "conf/cfg.h"
 #include "conf/conffile.h"
+#include "conf/optable.h"
 #include "conf/options.h"
 #include "conf/optvalue.h"
 #include "conf/peersfile.h"
@@ -1858,6 +1859,163 @@ static bool test_conf_dir(void)
 	return true;
 }
 
+/*
+ * Every option of optlist.h that sets a field (SET_FLAG, SET_NUM,
+ * SET_TEXT, SET_PATH), given once with a value not its default: parsed
+ * in the first of these contexts that takes it, its field has the
+ * value, conffile_put() writes it as "NAME VALUE" (a flag's "NAME"
+ * alone), and the whole config written out reads back with the field
+ * the same. A new row is tested without a line here.
+ */
+static const char *const list_contexts[][10] = {
+	{ R },
+	{ R, "--encap", "gre" },
+	{ R, "--user", "nobody" },
+	{ "--local", "198.18.0.1", "--evpn" },
+	{ R, "--mode", "tun", "--encap", "gre-udp", "--route",
+	  "10.0.0.0/8=192.0.2.2" },
+};
+#define N_CONTEXTS (sizeof(list_contexts) / sizeof(*list_contexts))
+#define N_LIST_CHECKS 3
+
+/* The value of r to give: its number's far end from the default. */
+static void test_list_value(const struct optable_row *r, char *buf,
+			    size_t len)
+{
+	if (r->kind == OPTABLE_NUM)
+		snprintf(buf, len, "%llu", r->def == r->max ? r->min : r->max);
+	else
+		snprintf(buf, len, "%s", r->kind == OPTABLE_PATH ? test_conf :
+			 "/x1");
+}
+
+/* Parse context i with --name value into *c; 0 when it takes it. */
+static int test_list_parse(unsigned int i, const char *name, const char *arg,
+			   struct config *c)
+{
+	char *argv[16], opt[64];
+	int argc = 0, err;
+
+	argv[argc++] = "gsotun";
+	while (argc < 12 && list_contexts[i][argc - 1])
+		argv[argc] = (char *)list_contexts[i][argc - 1], argc++;
+	snprintf(opt, sizeof(opt), "--%s", name);
+	argv[argc++] = opt;
+	if (arg)
+		argv[argc++] = (char *)arg;
+	argv[argc] = NULL;
+	err = options_parse_file(argc, argv, NULL, NULL, true, c);
+	if (err)
+		cfg_free(c);
+	return err;
+}
+
+/* Does c's field of r hold what was given (value, or a flag's)? */
+static bool test_list_holds(const struct config *c,
+			    const struct optable_row *r, const char *value)
+{
+	const char *t;
+
+	switch (r->kind) {
+	case OPTABLE_FLAG:
+		return optable_get(c, r) == r->value;
+	case OPTABLE_NUM:
+		return optable_get(c, r) == strtoull(value, NULL, 10);
+	default:
+		t = optable_text(c, r);
+		return t && !strcmp(t, value);
+	}
+}
+
+/* What conffile_put() writes of r's first item, into buf. */
+static void test_list_put(const struct config *c, const struct optable_row *r,
+			  char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	conffile_put(f, c, r->key, 0);
+	fclose(f);
+}
+
+/* c written out and parsed back alone into *back; 0 when it parses. */
+static int test_list_again(const struct config *c, struct config *back)
+{
+	char *text = NULL, *argv[] = { "gsotun", NULL };
+	size_t size;
+	FILE *f = open_memstream(&text, &size);
+	int err = -1;
+
+	if (!f)
+		return -1;
+	conffile_write(f, c);
+	fclose(f);
+	f = fmemopen(text, size, "r");
+	if (f) {
+		err = options_parse_file(1, argv, f, "written", true, back);
+		fclose(f);
+	}
+	free(text);
+	return err;
+}
+
+static void test_list_row(const struct optable_row *r, const char *name)
+{
+	char value[4200], want[4300], got[4300];
+	struct config c, back;
+	unsigned int i;
+	bool holds;
+
+	test_list_value(r, value, sizeof(value));
+	for (i = 0; i < N_CONTEXTS; i++)
+		if (!test_list_parse(i, name, r->kind == OPTABLE_FLAG ? NULL :
+				     value, &c))
+			break;
+	if (!ok(i < N_CONTEXTS && test_list_holds(&c, r, value),
+		"--%s%s%s: parsed into its field", name,
+		r->kind == OPTABLE_FLAG ? "" : " ",
+		r->kind == OPTABLE_FLAG ? "" : value)) {
+		ok(0, "--%s: not written", name);
+		ok(0, "--%s: not read back", name);
+		if (i < N_CONTEXTS)
+			cfg_free(&c);
+		return;
+	}
+	if (r->kind == OPTABLE_FLAG)
+		snprintf(want, sizeof(want), "%s\n", name);
+	else
+		snprintf(want, sizeof(want), "%s %s\n", name, value);
+	test_list_put(&c, r, got, sizeof(got));
+	if (!ok(!strcmp(got, want), "--%s: written as '%.*s'", name,
+		(int)strlen(want) - 1, want))
+		printf("# wrote '%s'\n", got);
+	holds = !test_list_again(&c, &back);
+	ok(holds && test_list_holds(&back, r, value), "--%s: read back",
+	   name);
+	if (holds)
+		cfg_free(&back);
+	cfg_free(&c);
+}
+
+/* The rows test_list_row() takes, and runs each when run. */
+static unsigned int test_list(bool run)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; optable[i].name || optable[i].doc; i++) {
+		if (optable_rows[i].kind == OPTABLE_GROUP ||
+		    optable_rows[i].kind == OPTABLE_CALL ||
+		    optable_rows[i].put != OPTABLE_PUT_SAME)
+			continue;
+		n++;
+		if (run)
+			test_list_row(&optable_rows[i], optable[i].name);
+	}
+	return n;
+}
+
 int main(void)
 {
 	struct result res;
@@ -1875,7 +2033,7 @@ int main(void)
 		n += 1 + !!rows[i].want + !!rows[i].out +
 		     (rows[i].want && !rows[i].status);
 	plan(n + (int)N_CIDR + (int)N_CPUS + 2 * (int)N_RELOADS +
-	     2 * (int)N_CONF + 5);
+	     2 * (int)N_CONF + 5 + N_LIST_CHECKS * (int)test_list(false));
 	for (i = 0; i < N_ROWS; i++) {
 		test_name(&rows[i], name, sizeof(name));
 		if (test_run(&rows[i], &res)) {
@@ -1894,6 +2052,9 @@ int main(void)
 	for (i = 0; i < N_CONF; i++)
 		test_conf_row(&conf_rows[i]);
 	test_conf_bounds();
+	/* --peers' file, empty. */
+	test_write_file("");
+	test_list(true);
 	unlink(test_conf);
 	*strrchr(test_conf, '/') = '\0';
 	rmdir(test_conf);
