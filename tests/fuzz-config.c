@@ -15,6 +15,7 @@
 #include "conf/cfg.h"
 #include "conf/conffile.h"
 #include "conf/options.h"
+#include "conf/optvalue.h"
 #include "conf/peersfile.h"
 #include "fuzz.h"
 

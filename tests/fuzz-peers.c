@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <arpa/inet.h>
 #include <string.h>
+#include "conf/optvalue.h"
 #include "conf/peersfile.h"
 #include "conf/types.h"
 #include "fuzz.h"
