@@ -112,7 +112,7 @@ COMMANDS = {
     "which": "debianutils",
     "mktemp": "coreutils",
 }
-for c in """basename cat chmod chown cp cut date dd df dirname du echo env
+for c in """basename cat chmod chown comm cp cut date dd df dirname du echo env
         false fold head id install ln ls md5sum mkdir mkfifo mknod mv
         nice nohup nproc printf readlink realpath rm rmdir seq sha256sum
         sleep sort stat stdbuf sync tail tee test timeout touch tr true
