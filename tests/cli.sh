@@ -325,7 +325,7 @@ done <<'EOF'
 --cpus 1024|invalid --cpus '1024': CPU 1024 is out of range (0..1023)
 --cpus 0-64|invalid --cpus '0-64': more than 64 CPUs
 --mode tin|invalid --mode 'tin': must be tap or tun
---mode tun|--encap vxlan carries Ethernet frames only, not the IP packets of --mode tun: use --encap gre, gre-udp or vxlan-gpe
+--mode tun|--encap vxlan carries Ethernet frames only, not the IP packets of --mode tun: use --encap gre, gre-udp, vxlan-gpe or geneve
 --mode tun --encap gre --fdb 52:54:00:00:00:01=192.0.2.2|--fdb is for --mode tap: a tun's IP packets carry no MACs (use --route PREFIX=ADDR)
 --mode tun --encap gre --mac 02:00:00:00:00:01|--mac is for --mode tap: a tun has no Ethernet address
 --mode tun --encap gre --learning|--learning is for --mode tap: it learns source MACs, and a tun's IP packets carry none
@@ -487,7 +487,7 @@ encaps=${encaps% }
 [[ " $encaps " == *" vxlan-gpe "* ]] &&
 	offers "$encaps" _gsotun "$GSOTUN" --remote 192.0.2.2 --encap ""
 ok $? "gsotun --encap <TAB>: every encapsulation gsotun takes ($encaps)"
-offers "gre gre-udp" _gsotun "$GSOTUN" --encap = g
+offers "geneve gre gre-udp" _gsotun "$GSOTUN" --encap = g
 ok $? "gsotun --encap=g<TAB>: those starting so"
 offers "vxlan vxlan-gpe" _gsotun "$GSOTUN" --encap vx
 ok $? "gsotun --encap vx<TAB>: vxlan, vxlan-gpe"

@@ -43,7 +43,7 @@ static void test_table(void)
 {
 	char buf[128];
 
-	is_int(encap_count(), 5, "the table has the four rows and the dummy");
+	is_int(encap_count(), 6, "the table has the five rows and the dummy");
 	is_int(encap_from_name("dummy"), ENCAP_DUMMY,
 	       "encap_from_name(\"dummy\") is ENCAP_DUMMY");
 	ok(!strcmp(encap_name(ENCAP_DUMMY), "dummy"), "its name is dummy");
@@ -63,7 +63,7 @@ static void test_table(void)
 	   !encap_takes(ENCAP_DUMMY, ENCAP_OPT_TUN),
 	   "it takes --vni, --port; not --key, --seq, --evpn, --mode tun");
 	encap_names(buf, sizeof(buf), ENCAP_OPT_ENCAP, true, "or");
-	ok(!strcmp(buf, "vxlan, gre, gre-udp, vxlan-gpe or dummy"),
+	ok(!strcmp(buf, "vxlan, gre, gre-udp, vxlan-gpe, geneve or dummy"),
 	   "the names, last: %s", buf);
 }
 
@@ -223,11 +223,13 @@ static const struct opt_row opt_rows[] = {
 	  "--key is for --encap gre or gre-udp, not dummy (use --vni)", NULL },
 	{ "--encap gre --vni: the dummy among those that take it",
 	  { "--remote", "192.0.2.2", "--encap", "gre", "--vni", "5" }, 64,
-	  "--vni is for --encap vxlan, vxlan-gpe or dummy, not gre", NULL },
+	  "--vni is for --encap vxlan, vxlan-gpe, geneve or dummy, not "
+	  "gre", NULL },
 	{ "--encap dummy --mode tun: refused, Ethernet only",
 	  { "--remote", "192.0.2.2", "--encap", "dummy", "--mode", "tun" }, 64,
 	  "--encap dummy carries Ethernet frames only, not the IP packets of "
-	  "--mode tun: use --encap gre, gre-udp or vxlan-gpe", NULL },
+	  "--mode tun: use --encap gre, gre-udp, vxlan-gpe or geneve",
+	  NULL },
 	{ "--encap dummy --seq: refused",
 	  { "--remote", "192.0.2.2", "--encap", "dummy", "--seq" }, 64,
 	  "--seq is for --encap gre or gre-udp, not dummy", NULL },
@@ -236,15 +238,17 @@ static const struct opt_row opt_rows[] = {
 	  "--evpn needs --encap vxlan, not dummy", NULL },
 	{ "an unknown --encap: the dummy among the names",
 	  { "--remote", "192.0.2.2", "--encap", "dumm" }, 64,
-	  "must be vxlan, gre, gre-udp, vxlan-gpe or dummy", NULL },
+	  "must be vxlan, gre, gre-udp, vxlan-gpe, geneve or dummy", NULL },
 	{ "--help: --encap lists it", { "--help" }, 0,
-	  "vxlan, gre, gre-udp, vxlan-gpe or dummy (default vxlan)", NULL },
+	  "vxlan, gre, gre-udp, vxlan-gpe, geneve or dummy (default vxlan)",
+	  NULL },
 	{ "--help: --port gives its default", { "--help" }, 0,
-	  "4790 for vxlan-gpe, 7777 for dummy; not with gre)", NULL },
+	  "4790 for vxlan-gpe, 6081 for geneve, 7777 for dummy; not with gre)",
+	  NULL },
 	{ "--help: --vni is for it", { "--help" }, 0,
-	  "(default 1; vxlan, vxlan-gpe and dummy only)", NULL },
+	  "(default 1; vxlan, vxlan-gpe, geneve and dummy only)", NULL },
 	{ "--help: --mode tun is not", { "--help" }, 0,
-	  "IP packets (--encap gre, gre-udp or vxlan-gpe)", NULL },
+	  "IP packets (--encap gre, gre-udp, vxlan-gpe or geneve)", NULL },
 };
 
 #define N_OPT_ROWS (sizeof(opt_rows) / sizeof(opt_rows[0]))

@@ -5,12 +5,14 @@
  * hand-written layouts, naive sums and the bytes the kernel sends, parsed.
  */
 #include "config.h"
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "encap/encap.h"
+#include "encap/geneve.h"
 #include "tap.h"
 
 #define FRAME_MAX 9000
@@ -19,6 +21,8 @@
 #define IP6_LEN 40
 #define PROTO_TCP 6
 #define PROTO_UDP 17
+/* The longest header: Geneve's 8 bytes and 252 of options (RFC 8926) */
+#define HDR_MAX 264
 
 /* ---- independent reference: big-endian 16-bit words, byte by byte ---- */
 
@@ -238,6 +242,11 @@ static bool is_gpe(const struct encap_cfg *c)
 	return c->type == ENCAP_VXLAN_GPE;
 }
 
+static bool is_geneve(const struct encap_cfg *c)
+{
+	return c->type == ENCAP_GENEVE;
+}
+
 /* The GRE protocol type: RFC 1701's 0x6558 for Ethernet, else IP's. */
 static uint16_t ref_gre_proto(const struct encap_cfg *c, bool v6)
 {
@@ -256,6 +265,8 @@ static uint8_t ref_gpe_np(const struct encap_cfg *c, bool v6)
 
 static size_t ref_hdr_len(const struct encap_cfg *c)
 {
+	if (is_geneve(c))
+		return 8 + c->geneve_opts_len;
 	if (!is_gre(c))
 		return 8;
 	return 4 + 4 * c->gre_csum + 4 * c->has_key + 4 * c->gre_seq;
@@ -283,10 +294,19 @@ static void ref_gre_fix(uint8_t *pkt, size_t len)
 static size_t ref_hdr(const struct encap_cfg *c, uint32_t seq,
 		      const struct inner *f, uint8_t *out)
 {
-	static uint8_t pkt[32 + FRAME_MAX];
+	static uint8_t pkt[HDR_MAX + FRAME_MAX];
 	size_t n = ref_hdr_len(c);
 
 	memset(out, 0, n);
+	if (is_geneve(c)) {
+		/* RFC 8926 3.4: version 0, Opt Len, C, protocol, VNI */
+		out[0] = (uint8_t)(c->geneve_opts_len / 4);
+		out[1] = c->geneve_crit ? 0x40 : 0;
+		wr16(out + 2, ref_gre_proto(c, f->v6));
+		wr32(out + 4, c->vni << 8);
+		memcpy(out + 8, c->geneve_opts, c->geneve_opts_len);
+		return n;
+	}
 	if (!is_gre(c)) {
 		/* VXLAN: I; VXLAN-GPE: I and P, version 0, next protocol */
 		out[0] = is_gpe(c) ? 0x0c : 0x08;
@@ -315,7 +335,7 @@ static size_t ref_hdr(const struct encap_cfg *c, uint32_t seq,
 
 /* ---- configurations under test ---- */
 
-static const struct encap_cfg cfgs[] = {
+static struct encap_cfg cfgs[] = {
 	{ .type = ENCAP_VXLAN, .vni = 0 },
 	{ .type = ENCAP_VXLAN, .vni = 1 },
 	{ .type = ENCAP_VXLAN, .vni = 4242 },
@@ -351,6 +371,28 @@ static const struct encap_cfg cfgs[] = {
 	GPE_CFGS(false),
 	GPE_CFGS(true),
 #undef GPE_CFGS
+	/*
+	 * Geneve, RFC 8926: options of OVN's class 0x0102 (length 0) and
+	 * AWS GWLB's 0x0108 (8 bytes), none critical; the last row's 252
+	 * bytes of options (Opt Len 63) are written by main().
+	 */
+#define GENEVE_CFGS(m)                                                        \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 0 },                          \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 1 },                          \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 0x123456 },                   \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 0xffffff },                   \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 0x800001, .key = 7,           \
+	  .has_key = true, .gre_csum = true, .gre_seq = true },               \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 5,                            \
+	  .geneve_opts = { 0x01, 0x02, 0x00, 0x00 }, .geneve_opts_len = 4 },  \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 0xabcdef,                     \
+	  .geneve_opts = { 0x01, 0x08, 0x01, 0x02, 0xde, 0xad, 0xbe, 0xef,    \
+			   0x00, 0x11, 0x22, 0x33 },                          \
+	  .geneve_opts_len = 12 },                                            \
+	{ .type = ENCAP_GENEVE, .l3 = m, .vni = 77 }
+	GENEVE_CFGS(false),
+	GENEVE_CFGS(true),
+#undef GENEVE_CFGS
 };
 
 #define N_CFGS (sizeof(cfgs) / sizeof(cfgs[0]))
@@ -359,7 +401,10 @@ static const char *cfg_str(const struct encap_cfg *c)
 {
 	static char buf[96];
 
-	if (!is_gre(c))
+	if (is_geneve(c))
+		snprintf(buf, sizeof(buf), "geneve vni %#x opts %u %s",
+			 c->vni, c->geneve_opts_len, c->l3 ? "tun" : "tap");
+	else if (!is_gre(c))
 		snprintf(buf, sizeof(buf), "%s vni %#x %s",
 			 is_gpe(c) ? "vxlan-gpe" : "vxlan", c->vni,
 			 c->l3 ? "tun" : "tap");
@@ -456,8 +501,8 @@ static void build_one(const struct encap_cfg *c, const struct build_case *bc,
 {
 	static struct inner f;
 	static struct segbuf sb;
-	static uint8_t pkt[1 + 32 + FRAME_MAX];
-	uint8_t want[32], fill = bc->align ? 0xff : 0xa5;
+	static uint8_t pkt[1 + HDR_MAX + FRAME_MAX];
+	uint8_t want[HDR_MAX], fill = bc->align ? 0xff : 0xa5;
 	bool want_ok = is_gre(c) && c->gre_csum;
 	bool csum_ok = !want_ok, clean = true;
 	size_t hlen, n, i, inner_off = 99;
@@ -573,6 +618,7 @@ enum field {
 	F_CSUM,		/* GRE checksum */
 	F_KEY,		/* GRE key */
 	F_SEQ,		/* GRE sequence number */
+	F_OPT,		/* the first Geneve option */
 	F_INNER,	/* the inner frame */
 	F_END,		/* from the end of the packet */
 };
@@ -608,6 +654,8 @@ enum tweak {
 #define W_L3 0x800		/* tun mode: IP inside */
 #define W_V4 0x1000		/* the inner packet is IPv4 */
 #define W_V6 0x2000		/* ... IPv6 */
+#define W_GENEVE 0x4000		/* Geneve */
+#define W_OPT1 0x8000		/* Geneve with exactly one option */
 
 struct mutation {
 	const char *name;
@@ -790,15 +838,95 @@ static const struct mutation mutations[] = {
 	  TW_SEQ_OFF, false, DROP_NONE, false },
 	{ "sequence number changed", W_GRE | W_S, F_SEQ, 0, 0xffff, TW_NONE,
 	  false, DROP_NONE, false },
+	/*
+	 * Geneve, RFC 8926 section 3.4, in geneve_udp_encap_recv()'s order:
+	 * version, protocol type, VNI, the protocol of the mode, options
+	 */
+	{ "good packet", W_GENEVE, F_ABS, 0, 0, TW_NONE, false, DROP_NONE,
+	  false },
+	{ "version 1", W_GENEVE, F_ABS, 0, 0x4000, TW_NONE, false,
+	  DROP_RX_GENEVE_VERSION, false },
+	{ "version 2", W_GENEVE, F_ABS, 0, 0x8000, TW_NONE, false,
+	  DROP_RX_GENEVE_VERSION, false },
+	{ "version 3", W_GENEVE, F_ABS, 0, 0xc000, TW_NONE, false,
+	  DROP_RX_GENEVE_VERSION, false },
+	{ "version 1 beats wrong VNI", W_GENEVE, F_ABS, 0, 0x4000, TW_VNI,
+	  false, DROP_RX_GENEVE_VERSION, false },
+	{ "version 1 beats OAM", W_GENEVE, F_ABS, 0, 0x4080, TW_NONE, false,
+	  DROP_RX_GENEVE_VERSION, false },
+	{ "VNI lowest bit flipped", W_GENEVE, F_ABS, 6, 0x0100, TW_NONE, false,
+	  DROP_RX_VNI, false },
+	{ "VNI highest bit flipped", W_GENEVE, F_ABS, 4, 0x8000, TW_NONE,
+	  false, DROP_RX_VNI, false },
+	{ "configured VNI differs", W_GENEVE, F_ABS, 0, 0, TW_VNI, false,
+	  DROP_RX_VNI, false },
+	{ "wrong VNI beats OAM", W_GENEVE, F_ABS, 0, 0x0080, TW_VNI, false,
+	  DROP_RX_VNI, false },
+	{ "GRE key in cfg ignored", W_GENEVE, F_ABS, 0, 0, TW_KEY_ON, false,
+	  DROP_NONE, false },
+	{ "protocol 0x0800 in tap mode", W_GENEVE | W_L2, F_PROTO, 0, 0x0800,
+	  TW_NONE, false, DROP_RX_GENEVE_PROTO, true },
+	{ "protocol 0x86dd in tap mode", W_GENEVE | W_L2, F_PROTO, 0, 0x86dd,
+	  TW_NONE, false, DROP_RX_GENEVE_PROTO, true },
+	{ "protocol 0x6558 (TEB) in tun mode", W_GENEVE | W_L3, F_PROTO, 0,
+	  0x6558, TW_NONE, false, DROP_RX_GENEVE_PROTO, true },
+	{ "protocol 0x8847 (MPLS)", W_GENEVE, F_PROTO, 0, 0x8847, TW_NONE,
+	  false, DROP_RX_GENEVE_PROTO, true },
+	{ "protocol 0x894f (NSH)", W_GENEVE, F_PROTO, 0, 0x894f, TW_NONE,
+	  false, DROP_RX_GENEVE_PROTO, true },
+	{ "protocol low bit flipped", W_GENEVE, F_PROTO, 0, 0x0001, TW_NONE,
+	  false, DROP_RX_GENEVE_PROTO, false },
+	{ "unknown protocol beats wrong VNI", W_GENEVE, F_PROTO, 0, 0x8847,
+	  TW_VNI, false, DROP_RX_GENEVE_PROTO, true },
+	{ "wrong VNI beats TEB in tun mode", W_GENEVE | W_L3, F_PROTO, 0,
+	  0x6558, TW_VNI, false, DROP_RX_VNI, true },
+	{ "protocol 0x86dd over an IPv4 packet", W_GENEVE | W_L3 | W_V4,
+	  F_PROTO, 0, 0x86dd, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "protocol 0x0800 over an IPv6 packet", W_GENEVE | W_L3 | W_V6,
+	  F_PROTO, 0, 0x0800, TW_NONE, false, DROP_RX_INNER_HDR, true },
+	{ "inner IP version 5", W_GENEVE | W_L3, F_INNER, 0, 0x1000, TW_NONE,
+	  false, DROP_RX_INNER_HDR, false },
+	{ "inner version not looked at in tap mode", W_GENEVE | W_L2, F_INNER,
+	  14, 0x1000, TW_NONE, false, DROP_NONE, false },
+	{ "O bit (OAM): not for the tap", W_GENEVE, F_ABS, 0, 0x0080, TW_NONE,
+	  false, DROP_RX_GENEVE_OAM, false },
+	{ "C bit with no critical option: accepted", W_GENEVE, F_ABS, 0,
+	  0x0040, TW_NONE, false, DROP_NONE, false },
+	{ "reserved bits (Rsvd) ignored", W_GENEVE, F_ABS, 0, 0x003f, TW_NONE,
+	  false, DROP_NONE, false },
+	{ "reserved last byte ignored", W_GENEVE, F_ABS, 6, 0x00ff, TW_NONE,
+	  false, DROP_NONE, false },
+	/* the options, section 3.5 */
+	{ "option's critical bit set: unknown, dropped", W_GENEVE | W_OPT1,
+	  F_OPT, 2, 0x8000, TW_NONE, false, DROP_RX_GENEVE_CRITICAL, false },
+	{ "option's R bits ignored", W_GENEVE | W_OPT1, F_OPT, 2, 0x00e0,
+	  TW_NONE, false, DROP_NONE, false },
+	{ "option class changed: ignored", W_GENEVE | W_OPT1, F_OPT,
+	  0, 0x7f7f, TW_NONE, false, DROP_NONE, false },
+	{ "option one word longer: past Opt Len", W_GENEVE | W_OPT1, F_OPT, 2,
+	  0x0001, TW_NONE, false, DROP_RX_GENEVE_OPT, false },
+	{ "option length bits flipped: past Opt Len", W_GENEVE | W_OPT1,
+	  F_OPT, 2, 0x001f, TW_NONE, false, DROP_RX_GENEVE_OPT, false },
+	{ "option past Opt Len beats critical", W_GENEVE | W_OPT1, F_OPT, 2,
+	  0x8001, TW_NONE, false, DROP_RX_GENEVE_OPT, false },
 };
 
 #define N_MUTATIONS (sizeof(mutations) / sizeof(mutations[0]))
+
+/* Has c exactly one Geneve option? */
+static bool geneve_one_opt(const struct encap_cfg *c)
+{
+	return c->geneve_opts_len &&
+	       4 + (c->geneve_opts[3] & 0x1f) * 4 == c->geneve_opts_len;
+}
 
 /* The W_* bits of c with an inner packet of IP version v6 or not. */
 static unsigned int cfg_bits(const struct encap_cfg *c, bool v6)
 {
 	unsigned int w = (c->l3 ? W_L3 : W_L2) | (v6 ? W_V6 : W_V4);
 
+	if (is_geneve(c))
+		return w | W_GENEVE | (geneve_one_opt(c) ? W_OPT1 : 0);
 	if (!is_gre(c))
 		return w | W_VNI | (is_gpe(c) ? W_GPE : W_VXLAN);
 	return w | W_GRE | (c->gre_csum ? W_C : W_NO_C) |
@@ -871,6 +999,8 @@ static size_t field_off(const struct encap_cfg *c, enum field fld,
 		return 2;
 	case F_CSUM:
 		return 4;
+	case F_OPT:
+		return 8;
 	case F_KEY:
 		return ref_key_off(c);
 	case F_SEQ:
@@ -886,7 +1016,7 @@ static size_t field_off(const struct encap_cfg *c, enum field fld,
 
 static void test_mutations(const struct encap_cfg *c, bool v6)
 {
-	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
 	size_t len = good_packet(c, v6, good), at, inner_off;
 	const struct mutation *m;
 	struct encap_cfg pc;
@@ -935,7 +1065,7 @@ static int count_mutations(const struct encap_cfg *c, bool v6)
 /* Every reserved VXLAN bit (all of the first word but I, the last byte). */
 static void test_vxlan_reserved(const struct encap_cfg *c)
 {
-	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
 	size_t len = good_packet(c, false, good), byte, inner_off;
 	int bad = 0, n = 0, bit, r;
 	bool csum_ok;
@@ -966,7 +1096,7 @@ static void test_vxlan_reserved(const struct encap_cfg *c)
  */
 static void test_gpe_reserved(const struct encap_cfg *c)
 {
-	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
 	static const uint8_t mask[8] = { 0xc2, 0xff, 0xff, 0, 0, 0, 0, 0xff };
 	size_t len = good_packet(c, false, good), byte, inner_off;
 	int bad = 0, n = 0, bit, r;
@@ -990,12 +1120,43 @@ static void test_gpe_reserved(const struct encap_cfg *c)
 }
 
 /*
- * Truncation: below the header SHORT; an inner payload under an Ethernet
- * header (tap) or an IPv4 header (tun, ip_rcv_core()) INNER_SHORT.
+ * Every reserved bit of a Geneve header (Rsvd, the last byte) is ignored
+ * on receipt (RFC 8926 section 3.4), as the kernel's geneve does.
+ */
+static void test_geneve_reserved(const struct encap_cfg *c)
+{
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
+	static const uint8_t mask[8] = { 0, 0x3f, 0, 0, 0, 0, 0, 0xff };
+	size_t len = good_packet(c, false, good), byte, inner_off;
+	int bad = 0, n = 0, bit, r;
+	bool csum_ok;
+
+	for (byte = 0; byte < 8; byte++) {
+		for (bit = 0; bit < 8; bit++) {
+			if (!(mask[byte] & 1 << bit))
+				continue;
+			memcpy(pkt, good, len);
+			pkt[byte] ^= (uint8_t)(1 << bit);
+			r = parse_copy(c, pkt, len, &inner_off, &csum_ok);
+			n++;
+			if (r != DROP_NONE && !bad++)
+				printf("# byte %zu bit %d: got %d\n", byte,
+				       bit, r);
+		}
+	}
+	ok(!bad && n == 14, "%s: each of the %d reserved bits is ignored",
+	   cfg_str(c), n);
+}
+
+/*
+ * Truncation: below the header SHORT (Geneve: below its base header;
+ * into its options, Opt Len past the packet, OPT); an inner payload under
+ * an Ethernet header (tap) or an IPv4 header (tun, ip_rcv_core())
+ * INNER_SHORT.
  */
 static void test_lengths(const struct encap_cfg *c)
 {
-	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
 	size_t hlen = ref_hdr_len(c), l, inner_off, min = c->l3 ? 20 : 14;
 	bool csum_ok, fix = is_gre(c) && c->gre_csum;
 	int bad_short = 0, bad_inner = 0, r;
@@ -1003,7 +1164,8 @@ static void test_lengths(const struct encap_cfg *c)
 	good_packet(c, false, good);
 	for (l = 0; l < hlen; l++) {
 		r = parse_copy(c, good, l, &inner_off, &csum_ok);
-		if (r != DROP_RX_SHORT && !bad_short++)
+		if (r != (is_geneve(c) && l >= 8 ? DROP_RX_GENEVE_OPT :
+			  DROP_RX_SHORT) && !bad_short++)
 			printf("# length %zu: got %d\n", l, r);
 	}
 	ok(!bad_short, "%s: truncated to each of 0..%zu bytes gives SHORT",
@@ -1036,7 +1198,7 @@ static void test_lengths(const struct encap_cfg *c)
  */
 static void test_peek(const struct encap_cfg *c)
 {
-	static uint8_t good[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX];
 	size_t len = good_packet(c, false, good), l;
 	size_t need = is_gre(c) ? ref_key_off(c) + 4 : 8;
 	uint32_t id = 0xdeadbeef;
@@ -1162,6 +1324,9 @@ static const struct overhead_row overhead_rows[] = {
 	/* VXLAN-GPE: VXLAN's 8 bytes, whatever the GRE options */
 	{ ENCAP_VXLAN_GPE, false, false, false, 8, 36, 56 },
 	{ ENCAP_VXLAN_GPE, true, true, true, 8, 36, 56 },
+	/* Geneve without options: 8 bytes, as VXLAN */
+	{ ENCAP_GENEVE, false, false, false, 8, 36, 56 },
+	{ ENCAP_GENEVE, true, true, true, 8, 36, 56 },
 };
 
 #define N_OVERHEAD (sizeof(overhead_rows) / sizeof(overhead_rows[0]))
@@ -1207,11 +1372,12 @@ static const struct name_row name_rows[] = {
 	{ "gre", ENCAP_GRE, false },
 	{ "gre-udp", ENCAP_GRE_UDP, true },
 	{ "vxlan-gpe", ENCAP_VXLAN_GPE, true },
+	{ "geneve", ENCAP_GENEVE, true },
 };
 
 static const char *const bad_names[] = {
 	"", "VXLAN", "gre_udp", "greudp", "gre-udp ", "vxla", "ipip",
-	"vxlan_gpe", "gpe", "vxlan-gpe ",
+	"vxlan_gpe", "gpe", "vxlan-gpe ", "Geneve", "genev", "geneve ",
 };
 
 #define N_NAMES (sizeof(name_rows) / sizeof(name_rows[0]))
@@ -1271,6 +1437,10 @@ static const struct table_row table_rows[] = {
 	/* the kernel's gpe takes 4790 too (vxlan_config_validate()) */
 	{ "vxlan-gpe: a VNI always, UDP port 4790, --vni, Ethernet and IP",
 	  ENCAP_VXLAN_GPE, "VNI", "vni", true, PROTO_UDP, 4790, 0,
+	  true, true, false, false, false, true, true },
+	/* RFC 8926 section 3.3; the kernel's geneve takes 6081 too */
+	{ "geneve: a VNI always, UDP port 6081, --vni, Ethernet and IP",
+	  ENCAP_GENEVE, "VNI", "vni", true, PROTO_UDP, 6081, 0,
 	  true, true, false, false, false, true, true },
 };
 
@@ -1359,19 +1529,21 @@ struct list_row {
 };
 
 static const struct list_row list_rows[] = {
-	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gre, gre-udp or vxlan-gpe", 0 },
-	{ ENCAP_OPT_VNI, true, "and", "vxlan and vxlan-gpe", 0 },
+	{ ENCAP_OPT_ENCAP, true, "or",
+	  "vxlan, gre, gre-udp, vxlan-gpe or geneve", 0 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan, vxlan-gpe and geneve", 0 },
 	{ ENCAP_OPT_KEY, true, "or", "gre or gre-udp", 0 },
 	{ ENCAP_OPT_SEQ, true, "and", "gre and gre-udp", 0 },
-	{ ENCAP_OPT_TUN, true, "or", "gre, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_TUN, true, "or", "gre, gre-udp, vxlan-gpe or geneve", 0 },
 	{ ENCAP_OPT_TUN, false, "or", "vxlan", 0 },
 	{ ENCAP_OPT_EVPN, true, "or", "vxlan", 0 },
 	{ ENCAP_OPT_UDP, false, "or", "gre", 0 },
-	{ ENCAP_OPT_UDP, true, "or", "vxlan, gre-udp or vxlan-gpe", 0 },
+	{ ENCAP_OPT_UDP, true, "or", "vxlan, gre-udp, vxlan-gpe or geneve",
+	  0 },
 	{ ENCAP_OPT_ENCAP, false, "or", "", 0 },
 	/* cut to the buffer, its NUL in the last byte */
 	{ ENCAP_OPT_ENCAP, true, "or", "vxlan, gr", 10 },
-	{ ENCAP_OPT_VNI, true, "and", "vxlan and", 10 },
+	{ ENCAP_OPT_VNI, true, "and", "vxlan, vx", 10 },
 	{ ENCAP_OPT_VNI, true, "and", "", 1 },
 };
 
@@ -1415,7 +1587,7 @@ static bool row_drops(const struct encap_cfg *c, enum drop d)
  */
 static void test_drops(const struct encap_cfg *c, uint64_t *seen)
 {
-	static uint8_t good[64 + FRAME_MAX], pkt[64 + FRAME_MAX];
+	static uint8_t good[HDR_MAX + FRAME_MAX], pkt[HDR_MAX + FRAME_MAX];
 	size_t len = good_packet(c, false, good), at;
 	unsigned int bit, bad = 0;
 	enum drop d, first = DROP_NONE;
@@ -1658,12 +1830,329 @@ static void test_strip(void)
 	}
 }
 
+/* ---- Geneve: hostile options, and the option parser ------------------- */
+
+/*
+ * The 252 bytes of options of the Geneve rows with VNI 77, written by
+ * hand: class 0x0102 type 1 with 31 words (128 bytes), then class 0xabcd
+ * type 0x7f with 30 (124 bytes): Opt Len 63, the most it says.
+ */
+static void geneve_fill_long(struct encap_cfg *c)
+{
+	uint8_t *o = c->geneve_opts;
+	size_t i;
+
+	o[0] = 0x01;
+	o[1] = 0x02;
+	o[2] = 0x01;
+	o[3] = 31;
+	for (i = 4; i < 128; i++)
+		o[i] = (uint8_t)i;
+	o[128] = 0xab;
+	o[129] = 0xcd;
+	o[130] = 0x7f;
+	o[131] = 30;
+	for (i = 132; i < 252; i++)
+		o[i] = (uint8_t)~i;
+	c->geneve_opts_len = 252;
+}
+
+struct hostile_row {
+	const char *says;
+	uint8_t b0, b1;		/* version and Opt Len; O, C and Rsvd */
+	uint8_t opts[16];
+	size_t n_opts;		/* bytes of opts put after the header */
+	size_t cut;		/* the packet's length, if not all of it */
+	int want;
+};
+
+static const struct hostile_row hostile_rows[] = {
+	{ "a zero-length option: accepted", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0x00 }, 4, 0, DROP_NONE },
+	{ "four zero-length options: accepted", 0x04, 0,
+	  { 0x01, 0x02, 0x00, 0x00, 0x01, 0x02, 0x01, 0x00, 0x01, 0x02, 0x02,
+	    0x00, 0xff, 0xff, 0x7f, 0x00 }, 16, 0, DROP_NONE },
+	{ "a zero-length critical option: dropped", 0x01, 0,
+	  { 0x01, 0x02, 0x80, 0x00 }, 4, 0, DROP_RX_GENEVE_CRITICAL },
+	{ "a critical option with the C bit: dropped", 0x01, 0x40,
+	  { 0x01, 0x08, 0x81, 0x00 }, 4, 0, DROP_RX_GENEVE_CRITICAL },
+	{ "a critical option after a plain one: dropped", 0x03, 0,
+	  { 0x01, 0x02, 0x00, 0x01, 0xaa, 0xbb, 0xcc, 0xdd, 0x01, 0x02, 0xff,
+	    0x00 }, 12, 0, DROP_RX_GENEVE_CRITICAL },
+	{ "the C bit, no critical option: accepted", 0x02, 0x40,
+	  { 0x01, 0x02, 0x00, 0x01, 0xaa, 0xbb, 0xcc, 0xdd }, 8, 0,
+	  DROP_NONE },
+	{ "an option one word past Opt Len: malformed", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0x01 }, 4, 0, DROP_RX_GENEVE_OPT },
+	{ "an option 31 words long in Opt Len 1: malformed", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0x1f }, 4, 0, DROP_RX_GENEVE_OPT },
+	{ "the second option past Opt Len: malformed", 0x03, 0,
+	  { 0x01, 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00,
+	    0x01 }, 12, 0, DROP_RX_GENEVE_OPT },
+	{ "malformed beats an earlier critical option", 0x02, 0x40,
+	  { 0x01, 0x02, 0x80, 0x00, 0x01, 0x02, 0x00, 0x02 }, 8, 0,
+	  DROP_RX_GENEVE_OPT },
+	{ "Opt Len 63 past the packet: malformed", 0x3f, 0, { 0 }, 0, 0,
+	  DROP_RX_GENEVE_OPT },
+	{ "Opt Len one word past a packet ending after the options", 0x02, 0,
+	  { 0x01, 0x02, 0x00, 0x00 }, 4, 12, DROP_RX_GENEVE_OPT },
+	{ "Opt Len past a packet cut inside the option", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0x00 }, 4, 10, DROP_RX_GENEVE_OPT },
+	{ "options up to the end, no payload: inner short", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0x00 }, 4, 12, DROP_RX_INNER_SHORT },
+	{ "version 1: dropped", 0x40, 0, { 0 }, 0, 0,
+	  DROP_RX_GENEVE_VERSION },
+	{ "version 1 with a good option: dropped", 0x41, 0,
+	  { 0x01, 0x02, 0x00, 0x00 }, 4, 0, DROP_RX_GENEVE_VERSION },
+	{ "version 3, Opt Len past the end: the version counts", 0xff, 0,
+	  { 0 }, 0, 0, DROP_RX_GENEVE_VERSION },
+	{ "version 1 cut to its base header: the version counts", 0x41, 0,
+	  { 0 }, 0, 8, DROP_RX_GENEVE_VERSION },
+	{ "O bit (OAM): not for the tap", 0x00, 0x80, { 0 }, 0, 0,
+	  DROP_RX_GENEVE_OAM },
+	{ "O bit with a critical option: the option counts", 0x01, 0xc0,
+	  { 0x01, 0x02, 0x80, 0x00 }, 4, 0, DROP_RX_GENEVE_CRITICAL },
+	{ "O bit with a malformed option: the option counts", 0x01, 0x80,
+	  { 0x01, 0x02, 0x00, 0x03 }, 4, 0, DROP_RX_GENEVE_OPT },
+	{ "an option's R bits set: ignored", 0x01, 0,
+	  { 0x01, 0x02, 0x00, 0xe0 }, 4, 0, DROP_NONE },
+	{ "Rsvd bits set: ignored", 0x00, 0x3f, { 0 }, 0, 0, DROP_NONE },
+};
+
+#define N_HOSTILE (sizeof(hostile_rows) / sizeof(hostile_rows[0]))
+
+/* Header, opts, then f's frame or packet; cut to cut bytes if given. */
+static size_t hostile_packet(const struct encap_cfg *c, const struct inner *f,
+			     uint8_t b0, uint8_t b1, const uint8_t *opts,
+			     size_t n_opts, uint8_t *pkt)
+{
+	pkt[0] = b0;
+	pkt[1] = b1;
+	wr16(pkt + 2, ref_gre_proto(c, f->v6));
+	wr32(pkt + 4, c->vni << 8);
+	memcpy(pkt + 8, opts, n_opts);
+	memcpy(pkt + 8 + n_opts, f->buf, f->len);
+	return 8 + n_opts + f->len;
+}
+
+static void test_geneve_hostile(bool l3)
+{
+	static uint8_t pkt[HDR_MAX + FRAME_MAX];
+	struct encap_cfg c = { .type = ENCAP_GENEVE, .vni = 0x10203, .l3 = l3 };
+	const struct hostile_row *h;
+	static struct inner f;
+	size_t i, len, inner_off;
+	bool csum_ok;
+	int r;
+
+	inner_make(&f, PROTO_TCP, 100, l3, false);
+	for (i = 0; i < N_HOSTILE; i++) {
+		h = &hostile_rows[i];
+		len = hostile_packet(&c, &f, h->b0, h->b1, h->opts, h->n_opts,
+				     pkt);
+		if (h->cut)
+			len = h->cut;
+		inner_off = 0;
+		r = parse_copy(&c, pkt, len, &inner_off, &csum_ok);
+		if (h->want == DROP_NONE)
+			ok(r == DROP_NONE && inner_off == 8 + h->n_opts,
+			   "geneve %s: %s (got %d, inner_off %zu)",
+			   l3 ? "tun" : "tap", h->says, r, inner_off);
+		else
+			is_int(r, h->want, "geneve %s: %s", l3 ? "tun" : "tap",
+			       h->says);
+	}
+}
+
+/* Opt Len 63 of 63 zero-length options, one of them critical or none. */
+static void test_geneve_many(void)
+{
+	static uint8_t pkt[HDR_MAX + FRAME_MAX];
+	struct encap_cfg c = { .type = ENCAP_GENEVE, .vni = 9 };
+	static struct inner f;
+	uint8_t opts[252];
+	size_t i, len, inner_off = 0;
+	bool csum_ok;
+	int r;
+
+	inner_make(&f, PROTO_UDP, 10, false, false);
+	for (i = 0; i < 252; i += 4)
+		wr32(opts + i, 0x01020000u | (uint32_t)(i / 4) << 8);
+	len = hostile_packet(&c, &f, 63, 0, opts, 252, pkt);
+	r = parse_copy(&c, pkt, len, &inner_off, &csum_ok);
+	ok(r == DROP_NONE && inner_off == 260,
+	   "geneve: 63 zero-length options in Opt Len 63 (got %d, %zu)", r,
+	   inner_off);
+	opts[250] = 0x80;	/* the last one's type */
+	len = hostile_packet(&c, &f, 63, 0, opts, 252, pkt);
+	is_int(parse_copy(&c, pkt, len, &inner_off, &csum_ok),
+	       DROP_RX_GENEVE_CRITICAL,
+	       "geneve: the 63rd of 63 options critical: dropped");
+	opts[250] = 0x00;
+	opts[251] = 0x01;	/* the last one a word longer */
+	len = hostile_packet(&c, &f, 63, 0, opts, 252, pkt);
+	is_int(parse_copy(&c, pkt, len, &inner_off, &csum_ok),
+	       DROP_RX_GENEVE_OPT,
+	       "geneve: the 63rd of 63 options past Opt Len: malformed");
+	len = hostile_packet(&c, &f, 63, 0, opts, 0, pkt);
+	is_int(parse_copy(&c, pkt, 8 + 251, &inner_off, &csum_ok),
+	       DROP_RX_GENEVE_OPT,
+	       "geneve: Opt Len 63, 251 bytes after the header: malformed");
+}
+
+#define GENEVE_MANY_CHECKS 4
+
+struct opt_parse_row {
+	const char *text;
+	int want;
+	const uint8_t tlv[16];
+	size_t len;
+	bool crit;
+};
+
+static const struct opt_parse_row opt_parse_rows[] = {
+	{ "0102:80:", 0, { 0x01, 0x02, 0x80, 0x00 }, 4, true },
+	{ "102:0:", 0, { 0x01, 0x02, 0x00, 0x00 }, 4, false },
+	{ "0:0:", 0, { 0x00, 0x00, 0x00, 0x00 }, 4, false },
+	{ "0108:01:0a0b0c0d", 0,
+	  { 0x01, 0x08, 0x01, 0x01, 0x0a, 0x0b, 0x0c, 0x0d }, 8, false },
+	{ "ffff:ff:DEADBEEFcafef00d", 0,
+	  { 0xff, 0xff, 0xff, 0x02, 0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xf0,
+	    0x0d }, 12, true },
+	{ "abc:7f:00000000", 0,
+	  { 0x0a, 0xbc, 0x7f, 0x01, 0, 0, 0, 0 }, 8, false },
+	{ "", -EINVAL, { 0 }, 0, false },
+	{ "0102", -EINVAL, { 0 }, 0, false },
+	{ "0102:80", -EINVAL, { 0 }, 0, false },
+	{ ":80:", -EINVAL, { 0 }, 0, false },
+	{ "0102::", -EINVAL, { 0 }, 0, false },
+	{ "10000:0:", -EINVAL, { 0 }, 0, false },
+	{ "0102:100:", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:abc", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:abcd", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:abcdef", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:0x000000", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:00000000:", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:0000 0000", -EINVAL, { 0 }, 0, false },
+	{ "g102:80:", -EINVAL, { 0 }, 0, false },
+	{ "-1:0:", -EINVAL, { 0 }, 0, false },
+	{ " 102:0:", -EINVAL, { 0 }, 0, false },
+	{ "0x102:0:", -EINVAL, { 0 }, 0, false },
+	{ "0102:80:0000000g", -EINVAL, { 0 }, 0, false },
+};
+
+#define N_OPT_PARSE (sizeof(opt_parse_rows) / sizeof(opt_parse_rows[0]))
+
+/* Each value alone, added to options of 4 bytes with no critical one. */
+static void test_geneve_opt_parse(void)
+{
+	const struct opt_parse_row *r;
+	struct encap_cfg c;
+	size_t i;
+	int got;
+
+	for (i = 0; i < N_OPT_PARSE; i++) {
+		r = &opt_parse_rows[i];
+		memset(&c, 0, sizeof(c));
+		c.type = ENCAP_GENEVE;
+		wr32(c.geneve_opts, 0x01020000);
+		c.geneve_opts_len = 4;
+		got = encap_geneve_opt_add(&c, r->text);
+		if (r->want)
+			ok(got == r->want && c.geneve_opts_len == 4 &&
+			   !c.geneve_crit, "opt \"%s\": refused, %d, options "
+			   "as they were (got %d)", r->text, r->want, got);
+		else
+			ok(!got && c.geneve_opts_len == 4 + r->len &&
+			   !memcmp(c.geneve_opts + 4, r->tlv, r->len) &&
+			   c.geneve_crit == r->crit, "opt \"%s\": %zu bytes "
+			   "appended, critical %d (got %d, %u)", r->text,
+			   r->len, r->crit, got, c.geneve_opts_len);
+	}
+}
+
+/* "0102:01:" and 2 * n hex digits of n bytes, into buf. */
+static const char *opt_text(char *buf, size_t n)
+{
+	size_t i;
+
+	strcpy(buf, "0102:01:");
+	for (i = 0; i < n; i++)
+		sprintf(buf + 8 + 2 * i, "%02zx", i & 0xff);
+	return buf;
+}
+
+/*
+ * The limits: 124 bytes of data (length 31), not 128; 252 bytes in all,
+ * a value past them refused whole; the header built with them, Opt Len
+ * 63, parsed back; a critical option sets the C bit.
+ */
+static void test_geneve_opt_limits(void)
+{
+	struct encap_cfg c = { .type = ENCAP_GENEVE, .vni = 3 };
+	static struct segbuf sb;
+	static struct inner f;
+	static char buf[512];
+	static uint8_t pkt[HDR_MAX + FRAME_MAX];
+	size_t inner_off = 0;
+	bool csum_ok;
+	uint8_t *h;
+	int r;
+
+	is_int(encap_geneve_opt_add(&c, opt_text(buf, 128)), -EINVAL,
+	       "opt: 128 bytes of data refused");
+	is_int(encap_geneve_opt_add(&c, opt_text(buf, 124)), 0,
+	       "opt: 124 bytes of data taken");
+	ok(c.geneve_opts_len == 128 && c.geneve_opts[3] == 31 &&
+	   c.geneve_opts[4 + 123] == 123, "opt: length 31, its data after it");
+	is_int(encap_geneve_opt_add(&c, opt_text(buf, 124)), -ENOSPC,
+	       "opt: 256 bytes in all refused");
+	is_int(c.geneve_opts_len, 128, "opt: the options as they were");
+	is_int(encap_geneve_opt_add(&c, opt_text(buf, 120)), 0,
+	       "opt: 252 bytes in all taken");
+	is_int(encap_geneve_opt_add(&c, "0:0:"), -ENOSPC,
+	       "opt: not one more zero-length option");
+	is_int(encap_hdr_len(&c), 260, "opt: the header is 8 + 252 bytes");
+	ok(encap_overhead(&c, false) == 288 && encap_overhead(&c, true) == 308,
+	   "opt: overhead 288 over IPv4, 308 over IPv6");
+
+	inner_make(&f, PROTO_TCP, 50, false, false);
+	seg_make(&sb, &f, SUM_LCO, 0, 0);
+	h = encap_build(&c, &sb.s, 0);
+	ok(h == sb.s.hdr - 260 && h[0] == 63 && h[1] == 0 &&
+	   !memcmp(h + 8, c.geneve_opts, 252),
+	   "opt: built with Opt Len 63, no C bit, the options as given");
+	memcpy(pkt, h, 260);
+	memcpy(pkt + 260, f.buf, f.len);
+	r = parse_copy(&c, pkt, 260 + f.len, &inner_off, &csum_ok);
+	ok(r == DROP_NONE && inner_off == 260,
+	   "opt: parsed back, the frame at 260 (got %d, %zu)", r, inner_off);
+
+	memset(&c, 0, sizeof(c));
+	c.type = ENCAP_GENEVE;
+	encap_geneve_opt_add(&c, "0102:01:");
+	encap_geneve_opt_add(&c, "0102:81:01020304");
+	h = encap_build(&c, &sb.s, 0);
+	ok(h == sb.s.hdr - 20 && h[0] == 3 && h[1] == 0x40 && c.geneve_crit,
+	   "opt: a critical option sets the C bit");
+	memcpy(pkt, h, 20);
+	memcpy(pkt + 20, f.buf, f.len);
+	is_int(parse_copy(&c, pkt, 20 + f.len, &inner_off, &csum_ok),
+	       DROP_RX_GENEVE_CRITICAL,
+	       "opt: sent critical, dropped by gsotun, which knows none");
+}
+
+#define GENEVE_LIMIT_CHECKS 13
+
 int main(void)
 {
 	uint64_t seen[N_TABLE] = { 0 };
 	int n = 0, v;
 	size_t i;
 
+	for (i = 0; i < N_CFGS; i++)
+		if (is_geneve(&cfgs[i]) && cfgs[i].vni == 77)
+			geneve_fill_long(&cfgs[i]);
 	for (i = 0; i < N_CFGS; i++) {
 		n += count_build(&cfgs[i]) + 3 + 2;
 		for (v = 0; v < 2; v++)
@@ -1675,6 +2164,8 @@ int main(void)
 	n += N_CFGS + N_TABLE;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
+	n += 2 * N_HOSTILE + GENEVE_MANY_CHECKS + N_OPT_PARSE;
+	n += GENEVE_LIMIT_CHECKS;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
@@ -1686,6 +2177,8 @@ int main(void)
 		test_peek(&cfgs[i]);
 		if (is_gpe(&cfgs[i]))
 			test_gpe_reserved(&cfgs[i]);
+		else if (is_geneve(&cfgs[i]))
+			test_geneve_reserved(&cfgs[i]);
 		else if (!is_gre(&cfgs[i]))
 			test_vxlan_reserved(&cfgs[i]);
 	}
@@ -1698,5 +2191,10 @@ int main(void)
 	test_ecn();
 	test_kernel();
 	test_strip();
+	test_geneve_hostile(false);
+	test_geneve_hostile(true);
+	test_geneve_many();
+	test_geneve_opt_parse();
+	test_geneve_opt_limits();
 	return done_testing();
 }

@@ -780,7 +780,7 @@ static const struct row rows[] = {
 	  "dropped" },
 	{ A(R, "--mode", "tun"), 64,
 	  "--encap vxlan carries Ethernet frames only, not the IP packets of "
-	  "--mode tun: use --encap gre, gre-udp or vxlan-gpe" },
+	  "--mode tun: use --encap gre, gre-udp, vxlan-gpe or geneve" },
 	{ A(R, "--mode", "tun", "--encap", "vxlan"), 64,
 	  "--encap vxlan carries Ethernet frames only" },
 	{ A(R, "--mode", "tin"), 64,
@@ -1011,6 +1011,8 @@ static const char *test_encap_name(enum encap_type t)
 		return "gre-udp";
 	case ENCAP_VXLAN_GPE:
 		return "vxlan-gpe";
+	case ENCAP_GENEVE:
+		return "geneve";
 	}
 	return "?";
 }

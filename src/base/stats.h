@@ -156,6 +156,16 @@
 	  "Packets dropped: VXLAN-GPE version not 0, OAM, or no P flag")      \
 	D(rx_drop_gpe_proto, RX_GPE_PROTO,                                    \
 	  "Packets dropped: VXLAN-GPE next protocol not carried")             \
+	D(rx_drop_geneve_version, RX_GENEVE_VERSION,                          \
+	  "Packets dropped: Geneve version not 0")                            \
+	D(rx_drop_geneve_proto, RX_GENEVE_PROTO,                              \
+	  "Packets dropped: Geneve protocol type not carried")                \
+	D(rx_drop_geneve_opt, RX_GENEVE_OPT,                                  \
+	  "Packets dropped: Geneve options past Opt Len or the packet")       \
+	D(rx_drop_geneve_critical, RX_GENEVE_CRITICAL,                        \
+	  "Packets dropped: unknown critical Geneve option")                  \
+	D(rx_drop_geneve_oam, RX_GENEVE_OAM,                                  \
+	  "Packets dropped: Geneve OAM (O bit), not for the tap")             \
 	D(rx_drop_key, RX_KEY,                                                \
 	  "Packets dropped: wrong GRE key")                                   \
 	D(rx_drop_csum, RX_CSUM,                                              \

@@ -134,6 +134,8 @@ static bool rx_warn_cause(enum drop why, enum rx_warn *w)
 	case DROP_RX_GRE_FLAGS:
 	case DROP_RX_GPE_FLAGS:
 	case DROP_RX_GPE_PROTO:
+	case DROP_RX_GENEVE_VERSION:
+	case DROP_RX_GENEVE_PROTO:
 		*w = RX_WARN_FOREIGN;
 		return true;
 	default:

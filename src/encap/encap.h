@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Encapsulations: VXLAN (RFC 7348), GRE (RFC 2784/2890), GRE-in-UDP
- * (RFC 8086) and VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12), each a row of
- * one table, in its own file, with header length, build and parse. Pure:
- * byte arrays in, byte arrays out.
+ * (RFC 8086), VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe-12) and Geneve (RFC
+ * 8926), each a row of one table, in its own file, with header length,
+ * build and parse. Pure: byte arrays in, byte arrays out.
  */
 #ifndef GSOTUN_ENCAP_H
 #define GSOTUN_ENCAP_H
@@ -30,6 +30,7 @@
 	X(GRE, gre)                                                           \
 	X(GRE_UDP, gre_udp)                                                   \
 	X(VXLAN_GPE, gpe)                                                     \
+	X(GENEVE, geneve)                                                     \
 	ENCAP_LIST_TEST(X)
 
 /*
@@ -42,10 +43,16 @@ enum encap_type {
 };
 #undef ENCAP_TYPE
 
+/*
+ * Geneve's options, whole TLVs, at most what its Opt Len's 6 bits of
+ * 4-byte words say: 252 bytes (RFC 8926 section 3.4).
+ */
+#define ENCAP_GENEVE_OPTS_MAX 252
+
 /* Parameters of the encapsulation header, fixed for the tunnel's life. */
 struct encap_cfg {
 	enum encap_type type;
-	uint32_t vni;		/* VXLAN and VXLAN-GPE, 24 bits */
+	uint32_t vni;		/* VXLAN, VXLAN-GPE and Geneve, 24 bits */
 	uint32_t key;		/* GRE key (RFC 2890), when has_key */
 	bool has_key;
 	bool gre_csum;		/* GRE C bit (gre only) */
@@ -56,6 +63,14 @@ struct encap_cfg {
 	 * VXLAN-GPE next protocol of each packet.
 	 */
 	bool l3;
+	/*
+	 * Geneve: the options sent after the base header of every packet
+	 * (encap_geneve_opt_add()), geneve_opts_len bytes, and whether one
+	 * is critical (the header's C bit).
+	 */
+	uint8_t geneve_opts[ENCAP_GENEVE_OPTS_MAX];
+	uint16_t geneve_opts_len;
+	bool geneve_crit;
 };
 
 /* Length of the header encap_build() writes for this configuration. */
@@ -87,10 +102,11 @@ struct encap_rx {
 };
 
 /*
- * The VNI (vxlan, vxlan-gpe) or GRE key (gre, gre-udp) a received packet
- * carries, at its VXLAN or GRE header, into *id: which tap it is for
- * (the header's other fields are not looked at). false when
- * it has none or is too short to say (encap_parse() then says why).
+ * The VNI (vxlan, vxlan-gpe, geneve) or GRE key (gre, gre-udp) a
+ * received packet carries, at its VXLAN, Geneve or GRE header, into *id:
+ * which tap it is for (the header's other fields are not looked at).
+ * false when it has none or is too short to say (encap_parse() then says
+ * why).
  */
 bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,
 		   uint32_t *id);
@@ -272,7 +288,7 @@ int encap_strip_ip4(const uint8_t *buf, size_t *len, size_t *off);
  */
 uint8_t encap_ecn_encap(uint8_t inner_ecn);
 
-/* "vxlan", "gre", "gre-udp", "vxlan-gpe" */
+/* "vxlan", "gre", "gre-udp", "vxlan-gpe", "geneve" */
 const char *encap_name(enum encap_type t);
 /* Parse a name; -1 if unknown. */
 int encap_from_name(const char *name);

@@ -12,8 +12,12 @@
 #include <stdint.h>
 #include "pkt/vnet.h"
 
-/* Room reserved in front of each header block for the encapsulation. */
-#define GSO_HEADROOM 32
+/*
+ * Room reserved in front of each header block for the encapsulation: the
+ * longest is Geneve's, 8 bytes and up to 252 of options (RFC 8926), in
+ * whole 8-byte words.
+ */
+#define GSO_HEADROOM 264
 /* Largest inner header block: Ethernet + 2 VLAN + IPv6 + TCP with options. */
 #define GSO_HDR_MAX 256
 /* Bytes of arena one segment uses. */
