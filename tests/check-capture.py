@@ -16,6 +16,11 @@ Runs tshark once over PCAP with TCP, UDP and IPv4 checksum validation on
   gpe_total gpe_ipv4 gpe_ipv6 gpe_eth gpe_4790   VXLAN-GPE headers, by next
                                    protocol (1, 2, 3), in datagrams to 4790
   gpe_ip                           of them IP (1 or 2): a tun's
+  geneve_total geneve_v0 geneve_eth geneve_ip geneve_vni42 geneve_opts
+  geneve_6081                      Geneve headers: of version 0, by
+                                   protocol type (0x6558; 0x0800 or
+                                   0x86dd), of VNI 42, with options, in
+                                   datagrams to 6081
   bad_frames                       numbers of the first frames with a bad
                                    checksum (tshark -r PCAP -Y frame.number==N)
 
@@ -43,10 +48,18 @@ FIELDS = [
     "gre.checksum.status",
     "vxlan.next_proto",
     "udp.dstport",
+    "geneve.version",
+    "geneve.proto_type",
+    "geneve.vni",
+    "geneve.options",
 ]
 
 # VXLAN-GPE next protocols (draft-ietf-nvo3-vxlan-gpe-12 section 3.1).
 GPE_NP = {"1": "gpe_ipv4", "2": "gpe_ipv6", "3": "gpe_eth"}
+
+# Geneve protocol types (RFC 8926 section 3.4, ethertypes).
+GENEVE_PT = {"0x6558": "geneve_eth", "0x0800": "geneve_ip",
+             "0x86dd": "geneve_ip"}
 
 # An Ethernet frame carrying at most 1500 bytes of IP.
 MAX_FRAME = 1514
@@ -84,6 +97,22 @@ def tcp_statuses(vals, c):
     return out
 
 
+def tally_geneve(vals, c):
+    """The Geneve headers of one frame, by version, type, VNI, port."""
+    ver = vals["geneve.version"]
+    c["geneve_total"] += len(ver)
+    c["geneve_v0"] += ver.count("0")
+    for pt in vals["geneve.proto_type"]:
+        key = GENEVE_PT.get(pt.lower())
+        if key:
+            c[key] += 1
+    c["geneve_vni42"] += sum(v in ("42", "0x0000002a", "0x00002a")
+                             for v in vals["geneve.vni"])
+    c["geneve_opts"] += len(vals["geneve.options"])
+    if ver and "6081" in vals["udp.dstport"]:
+        c["geneve_6081"] += len(ver)
+
+
 def tally(out):
     c = dict.fromkeys(
         ["frames", "max_len", "oversize",
@@ -92,7 +121,8 @@ def tally(out):
          "ip_good", "ip_bad",
          "gre_total", "gre_csum", "gre_good", "gre_bad",
          "gpe_total", "gpe_ipv4", "gpe_ipv6", "gpe_eth", "gpe_4790",
-         "gpe_ip"], 0)
+         "gpe_ip", "geneve_total", "geneve_v0", "geneve_eth", "geneve_ip",
+         "geneve_vni42", "geneve_opts", "geneve_6081"], 0)
     status = {"0": "_bad", "1": "_good"}
     bad = []
     for line in out.splitlines():
@@ -129,6 +159,7 @@ def tally(out):
         if gpe and "4790" in vals["udp.dstport"]:
             c["gpe_4790"] += len(gpe)
         c["gpe_ip"] = c["gpe_ipv4"] + c["gpe_ipv6"]
+        tally_geneve(vals, c)
         if "0" in tcp + udp + vals["ip.checksum.status"] + \
                 vals["gre.checksum.status"]:
             bad.append(vals["frame.number"][0])

@@ -3,7 +3,7 @@
 # gsotun to gsotun between two namespaces joined by veth: ping, 64 MiB
 # TCP transfers checked by SHA-256, and an underlay capture checked by tshark.
 #
-# Usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]
+# Usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe|geneve 4|6 [tun]
 #   the encapsulation, the underlay family; tun: --mode tun, a tun on
 #   each end carrying IP packets (the same runs, an MTU 14 bytes larger:
 #   no inner Ethernet header)
@@ -23,18 +23,18 @@ mode=${3:-tap}
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 
 case "$encap/$fam" in
-vxlan/4 | vxlan-gpe/4) mtu=1450 ;;
-vxlan/6 | vxlan-gpe/6) mtu=1430 ;;
+vxlan/4 | vxlan-gpe/4 | geneve/4) mtu=1450 ;;
+vxlan/6 | vxlan-gpe/6 | geneve/6) mtu=1430 ;;
 gre/4) mtu=1462 ;;
 gre/6) mtu=1442 ;;
 gre-udp/4) mtu=1454 ;;
 gre-udp/6) mtu=1434 ;;
-*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]" ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe|geneve 4|6 [tun]" ;;
 esac
 case $mode in
 tap) ;;
 tun) mtu=$((mtu + 14)) ;;
-*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe 4|6 [tun]" ;;
+*) bail "usage: tunnel.sh vxlan|gre|gre-udp|vxlan-gpe|geneve 4|6 [tun]" ;;
 esac
 
 lib_init 300 socat tcpdump tshark ethtool ping "$PYTHON"
@@ -50,6 +50,10 @@ vxlan-gpe)
 	extra=(--vni 42) decode=('udp.port==4790,vxlan_gpe')
 	csum_on=(--csum) csum_flip=(--no-csum)
 	;;
+geneve)
+	extra=(--vni 42) decode=('udp.port==6081,geneve')
+	csum_on=(--csum) csum_flip=(--no-csum)
+	;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre) csum_on=() csum_flip=(--csum --key 7) ;;
 esac
@@ -57,6 +61,9 @@ GT_ARGS=(--encap "$encap" "${extra[@]}")
 [ "$mode" = tun ] && GT_ARGS+=(--mode tun)
 gpe_np='3 (Ethernet)' gpe_key=gpe_eth
 [ "$mode" = tun ] && gpe_np='1 or 2 (IP)' gpe_key=gpe_ip
+geneve_pt='0x6558 (Ethernet)' geneve_key=geneve_eth
+[ "$mode" = tun ] && geneve_pt='0x0800 or 0x86dd (IP)' geneve_key=geneve_ip
+geneve_hdr="Geneve version 0, VNI 42, no options, type $geneve_pt, to 6081"
 r0=$encap/$fam
 [ "$mode" = tun ] && r0="$r0 tun"
 
@@ -119,6 +126,8 @@ capture()
 			"$r: outer checksums as configured ($outer)"
 		[ "$encap" != vxlan-gpe ] || fail_skipped "no capture" \
 			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
+		[ "$encap" != geneve ] || fail_skipped "no capture" \
+			"$r: $geneve_hdr"
 		return
 	fi
 	# The counts are in the "capture:" diagnostic above.
@@ -155,6 +164,15 @@ capture()
 			CAP[$gpe_key] != CAP[gpe_total] ||
 			CAP[gpe_4790] != CAP[gpe_total])) \
 			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
+	# RFC 8926 section 3.4, as tshark's geneve dissector reads it
+	[ "$encap" != geneve ] ||
+		ok $((CAP[geneve_total] <= 1000 ||
+			CAP[$geneve_key] != CAP[geneve_total] ||
+			CAP[geneve_v0] != CAP[geneve_total] ||
+			CAP[geneve_vni42] != CAP[geneve_total] ||
+			CAP[geneve_opts] != 0 ||
+			CAP[geneve_6081] != CAP[geneve_total])) \
+			"$r: $geneve_hdr"
 }
 
 # spread R: 32 UDP flows from A (one socket to 32 ports of B), three

@@ -1,0 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun to gsotun, geneve (tap mode: protocol type 0x6558, Ethernet) over an
+# IPv6 underlay: see tunnel.sh.
+exec bash "${TESTS_DIR:-$(dirname "$0")}/tunnel.sh" geneve 6
