@@ -1,0 +1,273 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gsotun --encap geneve (tap mode) against Open vSwitch's userspace
+# datapath as a Geneve peer (RFC 8926): a type=geneve port, key=42 (the
+# VNI), UDP port 6081; this kernel has no geneve device.
+#
+# B runs its own ovsdb-server and ovs-vswitchd, as netns-tun-ovs.sh does
+# (every bridge datapath_type=netdev):
+#   br-phy   B's veth and the internal port br-phy, which holds B's
+#            underlay addresses (OVS's native tunnelling sends through it);
+#   br-int   the internal port br-int with B's overlay addresses, and
+#            gnv0, type=geneve. Flows: from gnv0 to LOCAL; from LOCAL to
+#            gnv0, setting tun_metadata0 where a run sends an option.
+#
+# Runs, each: pings both ways (IPv4 and IPv6 inside), 8 MiB each way by
+# SHA-256, a capture of A's veth read by tshark's geneve dissector (every
+# checksum good, the outer UDP checksum present or zero as set, every
+# header version 0 and VNI 42), no drop counted by gsotun:
+#   IPv4 underlay, checksums off (OVS's default) and on (options:csum);
+#   IPv6 underlay (OVS always sums over IPv6);
+#   OVS sending a 4-byte option of class 0xffff: gsotun skips it;
+#   OVS sending it with the critical bit (type 0x80): gsotun knows no
+#   option, drops every packet of B (rx_drop_geneve_critical), and B's
+#   pings go unanswered.
+#
+# Functions are called through check(), which shellcheck cannot see.
+# shellcheck disable=SC2317
+
+. "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
+
+OVS_SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
+for tool in ovsdb-server ovs-vswitchd ovsdb-tool ovs-vsctl ovs-ofctl \
+	ovs-appctl; do
+	PATH=$PATH:/usr/sbin:/sbin command -v "$tool" >/dev/null 2>&1 || {
+		echo "1..0 # SKIP no $tool: Open vSwitch (Debian's" \
+			"openvswitch-switch) is not installed"
+		exit 0
+	}
+done
+[ -r "$OVS_SCHEMA" ] ||
+	{ echo "1..0 # SKIP no $OVS_SCHEMA (openvswitch-switch)"; exit 0; }
+
+lib_init 200 tcpdump tshark ethtool socat
+net_setup 4 1
+UL6_A=fd00:198:18:1::1 UL6_B=fd00:198:18:1::2
+make_data small 8
+
+# The underlay addresses of B move to br-phy once OVS owns the veth.
+ip -n "$NS_B" addr flush dev "$VETH_B"
+ip -n "$NS_A" addr add "$UL6_A/64" dev "$VETH_A" nodad ||
+	bail "cannot add $UL6_A"
+# OVS reads the veth with AF_PACKET and drops packets whose checksum the
+# sending veth left to offload; B's own packets with final checksums too.
+for ns_dev in "$NS_A:$VETH_A" "$NS_B:$VETH_B"; do
+	ip netns exec "${ns_dev%%:*}" ethtool -K "${ns_dev#*:}" tx off \
+		>/dev/null || bail "ethtool -K ${ns_dev#*:} tx off failed"
+done
+
+OVS_DIR=$LIB_TMP/ovs
+mkdir "$OVS_DIR" || bail "cannot make $OVS_DIR"
+export OVS_RUNDIR=$OVS_DIR OVS_LOGDIR=$OVS_DIR OVS_DBDIR=$OVS_DIR
+export OVS_SYSCONFDIR=$OVS_DIR OVS_PKGDATADIR=/usr/share/openvswitch
+DB=unix:$OVS_DIR/db.sock
+
+vsctl()
+{
+	ip netns exec "$NS_B" ovs-vsctl --db="$DB" --timeout=10 "$@"
+}
+
+ofctl()
+{
+	ip netns exec "$NS_B" ovs-ofctl -O OpenFlow13 "$@"
+}
+
+# ovs_start: the two daemons in B, tracked and killed by PID at exit,
+# then the bridges and B's addresses on them.
+ovs_start()
+{
+	local i
+
+	ovsdb-tool create "$OVS_DIR/conf.db" "$OVS_SCHEMA" ||
+		{ diag "ovsdb-tool create failed"; return 1; }
+	ip netns exec "$NS_B" ovsdb-server "$OVS_DIR/conf.db" \
+		--remote="punix:$OVS_DIR/db.sock" \
+		--unixctl="$OVS_DIR/ovsdb-server.ctl" \
+		--log-file="$OVS_DIR/ovsdb-server.log" \
+		</dev/null >/dev/null 2>&1 &
+	track_pid $!
+	for ((i = 0; i < 50; i++)); do
+		[ -S "$OVS_DIR/db.sock" ] && break
+		sleep 0.1
+	done
+	vsctl --no-wait init || { diag "ovs-vsctl init failed"; return 1; }
+	ip netns exec "$NS_B" ovs-vswitchd "$DB" \
+		--unixctl="$OVS_DIR/ovs-vswitchd.ctl" \
+		--log-file="$OVS_DIR/ovs-vswitchd.log" \
+		</dev/null >/dev/null 2>&1 &
+	track_pid $!
+	vsctl add-br br-phy -- set bridge br-phy datapath_type=netdev \
+		-- add-port br-phy "$VETH_B" \
+		-- add-br br-int -- set bridge br-int datapath_type=netdev ||
+		{ diag "$(tail -n 5 "$OVS_DIR/ovs-vswitchd.log")"; return 1; }
+	ip -n "$NS_B" addr add "$UL_B/24" dev br-phy &&
+		ip -n "$NS_B" addr add "$UL6_B/64" dev br-phy nodad &&
+		ip -n "$NS_B" link set br-phy up &&
+		ip -n "$NS_B" addr add "$OV4_B/24" dev br-int &&
+		ip -n "$NS_B" addr add "$OV6_B/64" dev br-int nodad &&
+		ip -n "$NS_B" link set br-int up || return 1
+	# Through br-phy: OVS learns A's MAC for its tunnel pushes.
+	for ((i = 0; i < 50; i++)); do
+		ip netns exec "$NS_B" ping -c 1 -W 1 "$UL_A" >/dev/null 2>&1 &&
+			ip netns exec "$NS_B" ping -c 1 -W 1 "$UL6_A" \
+				>/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	diag "the underlay does not answer through br-phy"
+	return 1
+}
+
+# ovs_geneve REMOTE MTU SET OPTIONS...: gnv0 on br-int anew, type=geneve
+# with key 42 and the options given, br-int's MTU, and the flows: SET
+# (an action such as set_field:...->tun_metadata0, or "") on the way out.
+ovs_geneve()
+{
+	local remote=$1 mtu=$2 set=$3 err
+
+	shift 3
+	vsctl --if-exists del-port br-int gnv0 &&
+		vsctl add-port br-int gnv0 -- set interface gnv0 type=geneve \
+			options:remote_ip="$remote" options:key=42 "$@" \
+			-- set interface br-int mtu_request="$mtu" ||
+		{ diag "$(tail -n 5 "$OVS_DIR/ovs-vswitchd.log")"; return 1; }
+	err=$(vsctl get interface gnv0 error)
+	[ "$err" = '[]' ] || { diag "OVS: gnv0: $err"; return 1; }
+	ofctl del-flows br-int &&
+		ofctl add-flow br-int "in_port=gnv0,actions=LOCAL" &&
+		ofctl add-flow br-int \
+			"in_port=LOCAL,actions=${set:+$set,}output:gnv0"
+}
+
+a_drops_zero()
+{
+	gt_counters "$NS_A" && gt_show A && ctr_drops_zero "$GT_CTR"
+}
+
+# a_dropped_critical: gsotun in A dropped B's packets for their critical
+# option, and for nothing else.
+a_dropped_critical()
+{
+	local n
+
+	gt_counters "$NS_A" && gt_show A || return 1
+	n=$(ctr "$GT_CTR" rx_drop_geneve_critical)
+	[ "${n:-0}" -gt 0 ] &&
+		ctr_drops_zero "${GT_CTR//rx_drop_geneve_critical=$n/}"
+}
+
+# b_pings_fail: B's pings to A go unanswered (A drops B's packets).
+b_pings_fail()
+{
+	! ping_ok "$NS_B" "$OV4_A"
+}
+
+# cap_geneve_ok PCAP CSUM [opts]: every checksum good, the outer UDP
+# checksums present (CSUM yes) or zero (no), every Geneve header version
+# 0 and VNI 42, over 2000 of them; with opts, over 1000 carry options
+# (OVS's: gsotun sends none).
+cap_geneve_ok()
+{
+	cap_check "$1" || return 1
+	[ -z "$3" ] || [ "${CAP[geneve_opts]}" -gt 1000 ] || return 1
+	[ "${CAP[geneve_total]}" -gt 2000 ] &&
+		[ "${CAP[geneve_total]}" = "${CAP[udp_total]}" ] &&
+		[ "${CAP[geneve_v0]}" = "${CAP[geneve_total]}" ] &&
+		[ "${CAP[geneve_vni42]}" = "${CAP[geneve_total]}" ] &&
+		[ "${CAP[geneve_eth]}" = "${CAP[geneve_total]}" ] &&
+		[ "${CAP[tcp_bad]}" = 0 ] && [ "${CAP[ip_bad]}" = 0 ] &&
+		[ "${CAP[udp_bad]}" = 0 ] || return 1
+	if [ "$2" = yes ]; then
+		[ "${CAP[udp_zero]}" = 0 ]
+	else
+		[ "${CAP[udp_zero]}" = "${CAP[udp_total]}" ]
+	fi
+}
+
+# ovs_run FAM CSUM SET OVS-OPTIONS... -- GSOTUN-ARGS...
+ovs_run()
+{
+	local fam=$1 csum=$2 set=$3 ovs=() gt=() ul_a ul_b pcap r st omtu
+	local mtu=1450 sums
+
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		ovs+=("$1")
+		shift
+	done
+	shift
+	gt=("$@")
+	if [ "$fam" = 6 ]; then
+		ul_a=$UL6_A ul_b=$UL6_B mtu=1430
+	else
+		ul_a=$UL_A ul_b=$UL_B
+	fi
+	r="OVS geneve/$fam${ovs[*]:+ ${ovs[*]}}${set:+ $set}"
+	pcap=$LIB_TMP/ovs.$fam.$((++ovs_n)).pcap
+	# An option of 4 bytes of data is 8 more bytes in OVS's packets.
+	omtu=$mtu
+	[ -z "$set" ] || omtu=$((mtu - 8))
+	check "$r: OVS takes gnv0 (type=geneve, key=42), MTU $omtu" \
+		ovs_geneve "$ul_a" "$omtu" "$set" "${ovs[@]}" || return
+	check "$r: gsotun --encap geneve --vni 42${gt[*]:+ ${gt[*]}} starts" \
+		gt_start "$NS_A" "$TAP_A" --encap geneve --vni 42 \
+		--local "$ul_a" --remote "$ul_b" \
+		--address "$OV4_A/24" --address "$OV6_A/64" "${gt[@]}" ||
+		return
+	check "$r: the tap's MTU is $mtu" wait_tap_mtu "$NS_A" "$TAP_A" "$mtu"
+	pings_both_ways
+	ok $? "$r: A and B ping each other, IPv4 and IPv6 inside"
+	st=1
+	if [ "$TUNNEL_UP" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
+		xfer "$NS_A" "$NS_B" "$OV4_B" small &&
+			xfer "$NS_B" "$NS_A" "$OV6_A" small
+		st=$?
+		cap_stop
+	fi
+	ok "$st" "$r: 8 MiB A->B over IPv4, B->A over IPv6, SHA-256 match"
+	if [ "$st" -eq 0 ]; then
+		sums=zero
+		[ "$csum" = no ] || sums=present
+		check "$r: tshark: Geneve v0, VNI 42, sums good, UDP's $sums" \
+			cap_geneve_ok "$pcap" "$csum" "${set:+opts}"
+	else
+		ok 1 "$r: tshark: Geneve headers and checksums (no capture)"
+	fi
+	check "$r: gsotun counted no drop" a_drops_zero
+	check "$r: gsotun exits 0 on SIGTERM" gt_stop "$NS_A"
+}
+
+# ovs_critical: OVS sends a critical option; gsotun, knowing none, drops
+# every packet of B and counts them.
+ovs_critical()
+{
+	local r="OVS geneve/4 critical option (class 0xffff type 0x80)"
+
+	check "$r: OVS takes gnv0" ovs_geneve "$UL_A" 1450 \
+		"set_field:0x5a5a5a5a->tun_metadata1" || return
+	check "$r: gsotun starts" gt_start "$NS_A" "$TAP_A" --encap geneve \
+		--vni 42 --local "$UL_A" --remote "$UL_B" \
+		--address "$OV4_A/24" --address "$OV6_A/64" || return
+	check "$r: B's pings to A go unanswered" b_pings_fail
+	check "$r: gsotun dropped B's packets as critical, nothing else" \
+		a_dropped_critical
+	check "$r: gsotun exits 0 on SIGTERM" gt_stop "$NS_A"
+}
+
+ovs_n=0
+check "Open vSwitch (userspace datapath) starts in B" ovs_start ||
+	{ diag "$(tail -n 10 "$OVS_DIR"/*.log)"; done_testing; }
+diag "$(ip netns exec "$NS_B" ovs-vswitchd --version | head -n 1)"
+# tun_metadata0: class 0xffff type 0x01, 4 bytes; 1: the same, critical.
+tlv0='{class=0xffff,type=0x01,len=4}->tun_metadata0'
+tlv1='{class=0xffff,type=0x80,len=4}->tun_metadata1'
+check "OVS maps Geneve options to tun_metadata0 and 1" \
+	ofctl add-tlv-map br-int "$tlv0,$tlv1"
+
+ovs_run 4 no "" -- --no-csum
+ovs_run 4 yes "" options:csum=true -- --csum
+ovs_run 6 yes "" options:csum=true -- --csum
+ovs_run 4 yes "set_field:0x01020304->tun_metadata0" options:csum=true -- \
+	--csum
+ovs_critical
+
+done_testing
