@@ -17,9 +17,10 @@ Runs tshark once over PCAP with TCP, UDP and IPv4 checksum validation on
                                    protocol (1, 2, 3), in datagrams to 4790
   gpe_ip                           of them IP (1 or 2): a tun's
   geneve_total geneve_v0 geneve_eth geneve_ip geneve_vni42 geneve_opts
-  geneve_6081                      Geneve headers: of version 0, by
+  geneve_0102 geneve_6081          Geneve headers: of version 0, by
                                    protocol type (0x6558; 0x0800 or
-                                   0x86dd), of VNI 42, with options, in
+                                   0x86dd), of VNI 42, with options;
+                                   options of class 0x0102; headers in
                                    datagrams to 6081
   bad_frames                       numbers of the first frames with a bad
                                    checksum (tshark -r PCAP -Y frame.number==N)
@@ -52,6 +53,7 @@ FIELDS = [
     "geneve.proto_type",
     "geneve.vni",
     "geneve.options",
+    "geneve.option.class",
 ]
 
 # VXLAN-GPE next protocols (draft-ietf-nvo3-vxlan-gpe-12 section 3.1).
@@ -109,6 +111,8 @@ def tally_geneve(vals, c):
     c["geneve_vni42"] += sum(v in ("42", "0x0000002a", "0x00002a")
                              for v in vals["geneve.vni"])
     c["geneve_opts"] += len(vals["geneve.options"])
+    c["geneve_0102"] += sum(v.lower() in ("0x0102", "258")
+                            for v in vals["geneve.option.class"])
     if ver and "6081" in vals["udp.dstport"]:
         c["geneve_6081"] += len(ver)
 
@@ -122,7 +126,7 @@ def tally(out):
          "gre_total", "gre_csum", "gre_good", "gre_bad",
          "gpe_total", "gpe_ipv4", "gpe_ipv6", "gpe_eth", "gpe_4790",
          "gpe_ip", "geneve_total", "geneve_v0", "geneve_eth", "geneve_ip",
-         "geneve_vni42", "geneve_opts", "geneve_6081"], 0)
+         "geneve_vni42", "geneve_opts", "geneve_0102", "geneve_6081"], 0)
     status = {"0": "_bad", "1": "_good"}
     bad = []
     for line in out.splitlines():

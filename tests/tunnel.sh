@@ -7,6 +7,9 @@
 #   the encapsulation, the underlay family; tun: --mode tun, a tun on
 #   each end carrying IP packets (the same runs, an MTU 14 bytes larger:
 #   no inner Ethernet header)
+# TUNNEL_GENEVE_OPT=0102:TYPE:HEX (geneve): both ends send that option,
+#   of class 0x0102, not critical; the MTU is its length smaller, every
+#   captured header carries it, and each end skips the other's.
 #
 # Three runs, the endpoints restarted in between:
 #   1. offloads on (UDP encapsulations with --csum), capture
@@ -53,6 +56,12 @@ vxlan-gpe)
 geneve)
 	extra=(--vni 42) decode=('udp.port==6081,geneve')
 	csum_on=(--csum) csum_flip=(--no-csum)
+	gopt=${TUNNEL_GENEVE_OPT:-}
+	if [ -n "$gopt" ]; then
+		extra+=(--geneve-opt "$gopt")
+		# its 4-byte header and its data, two hex digits a byte
+		mtu=$((mtu - 4 - (${#gopt} - ${#gopt%:*} - 1) / 2))
+	fi
 	;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
 gre) csum_on=() csum_flip=(--csum --key 7) ;;
@@ -64,6 +73,8 @@ gpe_np='3 (Ethernet)' gpe_key=gpe_eth
 geneve_pt='0x6558 (Ethernet)' geneve_key=geneve_eth
 [ "$mode" = tun ] && geneve_pt='0x0800 or 0x86dd (IP)' geneve_key=geneve_ip
 geneve_hdr="Geneve version 0, VNI 42, no options, type $geneve_pt, to 6081"
+[ -n "${gopt:-}" ] && geneve_hdr="Geneve version 0, VNI 42, its option \
+of class 0x0102 in each, type $geneve_pt, to 6081"
 r0=$encap/$fam
 [ "$mode" = tun ] && r0="$r0 tun"
 
@@ -164,13 +175,17 @@ capture()
 			CAP[$gpe_key] != CAP[gpe_total] ||
 			CAP[gpe_4790] != CAP[gpe_total])) \
 			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
-	# RFC 8926 section 3.4, as tshark's geneve dissector reads it
+	# RFC 8926 section 3.4, as tshark's geneve dissector reads it; with
+	# TUNNEL_GENEVE_OPT an option (of class 0x0102) in every header
+	local gopts=0
+	[ -n "${gopt:-}" ] && gopts=${CAP[geneve_total]}
 	[ "$encap" != geneve ] ||
 		ok $((CAP[geneve_total] <= 1000 ||
 			CAP[$geneve_key] != CAP[geneve_total] ||
 			CAP[geneve_v0] != CAP[geneve_total] ||
 			CAP[geneve_vni42] != CAP[geneve_total] ||
-			CAP[geneve_opts] != 0 ||
+			CAP[geneve_opts] != gopts ||
+			CAP[geneve_0102] != gopts ||
 			CAP[geneve_6081] != CAP[geneve_total])) \
 			"$r: $geneve_hdr"
 }

@@ -61,6 +61,14 @@ struct row {
 	"key=- csum=1 gre_csum=0 seq=0 mtu=auto naddrs=0 ttl=0 tos=0 "       \
 	"offload=1 verbosity=0 daemon=0 pidfile=- mac0=- queues=1 cpus=-"
 
+/* Geneve options of 124 and 120 bytes of data: 252 bytes together. */
+#define GENEVE_HEX_40                                                         \
+	"0123456789abcdef0123456789abcdef01234567"
+#define GENEVE_OPT_120                                                        \
+	"0:1:" GENEVE_HEX_40 GENEVE_HEX_40 GENEVE_HEX_40 GENEVE_HEX_40        \
+	GENEVE_HEX_40 GENEVE_HEX_40
+#define GENEVE_OPT_124 GENEVE_OPT_120 "01234567"
+
 /* 120 bytes: more than a socket's name holds. */
 #define LONG_NAME                                                             \
 	"0123456789012345678901234567890123456789012345678901234567890123456" \
@@ -479,6 +487,27 @@ static const struct row rows[] = {
 	{ A(R, "--encap", "gre", "--seq"), 0, "seq=1 key=- csum=0" },
 	{ A(R, "--seq", "--encap", "gre-udp"), 0, "seq=1" },
 	{ A(R, "--seq"), 64, "--seq is for" },
+	/* --geneve-opt: whole TLVs, in order; a critical type sets C. */
+	{ A(R, "--encap", "geneve", "--geneve-opt", "0102:80:0000000a"), 0,
+	  "encap=geneve port=6081 vni=1 gopts=010280010000000a gcrit=1" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", "ffff:1:",
+	    "--geneve-opt", "1:7f:DEADBEEFcafef00d"), 0,
+	  "gopts=ffff010000017f02deadbeefcafef00d gcrit=0" },
+	{ A(R, "--geneve-opt", "1:2:00000000"), 64,
+	  "--geneve-opt is for --encap geneve, not vxlan" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", "1:2:3"), 64,
+	  "invalid --geneve-opt '1:2:3': must be CLASS:TYPE:HEX" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", "10000:2:"), 64,
+	  "invalid --geneve-opt '10000:2:'" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", "1:100:"), 64,
+	  "invalid --geneve-opt '1:100:'" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", "1:2:000000"), 64,
+	  "invalid --geneve-opt '1:2:000000'" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", GENEVE_OPT_124,
+	    "--geneve-opt", GENEVE_OPT_124, "--geneve-opt", "1:2:"), 64,
+	  "too many --geneve-opt: 252 bytes" },
+	{ A(R, "--encap", "geneve", "--geneve-opt", GENEVE_OPT_124,
+	    "--geneve-opt", GENEVE_OPT_120), 0, "gcrit=0" },
 
 	/* --dev */
 	{ A(R, "--dev", "tun-a"), 0, "dev=tun-a" },
@@ -1103,6 +1132,10 @@ static char *test_render(const struct config *c)
 		fprintf(f, " key=-");
 	fprintf(f, " csum=%d gre_csum=%d seq=%d", c->csum, c->encap.gre_csum,
 		c->encap.gre_seq);
+	fprintf(f, " gopts=%s", c->encap.geneve_opts_len ? "" : "-");
+	for (i = 0; i < c->encap.geneve_opts_len; i++)
+		fprintf(f, "%02x", c->encap.geneve_opts[i]);
+	fprintf(f, " gcrit=%d", c->encap.geneve_crit);
 	if (c->mtu)
 		fprintf(f, " mtu=%u", c->mtu);
 	else

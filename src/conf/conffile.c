@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/bytes.h"
 #include "base/mac.h"
+#include "encap/geneve.h"
 #include "conf/conffile.h"
 #include "conf/optable.h"
 #include "conf/peersfile.h"
@@ -611,6 +613,32 @@ static bool conffile_opt_control(FILE *out, const struct config *c, int key,
 				 unsigned int i)
 {
 	return conffile_put_set(out, key, c->control, i);
+}
+
+/*
+ * --geneve-opt: the item-th option TLV of the header, as
+ * "CLASS:TYPE:HEX" (encap_geneve_opt_add() reads it back).
+ */
+static bool conffile_opt_geneve_opt(FILE *out, const struct config *c,
+				    int key, unsigned int i)
+{
+	const uint8_t *o = c->encap.geneve_opts;
+	size_t at = 0, n, j;
+
+	for (;;) {
+		if (at >= c->encap.geneve_opts_len)
+			return false;
+		n = GENEVE_OPT_HLEN + (o[at + 3] & GENEVE_OPT_LEN_MASK) * 4;
+		if (!i--)
+			break;
+		at += n;
+	}
+	fprintf(out, "%s %04x:%02x:", optable_name(key), get_be16(o + at),
+		o[at + 2]);
+	for (j = GENEVE_OPT_HLEN; j < n; j++)
+		fprintf(out, "%02x", o[at + j]);
+	fputc('\n', out);
+	return true;
 }
 
 typedef bool conffile_writer(FILE *out, const struct config *c, int key,

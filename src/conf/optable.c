@@ -271,6 +271,7 @@ static const struct optable_encaps {
 	{ OPT_VNI, ENCAP_OPT_VNI, true, "and" },
 	{ OPT_KEY, ENCAP_OPT_KEY, true, "and" },
 	{ OPT_SEQ, ENCAP_OPT_SEQ, true, "and" },
+	{ OPT_GENEVE_OPT, ENCAP_OPT_TLV, true, "and" },
 	{ OPT_MODE, ENCAP_OPT_TUN, true, "or" },
 };
 

@@ -125,6 +125,9 @@ static int options_check_encap(struct argp_state *state,
 		return options_not_for(state, "--key", ENCAP_OPT_KEY, t, true);
 	if (cfg->encap.gre_seq && !encap_takes(t, ENCAP_OPT_SEQ))
 		return options_not_for(state, "--seq", ENCAP_OPT_SEQ, t, false);
+	if (cfg->encap.geneve_opts_len && !encap_takes(t, ENCAP_OPT_TLV))
+		return options_not_for(state, "--geneve-opt", ENCAP_OPT_TLV, t,
+				       false);
 	return 0;
 }
 

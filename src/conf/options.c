@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+#include "encap/geneve.h"
 #include "conf/conffile.h"
 #include "conf/ctlproto.h"
 #include "conf/optable.h"
@@ -33,7 +34,7 @@ const char *argp_program_bug_address = "<" PACKAGE_BUGREPORT ">";
 static const char options_doc[] =
 	"gsotun -- userspace tunnel endpoint that carries TSO/GSO "
 	"super-frames from a tap (or IP super-packets from a tun, --mode tun) "
-	"over VXLAN, GRE, GRE-in-UDP or VXLAN-GPE."
+	"over VXLAN, GRE, GRE-in-UDP, VXLAN-GPE or Geneve."
 	"\v"
 	"Examples:\n"
 	"  gsotun --remote 192.0.2.2 --address 10.0.0.1/24\n"
@@ -526,6 +527,28 @@ static int options_help(struct argp_state *state, struct config *cfg,
 static int options_config(struct argp_state *state, struct config *cfg,
 			  const char *arg)
 {
+	return 0;
+}
+
+/* --geneve-opt CLASS:TYPE:HEX: one more option every packet carries. */
+static int options_geneve_opt(struct argp_state *state, struct config *cfg,
+			      const char *arg)
+{
+	int err = encap_geneve_opt_add(&cfg->encap, arg);
+
+	if (err == -ENOSPC) {
+		options_error(state, "too many --geneve-opt: %d bytes of "
+			      "options at most, 4 each and their data",
+			      ENCAP_GENEVE_OPTS_MAX);
+		return E2BIG;
+	}
+	if (err) {
+		options_error(state, "invalid --geneve-opt '%s': must be "
+			      "CLASS:TYPE:HEX, class 0..ffff and type 0..ff "
+			      "in hex, data a multiple of 4 bytes up to %d",
+			      arg, GENEVE_OPT_DATA_MAX);
+		return EINVAL;
+	}
 	return 0;
 }
 

@@ -126,6 +126,12 @@
 	  "No outer checksum")                                                \
 	O(SEQ, "seq", NULL, SET_FLAG(encap.gre_seq, true), PUT_SAME,          \
 	  "GRE sequence numbers (%s only)")                                   \
+	O(GENEVE_OPT, "geneve-opt", "CLASS:TYPE:HEX", PARSE(geneve_opt),      \
+	  PUT(geneve_opt),                                                    \
+	  "An option that every packet carries after its header: class "      \
+	  "and type in hex (type 80 and up: critical), data as hex "          \
+	  "digits, a multiple of 4 bytes up to 124; repeatable, 252 "         \
+	  "bytes in all (%s only)")                                           \
                                                                               \
 	G("Device:")                                                          \
 	O(MODE, "mode", "tap|tun", PARSE(mode), PUT(mode),                    \

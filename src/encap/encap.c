@@ -207,6 +207,8 @@ bool encap_takes(enum encap_type t, enum encap_opt o)
 		return ops->l3;
 	case ENCAP_OPT_ENCAP:
 		return encap_ops_find(t) != NULL;
+	case ENCAP_OPT_TLV:
+		return ops->tlv;
 	}
 	return false;
 }

@@ -145,6 +145,8 @@ struct encap_ops {
 	 * (RFC 8365), which evpn.c makes: it can stand for this one.
 	 */
 	bool evpn;
+	/* Option TLVs after its header, sent as --geneve-opt gives them. */
+	bool tlv;
 	/*
 	 * The counters (stats.h) its parse drops by, DROP_NONE last: those
 	 * named for it (rx_drop_gre_*, rx_drop_gpe_*, rx_drop_key, ...) are
@@ -230,6 +232,7 @@ enum encap_opt {
 	ENCAP_OPT_EVPN,		/* --evpn */
 	ENCAP_OPT_TUN,		/* --mode tun: it carries IP packets */
 	ENCAP_OPT_ENCAP,	/* --encap: every one */
+	ENCAP_OPT_TLV,		/* --geneve-opt: option TLVs */
 };
 
 /* Does encapsulation t take option o? */

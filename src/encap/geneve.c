@@ -44,7 +44,6 @@
 #define GENEVE_F_C 0x40		/* second byte: a critical option */
 #define GENEVE_VNI_MASK 0x00ffffffu
 #define GENEVE_OPT_CRIT 0x80	/* an option's type byte */
-#define GENEVE_OPT_LEN_MASK 0x1f
 
 _Static_assert(GENEVE_HLEN_MAX <= GSO_HEADROOM,
 	       "the Geneve header and options do not fit in the headroom");
@@ -293,6 +292,7 @@ const struct encap_ops encap_geneve = {
 	.l2 = true,
 	.l3 = true,
 	.evpn = false,
+	.tlv = true,
 	.drops = encap_geneve_drops,
 	.hdr_len = encap_geneve_hdr_len,
 	.build = encap_geneve_build,

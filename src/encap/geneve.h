@@ -12,6 +12,8 @@
 
 /* An option's header: class 16 bits, type 8, R 3, length 5 (words). */
 #define GENEVE_OPT_HLEN 4
+/* An option's length field, its fourth byte: its data's 4-byte words. */
+#define GENEVE_OPT_LEN_MASK 0x1f
 /* Its data: the length field's 5 bits of 4-byte words, 0 to 124 bytes. */
 #define GENEVE_OPT_DATA_MAX 124
 
