@@ -11,7 +11,9 @@
 # only: what no userspace tunnel can go beyond here); gsotun vxlan; gsotun
 # vxlan with 100 peers (the 99 others are addresses of B whose datagrams a
 # socket there leaves unread; B's tap is a --fdb entry, so traffic goes to
-# its one peer); gsotun gre-udp; gsotun gre; gsotun vxlan --no-offload.
+# its one peer); gsotun gre-udp; gsotun gre; gsotun geneve, without and
+# with an 8-byte option (geneve-opt: --geneve-opt 0102:01:0000000a, the
+# size of OVN's); gsotun vxlan --no-offload.
 # Measures for every row:
 #   tcp1    one TCP stream (iperf3), median of 3 runs, Gbit/s
 #   tcp4    four TCP streams (iperf3 -P 4), one run, Gbit/s
@@ -61,7 +63,7 @@
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
 #   BENCH_ROWS    rows to run (default "kernel copy-only vxlan peers100
-#                 gre-udp gre no-offload queues tun")
+#                 gre-udp gre geneve geneve-opt no-offload queues tun")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
@@ -86,8 +88,8 @@ PY=/usr/bin/python3
 T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
-ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre no-offload
-	queues tun}
+ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre geneve
+	geneve-opt no-offload queues tun}
 ALL_ROWS=${ALL_ROWS//queues/q1 q2 q1-nooff q2-nooff}
 # "tun", a word of its own, names the L3 rows.
 rows=''
@@ -125,6 +127,8 @@ declare -A LABEL=(
 	[peers100]="gsotun vxlan, 100 peers"
 	[gre-udp]="gsotun gre-udp"
 	[gre]="gsotun gre"
+	[geneve]="gsotun geneve"
+	[geneve-opt]="gsotun geneve, an option"
 	[no-offload]="gsotun vxlan --no-offload"
 	[q1]="gsotun vxlan, 1 queue"
 	[q2]="gsotun vxlan --queues 2"
@@ -141,6 +145,8 @@ declare -A SHORT=(
 	[peers100]="vxlan 100 peers"
 	[gre-udp]="gre-udp"
 	[gre]="gre"
+	[geneve]="geneve"
+	[geneve-opt]="geneve option"
 	[no-offload]="vxlan no-offload"
 	[q1]="vxlan 1 queue"
 	[q2]="vxlan 2 queues"
@@ -624,6 +630,8 @@ tunnel_up()
 	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
+	geneve) args=(--encap geneve) ;;
+	geneve-opt) args=(--encap geneve --geneve-opt 0102:01:0000000a) ;;
 	no-offload | q1-nooff) args=(--encap vxlan --no-offload) ;;
 	q1) args=(--encap vxlan) ;;
 	q2) args=(--encap vxlan --queues 2) ;;
@@ -1302,7 +1310,7 @@ targets()
 	# Latency is the inverse of the pinned round-trip rate.
 	target "vxlan-latency" "gsotun vxlan pinned RR latency / kernel" \
 		"$(ratio "${R_RR[$k]}" "${R_RR[$v]}")" "<=" 1.5
-	for r in vxlan gre-udp gre; do
+	for r in vxlan gre-udp gre geneve; do
 		target "$r-syscalls-A" "gsotun $r syscalls/64 KB, sender" \
 			"${R_SCA[$r]:-NA}" "<=" 2
 		target "$r-syscalls-B" "gsotun $r syscalls/64 KB, receiver" \

@@ -43,6 +43,9 @@ from scapy.all import (
 VXLAN_I = 0x08000000  # RFC 7348 section 5
 GRE_C, GRE_R, GRE_K = 0x8000, 0x4000, 0x2000  # RFC 2784, RFC 2890
 GRE_TEB = 0x6558
+# RFC 8926 section 3.4: the O and C bits of the second byte; an option
+# type's critical bit (section 3.5).
+GENEVE_O, GENEVE_C, GENEVE_CRIT = 0x80, 0x40, 0x80
 IN4 = ("192.0.2.1", "192.0.2.2")
 IN6 = ("2001:db8::1", "2001:db8::2")
 IN_DST_MAC = "02:00:5e:ba:ad:fe"
@@ -224,7 +227,7 @@ class Encap:
         self.gre_csum = a.gre_csum
 
     def hlen(self):
-        if self.kind == "vxlan":
+        if self.kind in ("vxlan", "geneve"):
             return 8
         return 4 + 4 * bool(self.gre_csum) + 4 * (self.key is not None)
 
@@ -254,10 +257,21 @@ class Encap:
             pkt[4:6] = struct.pack("!H", c)
         return bytes(pkt)
 
+    def geneve(self, inner, version=0, optlen=None, flags=0, proto=GRE_TEB,
+               vni=None, opts=b"", rsvd=0):
+        """Geneve header per RFC 8926 section 3.4, then opts as given;
+        optlen (4-byte words) by default theirs."""
+        vni = self.vni if vni is None else vni
+        optlen = len(opts) // 4 if optlen is None else optlen
+        return struct.pack("!BBHI", version << 6 | optlen, flags, proto,
+                           vni << 8 | rsvd) + opts + inner
+
     def wrap(self, inner):
         """A valid encapsulation header for inner."""
         if self.kind == "vxlan":
             return self.vxlan(inner)
+        if self.kind == "geneve":
+            return self.geneve(inner)
         return self.gre(inner)
 
 
@@ -341,6 +355,59 @@ def vxlan_reserved(e, f, i):
     return e.vxlan(f, w1_low=1 << (i - len(bits0)))
 
 
+def geneve_opt(cls, typ, data=b""):
+    """One Geneve option: class, type, length in words, data."""
+    return struct.pack("!HBB", cls, typ, len(data) // 4) + data
+
+
+# Options that are no reason to drop: none critical, zero-length ones,
+# several, the C bit without a critical option, the R bits set.
+GENEVE_SKIPPED = [
+    (geneve_opt(0x0102, 0x01, b"\0\0\0\x0a"), 0),
+    (geneve_opt(0xFFFF, 0x7F), 0),
+    (geneve_opt(0, 0) * 4, 0),
+    (geneve_opt(0x0108, 0x01, bytes(8)) + geneve_opt(0x0108, 0x02), 0),
+    (geneve_opt(0x0102, 0x01), GENEVE_C),
+    (struct.pack("!HBB", 0x0102, 0x01, 0xE0), 0),
+    (geneve_opt(0x0102, 0x7F, bytes(124)), 0),
+    (geneve_opt(0x0103, 0x05, bytes(4)) * 10, 0),
+    (b"", GENEVE_C),
+    (b"", 0x3F),
+]
+
+
+def geneve_cases(e, add, outer):
+    """The cases of a Geneve header (RFC 8926) that gsotun checks."""
+    add("Geneve version 1..3", "rx_drop_geneve_version", 3,
+        outer(lambda f, i: e.geneve(f, version=i + 1)))
+    add("Geneve protocol type a tap does not carry", "rx_drop_geneve_proto",
+        10, outer(lambda f, i: e.geneve(f, proto=[0x0800, 0x86DD, 0x6559,
+                                                  0x8100, 0][i % 5])))
+    add("wrong VNI", "rx_drop_vni", 10,
+        outer(lambda f, i: e.geneve(f, vni=[0, 1, 41, 43, 0xFFFFFF,
+                                            42 << 8, 42 << 16, 0x42,
+                                            0x800042, 142][i])))
+    add("Geneve option running past Opt Len", "rx_drop_geneve_opt", 10,
+        outer(lambda f, i: e.geneve(
+            f, optlen=1 + i % 3,
+            opts=geneve_opt(0x0102, 1, bytes(4 * (i % 3 + 1))))))
+    add("Geneve Opt Len past the datagram", "rx_drop_geneve_opt", 10,
+        outer(lambda f, i: e.geneve(f, optlen=63 - i)[:8 + 4 * i]))
+    add("unknown critical Geneve option", "rx_drop_geneve_critical", 10,
+        outer(lambda f, i: e.geneve(
+            f, flags=GENEVE_C,
+            opts=geneve_opt(0x0102, 0x01) +
+            geneve_opt(0x0102 + i, GENEVE_CRIT | i, bytes(4)))))
+    add("Geneve O bit (a control packet)", "rx_drop_geneve_oam", 10,
+        outer(lambda f, i: e.geneve(f, flags=GENEVE_O | (i & 1) * GENEVE_C)))
+    add("Geneve options skipped (none critical) and reserved bits "
+        "ignored: delivered", "-", len(GENEVE_SKIPPED),
+        outer(lambda f, i: e.geneve(f, opts=GENEVE_SKIPPED[i][0],
+                                    flags=GENEVE_SKIPPED[i][1],
+                                    rsvd=0xFF * (i == 9))),
+        deliver=True)
+
+
 class Case:
     def __init__(self, name, counter, n, build, deliver=False, src="peer",
                  tcp=False, udp_csum=True, moves=None):
@@ -358,7 +425,7 @@ class Case:
 
 def make_cases(e, w, a):
     cases = []
-    gre = e.kind != "vxlan"
+    gre = e.kind in ("gre", "gre-udp")
     raw_gre = e.kind == "gre"
 
     def add(name, counter, n, build, **kw):
@@ -388,7 +455,9 @@ def make_cases(e, w, a):
     hl = e.hlen()
     add("encapsulation header cut at 1..%d bytes" % (hl - 1),
         "rx_drop_short", hl - 1, outer(lambda f, i: e.wrap(f)[:i + 1]))
-    if not gre:
+    if e.kind == "geneve":
+        geneve_cases(e, add, outer)
+    elif not gre:
         add("VXLAN I flag clear", "rx_drop_flags", 10,
             outer(lambda f, i: e.vxlan(f, w0=0)))
         add("VXLAN reserved bits set, one at a time", "rx_drop_flags", 39,
@@ -561,7 +630,7 @@ def main():
     ap = argparse.ArgumentParser()
     wire_args(ap)
     ap.add_argument("--other", required=True)
-    ap.add_argument("--encap", choices=("vxlan", "gre", "gre-udp"),
+    ap.add_argument("--encap", choices=("vxlan", "gre", "gre-udp", "geneve"),
                     required=True)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--vni", type=int, default=0)

@@ -6,12 +6,12 @@
 # TCP segments whose checksum is wrong reach the tap as they came,
 # unmerged, and rx_inner_csum_bad counts them (issue 11).
 #
-# Usage: hostile.sh 4|6 [vxlan|gre|gre-udp...]   (the underlay family;
-# all three encapsulations by default)
+# Usage: hostile.sh 4|6 [vxlan|gre|gre-udp|geneve...]   (the underlay
+# family; vxlan, gre and gre-udp by default)
 #
 # lib.sh's two namespaces: A is the peer, B is attacked. For each
-# encapsulation (vxlan --vni 42; gre --key 7 --csum; gre-udp --key 7
-# --no-csum):
+# encapsulation (vxlan --vni 42; geneve --vni 42; gre --key 7 --csum;
+# gre-udp --key 7 --no-csum):
 #   - 16 MiB TCP transfers A -> B, IPv4 and IPv6 inside by turns, run
 #     back to back in the background, each checked by SHA-256;
 #   - tcpdump on B's tap keeps every frame not sent by either tap's own
@@ -37,7 +37,7 @@ shift
 
 case $fam in
 4 | 6) ;;
-*) bail "usage: hostile.sh 4|6 [vxlan|gre|gre-udp...]" ;;
+*) bail "usage: hostile.sh 4|6 [vxlan|gre|gre-udp|geneve...]" ;;
 esac
 encaps=("$@")
 [ ${#encaps[@]} -gt 0 ] || encaps=(vxlan gre gre-udp)
@@ -274,6 +274,10 @@ run_encap()
 	gre-udp)
 		gt_args=(--key 7 --no-csum)
 		py_args=(--key 7 --port 4754 --no-csum)
+		;;
+	geneve)
+		gt_args=(--vni 42)
+		py_args=(--vni 42 --port 6081)
 		;;
 	*) bail "unknown encapsulation $encap" ;;
 	esac

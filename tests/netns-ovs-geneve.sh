@@ -19,6 +19,7 @@
 #   IPv4 underlay, checksums off (OVS's default) and on (options:csum);
 #   IPv6 underlay (OVS always sums over IPv6);
 #   OVS sending a 4-byte option of class 0xffff: gsotun skips it;
+#   gsotun sending one (--geneve-opt), which OVS's flow for B requires;
 #   OVS sending it with the critical bit (type 0x80): gsotun knows no
 #   option, drops every packet of B (rx_drop_geneve_critical), and B's
 #   pings go unanswered.
@@ -119,7 +120,8 @@ ovs_start()
 
 # ovs_geneve REMOTE MTU SET OPTIONS...: gnv0 on br-int anew, type=geneve
 # with key 42 and the options given, br-int's MTU, and the flows: SET
-# (an action such as set_field:...->tun_metadata0, or "") on the way out.
+# (an action such as set_field:...->tun_metadata0, or "") on the way out;
+# on the way in only packets that match OVS_IN_MATCH, when set.
 ovs_geneve()
 {
 	local remote=$1 mtu=$2 set=$3 err
@@ -133,7 +135,8 @@ ovs_geneve()
 	err=$(vsctl get interface gnv0 error)
 	[ "$err" = '[]' ] || { diag "OVS: gnv0: $err"; return 1; }
 	ofctl del-flows br-int &&
-		ofctl add-flow br-int "in_port=gnv0,actions=LOCAL" &&
+		ofctl add-flow br-int \
+			"in_port=gnv0${OVS_IN_MATCH:+,$OVS_IN_MATCH},actions=LOCAL" &&
 		ofctl add-flow br-int \
 			"in_port=LOCAL,actions=${set:+$set,}output:gnv0"
 }
@@ -202,6 +205,9 @@ ovs_run()
 		ul_a=$UL_A ul_b=$UL_B
 	fi
 	r="OVS geneve/$fam${ovs[*]:+ ${ovs[*]}}${set:+ $set}"
+	r="$r${OVS_IN_MATCH:+ in $OVS_IN_MATCH}"
+	# gsotun's own option (--geneve-opt of 4 bytes): 8 bytes off its MTU
+	[[ " ${gt[*]} " != *" --geneve-opt "* ]] || mtu=$((mtu - 8))
 	pcap=$LIB_TMP/ovs.$fam.$((++ovs_n)).pcap
 	# An option of 4 bytes of data is 8 more bytes in OVS's packets.
 	omtu=$mtu
@@ -268,6 +274,11 @@ ovs_run 4 yes "" options:csum=true -- --csum
 ovs_run 6 yes "" options:csum=true -- --csum
 ovs_run 4 yes "set_field:0x01020304->tun_metadata0" options:csum=true -- \
 	--csum
+# gsotun sends an option OVS knows (tun_metadata0), and B's flow takes
+# only packets that carry it with that value: the pings and transfers
+# prove OVS read it.
+OVS_IN_MATCH=tun_metadata0=0x0a0b0c0d ovs_run 4 yes "" options:csum=true -- \
+	--csum --geneve-opt ffff:01:0a0b0c0d
 ovs_critical
 
 done_testing
