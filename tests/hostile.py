@@ -552,6 +552,10 @@ def make_cases(e, w, a):
         add("%d-byte packets, wrong GRE key" % w.max_payload(),
             "rx_drop_key", 3,
             outer(lambda f, i: e.gre(f + bytes(room - len(f)), key=9)))
+    elif e.kind == "geneve":
+        add("%d-byte datagrams, wrong VNI" % w.max_payload(),
+            "rx_drop_vni", 3,
+            outer(lambda f, i: e.geneve(f + bytes(room - len(f)), vni=43)))
     else:
         add("%d-byte datagrams, wrong VNI" % w.max_payload(),
             "rx_drop_vni", 3,

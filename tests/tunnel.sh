@@ -60,7 +60,8 @@ geneve)
 	if [ -n "$gopt" ]; then
 		extra+=(--geneve-opt "$gopt")
 		# its 4-byte header and its data, two hex digits a byte
-		mtu=$((mtu - 4 - (${#gopt} - ${#gopt%:*} - 1) / 2))
+		gdata=${gopt##*:}
+		mtu=$((mtu - 4 - ${#gdata} / 2))
 	fi
 	;;
 gre-udp) decode=('udp.port==4754,gre') csum_on=(--csum) csum_flip=(--no-csum) ;;
