@@ -52,11 +52,14 @@ metric()
 		peer="$UL_B" "${@:2}") || { diag "$VAL"; return 1; }
 }
 
-# A alone: its pings draw port unreachable from B's kernel.
+# A alone: its pings draw port unreachable from B's kernel. Everything
+# A sends leaves from its one socket, the one that receives too
+# (--source-ports 1), whose errors come with a TOS (traffic class)
+# message before them: its ICMP's sender must be read all the same.
 alone()
 {
 	gt_start "$NS_A" "$TAP_A" --local "$UL_A" --remote "$UL_B" \
-		--address "$OV4_A/24" || return 1
+		--address "$OV4_A/24" --source-ports 1 || return 1
 	ip netns exec "$NS_A" ping -n -q -c 3 -i 0.2 -W 1 "$OV4_B" \
 		>/dev/null 2>&1
 	# The error reaches show once gsotun has read it: waited for.

@@ -1033,8 +1033,17 @@ static bool underlay_error_take(int fd, struct sock_extended_err *buf,
 				struct ipaddr *from,
 				struct sockaddr_storage *dst)
 {
+	/*
+	 * ip_recv_error() (ipv6_recv_error()) puts the error's TOS (traffic
+	 * class) before IP_RECVERR on a socket that asked for it
+	 * (IP_RECVTOS, IPV6_RECVTCLASS: the one that receives, for ECN); a
+	 * buffer sized for the error alone cut the offender off it
+	 * (MSG_CTRUNC), and this host's own host unreachable looked a
+	 * router's whenever the packet had left from that socket.
+	 */
 	union {
-		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+		char buf[CMSG_SPACE(sizeof(int)) +
+			 CMSG_SPACE(sizeof(struct sock_extended_err) +
 				    sizeof(struct sockaddr_in6))];
 		struct cmsghdr align;
 	} ctrl;
