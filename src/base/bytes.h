@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unaligned big-endian loads and stores for packet headers, and checksum
- * fields kept as they lie in memory (the csum.h convention).
+ * fields kept as they lie in memory (the csum.h convention); hex digits.
  */
 #ifndef GSOTUN_BYTES_H
 #define GSOTUN_BYTES_H
@@ -43,6 +43,18 @@ static inline uint16_t get_sum16(const uint8_t *p)
 static inline void put_sum16(uint8_t *p, uint16_t v)
 {
 	memcpy(p, &v, sizeof(v));
+}
+
+/* The value of hex digit c, or -1. */
+static inline int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/bytes.h"
 #include "conf/optvalue.h"
 
 /*
@@ -139,18 +140,6 @@ bool optvalue_ip_equal(const struct ipaddr *a, const struct ipaddr *b)
 	return a->family == b->family && !memcmp(&a->addr, &b->addr, len);
 }
 
-/* The value of hex digit c, or -1. */
-static int optvalue_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* xx:xx:xx:xx:xx:xx in len bytes at s, either case; false if not that. */
 static bool optvalue_mac_parse(const char *s, size_t len, uint8_t *mac)
 {
@@ -159,8 +148,8 @@ static bool optvalue_mac_parse(const char *s, size_t len, uint8_t *mac)
 	if (len != 17)
 		return false;
 	for (i = 0; i < 6; i++) {
-		int hi = optvalue_hex_digit(s[3 * i]);
-		int lo = optvalue_hex_digit(s[3 * i + 1]);
+		int hi = hex_digit(s[3 * i]);
+		int lo = hex_digit(s[3 * i + 1]);
 
 		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
 			return false;

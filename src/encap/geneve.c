@@ -198,18 +198,6 @@ static enum drop encap_geneve_parse(const struct encap_cfg *c,
 	return DROP_NONE;
 }
 
-/* A hex digit's value, or -1. */
-static int geneve_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Hex digits at *p into *v, at least 1, at most max; false if none. */
 static bool geneve_hex(const char **p, unsigned int max, uint32_t *v)
 {
@@ -218,7 +206,7 @@ static bool geneve_hex(const char **p, unsigned int max, uint32_t *v)
 
 	*v = 0;
 	for (; n < max; n++, (*p)++) {
-		d = geneve_hex_digit(**p);
+		d = hex_digit(**p);
 		if (d < 0)
 			break;
 		*v = *v << 4 | (uint32_t)d;
@@ -233,8 +221,8 @@ static int geneve_hex_data(const char *p, uint8_t *out, size_t max)
 	int hi, lo;
 
 	while (*p) {
-		hi = geneve_hex_digit(p[0]);
-		lo = hi < 0 ? -1 : geneve_hex_digit(p[1]);
+		hi = hex_digit(p[0]);
+		lo = hi < 0 ? -1 : hex_digit(p[1]);
 		if (lo < 0 || n == max)
 			return -1;
 		out[n++] = (uint8_t)(hi << 4 | lo);
