@@ -1608,12 +1608,16 @@ static void test_drops(const struct encap_cfg *c, uint64_t *seen)
 	   "first %d)", cfg_str(c), bad, first);
 }
 
-/* Each row's drops: no DROP_NONE before the end, none twice, all seen. */
+/*
+ * Each row's drops: no DROP_NONE before the end, none twice, all seen;
+ * those it calls foreign (rx.c's warning) among them.
+ */
 static void test_row_drops(enum encap_type t, uint64_t seen)
 {
 	const enum drop *p = encap_ops_table[t]->drops;
+	const enum drop *f = encap_ops_table[t]->foreign;
 	uint64_t listed = 0;
-	bool twice = false;
+	bool twice = false, own = true;
 
 	for (; *p != DROP_NONE; p++) {
 		twice |= (listed >> *p) & 1;
@@ -1623,6 +1627,11 @@ static void test_row_drops(enum encap_type t, uint64_t seen)
 	   "its parse gave, once each (listed %#llx, seen %#llx)",
 	   encap_name(t), (unsigned long long)listed,
 	   (unsigned long long)(seen & ~1ull));
+	for (; f && *f != DROP_NONE; f++)
+		own &= encap_drop_foreign(t, *f) && ((listed >> *f) & 1);
+	ok(own && !encap_drop_foreign(t, DROP_RX_SHORT),
+	   "%s: the drops its row calls foreign are among its own",
+	   encap_name(t));
 }
 
 /* ---- ECN (RFC 6040) ------------------------------------------------------ */
@@ -2161,7 +2170,7 @@ int main(void)
 	}
 	n += N_OVERHEAD + 2 + 3 * N_NAMES + N_BAD_NAMES + 2 + N_ECN;
 	n += TABLE_CHECKS * N_TABLE + 3 + 2 * KERNEL_CHECKS + 1 + N_LISTS;
-	n += N_CFGS + N_TABLE;
+	n += N_CFGS + 2 * N_TABLE;
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	n += 2 * N_HOSTILE + GENEVE_MANY_CHECKS + N_OPT_PARSE;

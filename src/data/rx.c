@@ -117,8 +117,11 @@ static const char *rx_id_text(bool has, uint32_t id, char *buf, size_t size)
 	return buf;
 }
 
-/* The warning a drop gets, if a wrong set-up is its likely cause. */
-static bool rx_warn_cause(enum drop why, enum rx_warn *w)
+/*
+ * The warning a drop gets, if a wrong set-up is its likely cause; which
+ * of its drops say another encapsulation, the row of type t says.
+ */
+static bool rx_warn_cause(enum encap_type t, enum drop why, enum rx_warn *w)
 {
 	switch (why) {
 	case DROP_RX_SOURCE:
@@ -128,18 +131,9 @@ static bool rx_warn_cause(enum drop why, enum rx_warn *w)
 	case DROP_RX_KEY:
 		*w = RX_WARN_ID;
 		return true;
-	case DROP_RX_FLAGS:
-	case DROP_RX_GRE_PROTO:
-	case DROP_RX_GRE_VERSION:
-	case DROP_RX_GRE_FLAGS:
-	case DROP_RX_GPE_FLAGS:
-	case DROP_RX_GPE_PROTO:
-	case DROP_RX_GENEVE_VERSION:
-	case DROP_RX_GENEVE_PROTO:
-		*w = RX_WARN_FOREIGN;
-		return true;
 	default:
-		return false;
+		*w = RX_WARN_FOREIGN;
+		return encap_drop_foreign(t, why);
 	}
 }
 
@@ -172,7 +166,7 @@ static void rx_warn(struct queue *q, const struct rx_pkt *p,
 	enum rx_warn w;
 	uint32_t id = 0;
 
-	if (!rx_warn_cause(why, &w))
+	if (!rx_warn_cause(e->type, why, &w))
 		return;
 	/* What gsotunctl show names, of every such packet. */
 	seen = &q->rx.seen[w];
@@ -683,7 +677,7 @@ bool rx_seen_text(const struct queue *q, enum drop why, char *buf,
 	enum rx_warn w;
 	int n = 0;
 
-	if (!rx_warn_cause(why, &w))
+	if (!rx_warn_cause(q->dev->encap.type, why, &w))
 		return false;
 	s = &q->rx.seen[w];
 	if (!s->from.family ||

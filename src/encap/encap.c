@@ -213,6 +213,16 @@ bool encap_takes(enum encap_type t, enum encap_opt o)
 	return false;
 }
 
+bool encap_drop_foreign(enum encap_type t, enum drop why)
+{
+	const enum drop *d = encap_ops_row(t)->foreign;
+
+	for (; d && *d != DROP_NONE; d++)
+		if (*d == why)
+			return true;
+	return false;
+}
+
 unsigned int encap_count(void)
 {
 	return ENCAP_N_TYPES;

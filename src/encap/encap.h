@@ -153,6 +153,12 @@ struct encap_ops {
 	 * its own, the rest shared.
 	 */
 	const enum drop *drops;
+	/*
+	 * Those of its drops that say the sender speaks another
+	 * encapsulation, or this one set up otherwise (flags, version,
+	 * protocol), DROP_NONE last; NULL: none. rx.c warns of them so.
+	 */
+	const enum drop *foreign;
 	size_t (*hdr_len)(const struct encap_cfg *c);
 	/*
 	 * encap_build(): the header written into the hdr_len() bytes in
@@ -237,6 +243,9 @@ enum encap_opt {
 
 /* Does encapsulation t take option o? */
 bool encap_takes(enum encap_type t, enum encap_opt o);
+
+/* Is why one of t's drops for a sender that speaks something else? */
+bool encap_drop_foreign(enum encap_type t, enum drop why);
 
 /* How many rows the table has: the types are 0 to encap_count() - 1. */
 unsigned int encap_count(void);

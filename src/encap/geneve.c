@@ -258,6 +258,10 @@ int encap_geneve_opt_add(struct encap_cfg *c, const char *text)
 	return 0;
 }
 
+static const enum drop encap_geneve_foreign[] = {
+	DROP_RX_GENEVE_VERSION, DROP_RX_GENEVE_PROTO, DROP_NONE,
+};
+
 static const enum drop encap_geneve_drops[] = {
 	DROP_RX_SHORT, DROP_RX_GENEVE_VERSION, DROP_RX_GENEVE_PROTO,
 	DROP_RX_VNI, DROP_RX_GENEVE_OPT, DROP_RX_GENEVE_CRITICAL,
@@ -282,6 +286,7 @@ const struct encap_ops encap_geneve = {
 	.evpn = false,
 	.tlv = true,
 	.drops = encap_geneve_drops,
+	.foreign = encap_geneve_foreign,
 	.hdr_len = encap_geneve_hdr_len,
 	.build = encap_geneve_build,
 	.parse = encap_geneve_parse,

@@ -142,6 +142,10 @@ static enum drop encap_gpe_parse(const struct encap_cfg *c,
 	return DROP_NONE;
 }
 
+static const enum drop encap_gpe_foreign[] = {
+	DROP_RX_GPE_FLAGS, DROP_RX_GPE_PROTO, DROP_NONE,
+};
+
 static const enum drop encap_gpe_drops[] = {
 	DROP_RX_SHORT, DROP_RX_FLAGS, DROP_RX_VNI, DROP_RX_GPE_FLAGS,
 	DROP_RX_GPE_PROTO, DROP_RX_INNER_SHORT, DROP_RX_INNER_HDR, DROP_NONE,
@@ -165,6 +169,7 @@ const struct encap_ops encap_gpe = {
 	.l3 = true,
 	.evpn = false,
 	.drops = encap_gpe_drops,
+	.foreign = encap_gpe_foreign,
 	.hdr_len = encap_vxlan_hdr_len,
 	.build = encap_gpe_build,
 	.parse = encap_gpe_parse,

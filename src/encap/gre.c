@@ -264,6 +264,11 @@ static bool encap_gre_peek_id(const uint8_t *pkt, size_t len, uint32_t *id)
 	return true;
 }
 
+static const enum drop encap_gre_foreign[] = {
+	DROP_RX_GRE_PROTO, DROP_RX_GRE_VERSION,
+	DROP_RX_GRE_FLAGS, DROP_NONE,
+};
+
 static const enum drop encap_gre_drops[] = {
 	DROP_RX_SHORT, DROP_RX_GRE_VERSION, DROP_RX_GRE_FLAGS, DROP_RX_CSUM,
 	DROP_RX_GRE_PROTO, DROP_RX_KEY, DROP_RX_CSUM_MISSING,
@@ -284,6 +289,7 @@ const struct encap_ops encap_gre = {
 	.l3 = true,
 	.evpn = false,
 	.drops = encap_gre_drops,
+	.foreign = encap_gre_foreign,
 	.hdr_len = encap_gre_hdr_len,
 	.build = encap_gre_build,
 	.parse = encap_gre_parse,
@@ -304,6 +310,7 @@ const struct encap_ops encap_gre_udp = {
 	.l3 = true,
 	.evpn = false,
 	.drops = encap_gre_drops,
+	.foreign = encap_gre_foreign,
 	.hdr_len = encap_gre_hdr_len,
 	.build = encap_gre_build,
 	.parse = encap_gre_parse,

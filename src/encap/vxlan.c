@@ -67,6 +67,10 @@ static enum drop encap_vxlan_parse(const struct encap_cfg *c,
 	return DROP_NONE;
 }
 
+static const enum drop encap_vxlan_foreign[] = {
+	DROP_RX_FLAGS, DROP_NONE,
+};
+
 static const enum drop encap_vxlan_drops[] = {
 	DROP_RX_SHORT, DROP_RX_FLAGS, DROP_RX_VNI, DROP_RX_INNER_SHORT,
 	DROP_NONE,
@@ -86,6 +90,7 @@ const struct encap_ops encap_vxlan = {
 	.l3 = false,
 	.evpn = true,
 	.drops = encap_vxlan_drops,
+	.foreign = encap_vxlan_foreign,
 	.hdr_len = encap_vxlan_hdr_len,
 	.build = encap_vxlan_build,
 	.parse = encap_vxlan_parse,
