@@ -22,6 +22,8 @@ Runs tshark once over PCAP with TCP, UDP and IPv4 checksum validation on
                                    0x86dd), of VNI 42, with options;
                                    options of class 0x0102; headers in
                                    datagrams to 6081
+  geneve_ipv4 geneve_ipv6          of them 0x0800 over an IPv4 packet,
+                                   0x86dd over an IPv6 one
   bad_frames                       numbers of the first frames with a bad
                                    checksum (tshark -r PCAP -Y frame.number==N)
 
@@ -54,6 +56,7 @@ FIELDS = [
     "geneve.vni",
     "geneve.options",
     "geneve.option.class",
+    "frame.protocols",
 ]
 
 # VXLAN-GPE next protocols (draft-ietf-nvo3-vxlan-gpe-12 section 3.1).
@@ -99,6 +102,21 @@ def tcp_statuses(vals, c):
     return out
 
 
+def geneve_inner(protocols):
+    """The family of the packet behind a frame's first Geneve header, by
+    its own version, not by the header's protocol type: tshark hands what
+    follows 0x0800 to its ip dissector, which passes a version-6 packet on
+    to ipv6 ("geneve:ip:ipv6"), and shows what it cannot read under
+    0x86dd as data."""
+    p = protocols[0].split(":") if protocols else []
+    if "geneve" not in p:
+        return None
+    inner = p[p.index("geneve") + 1:] + ["", ""]
+    if inner[0] == "ip":
+        return "ipv6" if inner[1] == "ipv6" else "ipv4"
+    return "ipv6" if inner[0] == "ipv6" else None
+
+
 def tally_geneve(vals, c):
     """The Geneve headers of one frame, by version, type, VNI, port."""
     ver = vals["geneve.version"]
@@ -108,6 +126,11 @@ def tally_geneve(vals, c):
         key = GENEVE_PT.get(pt.lower())
         if key:
             c[key] += 1
+    # RFC 8926 section 3.4: the type is the Ethertype of what follows.
+    pt = [v.lower() for v in vals["geneve.proto_type"][:1]]
+    inner = geneve_inner(vals["frame.protocols"])
+    if (pt, inner) in ((["0x0800"], "ipv4"), (["0x86dd"], "ipv6")):
+        c["geneve_" + inner] += 1
     c["geneve_vni42"] += sum(v in ("42", "0x0000002a", "0x00002a")
                              for v in vals["geneve.vni"])
     c["geneve_opts"] += len(vals["geneve.options"])
@@ -126,7 +149,8 @@ def tally(out):
          "gre_total", "gre_csum", "gre_good", "gre_bad",
          "gpe_total", "gpe_ipv4", "gpe_ipv6", "gpe_eth", "gpe_4790",
          "gpe_ip", "geneve_total", "geneve_v0", "geneve_eth", "geneve_ip",
-         "geneve_vni42", "geneve_opts", "geneve_0102", "geneve_6081"], 0)
+         "geneve_vni42", "geneve_opts", "geneve_0102", "geneve_6081",
+         "geneve_ipv4", "geneve_ipv6"], 0)
     status = {"0": "_bad", "1": "_good"}
     bad = []
     for line in out.splitlines():

@@ -13,6 +13,7 @@
 #
 # Three runs, the endpoints restarted in between:
 #   1. offloads on (UDP encapsulations with --csum), capture
+#      (geneve tun: 8 MiB B->A over IPv6 inside too, for its other type)
 #   2. --no-offload --mtu 1400 (no TSO, UDP GSO/GRO or merging)
 #   3. the outer checksum flipped: --no-csum (UDP), --csum --key 7 (GRE),
 #      and --no-gro; capture
@@ -72,7 +73,12 @@ GT_ARGS=(--encap "$encap" "${extra[@]}")
 gpe_np='3 (Ethernet)' gpe_key=gpe_eth
 [ "$mode" = tun ] && gpe_np='1 or 2 (IP)' gpe_key=gpe_ip
 geneve_pt='0x6558 (Ethernet)' geneve_key=geneve_eth
-[ "$mode" = tun ] && geneve_pt='0x0800 or 0x86dd (IP)' geneve_key=geneve_ip
+# geneve tun: the capture carries IPv6 inside too, each packet under its
+# own family's type
+cap_v6=0
+[ "$mode" = tun ] && geneve_pt='0x0800 over IPv4, 0x86dd over IPv6' \
+	geneve_key=geneve_ip
+[ "$encap/$mode" = geneve/tun ] && cap_v6=1
 geneve_hdr="Geneve version 0, VNI 42, no options, type $geneve_pt, to 6081"
 [ -n "${gopt:-}" ] && geneve_hdr="Geneve version 0, VNI 42, its option \
 of class 0x0102 in each, type $geneve_pt, to 6081"
@@ -113,23 +119,27 @@ veth_tx()
 		bail "ethtool -K $VETH_A/$VETH_B tx $1 failed"
 }
 
-# capture R OUTER: 8 MiB A->B over IPv4 while tcpdump watches A's veth.
+# capture R OUTER: 8 MiB A->B over IPv4 (and B->A over IPv6, cap_v6)
+# while tcpdump watches A's veth.
 # veth leaves outer checksums partial, so transmit checksumming is
 # switched off on both veths for the capture: the wire bytes are final.
 capture()
 {
-	local r=$1 outer=$2 pcap=$LIB_TMP/run$run.pcap st
+	local r=$1 outer=$2 pcap=$LIB_TMP/run$run.pcap st what="A->B"
 
 	veth_tx off
 	st=1
 	if [ "$TUNNEL_UP" -eq 1 ] && cap_start "$NS_A" "$VETH_A" "$pcap"; then
-		xfer "$NS_A" "$NS_B" "$OV4_B" small
+		xfer "$NS_A" "$NS_B" "$OV4_B" small &&
+			{ [ "$cap_v6" = 0 ] ||
+				xfer "$NS_B" "$NS_A" "$OV6_A" small; }
 		st=$?
 		cap_stop
 		diag "$(grep -h 'packets' "$pcap.err")"
 	fi
 	veth_tx on
-	ok "$st" "$r: 8 MiB A->B under capture, SHA-256 matches"
+	[ "$cap_v6" = 0 ] || what="A->B over IPv4, B->A over IPv6"
+	ok "$st" "$r: 8 MiB $what under capture, SHA-256 matches"
 	if [ "$st" -ne 0 ] || ! cap_check "$pcap" "${decode[@]}"; then
 		fail_skipped "no capture" \
 			"$r: no underlay frame over 1514 bytes" \
@@ -178,11 +188,17 @@ capture()
 			"$r: VXLAN-GPE next protocol $gpe_np, to port 4790"
 	# RFC 8926 section 3.4, as tshark's geneve dissector reads it; with
 	# TUNNEL_GENEVE_OPT an option (of class 0x0102) in every header
-	local gopts=0
+	local gopts=0 typed=${CAP[geneve_total]} few=0
 	[ -n "${gopt:-}" ] && gopts=${CAP[geneve_total]}
+	# cap_v6: the type is each packet's own family's, and both are there
+	if [ "$cap_v6" = 1 ]; then
+		typed=$((CAP[geneve_ipv4] + CAP[geneve_ipv6]))
+		few=$((CAP[geneve_ipv4] <= 1000 || CAP[geneve_ipv6] <= 1000))
+	fi
 	[ "$encap" != geneve ] ||
 		ok $((CAP[geneve_total] <= 1000 ||
 			CAP[$geneve_key] != CAP[geneve_total] ||
+			typed != CAP[geneve_total] || few ||
 			CAP[geneve_v0] != CAP[geneve_total] ||
 			CAP[geneve_vni42] != CAP[geneve_total] ||
 			CAP[geneve_opts] != gopts ||
