@@ -95,7 +95,8 @@ icmp_shown()
 {
 	ctl_ok "$NS_A" "$TAP_A" show &&
 		has "ICMP port unreachable: nothing takes UDP port 4789 there" &&
-		has "the kernel's vxlan listens on 8472 unless given dstport" &&
+		has "(vxlan's port is 4789; the kernel's vxlan listens on" &&
+		has "8472 unless given dstport 4789)" &&
 		[[ $OUT =~ $1 ]]
 }
 

@@ -388,7 +388,8 @@ static void test_icmp_text(void)
 	hand_device(&d, &c, ENCAP_VXLAN, 4789);
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
 	ok(strstr(buf, "port unreachable: nothing takes UDP port 4789") &&
-		   strstr(buf, "8472") && strstr(buf, "dstport 4789"),
+		   strstr(buf, "(vxlan's port is 4789; the kernel's vxlan "
+			       "listens on 8472 unless given dstport 4789)"),
 	   "vxlan's port hint: its port, and the kernel's vxlan's 8472");
 	hand_device(&d, &c, ENCAP_VXLAN, 5000);
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
@@ -396,8 +397,20 @@ static void test_icmp_text(void)
 	   "another --port: that one");
 	hand_device(&d, &c, ENCAP_GRE_UDP, 4754);
 	path_icmp_hint(&d, &i, buf, sizeof(buf));
-	ok(strstr(buf, "UDP port 4754") && strstr(buf, "vxlan's port is 4789"),
-	   "gre-udp's: its port, and vxlan's");
+	ok(strstr(buf, "UDP port 4754") &&
+		   strstr(buf, "(gre-udp's port is 4754)") &&
+		   !strstr(buf, "vxlan") && !strstr(buf, "8472"),
+	   "gre-udp's: its port, no vxlan's");
+	hand_device(&d, &c, ENCAP_GENEVE, 6081);
+	path_icmp_hint(&d, &i, buf, sizeof(buf));
+	ok(!strcmp(buf, "port unreachable: nothing takes UDP port 6081 there: "
+		   "is its tunnel up, on that port? (geneve's port is 6081)"),
+	   "geneve's: its port, named: \"%s\"", buf);
+	hand_device(&d, &c, ENCAP_GENEVE, 4789);
+	path_icmp_hint(&d, &i, buf, sizeof(buf));
+	ok(strstr(buf, "UDP port 4789") &&
+		   strstr(buf, "(geneve's port is 6081)") && !strstr(buf, "8472"),
+	   "geneve on vxlan's port: geneve's own, not the kernel's vxlan's");
 	i = (struct peer_icmp){ .origin = SO_EE_ORIGIN_ICMP,
 				.type = ICMP_DEST_UNREACH,
 				.code = ICMP_PROT_UNREACH };
@@ -592,7 +605,7 @@ int main(void)
 	if (env_route_mtu(PEER_N, if_nametoindex(ENV_UL), ROUTE_N) ||
 	    env_route_mtu(PEER_AUTO, if_nametoindex(ENV_UL), ROUTE_AUTO))
 		skip_all("cannot add the routes");
-	plan(11 + 17 + 5 + 2 + N_CAUSES + N_OWN_CAUSES + 11 + 5 + 19);
+	plan(11 + 17 + 5 + 2 + N_CAUSES + N_OWN_CAUSES + 13 + 5 + 19);
 	test_mtu_fixed();
 	test_mtu_auto();
 	test_unreach();

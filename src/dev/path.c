@@ -16,6 +16,7 @@
 #include <linux/if_ether.h>
 #include "base/clock.h"
 #include "base/log.h"
+#include "encap/encap.h"
 #include "sys/link.h"
 #include "sys/tap.h"
 #include "data/rx.h"
@@ -663,25 +664,26 @@ uint32_t path_tap_mtu(const struct path *p)
 }
 
 /*
- * Port unreachable, in buf: nothing takes d's port at the peer; where
- * else it may listen: the other UDP encapsulation's port, and the
- * kernel's vxlan's own default (8472, the port Linux took before IANA
- * gave 4789), which `dstport` changes to ours.
+ * Port unreachable, in buf: nothing takes d's port at the peer; the port
+ * d's encapsulation has without --port (its row's, IANA's), and where
+ * Linux's own tunnel of that kind listens when not told, if elsewhere
+ * (the kernel's vxlan's 8472, the port Linux took before IANA gave
+ * 4789), which `dstport` changes to ours.
  */
 static void path_port_hint(const struct device *d, char *buf, size_t len)
 {
-	unsigned int port = d->s.cfg->port;
+	enum encap_type t = d->s.encap.type;
+	const char *name = encap_name(t);
+	unsigned int port = d->s.cfg->port, linux_port = encap_linux_port(t);
+	char linux_hint[96] = "";
 
-	if (encap_linux_port(d->s.encap.type))
-		snprintf(buf, len, "port unreachable: nothing takes UDP port "
-			 "%u there: is its tunnel up, on that port? (the "
-			 "kernel's vxlan listens on 8472 unless given "
-			 "dstport %u; gre-udp's port is 4754)", port, port);
-	else
-		snprintf(buf, len, "port unreachable: nothing takes UDP port "
-			 "%u there: is its tunnel up, on that port? (vxlan's "
-			 "port is 4789, the kernel's vxlan's 8472; vxlan-gpe's "
-			 "4790)", port);
+	if (linux_port)
+		snprintf(linux_hint, sizeof(linux_hint), "; the kernel's %s "
+			 "listens on %u unless given dstport %u", name,
+			 linux_port, port);
+	snprintf(buf, len, "port unreachable: nothing takes UDP port %u "
+		 "there: is its tunnel up, on that port? (%s's port is %u%s)",
+		 port, name, (unsigned int)encap_default_port(t), linux_hint);
 }
 
 /* What an ICMP destination unreachable's code says (RFC 792, 1812). */
