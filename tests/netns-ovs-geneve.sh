@@ -23,6 +23,13 @@
 #   OVS sending it with the critical bit (type 0x80): gsotun knows no
 #   option, drops every packet of B (rx_drop_geneve_critical), and B's
 #   pings go unanswered.
+# No run of gsotun --mode tun: OVS 3.1's geneve carries Ethernet only. It
+# refuses packet_type=legacy_l3 ("legacy_l3 configured on geneve tunnel
+# that cannot carry L3 traffic": tunnel_supported_layers() has L3 for
+# gre, vxlan-gpe and a few others), takes ptap, but its receive path
+# drops every type but 0x6558 ("unknown geneve encapsulated protocol:
+# 0x800", netdev_geneve_pop_header()) and its send path writes 0x6558
+# always (netdev_geneve_build_header()).
 #
 # Functions are called through check(), which shellcheck cannot see.
 # shellcheck disable=SC2317
