@@ -1909,6 +1909,8 @@ static const char *const list_contexts[][10] = {
 	{ "--local", "198.18.0.1", "--evpn" },
 	{ R, "--mode", "tun", "--encap", "gre-udp", "--route",
 	  "10.0.0.0/8=192.0.2.2" },
+	{ R, "--mode", "tun", "--encap", "geneve" },
+	{ R, "--mode", "tun", "--encap", "geneve", "--geneve-echo", "8" },
 };
 #define N_CONTEXTS (sizeof(list_contexts) / sizeof(*list_contexts))
 #define N_LIST_CHECKS 3

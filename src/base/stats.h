@@ -56,6 +56,10 @@
 	  "Underlay ICMP errors not heeded (flooding)")                       \
 	C(tx_flood,                                                           \
 	  "Frames sent to every peer (no forwarding entry)")                  \
+	C(tx_echo,                                                            \
+	  "Packets sent with their flow's received options (--geneve-echo)")  \
+	C(tx_echo_miss,                                                       \
+	  "Packets of no flow --geneve-echo holds, sent as routed")           \
 	D(tx_drop_too_big, TX_TOO_BIG,                                        \
 	  "Frames dropped: too big for the path")                             \
 	D(tx_drop_short, TX_SHORT,                                            \
@@ -132,6 +136,12 @@
 	  "Source MACs learnt in place of an over-share peer's oldest")       \
 	C(rx_learn_not_peer,                                                  \
 	  "Source MACs not learnt: from an --allow source")                   \
+	C(rx_echo_new,                                                        \
+	  "Flows --geneve-echo began to hold")                                \
+	C(rx_echo_evicted,                                                    \
+	  "Flows --geneve-echo held in place of a live one (table full)")     \
+	C(rx_echo_too_long,                                                   \
+	  "Packets whose options were over --geneve-echo-room: not kept")     \
 	D(rx_drop_source, RX_SOURCE,                                          \
 	  "Packets dropped: not from a peer or --allow source")               \
 	D(rx_drop_source_route, RX_SOURCE_ROUTE,                              \

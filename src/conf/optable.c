@@ -272,6 +272,7 @@ static const struct optable_encaps {
 	{ OPT_KEY, ENCAP_OPT_KEY, true, "and" },
 	{ OPT_SEQ, ENCAP_OPT_SEQ, true, "and" },
 	{ OPT_GENEVE_OPT, ENCAP_OPT_TLV, true, "and" },
+	{ OPT_GENEVE_ECHO, ENCAP_OPT_TLV, true, "and" },
 	{ OPT_MODE, ENCAP_OPT_TUN, true, "or" },
 };
 

@@ -128,6 +128,34 @@ static int options_check_encap(struct argp_state *state,
 	if (cfg->encap.geneve_opts_len && !encap_takes(t, ENCAP_OPT_TLV))
 		return options_not_for(state, "--geneve-opt", ENCAP_OPT_TLV, t,
 				       false);
+	if (cfg->geneve_echo && !encap_takes(t, ENCAP_OPT_TLV))
+		return options_not_for(state, "--geneve-echo", ENCAP_OPT_TLV,
+				       t, false);
+	return 0;
+}
+
+/*
+ * --geneve-echo: a tun's flows (the Gateway Load Balancer sends IP
+ * packets), their options in whole 4-byte words (RFC 8926 section 3.5).
+ */
+static int options_check_echo(struct argp_state *state,
+			      const struct options_state *st)
+{
+	const struct config *cfg = st->cfg;
+	const char *why = NULL;
+
+	if (cfg->geneve_echo && !cfg->encap.l3)
+		why = "--geneve-echo is for --mode tun: it keys flows by their "
+		      "IP addresses and ports";
+	else if (cfg->geneve_echo_room % 4)
+		why = "--geneve-echo-room must be a multiple of 4: options "
+		      "are whole 4-byte words";
+	else if (options_given(st, OPT_GENEVE_ECHO_ROOM) && !cfg->geneve_echo)
+		why = "--geneve-echo-room without --geneve-echo";
+	if (why) {
+		options_error(state, "%s", why);
+		return EINVAL;
+	}
 	return 0;
 }
 
@@ -554,6 +582,8 @@ static void options_implied(struct options_state *st)
 		cfg->csum = encap_is_udp(t);
 	/* Without UDP, the outer checksum is GRE's own (RFC 2784). */
 	cfg->encap.gre_csum = !encap_is_udp(t) && cfg->csum;
+	/* What a flow's options may take of the MTU: none without echo. */
+	cfg->encap.tlv_room = cfg->geneve_echo ? cfg->geneve_echo_room : 0;
 	/*
 	 * auto with --cpus: a queue per CPU listed, said so by --check;
 	 * where one queue is all there can be, auto stays for the set-up
@@ -584,6 +614,8 @@ int options_finish(struct argp_state *state)
 		err = options_check_route(state, st->cfg);
 	if (!err)
 		err = options_check_encap(state, st);
+	if (!err)
+		err = options_check_echo(state, st);
 	if (!err)
 		err = options_check_allow(state, st->cfg);
 	if (!err)

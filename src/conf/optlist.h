@@ -132,6 +132,17 @@
 	  "and type in hex (type 80 and up: critical), data as hex "          \
 	  "digits, a multiple of 4 bytes up to 124; repeatable, 252 "         \
 	  "bytes in all (%s only)")                                           \
+	O(GENEVE_ECHO, "geneve-echo", "FLOWS",                                \
+	  SET_NUM(geneve_echo, 0, CONFIG_ECHO_FLOWS_MAX, 0), PUT_SAME,        \
+	  "Send each flow's return packets with the options its packets "     \
+	  "came with, to the peer they came from, as an appliance behind "    \
+	  "a Gateway Load Balancer; up to FLOWS flows, 1..1048576 "           \
+	  "(default 0: off; --mode tun, %s only)")                           \
+	O(GENEVE_ECHO_ROOM, "geneve-echo-room", "BYTES",                      \
+	  SET_NUM(geneve_echo_room, 4, CONFIG_ECHO_ROOM_MAX,                  \
+		  CONFIG_ECHO_ROOM), PUT_SAME,                                \
+	  "The options a flow's packets may bring for --geneve-echo, a "      \
+	  "multiple of 4 up to 252, left free of the MTU (default 64)")      \
                                                                               \
 	G("Device:")                                                          \
 	O(MODE, "mode", "tap|tun", PARSE(mode), PUT(mode),                    \

@@ -43,6 +43,14 @@
  * ours is bounded so that a flood of source MACs cannot grow memory.
  */
 #define CONFIG_AGEING 300
+/*
+ * --geneve-echo: flows held at most, and the option bytes a flow's
+ * packets may bring by default, room for the Gateway Load Balancer's
+ * three (32 bytes) twice over.
+ */
+#define CONFIG_ECHO_FLOWS_MAX (1u << 20)
+#define CONFIG_ECHO_ROOM 64
+#define CONFIG_ECHO_ROOM_MAX 252
 #define CONFIG_MAX_AGEING 1000000
 #define CONFIG_MAX_ADDRESS 4096
 #define CONFIG_MAX_ADDRESS_MAX (1u << 20)
@@ -111,6 +119,8 @@ struct config {
 	struct config_route *routes;
 	unsigned int n_routes, n_routes_cmd;
 	bool strict_source;		/* --strict-source */
+	unsigned int geneve_echo;	/* --geneve-echo FLOWS; 0: off */
+	uint16_t geneve_echo_room;	/* --geneve-echo-room BYTES */
 	char *peers_file;		/* --peers FILE, absolute (owned) */
 	char *peers_in_root;		/* seen inside --chroot (owned) */
 	bool learning;			/* --learning */

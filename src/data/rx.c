@@ -321,6 +321,56 @@ static void rx_drop(struct queue *q, const struct rx_pkt *p,
 					&lp->drop_id);
 }
 
+/* A flow's options are looked up again after a second, to age it. */
+#define RX_ECHO_RESAY_NS 1000000000ull
+
+/* Is this the flow, peer and options rx_echo_learn() kept last? */
+static bool rx_echo_same(const struct rx_echo *m, const struct echo_key *k,
+			 unsigned int peer, const struct decap_out *out,
+			 uint64_t now)
+{
+	return m->ns && now - m->ns < RX_ECHO_RESAY_NS && m->peer == peer &&
+	       m->len == out->tlv_len && !memcmp(&m->key, k, sizeof(*k)) &&
+	       !memcmp(m->opts, out->tlv, out->tlv_len);
+}
+
+/*
+ * --geneve-echo: a tun's packet from peer, its flow and the options it
+ * came with kept for the flow's return packets (tx_echo()). A burst of
+ * one flow costs a compare a packet, not the table's lock.
+ */
+static void rx_echo_learn(struct queue *q, unsigned int peer,
+			  const struct decap_out *out, uint64_t now)
+{
+	struct echo_table *t = q->dev->echo;
+	struct rx_echo *m = &q->rx.echo;
+	struct echo_key k;
+
+	if (!echo_key_of(out->inner, out->inner_len, &k) ||
+	    rx_echo_same(m, &k, peer, out, now))
+		return;
+	switch (echo_learn(t, &k, echo_hash(t, &k), peer, out->tlv,
+			   out->tlv_len, now)) {
+	case ECHO_TOO_LONG:
+		q->st.rx_echo_too_long++;
+		return;
+	case ECHO_EVICTED:
+		q->st.rx_echo_evicted++;
+		/* fall through */
+	case ECHO_NEW:
+		q->st.rx_echo_new++;
+		break;
+	case ECHO_KEPT:
+	case ECHO_CHANGED:
+		break;
+	}
+	m->key = k;
+	m->peer = peer;
+	m->len = out->tlv_len;
+	memcpy(m->opts, out->tlv, out->tlv_len);
+	m->ns = now;
+}
+
 /*
  * One packet of p (a datagram of its UDP GRO batch): its source MAC
  * learnt (a tun's source checked), then a full batch goes to the tap
@@ -344,6 +394,8 @@ static bool rx_packet(struct queue *q, const struct rx_pkt *p, uint8_t *pkt,
 		rx_drop(q, p, NULL, 0, why, now);
 		return false;
 	}
+	if (q->dev->echo && p->peer >= 0)
+		rx_echo_learn(q, (unsigned int)p->peer, &out, now);
 	r = decap_again(q->rx.gro, &out);
 	if (r == GRO_FULL) {
 		rx_flush(q);

@@ -121,8 +121,8 @@ static int tx_queue_add(struct queue *q, const struct xmit_out *o,
 
 	return sendq_add(s->q, underlay_sendq_params(q->lane->ul),
 			 underlay_dst(q->lane->ul, e), o->src,
-			 &s->arena.segs[o->first], (int)o->n,
-			 encap_hdr_len(&q->dev->encap), o->tos, o->df);
+			 &s->arena.segs[o->first], (int)o->n, o->encap_len,
+			 o->tos, o->df);
 }
 
 /* The segments of frame o for peer e, queued. */
@@ -466,13 +466,44 @@ static bool tx_unsent(struct queue *q, const uint8_t *buf, size_t len, int dest)
 	return true;
 }
 
+/*
+ * --geneve-echo: a packet of a flow whose options came from a peer goes
+ * to that peer with them (the queue's copy of the device's encapsulation,
+ * encap_set_tlv()), wherever its route would send it: the Gateway Load
+ * Balancer wants its flow cookie back. Others go as routed, counted.
+ */
+static const struct encap_cfg *tx_echo(struct queue *q, const uint8_t *buf,
+				       size_t len, int *dest)
+{
+	const struct dev_state *d = q->dev;
+	struct echo_hit *hit = &q->tx.echo_hit;
+	struct echo_key k;
+
+	if (len <= VNET_HDR_LEN || !d->peers->n ||
+	    !echo_key_of(buf + VNET_HDR_LEN, len - VNET_HDR_LEN, &k))
+		return &d->encap;
+	if (!echo_lookup(d->echo, &k, echo_hash(d->echo, &k), clock_now_ns(),
+			 hit) ||
+	    hit->peer >= d->peers->cap || !d->peers->v[hit->peer].live) {
+		q->st.tx_echo_miss++;
+		return &d->encap;
+	}
+	q->st.tx_echo++;
+	*dest = (int)hit->peer;
+	q->tx.echo_encap = d->encap;
+	encap_set_tlv(&q->tx.echo_encap, hit->opts, hit->len);
+	return &q->tx.echo_encap;
+}
+
 /* One frame from the tap: composed for the wire and queued. */
 static void tx_frame(struct queue *q, const uint8_t *buf, size_t len)
 {
 	const struct dev_state *d = q->dev;
 	int dest = tx_dest(q, buf, len);
+	const struct encap_cfg *ec =
+		d->echo ? tx_echo(q, buf, len, &dest) : &d->encap;
 	struct xmit_cfg c = {
-		.encap = &d->encap,
+		.encap = ec,
 		.budget = dest < 0 ?
 				  d->budget :
 				  pmtu_path_budget(&d->encap, d->ipv6,

@@ -29,6 +29,7 @@
 #include "pipe/sendq.h"
 #include "pipe/xmit.h"
 #include "conf/types.h"
+#include "table/echo.h"
 #include "table/fdb.h"
 #include "table/peer.h"
 #include "table/route.h"
@@ -70,6 +71,8 @@ struct dev_state {
 	uint32_t udp_fit;	/* path_publish_fit(): 0, none */
 	const struct lane *lanes;	/* the port's, for lane_recent_peer() */
 	unsigned int n_lanes;
+	/* --geneve-echo: flows and their options, every lane's; NULL off. */
+	struct echo_table *echo;
 };
 
 /* What a queue sends (tx.c). */
@@ -117,6 +120,9 @@ struct tx {
 		uint64_t ns;
 	} local[TX_LOCAL_CACHE];
 	uint8_t icmp_buf[VNET_HDR_LEN + PMTU_ICMP_MAX];
+	/* --geneve-echo: a flow's options (tx_echo()), in a copy of encap. */
+	struct echo_hit echo_hit;
+	struct encap_cfg echo_encap;
 	ev_io tap_w;
 };
 
@@ -147,6 +153,18 @@ struct rx_learnt {
 	uint64_t ns;
 };
 
+/*
+ * --geneve-echo: the flow, peer and options kept last, not looked up
+ * again within a second (rx_echo_learn()); ns 0: none.
+ */
+struct rx_echo {
+	struct echo_key key;
+	unsigned int peer;
+	uint16_t len;
+	uint64_t ns;
+	uint8_t opts[ECHO_ROOM_MAX];
+};
+
 struct rx {
 	struct gro *gro;	/* the batch on its way to the tap */
 	struct log_limit warn[RX_WARN_MAX];
@@ -154,6 +172,7 @@ struct rx {
 	struct iovec (*tap_iov)[2 + GRO_MAX_SEGS];	/* one per frame */
 	unsigned int writes;	/* tap writes in flight */
 	struct rx_learnt last;
+	struct rx_echo echo;
 };
 
 struct queue;

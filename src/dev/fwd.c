@@ -9,10 +9,12 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include "base/clock.h"
 #include "base/log.h"
+#include "table/echo.h"
 #include "table/route.h"
 #include "sys/link.h"
 #include "data/rx.h"
@@ -238,10 +240,27 @@ static int fwd_open_routes(struct device *d, uint64_t seed)
 	return fwd_add_routes(d);
 }
 
+/* --geneve-echo: the flows of a tun whose options go back. */
+static int fwd_open_echo(struct device *d, uint64_t seed)
+{
+	const struct config *c = d->s.cfg;
+	struct echo_table *t = calloc(1, sizeof(*t));
+	int err = t ? echo_init(t, c->geneve_echo, c->geneve_echo_room, seed)
+		    : -ENOMEM;
+
+	if (err) {
+		free(t);
+		log_err_ret(err, "cannot set up the --geneve-echo flow table");
+		return err;
+	}
+	d->s.echo = t;
+	return 0;
+}
+
 int fwd_open(struct device *d)
 {
 	const struct config *c = d->s.cfg;
-	uint64_t seed[2];
+	uint64_t seed[3];
 	int err;
 
 	d->s.learning = c->learning;
@@ -258,6 +277,8 @@ int fwd_open(struct device *d)
 	}
 	if (d->s.encap.l3)
 		err = fwd_open_routes(d, seed[1]);
+	if (!err && c->geneve_echo)
+		err = fwd_open_echo(d, seed[2]);
 	return err ? err : fwd_add_static(d);
 }
 
@@ -265,12 +286,18 @@ void fwd_close(struct device *d)
 {
 	fdb_free(&d->s.fdb);
 	route_free(&d->s.routes);
+	if (d->s.echo)
+		echo_free(d->s.echo);
+	free(d->s.echo);
+	d->s.echo = NULL;
 }
 
 void fwd_forget_peer(struct device *d, unsigned int idx)
 {
 	fdb_del_peer(&d->s.fdb, idx);
 	fwd_forget_learnt(d);
+	if (d->s.echo)
+		echo_forget_peer(d->s.echo, idx);
 	if (!d->s.encap.l3)
 		return;
 	fwd_routes_kernel(d, (int)idx, false);

@@ -32,6 +32,8 @@ enum drop decap_strip(const struct encap_cfg *c, uint8_t *pkt, size_t len,
 	/* An outer CE may have changed bytes the GRE checksum's sum covers. */
 	out->has_sum = rx.sum_valid && ecn != ECN_CE;
 	out->sum = rx.inner_sum;
+	out->tlv = rx.tlv;
+	out->tlv_len = rx.tlv_len;
 	return DROP_NONE;
 }
 
@@ -46,6 +48,7 @@ enum gro_result decap_packet(const struct encap_cfg *c, struct gro *g,
 
 enum gro_result decap_again(struct gro *g, struct decap_out *out)
 {
-	return gro_add(g, out->inner, out->inner_len,
-		       out->has_sum ? &out->sum : NULL, &out->drop);
+	return gro_add_tlv(g, out->inner, out->inner_len,
+			   out->has_sum ? &out->sum : NULL, out->tlv,
+			   out->tlv_len, &out->drop);
 }

@@ -23,6 +23,9 @@ struct decap_out {
 	size_t inner_len;
 	bool has_sum;
 	uint32_t sum;
+	/* The tunnel options it came with (struct encap_rx's tlv). */
+	const uint8_t *tlv;
+	uint16_t tlv_len;
 };
 
 /*

@@ -69,6 +69,8 @@ uint8_t *encap_build(const struct encap_cfg *c, struct seg *s, uint32_t seq)
 enum drop encap_parse(const struct encap_cfg *c, const uint8_t *pkt,
 		      size_t len, struct encap_rx *rx)
 {
+	rx->tlv = NULL;
+	rx->tlv_len = 0;
 	return encap_ops_get(c)->parse(c, pkt, len, rx);
 }
 
@@ -268,11 +270,12 @@ const char *encap_names(char *buf, size_t len, enum encap_opt o, bool takes,
  */
 size_t encap_overhead(const struct encap_cfg *c, bool ipv6_underlay)
 {
+	const struct encap_ops *ops = encap_ops_get(c);
 	size_t n = ipv6_underlay ? ENCAP_IP6_HLEN : ENCAP_IP4_HLEN;
 
 	if (encap_is_udp(c->type))
 		n += ENCAP_UDP_HLEN;
-	return n + encap_hdr_len(c);
+	return n + (ops->hdr_max ? ops->hdr_max(c) : ops->hdr_len(c));
 }
 
 bool encap_peek_id(enum encap_type type, const uint8_t *pkt, size_t len,

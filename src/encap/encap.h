@@ -71,10 +71,23 @@ struct encap_cfg {
 	uint8_t geneve_opts[ENCAP_GENEVE_OPTS_MAX];
 	uint16_t geneve_opts_len;
 	bool geneve_crit;
+	/*
+	 * --geneve-echo: a packet may carry up to this many bytes of
+	 * options, a flow's own (encap_set_tlv()), so the MTU leaves room
+	 * for them (encap_overhead()); 0 without.
+	 */
+	uint16_t tlv_room;
 };
 
 /* Length of the header encap_build() writes for this configuration. */
 size_t encap_hdr_len(const struct encap_cfg *c);
+
+/*
+ * c with the len bytes of option TLVs at opts (a flow's, as a packet
+ * brought them: encap_rx's tlv) in place of its own, for the packets
+ * that echo them; len is at most ENCAP_GENEVE_OPTS_MAX.
+ */
+void encap_set_tlv(struct encap_cfg *c, const uint8_t *opts, size_t len);
 
 /*
  * Write the encapsulation header for segment s into the encap_hdr_len()
@@ -99,6 +112,15 @@ struct encap_rx {
 	 */
 	bool sum_valid;
 	uint32_t inner_sum;
+	/*
+	 * The header's fields that vary by packet and say something of it
+	 * beyond the flow: Geneve's options (tlv_len bytes at tlv, whole
+	 * TLVs, all of them non-critical). Packets whose tlv differ are
+	 * never merged (gro), and --geneve-echo keeps a flow's. NULL and 0
+	 * for the others.
+	 */
+	const uint8_t *tlv;
+	uint16_t tlv_len;
 };
 
 /*
@@ -160,6 +182,11 @@ struct encap_ops {
 	 */
 	const enum drop *foreign;
 	size_t (*hdr_len)(const struct encap_cfg *c);
+	/*
+	 * The longest header a packet of c's may have, where it is not
+	 * hdr_len() (a flow's own options, tlv_room); NULL: hdr_len().
+	 */
+	size_t (*hdr_max)(const struct encap_cfg *c);
 	/*
 	 * encap_build(): the header written into the hdr_len() bytes in
 	 * front of s->hdr, and where it starts; one call a segment.

@@ -11,6 +11,7 @@
 #include <linux/if_ether.h>
 #include <netinet/in.h>
 #include "base/bytes.h"
+#include "base/log.h"
 #include "encap/encap-priv.h"
 #include "encap/geneve.h"
 
@@ -62,6 +63,14 @@ static bool encap_geneve_peek_id(const uint8_t *pkt, size_t len,
 static size_t encap_geneve_hdr_len(const struct encap_cfg *c)
 {
 	return GENEVE_BASE_HLEN + c->geneve_opts_len;
+}
+
+/* --geneve-echo: a flow's options may be longer than the configured. */
+static size_t encap_geneve_hdr_max(const struct encap_cfg *c)
+{
+	size_t n = c->geneve_opts_len;
+
+	return GENEVE_BASE_HLEN + (c->tlv_room > n ? c->tlv_room : n);
 }
 
 /*
@@ -193,6 +202,8 @@ static enum drop encap_geneve_parse(const struct encap_cfg *c,
 	err = encap_inner_check(c, pkt + off, len - off, version);
 	if (err)
 		return err;
+	rx->tlv = pkt + GENEVE_BASE_HLEN;
+	rx->tlv_len = (uint16_t)(off - GENEVE_BASE_HLEN);
 	rx->inner_off = off;
 	rx->sum_valid = false;
 	return DROP_NONE;
@@ -258,6 +269,21 @@ int encap_geneve_opt_add(struct encap_cfg *c, const char *text)
 	return 0;
 }
 
+void encap_set_tlv(struct encap_cfg *c, const uint8_t *opts, size_t len)
+{
+	size_t at = 0;
+
+	BUG_ON(len > ENCAP_GENEVE_OPTS_MAX);
+	memcpy(c->geneve_opts, opts, len);
+	c->geneve_opts_len = (uint16_t)len;
+	c->geneve_crit = false;
+	/* Whole TLVs (geneve_opts_check() walked them): the C bit's types. */
+	while (at + GENEVE_OPT_HLEN <= len) {
+		c->geneve_crit |= (opts[at + 2] & GENEVE_OPT_CRIT) != 0;
+		at += GENEVE_OPT_HLEN + (opts[at + 3] & GENEVE_OPT_LEN_MASK) * 4;
+	}
+}
+
 static const enum drop encap_geneve_foreign[] = {
 	DROP_RX_GENEVE_VERSION, DROP_RX_GENEVE_PROTO, DROP_NONE,
 };
@@ -288,6 +314,7 @@ const struct encap_ops encap_geneve = {
 	.drops = encap_geneve_drops,
 	.foreign = encap_geneve_foreign,
 	.hdr_len = encap_geneve_hdr_len,
+	.hdr_max = encap_geneve_hdr_max,
 	.build = encap_geneve_build,
 	.parse = encap_geneve_parse,
 	.peek_id = encap_geneve_peek_id,

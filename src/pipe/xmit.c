@@ -126,6 +126,7 @@ int xmit_frame(const struct xmit_cfg *c, uint32_t *gre_seq,
 	if (n < 0)
 		return DROP_TX_SEGMENT;
 	out->n = (unsigned int)n;
+	out->encap_len = encap_hdr_len(c->encap);
 	for (i = 0; i < n; i++)
 		encap_build(c->encap, &a->segs[out->first + i], (*gre_seq)++);
 	out->tos = c->tos_inherit ? xmit_inner_tos(&out->f) : -1;

@@ -31,6 +31,7 @@ struct xmit_out {
 	bool parsed;		/* its vnet header and headers were sane */
 	enum pmtu_fit fit;	/* what fitting it to the path did */
 	unsigned int first, n;	/* its segments in the arena */
+	size_t encap_len;	/* the header in front of each (c->encap's) */
 	int tos;		/* outer TOS or traffic class; -1: the socket's */
 	bool df;		/* to go with DF (--df inherit) */
 	unsigned int src;	/* the source socket, by the flow's hash */

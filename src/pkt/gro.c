@@ -52,6 +52,8 @@ struct gro_seg {
 	uint8_t flags;		/* TCP flags */
 	bool ipv6;
 	const uint32_t *sum;	/* sum of the whole frame, if known */
+	const uint8_t *tlv;	/* its tunnel options (gro_add_tlv()) */
+	uint16_t tlv_len;
 };
 
 /* Addresses are copied out: in a frame they are only 2-byte aligned. */
@@ -405,11 +407,19 @@ static bool gro_l4_match(const struct gro_flow *o, const struct gro_seg *s)
  * In order (seq), no longer than the first segment (its length is the
  * mss: tcp_gro_receive() flushes on "len > mss"), and room left.
  */
+/* The same tunnel options as the run's first segment, byte for byte. */
+static bool gro_tlv_match(const struct gro_flow *o, const struct gro_seg *s)
+{
+	return o->tlv_len == s->tlv_len &&
+	       (!s->tlv_len || !memcmp(o->tlv, s->tlv, s->tlv_len));
+}
+
 static bool gro_can_merge(const struct gro_flow *o, const struct gro_seg *s)
 {
 	const struct gro_frame *fr = o->fr;
 
-	if (s->f.hdr_len != fr->hdr_len || s->f.l4_off != o->l4_off)
+	if (s->f.hdr_len != fr->hdr_len || s->f.l4_off != o->l4_off ||
+	    !gro_tlv_match(o, s))
 		return false;
 	if (s->seq != o->next_seq || s->plen > o->mss)
 		return false;
@@ -471,6 +481,8 @@ static void gro_start(struct gro *g, const struct gro_seg *s)
 	o->next_seq = s->seq + s->plen;
 	o->ipv6 = s->ipv6;
 	o->id_fixed = false;
+	o->tlv = s->tlv;
+	o->tlv_len = s->tlv_len;
 }
 
 static void gro_queue_plain(struct gro *g, uint8_t *frame, uint32_t len)
@@ -594,7 +606,8 @@ static bool gro_udp_can_merge(const struct gro_flow *o,
 {
 	const struct gro_frame *fr = o->fr;
 
-	if (s->f.hdr_len != fr->hdr_len || s->plen > o->mss)
+	if (s->f.hdr_len != fr->hdr_len || s->plen > o->mss ||
+	    !gro_tlv_match(o, s))
 		return false;
 	if (fr->n_slices >= GRO_MAX_SEGS ||
 	    fr->len - o->l3_off + s->plen > GRO_MAX_LEN)
@@ -801,13 +814,16 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp,
 	g->merge_udp = merge && merge_udp;
 }
 
-enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			const uint32_t *sum, enum drop *why)
+enum gro_result gro_add_tlv(struct gro *g, uint8_t *frame, size_t len,
+			    const uint32_t *sum, const uint8_t *tlv,
+			    uint16_t tlv_len, enum drop *why)
 {
 	struct gro_seg s;
 	int err;
 
 	s.sum = sum;
+	s.tlv = tlv;
+	s.tlv_len = tlv_len;
 	err = frame_parse_as(g->l3, frame, len, &s.f);
 	if (!err && s.f.ip)
 		gro_seg_init(&s, frame);

@@ -50,6 +50,9 @@ struct gro_flow {
 	uint32_t next_seq;		/* host order */
 	bool ipv6;
 	bool id_fixed;			/* IPv4 id mode: fixed, not counting */
+	/* The first segment's tunnel options (gro_add_tlv()). */
+	const uint8_t *tlv;
+	uint16_t tlv_len;
 };
 
 /*
@@ -115,8 +118,23 @@ void gro_init(struct gro *g, uint32_t mtu, bool merge, bool merge_udp,
  * they came, plain (the kernel verifies them), except UDP with the seed
  * (NEEDS_CSUM). What else happened is counted in g->n.
  */
-enum gro_result gro_add(struct gro *g, uint8_t *frame, size_t len,
-			const uint32_t *sum, enum drop *why);
+enum gro_result gro_add_tlv(struct gro *g, uint8_t *frame, size_t len,
+			    const uint32_t *sum, const uint8_t *tlv,
+			    uint16_t tlv_len, enum drop *why);
+
+/*
+ * gro_add_tlv() of a frame whose tunnel header carries tlv_len bytes of
+ * options at tlv (Geneve's, struct encap_rx), which must stay valid as
+ * frame does: segments merge only into a run whose options are the
+ * same bytes, as geneve_gro_receive() holds packets whose headers and
+ * options differ apart (it compares the whole header). gro_add(): none.
+ */
+static inline enum gro_result gro_add(struct gro *g, uint8_t *frame,
+				      size_t len, const uint32_t *sum,
+				      enum drop *why)
+{
+	return gro_add_tlv(g, frame, len, sum, NULL, 0, why);
+}
 
 /*
  * Whether the kernel of release (uname's) cuts a UDP super-frame that
