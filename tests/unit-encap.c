@@ -2150,6 +2150,76 @@ static void test_geneve_opt_limits(void)
 
 #define GENEVE_LIMIT_CHECKS 13
 
+/*
+ * The options a packet brought (encap_rx's tlv): Geneve's, where they
+ * are in the packet parsed; none for the others.
+ */
+static void test_rx_tlv(const struct encap_cfg *c)
+{
+	static uint8_t pkt[16384];
+	struct encap_rx rx = { .tlv = pkt, .tlv_len = 99 };
+	size_t len = good_packet(c, false, pkt);
+	enum drop r = encap_parse(c, pkt, len, &rx);
+
+	if (is_geneve(c))
+		ok(r == DROP_NONE && rx.tlv == pkt + 8 &&
+			   rx.tlv_len == c->geneve_opts_len,
+		   "%s: the options parsed are the packet's, %u bytes",
+		   cfg_str(c), c->geneve_opts_len);
+	else
+		ok(r == DROP_NONE && !rx.tlv && !rx.tlv_len,
+		   "%s: no options", cfg_str(c));
+}
+
+#define TLV_CHECKS 7
+
+/*
+ * --geneve-echo: a flow's options in place of the configuration's
+ * (encap_set_tlv()), sent and read back; the MTU's room for them.
+ */
+static void test_set_tlv(void)
+{
+	static const uint8_t gwlb[] = {
+		0x01, 0x08, 0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x0a,
+		0x01, 0x08, 0x03, 0x01, 0xde, 0xad, 0xbe, 0xef,
+	};
+	static const uint8_t crit[] = { 0x01, 0x08, 0x81, 0x00 };
+	struct encap_cfg c = { .type = ENCAP_GENEVE, .l3 = true, .vni = 9 };
+	struct encap_cfg rxc = c;
+	static uint8_t pkt[16384];
+	struct encap_rx rx;
+	size_t len;
+
+	encap_set_tlv(&c, gwlb, sizeof(gwlb));
+	len = good_packet(&c, false, pkt);
+	ok(encap_hdr_len(&c) == 8 + sizeof(gwlb) && pkt[0] == 5 &&
+		   !(pkt[1] & 0x40) && !memcmp(pkt + 8, gwlb, sizeof(gwlb)),
+	   "set tlv: a flow's 20 bytes go out after the header, Opt Len 5");
+	ok(encap_parse(&rxc, pkt, len, &rx) == DROP_NONE &&
+		   rx.tlv_len == sizeof(gwlb) &&
+		   !memcmp(rx.tlv, gwlb, sizeof(gwlb)),
+	   "set tlv: and are read back as they were");
+	encap_set_tlv(&c, crit, sizeof(crit));
+	len = good_packet(&c, false, pkt);
+	ok(c.geneve_crit && (pkt[1] & 0x40) &&
+		   encap_parse(&rxc, pkt, len, &rx) == DROP_RX_GENEVE_CRITICAL,
+	   "set tlv: a critical type sets the C bit");
+	encap_set_tlv(&c, NULL, 0);
+	ok(!c.geneve_crit && encap_hdr_len(&c) == 8,
+	   "set tlv: none leaves the base header");
+	c.tlv_room = 64;
+	is_int((int)encap_overhead(&c, false), 20 + 8 + 8 + 64,
+	       "geneve, --geneve-echo-room 64: the MTU leaves room for 64");
+	encap_set_tlv(&c, gwlb, sizeof(gwlb));
+	c.tlv_room = 12;
+	is_int((int)encap_overhead(&c, true), 40 + 8 + 8 + 20,
+	       "geneve: options longer than the room count as they are");
+	c.type = ENCAP_VXLAN;
+	c.tlv_room = 64;
+	is_int((int)encap_overhead(&c, false), 20 + 8 + 8,
+	       "vxlan: no room for options it cannot carry");
+}
+
 int main(void)
 {
 	uint64_t seen[N_TABLE] = { 0 };
@@ -2171,7 +2241,7 @@ int main(void)
 	for (i = 0; i < N_STRIP; i++)
 		n += 1 + !strip_rows[i].want;
 	n += 2 * N_HOSTILE + GENEVE_MANY_CHECKS + N_OPT_PARSE;
-	n += GENEVE_LIMIT_CHECKS;
+	n += GENEVE_LIMIT_CHECKS + N_CFGS + TLV_CHECKS;
 	plan(n);
 
 	for (i = 0; i < N_CFGS; i++) {
@@ -2190,6 +2260,9 @@ int main(void)
 	}
 	for (i = 0; i < N_TABLE; i++)
 		test_row_drops((enum encap_type)i, seen[i]);
+	for (i = 0; i < N_CFGS; i++)
+		test_rx_tlv(&cfgs[i]);
+	test_set_tlv();
 	test_overhead();
 	test_names();
 	test_table();

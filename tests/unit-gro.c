@@ -1734,6 +1734,58 @@ static void test_reset(void)
 }
 
 /*
+ * Geneve's options (gro_add_tlv()): segments of one flow merge only while
+ * their options are the same bytes, as geneve_gro_receive() holds
+ * headers that differ apart; a run of other options starts a frame of
+ * its own after the first, in order.
+ */
+static void test_tlv_run(const struct row *r, const char *what)
+{
+	static const uint8_t a[8] = { 0x01, 0x08, 0x03, 0x01, 1, 2, 3, 4 };
+	static const uint8_t b[8] = { 0x01, 0x08, 0x03, 0x01, 1, 2, 3, 5 };
+	static const uint8_t *const tlv[4] = { a, a, b, b };
+	enum drop why = DROP_NONE;
+	int k, res[4];
+
+	n_fcs = 0;
+	for (k = 0; k < 4; k++)
+		build_seg(r, k);
+	gro_init(&G, 1500, true, true, false);
+	for (k = 0; k < 4; k++)
+		res[k] = gro_add_tlv(&G, work[k], ts[k].len, NULL, tlv[k],
+				     sizeof(a), &why);
+	gro_flush(&G);
+	ok(res[0] == GRO_QUEUED && res[1] == GRO_MERGED &&
+		   res[2] == GRO_QUEUED && res[3] == GRO_MERGED,
+	   "tlv %s: options a, a, b, b: queued, merged, queued, merged",
+	   what);
+	ok(G.n_frames == 2 && G.frames[0].n_slices == 2 &&
+		   G.frames[1].n_slices == 2,
+	   "tlv %s: two frames of two, in order", what);
+	gro_reset(&G);
+	res[0] = gro_add_tlv(&G, work[0], ts[0].len, NULL, a, sizeof(a),
+			     &why);
+	res[1] = gro_add_tlv(&G, work[1], ts[1].len, NULL, a, 4, &why);
+	res[2] = gro_add(&G, work[2], ts[2].len, NULL, &why);
+	res[3] = gro_add_tlv(&G, work[3], ts[3].len, NULL, b, 0, &why);
+	gro_flush(&G);
+	ok(res[0] == GRO_QUEUED && res[1] == GRO_QUEUED &&
+		   res[2] == GRO_QUEUED && res[3] == GRO_MERGED,
+	   "tlv %s: a shorter list of the same bytes does not merge; none "
+	   "and an empty list do", what);
+	gro_reset(&G);
+}
+
+static void test_tlv(void)
+{
+	static const struct row tcp = { "tlv tcp", .n = 4 };
+	static const struct row udp = { "tlv udp", .udp = true, .n = 4 };
+
+	test_tlv_run(&tcp, "tcp");
+	test_tlv_run(&udp, "udp");
+}
+
+/*
  * Splitting a UDP GRO receive: every datagram but the last of gso_size,
  * back to back, covering the receive exactly; checked against the
  * datagrams a naive loop lists, and against counts written out.
@@ -1815,6 +1867,7 @@ int main(void)
 	test_singles();
 	test_full();
 	test_reset();
+	test_tlv();
 	test_split();
 	plan(tap_n);
 	return done_testing();

@@ -508,6 +508,27 @@ static const struct row rows[] = {
 	  "too many --geneve-opt: 252 bytes" },
 	{ A(R, "--encap", "geneve", "--geneve-opt", GENEVE_OPT_124,
 	    "--geneve-opt", GENEVE_OPT_120), 0, "gcrit=0" },
+	/* --geneve-echo: a tun's flows; the room goes to the MTU. */
+	{ A(R, "--encap", "geneve", "--mode", "tun"), 0,
+	  "gcrit=0 echo=0 room=0" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo", "100"),
+	  0, "gcrit=0 echo=100 room=64" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo", "1",
+	    "--geneve-echo-room", "252"), 0, "echo=1 room=252" },
+	{ A(R, "--geneve-echo", "100"), 64,
+	  "--geneve-echo is for --encap geneve, not vxlan" },
+	{ A(R, "--encap", "geneve", "--geneve-echo", "100"), 64,
+	  "--geneve-echo is for --mode tun" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo",
+	    "1048577"), 64, "invalid --geneve-echo '1048577'" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo", "1",
+	    "--geneve-echo-room", "30"), 64,
+	  "--geneve-echo-room must be a multiple of 4" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo", "1",
+	    "--geneve-echo-room", "256"), 64,
+	  "invalid --geneve-echo-room '256'" },
+	{ A(R, "--encap", "geneve", "--mode", "tun", "--geneve-echo-room",
+	    "32"), 64, "--geneve-echo-room without --geneve-echo" },
 
 	/* --dev */
 	{ A(R, "--dev", "tun-a"), 0, "dev=tun-a" },
@@ -1136,6 +1157,7 @@ static char *test_render(const struct config *c)
 	for (i = 0; i < c->encap.geneve_opts_len; i++)
 		fprintf(f, "%02x", c->encap.geneve_opts[i]);
 	fprintf(f, " gcrit=%d", c->encap.geneve_crit);
+	fprintf(f, " echo=%u room=%u", c->geneve_echo, c->encap.tlv_room);
 	if (c->mtu)
 		fprintf(f, " mtu=%u", c->mtu);
 	else
