@@ -78,4 +78,15 @@ counters_moved()
 check "6 flows held, none evicted; answers echoed; B's own packet a miss" \
 	counters_moved
 
+# show and show --json say how many flows are held, of how many places
+# (1024 asked: 256 sets of 4).
+echo_shown()
+{
+	ctl_ok "$NS_B" "$TAP_B" show &&
+		has "geneve-echo: 6 flows held of 1024" &&
+		ctl_ok "$NS_B" show --json &&
+		has '"echo_flows":6,"echo_capacity":1024'
+}
+check "show: 6 flows held of 1024, in text and JSON" echo_shown
+
 done_testing

@@ -292,6 +292,10 @@ static void report_show_device(FILE *out, const struct device *dev)
 			offl);
 		fprintf(out, "  routes: %u%s\n", route_count(&dev->s.routes),
 			dev->s.cfg->strict_source ? " (strict source)" : "");
+		if (dev->s.echo)
+			fprintf(out, "  geneve-echo: %u flows held of %u\n",
+				echo_count(dev->s.echo, clock_now_ns()),
+				echo_capacity(dev->s.echo));
 	} else {
 		mac_ntoa(dev->s.mac, mac);
 		fprintf(out, "  tap: mac %s, mtu %u, offloads %s\n", mac,
@@ -624,6 +628,10 @@ static void report_json_device(FILE *out, const struct device *dev)
 		fprintf(out, "\"routes\":%u,\"strict_source\":%s,",
 			route_count(&dev->s.routes),
 			dev->s.cfg->strict_source ? "true" : "false");
+	if (dev->s.echo)
+		fprintf(out, "\"echo_flows\":%u,\"echo_capacity\":%u,",
+			echo_count(dev->s.echo, clock_now_ns()),
+			echo_capacity(dev->s.echo));
 	fputs("\"offloads\":", out);
 	report_json_offloads(out);
 	fputs(",\"counters\":", out);

@@ -103,4 +103,10 @@ void echo_forget_peer(struct echo_table *t, unsigned int peer);
 /* The flows held and not idle at now. */
 unsigned int echo_count(struct echo_table *t, uint64_t now);
 
+/* The flows the table has places for (at least echo_init()'s flows). */
+static inline unsigned int echo_capacity(const struct echo_table *t)
+{
+	return (t->set_mask + 1) * ECHO_WAYS;
+}
+
 #endif
