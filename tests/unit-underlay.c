@@ -2,10 +2,12 @@
 /*
  * Unit test of the receive batch size (underlay_rx_next()): as many
  * datagrams of the last batch's mean size as fit in UNDERLAY_RX_BYTES,
- * never fewer than one nor more than the maximum.
+ * never fewer than one nor more than the maximum (a UDP socket's or a
+ * raw GRE socket's).
  */
 #include "config.h"
 
+#include "pkt/gro.h"
 #include "sys/underlay.h"
 #include "tap.h"
 
@@ -35,6 +37,10 @@ static const struct row rows[] = {
 	  "nothing came: the maximum again" },
 	{ 2, 0, UNDERLAY_RX_BATCH, UNDERLAY_RX_BATCH,
 	  "empty datagrams: the maximum" },
+	{ 128, 128 * 1500, UNDERLAY_RX_BATCH_RAW, UNDERLAY_RX_BATCH_RAW,
+	  "raw GRE, 1500-byte packets: the whole raw batch" },
+	{ 20, 20 * 9000, UNDERLAY_RX_BATCH_RAW, UNDERLAY_RX_BYTES / 9000,
+	  "raw GRE, 9000-byte packets (jumbo underlay): what fits" },
 	{ 32, 32 * 64, 1, 1, "--no-offload: one, whatever the size" },
 	{ 4, 4 * 65000, 1, 1, "--no-offload, big datagrams: one" },
 };
@@ -43,10 +49,17 @@ int main(void)
 {
 	unsigned int i, n = sizeof(rows) / sizeof(rows[0]);
 
-	plan((int)n + 1);
+	plan((int)n + 3);
 	ok(UNDERLAY_RX_BYTES / 65536 >= 2 &&
 		   UNDERLAY_RX_BYTES / 65536 < UNDERLAY_RX_BATCH,
 	   "the aim holds a few 64 KB datagrams, fewer than the maximum");
+	ok(UNDERLAY_RX_BATCH_RAW * 1500 <= UNDERLAY_RX_BYTES &&
+		   UNDERLAY_RX_BATCH_RAW * 1500 >= 2 * 65536,
+	   "a raw batch of 1500-byte packets: two 64 KB frames, in the aim");
+	ok(UNDERLAY_RX_BATCH_RAW <= GRO_MAX_FRAMES &&
+		   UNDERLAY_RX_SLOTS >= UNDERLAY_RX_BATCH_RAW &&
+		   UNDERLAY_RX_SLOTS >= UNDERLAY_RX_BATCH,
+	   "a raw batch fits gro's frames; the slots hold either batch");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 

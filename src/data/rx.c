@@ -539,7 +539,7 @@ static void rx_datagrams(const struct lane *l, const struct rx_pkt *p,
  */
 static int rx_batch(const struct lane *l, int fd)
 {
-	struct rx_pkt p[UNDERLAY_RX_BATCH];
+	struct rx_pkt p[UNDERLAY_RX_SLOTS];
 	uint64_t now;
 	uint32_t got = 0;
 	unsigned int j;
@@ -563,7 +563,7 @@ static int rx_batch(const struct lane *l, int fd)
 }
 
 /*
- * A socket is readable: up to UNDERLAY_RX_BATCH packets a wake-up, in
+ * A socket is readable: up to rx_wake_max packets a wake-up, in
  * batches no bigger than the cache holds (underlay_rx_next()), each
  * written to the tap before the next is read; another batch only when
  * the last one found all it asked for.
@@ -579,7 +579,7 @@ static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 		n = rx_batch(l, w->fd);
 		took += (unsigned int)n;
 	} while (n > 0 && (unsigned int)n == asked &&
-		 took < l->ul->rx_batch_max);
+		 took < l->ul->rx_wake_max);
 	/*
 	 * Readable with nothing to read, or an error: ICMP about our packets
 	 * may be queued. (An empty read after a full batch is not that.)

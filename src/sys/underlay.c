@@ -57,15 +57,15 @@ static int underlay_connect(const struct underlay *u, int fd)
 
 /* Per-datagram state of one recvmmsg() batch. */
 struct underlay_rx {
-	struct mmsghdr mm[UNDERLAY_RX_BATCH];
-	struct iovec iov[UNDERLAY_RX_BATCH];
-	struct sockaddr_storage from[UNDERLAY_RX_BATCH];
+	struct mmsghdr mm[UNDERLAY_RX_SLOTS];
+	struct iovec iov[UNDERLAY_RX_SLOTS];
+	struct sockaddr_storage from[UNDERLAY_RX_SLOTS];
 	union {
 		/* UDP_GRO and IP_TOS / IPV6_TCLASS */
 		char buf[2 * CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
-	} ctrl[UNDERLAY_RX_BATCH];
-	uint8_t *bufs[UNDERLAY_RX_BATCH];
+	} ctrl[UNDERLAY_RX_SLOTS];
+	uint8_t *bufs[UNDERLAY_RX_SLOTS];	/* rx_batch_max of them */
 };
 
 static void underlay_rx_free(struct underlay_rx *rx)
@@ -74,19 +74,20 @@ static void underlay_rx_free(struct underlay_rx *rx)
 
 	if (!rx)
 		return;
-	for (i = 0; i < UNDERLAY_RX_BATCH; i++)
+	for (i = 0; i < UNDERLAY_RX_SLOTS; i++)
 		free(rx->bufs[i]);
 	free(rx);
 }
 
-static struct underlay_rx *underlay_rx_alloc(void)
+/* Buffers for n datagrams (of a raw socket: touched only as they fill). */
+static struct underlay_rx *underlay_rx_alloc(unsigned int n)
 {
 	struct underlay_rx *rx = calloc(1, sizeof(*rx));
-	int i;
+	unsigned int i;
 
 	if (!rx)
 		return NULL;
-	for (i = 0; i < UNDERLAY_RX_BATCH; i++) {
+	for (i = 0; i < n; i++) {
 		rx->bufs[i] = malloc(UNDERLAY_RX_BUF);
 		if (!rx->bufs[i]) {
 			underlay_rx_free(rx);
@@ -460,7 +461,12 @@ static void underlay_init(struct underlay *u, const struct config *cfg,
 	 */
 	u->sq.gso = u->udp && cfg->offload;
 	u->sq.family = u->family;
-	u->rx_batch_max = cfg->offload ? UNDERLAY_RX_BATCH : 1;
+	u->rx_batch_max = !cfg->offload ? 1
+			  : u->udp ? UNDERLAY_RX_BATCH
+				   : UNDERLAY_RX_BATCH_RAW;
+	u->rx_wake_max = !cfg->offload ? 1
+			 : u->udp ? UNDERLAY_RX_BATCH
+				  : UNDERLAY_RX_WAKE_RAW;
 	u->rx_batch = u->rx_batch_max;
 	u->allow = cfg->allow;
 	u->n_allow = cfg->n_allow;
@@ -646,7 +652,7 @@ int underlay_open(struct underlay *u, unsigned int n, const struct config *cfg,
 
 	for (i = 0; i < n; i++) {
 		underlay_init(&u[i], cfg, peers);
-		u[i].rx = underlay_rx_alloc();
+		u[i].rx = underlay_rx_alloc(u[i].rx_batch_max);
 		if (!u[i].rx) {
 			log_err("out of memory");
 			err = -ENOMEM;
@@ -904,11 +910,11 @@ static void msg_rx_cmsgs(struct msghdr *msg, struct rx_pkt *p)
 }
 
 /* Reset the headers the kernel overwrote in the last batch. */
-static void underlay_rx_arm(struct underlay_rx *rx)
+static void underlay_rx_arm(struct underlay_rx *rx, unsigned int n)
 {
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < UNDERLAY_RX_BATCH; i++) {
+	for (i = 0; i < n; i++) {
 		struct msghdr *msg = &rx->mm[i].msg_hdr;
 
 		rx->iov[i].iov_base = rx->bufs[i];
@@ -966,7 +972,7 @@ int underlay_recv(struct underlay *u, int fd, struct rx_pkt *p)
 	size_t bytes = 0;
 	int n, i;
 
-	underlay_rx_arm(u->rx);
+	underlay_rx_arm(u->rx, u->rx_batch);
 	n = recvmmsg(fd, u->rx->mm, u->rx_batch, MSG_DONTWAIT, NULL);
 	if (n <= 0) {
 		/* EAGAIN, or an ICMP error queued on the socket. */

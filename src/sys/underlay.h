@@ -16,8 +16,27 @@
 #include "conf/types.h"
 #include "table/peer.h"
 
-/* Datagrams taken per receive system call, and per wake-up, at most. */
+/*
+ * Datagrams taken per receive system call, and per wake-up, at most: a
+ * UDP socket's are UDP GRO datagrams of up to 64 KiB each.
+ */
 #define UNDERLAY_RX_BATCH 32
+/*
+ * The same for a raw GRE socket, which has no GRO: a packet is at most
+ * the path's MTU, and a 64 KB TSO frame sent is some 44 of them. With 32
+ * a call, a wake-up stopped at 46 KB and bulk TCP cost 9-12 system calls
+ * per 64 KB received (issue 38); 128 is 190 KB at 1500 bytes, within
+ * UNDERLAY_RX_BYTES, and GRO_MAX_FRAMES frames if none merges.
+ */
+#define UNDERLAY_RX_BATCH_RAW 128
+/*
+ * Datagrams a raw socket's wake-up may take, in calls of at most
+ * UNDERLAY_RX_BATCH_RAW: another call only after a full one, which
+ * would otherwise cost an epoll_wait() that returns at once.
+ */
+#define UNDERLAY_RX_WAKE_RAW (4 * UNDERLAY_RX_BATCH_RAW)
+/* The receive state's slots: the larger of the two. */
+#define UNDERLAY_RX_SLOTS UNDERLAY_RX_BATCH_RAW
 /*
  * Bytes a receive batch aims at: what it copies in must still be in the
  * CPU's cache when its frames are checked and copied out to the tap. 32
@@ -66,7 +85,10 @@ struct underlay {
 	bool err_warned;	/* that was logged */
 	struct underlay_rx *rx;	/* receive batch: buffers and headers */
 	unsigned int rx_batch;	/* datagrams per receive call, now */
-	unsigned int rx_batch_max;	/* UNDERLAY_RX_BATCH; 1 --no-offload */
+	/* UNDERLAY_RX_BATCH or _RAW; 1 --no-offload */
+	unsigned int rx_batch_max;
+	/* A wake-up's: UNDERLAY_RX_BATCH or _WAKE_RAW; 1 --no-offload */
+	unsigned int rx_wake_max;
 };
 
 /*
@@ -181,7 +203,7 @@ void underlay_complete(struct underlay *u, const struct sendq *q,
 		       unsigned int m, int res, struct underlay_sent *out);
 
 /*
- * Receive up to UNDERLAY_RX_BATCH datagrams or packets from fd (fd or
+ * Receive up to rx_batch datagrams or packets from fd (fd or
  * fd_nocsum) with one system call into the underlay's own buffers, which
  * stay valid until the next call. Returns how many were read (0: nothing
  * pending); p[i].data is NULL for one that was dropped, for p[i].drop.
