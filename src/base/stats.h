@@ -96,6 +96,8 @@
 	  "Receive calls that returned packets from the underlay")            \
 	C(rx_segments,                                                        \
 	  "Encapsulated packets received (compare: peer's tx_segments)")      \
+	C(rx_calls,                                                           \
+	  "Receive system calls that returned packets from the underlay")     \
 	C(rx_bytes,                                                           \
 	  "Bytes received from the underlay (encapsulated)")                  \
 	C(rx_frames,                                                          \

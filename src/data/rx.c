@@ -541,7 +541,8 @@ static int rx_batch(const struct lane *l, int fd)
 {
 	struct rx_pkt p[UNDERLAY_RX_SLOTS];
 	uint64_t now;
-	uint32_t got = 0;
+	/* The queues that got packets, and those that counted them. */
+	uint32_t got = 0, seen = 0;
 	unsigned int j;
 	int i, n;
 
@@ -551,14 +552,21 @@ static int rx_batch(const struct lane *l, int fd)
 	/* A batch's packets came at one time, as far as "last heard" goes. */
 	now = clock_now_ns();
 	for (i = 0; i < n; i++) {
-		if (p[i].data)
+		if (p[i].data) {
 			rx_datagrams(l, &p[i], now, &got);
-		else
+		} else {
 			rx_dropped(l->q[0], &p[i], now);
+			seen |= 1;
+		}
 	}
-	for (j = 0; j < l->n_q; j++)
+	seen |= got;
+	for (j = 0; j < l->n_q; j++) {
+		/* The call counts once in each queue, as rx_packets. */
+		if (seen & 1u << j)
+			l->q[j]->st.rx_calls++;
 		if (got & 1u << j)
 			rx_flush(l->q[j]);
+	}
 	return n;
 }
 
