@@ -29,7 +29,9 @@
 #           of datagrams lost
 #   plain   the same with one datagram a send (no UDP GSO)
 #   rr      TCP round trips per second, everything pinned to CPU 0
-#           (sockperf ping-pong, else a Python 1-byte ping-pong)
+#           (sockperf ping-pong, else a Python 1-byte ping-pong); below
+#           the table the same unpinned, on every CPU, with the one-way
+#           latency it makes and the CPU busy meanwhile (% of one)
 #   sc      system calls per 64 KB of TCP payload made by each gsotun (A
 #           sends the data, B receives it), counted with perf (or strace)
 #           over one extra single-stream run
@@ -62,8 +64,9 @@
 #   BENCH_OUT     output directory (default ./bench-out)
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
-#   BENCH_ROWS    rows to run (default "kernel copy-only vxlan peers100
-#                 gre-udp gre geneve geneve-opt no-offload queues tun")
+#   BENCH_ROWS    rows to run (default "kernel copy-only vxlan busy-poll
+#                 peers100 gre-udp gre geneve geneve-opt no-offload queues
+#                 tun")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
@@ -88,8 +91,8 @@ PY=/usr/bin/python3
 T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
-ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan peers100 gre-udp gre geneve
-	geneve-opt no-offload queues tun}
+ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan busy-poll peers100 gre-udp gre
+	geneve geneve-opt no-offload queues tun}
 ALL_ROWS=${ALL_ROWS//queues/q1 q2 q1-nooff q2-nooff}
 # "tun", a word of its own, names the L3 rows.
 rows=''
@@ -129,6 +132,7 @@ declare -A LABEL=(
 	[gre]="gsotun gre"
 	[geneve]="gsotun geneve"
 	[geneve-opt]="gsotun geneve, an option"
+	[busy-poll]="gsotun vxlan --busy-poll 50"
 	[no-offload]="gsotun vxlan --no-offload"
 	[q1]="gsotun vxlan, 1 queue"
 	[q2]="gsotun vxlan --queues 2"
@@ -147,6 +151,7 @@ declare -A SHORT=(
 	[gre]="gre"
 	[geneve]="geneve"
 	[geneve-opt]="geneve option"
+	[busy-poll]="vxlan busy-poll"
 	[no-offload]="vxlan no-offload"
 	[q1]="vxlan 1 queue"
 	[q2]="vxlan 2 queues"
@@ -158,6 +163,8 @@ declare -A SHORT=(
 )
 # Results, by row; NA when a measure could not be taken.
 declare -A R_TCP1 R_RUNS R_TCP4 R_CPU R_UDP R_URUNS R_UDPT R_RR R_SCA R_SCB
+# Round trips a second unpinned, and the CPU busy meanwhile (% of one).
+declare -A R_RRU R_RRU_CPU
 declare -A R_SCDA R_SCDB
 declare -A R_BULK R_BRUNS R_BLOSS R_PLAIN R_PRUNS R_PLOSS
 declare -A R_MTU R_NOTE R_FLOOD R_FCOPIES
@@ -632,6 +639,7 @@ tunnel_up()
 	gre) args=(--encap gre) ;;
 	geneve) args=(--encap geneve) ;;
 	geneve-opt) args=(--encap geneve --geneve-opt 0102:01:0000000a) ;;
+	busy-poll) args=(--encap vxlan --busy-poll 50) ;;
 	no-offload | q1-nooff) args=(--encap vxlan --no-offload) ;;
 	q1) args=(--encap vxlan) ;;
 	q2) args=(--encap vxlan --queues 2) ;;
@@ -1106,23 +1114,25 @@ else:
 EOF
 }
 
-# Round trips per second with the client, the server and both gsotuns
-# pinned to CPU 0 (in a VM the pinned figure is the stable one).
-m_rr()
+# rr_once CPUS: round trips per second with the client, the server and
+# both gsotuns on CPUS (taskset -c; in a VM the pinned figure, on CPU 0,
+# is the stable one), into RR_ONCE (NA if it failed); the CPU busy over
+# the run, in % of one, into RR_CPU.
+rr_once()
 {
-	local spid out=$RAW/$row-rr.txt n s pid
+	local cpus=$1 spid out=$RAW/$row-rr-$1.txt n s pid b0 t0 b1 t1
 
-	R_RR[$row]=NA
+	RR_ONCE=NA RR_CPU=NA
 	port=$((port + 1))
 	for pid in $GT_A $GT_B; do
-		taskset -a -p -c 0 "$pid" >/dev/null 2>&1 ||
+		taskset -a -p -c "$cpus" "$pid" >/dev/null 2>&1 ||
 			log "taskset -p $pid failed"
 	done
 	if [ "$RR_TOOL" = sockperf ]; then
-		ip netns exec "$NS_B" taskset -c 0 sockperf server --tcp \
+		ip netns exec "$NS_B" taskset -c "$cpus" sockperf server --tcp \
 			-i "$OV_B" -p "$port" </dev/null >/dev/null 2>&1 &
 	else
-		ip netns exec "$NS_B" taskset -c 0 "$PY" "$TMP/rr.py" server \
+		ip netns exec "$NS_B" taskset -c "$cpus" "$PY" "$TMP/rr.py" server \
 			"$OV_B" "$port" </dev/null >/dev/null 2>&1 &
 	fi
 	spid=$!
@@ -1132,25 +1142,41 @@ m_rr()
 		stop "$spid"
 		return
 	fi
+	b0=$(busy) t0=$(date +%s.%N)
 	if [ "$RR_TOOL" = sockperf ]; then
-		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c 0 \
+		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c "$cpus" \
 			sockperf ping-pong --tcp -i "$OV_B" -p "$port" -t "$T" \
 			-m 14 </dev/null >"$out" 2>&1
 		# The valid part of the run, after the warm-up.
 		read -r n s < <(sed -n 's/.*\[Valid Duration\] RunTime=\([0-9.]*\) sec;.*ReceivedMessages=\([0-9]*\).*/\2 \1/p' "$out")
 	else
-		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c 0 \
+		ip netns exec "$NS_A" timeout $((T + 30)) taskset -c "$cpus" \
 			"$PY" "$TMP/rr.py" client "$OV_B" "$port" "$T" \
 			</dev/null >"$out" 2>&1
 		read -r n s <"$out"
 	fi
+	b1=$(busy) t1=$(date +%s.%N)
 	stop "$spid"
 	if isnum "${n:-}" && isnum "${s:-}" && [ "$(calc "$s > 0")" = 1 ]; then
-		R_RR[$row]=$(calc "$n / $s")
-		log "$row: pinned request/response: ${R_RR[$row]} round trips/s"
+		RR_ONCE=$(calc "$n / $s")
+		RR_CPU=$(calc "100 * ($b1 - $b0) / $HZ / ($t1 - $t0)")
 	else
-		log "$row: request/response failed ($out)"
+		log "$row: request/response on CPUs $cpus failed ($out)"
 	fi
+}
+
+# Round trips per second pinned to CPU 0 (R_RR), and unpinned, on every
+# CPU (R_RRU): what a busy-polling gsotun (--busy-poll) costs the others
+# shows there, and the CPU it burns in R_RRU_CPU.
+m_rr()
+{
+	rr_once 0
+	R_RR[$row]=$RR_ONCE
+	log "$row: pinned request/response: ${R_RR[$row]} round trips/s"
+	rr_once "0-$(($(nproc) - 1))"
+	R_RRU[$row]=$RR_ONCE R_RRU_CPU[$row]=$RR_CPU
+	log "$row: unpinned request/response: ${R_RRU[$row]} round trips/s," \
+		"CPU ${R_RRU_CPU[$row]}% of one"
 }
 
 # thread_ticks PID: "TID NAME TICKS" for each thread of PID, TICKS its
@@ -1310,6 +1336,10 @@ targets()
 	# Latency is the inverse of the pinned round-trip rate.
 	target "vxlan-latency" "gsotun vxlan pinned RR latency / kernel" \
 		"$(ratio "${R_RR[$k]}" "${R_RR[$v]}")" "<=" 1.5
+	# Issue 38: polling after a packet spares the wake-up of a sleeper.
+	target "busy-poll-latency" \
+		"--busy-poll 50 unpinned RR latency / vxlan's" \
+		"$(ratio "${R_RRU[$v]}" "${R_RRU[busy-poll]}")" "<=" 0.6
 	for r in vxlan gre-udp gre geneve; do
 		target "$r-syscalls-A" "gsotun $r syscalls/64 KB, sender" \
 			"${R_SCA[$r]:-NA}" "<=" 2
@@ -1422,6 +1452,14 @@ report()
 			isnum "${R_UDPT[$r]}" && dp=$(calc "${R_UDPT[$r]} / 1000")
 			printf '  %-26s %s\n' "${LABEL[$r]}" \
 				"$(cell "$dp" "$(ratio "${R_UDPT[$k]:-NA}" 1000)" %.1f)"
+		done
+		echo "TCP round trips unpinned (sockperf as RR, on every CPU): per second, one-way latency in us, CPU busy in % of one:"
+		for r in $ROWS; do
+			local lat=NA
+			isnum "${R_RRU[$r]}" && lat=$(calc "1e6 / ${R_RRU[$r]} / 2")
+			printf '  %-26s %s %8s us %8s%%\n' "${LABEL[$r]}" \
+				"$(cell "${R_RRU[$r]}" "${R_RRU[$k]:-NA}" %.0f)" \
+				"$(fmt %.1f "$lat")" "$(fmt %.0f "${R_RRU_CPU[$r]}")"
 		done
 		echo "UDP of 1400-byte datagrams, Gbit/s received (datagrams lost):"
 		printf '  %-26s %24s %24s\n' "" "45 a send (UDP GSO)" \
@@ -1650,6 +1688,7 @@ for r in "${!LABEL[@]}"; do
 	R_BULK[$r]=NA R_BRUNS[$r]=NA R_BLOSS[$r]=NA
 	R_PLAIN[$r]=NA R_PRUNS[$r]=NA R_PLOSS[$r]=NA
 	R_RR[$r]=NA R_SCA[$r]=NA R_SCB[$r]=NA R_SCDA[$r]='' R_SCDB[$r]=''
+	R_RRU[$r]=NA R_RRU_CPU[$r]=NA
 	R_MTU[$r]=NA R_NOTE[$r]='' R_FLOOD[$r]=NA R_FCOPIES[$r]=NA
 	R_TCP8[$r]=NA R_UDP8[$r]=NA R_U8RUNS[$r]=NA
 	R_THR_TCP8[$r]='' R_THR_UDP8[$r]=''

@@ -233,7 +233,11 @@
 	C(evpn_bad_vtep,                                                      \
 	  "Fabric entries not taken: a VTEP that can be nobody's")            \
 	C(evpn_shadow_remade,                                                 \
-	  "Shadow devices deleted under gsotun, made again (--evpn)")
+	  "Shadow devices deleted under gsotun, made again (--evpn)")          \
+	C(busy_poll_us,                                                       \
+	  "Microseconds spent polling, not asleep, after packets (--busy-poll)") \
+	C(busy_poll_caught,                                                   \
+	  "Wake-ups polling spared: work found while polling (--busy-poll)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {

@@ -178,6 +178,11 @@
 	O(CPUS, "cpus", "LIST", PARSE(cpus), PUT(cpus),                       \
 	  "Run queue i on the i-th CPU of LIST, as taskset -c takes "         \
 	  "it ('0-3,8'); at least as many as --queues")                       \
+	O(BUSY_POLL, "busy-poll", "USEC",                                     \
+	  SET_NUM(busy_poll, 0, CONFIG_BUSY_POLL_MAX, 0), PUT_SAME,           \
+	  "After a packet, poll for the next one for up to USEC "             \
+	  "microseconds, 0..10000, before sleeping: less latency for "        \
+	  "a CPU's time (default 0: sleep at once)")                          \
                                                                               \
 	G("Process:")                                                         \
 	O(CONFIG, "config", "FILE", PARSE(config), PUT_NONE,                  \

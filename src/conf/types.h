@@ -43,6 +43,8 @@
  * ours is bounded so that a flood of source MACs cannot grow memory.
  */
 #define CONFIG_AGEING 300
+/* --busy-poll: at most 10 ms of polling after a packet. */
+#define CONFIG_BUSY_POLL_MAX 10000
 /*
  * --geneve-echo: flows held at most, and the option bytes a flow's
  * packets may bring by default, room for the Gateway Load Balancer's
@@ -140,6 +142,7 @@ struct config {
 	unsigned char addr_tap[CONFIG_MAX_ADDRS];
 	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
 	unsigned int queues;	/* --queues: 1 by default; 0 is auto */
+	unsigned int busy_poll;	/* --busy-poll USEC; 0: off */
 	unsigned int n_cpus;	/* --cpus: how many listed; 0 none */
 	uint16_t cpus[CONFIG_MAX_QUEUES];	/* queue i runs on cpus[i] */
 	struct config_tap taps[CONFIG_MAX_TUNNELS - 1];	/* more taps */

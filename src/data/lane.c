@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "base/clock.h"
 #include "base/log.h"
 #include "data/lane.h"
 #include "data/types.h"
@@ -146,4 +147,46 @@ bool lane_post(struct lane *l, const struct lane_event *e, bool now)
 	else if (first)
 		l->posted(l, false);
 	return true;
+}
+
+/*
+ * The window is over without work: the spell of polling ends, its time
+ * counted as the CPU it cost (the work it found meanwhile included), and
+ * the loop sleeps in its next poll.
+ */
+static void lane_busy_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+	struct lane *l = w->data;
+	uint64_t now = clock_fine_ns();
+
+	if (now < l->busy_until)
+		return;
+	ev_idle_stop(loop, w);
+	l->q[0]->st.busy_poll_us += (now - l->busy_since) / 1000;
+}
+
+/*
+ * An active idle watcher makes libev poll with a zero timeout, so the
+ * loop spins through its watchers (epoll_wait() returning at once)
+ * instead of sleeping: the next packet finds it awake, without the
+ * wake-up a sleeping thread costs (a scheduler round trip).
+ */
+void lane_busy_on(struct lane *l)
+{
+	uint64_t now = clock_fine_ns();
+
+	if (ev_is_active(&l->busy_w)) {
+		l->q[0]->st.busy_poll_caught++;
+	} else {
+		l->busy_since = now;
+		ev_idle_start(l->loop, &l->busy_w);
+	}
+	l->busy_until = now + l->busy_ns;
+}
+
+void lane_busy_init(struct lane *l, unsigned int usec)
+{
+	l->busy_ns = (uint64_t)usec * 1000;
+	ev_idle_init(&l->busy_w, lane_busy_cb);
+	l->busy_w.data = l;
 }

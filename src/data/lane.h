@@ -48,6 +48,24 @@ int lane_recent_peer(const struct lane *lanes, unsigned int n,
 void lane_forget_peer(struct lane *l, unsigned int i);
 
 /*
+ * --busy-poll usec (0: off) for the lane's loop, whose queues are set
+ * up: after work, poll on for the next for up to usec before sleeping.
+ */
+void lane_busy_init(struct lane *l, unsigned int usec);
+
+void lane_busy_on(struct lane *l);
+
+/*
+ * The lane's loop found work (a receive, a tap read): with --busy-poll,
+ * it polls on for the window before it may sleep again.
+ */
+static inline void lane_busy(struct lane *l)
+{
+	if (l->busy_ns)
+		lane_busy_on(l);
+}
+
+/*
  * An event for the main thread (a lane on its own thread); false when
  * ev[] is full (counted). It is woken at the first of a batch, to take
  * them within 10 ms, and at once for one that cannot wait (now: a new

@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "encap/decap.h"
 #include "sys/tap.h"
+#include "data/lane.h"
 #include "data/rx.h"
 #include "data/types.h"
 
@@ -578,10 +579,11 @@ static int rx_batch(const struct lane *l, int fd)
  */
 static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	const struct lane *l = w->data;
+	struct lane *l = w->data;
 	unsigned int took = 0, asked;
 	int n;
 
+	lane_busy(l);
 	do {
 		asked = l->ul->rx_batch;
 		n = rx_batch(l, w->fd);

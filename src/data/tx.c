@@ -631,6 +631,7 @@ static void tx_tap_cb(struct ev_loop *loop, ev_io *w, int revents)
 		ev_io_stop(loop, w);
 		return;
 	}
+	lane_busy(q->lane);
 	x->cur = s;
 	tx_read(q, s, batch);
 	for (i = 0;; i++) {

@@ -300,6 +300,14 @@ struct lane {
 	struct lane_learnt learnt[LANE_LEARNT];
 	void (*posted)(struct lane *l, bool now);	/* wakes the main one */
 	void *owner;		/* the port, for posted */
+	/*
+	 * --busy-poll: after work, the loop polls without sleeping (an
+	 * idle watcher) until busy_until; busy_ns the window, 0: off.
+	 */
+	ev_idle busy_w;
+	uint64_t busy_ns;
+	uint64_t busy_until;
+	uint64_t busy_since;	/* when this spell of polling began */
 };
 
 #endif

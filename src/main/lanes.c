@@ -16,6 +16,7 @@
 #include "encap/encap.h"
 #include "sys/ring.h"
 #include "sys/threads.h"
+#include "data/lane.h"
 #include "data/queue.h"
 #include "data/rx.h"
 #include "dev/device.h"
@@ -184,6 +185,7 @@ static void lanes_watch_rings(struct lanes *ls)
 		struct lane *l = &port->lane[i];
 
 		rx_watch(l);
+		lane_busy_init(l, port->cfg->busy_poll);
 		ev_io_init(&ls->ring_w[i], ring_cb, ring_eventfd(l->ring),
 			   EV_READ);
 		ls->ring_w[i].data = l;

@@ -501,6 +501,25 @@ static void report_show_peer(FILE *out, const struct device *dev,
 	report_show_icmp(out, dev, e, &sum, now);
 }
 
+/*
+ * --busy-poll: what polling cost, the lanes' time awake polling (all on
+ * the main device's counters) against the time up, and what it spared.
+ */
+static void report_show_busy(FILE *out, const struct port *port)
+{
+	double up = report_uptime(port);
+	struct stats st;
+
+	if (!port->cfg->busy_poll || !port->n_dev)
+		return;
+	device_stats(port->dev[0], &st);
+	fprintf(out, "busy-poll: %u us after work, %.3f s polled (%.1f%% of "
+		"a CPU), %" PRIu64 " wake-ups spared\n", port->cfg->busy_poll,
+		st.busy_poll_us / 1e6,
+		up > 0 ? st.busy_poll_us / 1e4 / up : 0.0,
+		st.busy_poll_caught);
+}
+
 static void report_show_head(FILE *out, const struct port *port)
 {
 	const struct config *c = port->cfg;
@@ -519,6 +538,7 @@ static void report_show_head(FILE *out, const struct port *port)
 	if (ps->port)
 		fprintf(out, ", port %u", ps->port);
 	fprintf(out, ", %u peer%s\n", ps->n, ps->n == 1 ? "" : "s");
+	report_show_busy(out, port);
 }
 
 /* Part 0: the process and underlay; 1: each device; 2: each peer. */
