@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "base/clock.h"
@@ -159,8 +160,15 @@ static void lane_busy_cb(struct ev_loop *loop, ev_idle *w, int revents)
 	struct lane *l = w->data;
 	uint64_t now = clock_fine_ns();
 
-	if (now < l->busy_until)
+	/*
+	 * A thread that needs this CPU (the application waiting for the
+	 * answer, the other end's gsotun) runs first: polling takes what
+	 * nobody else wants, and is back without a wake-up.
+	 */
+	if (now < l->busy_until) {
+		sched_yield();
 		return;
+	}
 	ev_idle_stop(loop, w);
 	l->q[0]->st.busy_poll_us += (now - l->busy_since) / 1000;
 }

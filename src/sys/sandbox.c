@@ -51,6 +51,7 @@ static const uint32_t sandbox_allowed[] = {
 	__NR_epoll_wait,
 #endif
 	__NR_epoll_pwait,
+	__NR_sched_yield,	/* --busy-poll: the CPU to who else needs it */
 	__NR_recvmmsg,		/* the underlay's receive batch */
 	__NR_recvmsg,		/* rtnetlink, socket error queues */
 	__NR_sendto,		/* rtnetlink requests, sd_notify, syslog */
