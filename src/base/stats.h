@@ -93,7 +93,7 @@
 	D(tx_drop_read, TX_READ,                                              \
 	  "Tap read errors")                                                  \
 	C(rx_packets,                                                         \
-	  "Receive calls that returned packets from the underlay")            \
+	  "Receives from the underlay (a UDP GRO batch counts once)")         \
 	C(rx_segments,                                                        \
 	  "Encapsulated packets received (compare: peer's tx_segments)")      \
 	C(rx_calls,                                                           \
