@@ -33,32 +33,18 @@ for _ in range(int(sys.argv[2])):
 ' "$OV4_B" "$N"
 }
 
-# a_sent S0: until A has sent N more packets than S0 on the underlay.
-a_sent()
+# counted NS NAME V0 WHAT: until NS's counter NAME is N over V0; its
+# counters then in GT_CTR. WHAT says it in the diagnostic.
+counted()
 {
 	local i
 
 	for ((i = 0; i < 50; i++)); do
-		gt_counters "$NS_A" || return 1
-		[ "$(ctr "$GT_CTR" tx_segments)" -ge $(($1 + N)) ] && return 0
+		gt_counters "$1" || return 1
+		[ "$(ctr "$GT_CTR" "$2")" -ge $(($3 + N)) ] && return 0
 		sleep 0.1
 	done
-	diag "A sent $(($(ctr "$GT_CTR" tx_segments) - $1)) of $N"
-	return 1
-}
-
-# b_took R0: until B has received N more packets than R0; the counters
-# then in GT_CTR.
-b_took()
-{
-	local i
-
-	for ((i = 0; i < 50; i++)); do
-		gt_counters "$NS_B" || return 1
-		[ "$(ctr "$GT_CTR" rx_segments)" -ge $(($1 + N)) ] && return 0
-		sleep 0.1
-	done
-	diag "B received $(($(ctr "$GT_CTR" rx_segments) - $1)) of $N"
+	diag "$4 $(($(ctr "$GT_CTR" "$2") - $3)) of $N"
 	return 1
 }
 
@@ -75,12 +61,12 @@ per_call()
 	r0=$(ctr "$GT_CTR" rx_segments) c0=$(ctr "$GT_CTR" rx_calls)
 	[ -n "$c0" ] || { diag "B has no rx_calls counter"; return 1; }
 	kill -STOP "$pb" || return 1
-	if ! burst || ! a_sent "$s0"; then
+	if ! burst || ! counted "$NS_A" tx_segments "$s0" "A sent"; then
 		kill -CONT "$pb"
 		return 1
 	fi
 	kill -CONT "$pb" || return 1
-	b_took "$r0" || return 1
+	counted "$NS_B" rx_segments "$r0" "B received" || return 1
 	segs=$(($(ctr "$GT_CTR" rx_segments) - r0))
 	calls=$(($(ctr "$GT_CTR" rx_calls) - c0))
 	diag "B: $segs packets in $calls receive calls"
