@@ -63,11 +63,15 @@ moved()
 	[[ $MOVED =~ $re ]] && echo "${BASH_REMATCH[1]}" || echo 0
 }
 
-# At the tunnel's port: muted, a few hundred heeded, no send lost.
+# At the tunnel's port: muted, a few hundred heeded, no send lost. Off
+# on every socket, so switched off once, or twice if A's 10-s look at
+# the path falls in the flood: not again for each error that still
+# reaches one socket of the port.
 at_port()
 {
 	flood_run 4789 || return 1
 	[ "$(moved tx_icmp_muted)" -ge 1 ] &&
+		[ "$(moved tx_icmp_muted)" -le 2 ] &&
 		[ $(($(moved tx_icmp_unreach) * 100)) -lt "$SENT" ] &&
 		[ "$(moved tx_drop_send)" = 0 ]
 }
@@ -100,7 +104,8 @@ heeded_again()
 }
 
 check "gsotun starts on both ends" ends_start --encap vxlan
-check "a flood quoting A's port: 32 MiB intact, errors off, no drop" at_port
+check "a flood quoting A's port: 32 MiB intact, errors off once, no drop" \
+	at_port
 check "the same flood quoting an unused port: intact, no counter moves" \
 	elsewhere
 check "after the flood, errors are heeded again" heeded_again

@@ -279,13 +279,18 @@ static void underlay_err_limit_reset(struct underlay *u)
 			UNDERLAY_ERR_BURST);
 }
 
+/*
+ * Every socket of the underlay, fd_nocsum too: the kernel hands an error
+ * about fd's datagrams to any socket of the port, as
+ * underlay_setup_rx() says.
+ */
 static void underlay_set_recverr_all(struct underlay *u, bool on)
 {
-	int fds[2 * CONFIG_MAX_SRC_PORTS];
+	int fds[2 * CONFIG_MAX_SRC_PORTS + 2];
 	unsigned int i, n;
 
 	n = underlay_send_only_fds(u, fds);
-	fds[n++] = u->fd;
+	n += underlay_recv_fds(u, fds + n);
 	for (i = 0; i < n; i++)
 		if (underlay_set_recverr(fds[i], u->family, on))
 			log_debug("IP_RECVERR %s: %s", on ? "on" : "off",
