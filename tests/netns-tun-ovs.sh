@@ -29,7 +29,7 @@
 
 . "${TESTS_DIR:-$(dirname "$0")}/lib.sh"
 . "${TESTS_DIR:-$(dirname "$0")}/ovs-lib.sh"
-ovs_init 150
+ovs_init 300
 
 # ovs_gre TYPE-OPTIONS...: gre0 on br-int anew, with remote_ip and
 # legacy_l3 and the options given, the flows, br-int's MTU and neighbours.
