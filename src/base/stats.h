@@ -36,6 +36,10 @@
 	  "UDP GSO sends refused by the kernel, sent one by one")             \
 	C(tx_gso_oversize,                                                    \
 	  "GSO sends over the path MTU, split")                               \
+	C(tx_zerocopy,                                                        \
+	  "Sends made zero-copy, their notification come (--zerocopy)")       \
+	C(tx_zerocopy_copied,                                                 \
+	  "Of those, sends the kernel copied after all (--zerocopy)")         \
 	C(tx_udp_bulk,                                                        \
 	  "Times the tap's gso_max_size was raised for bulk UDP")             \
 	C(tx_resegmented,                                                     \

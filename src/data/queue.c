@@ -10,7 +10,7 @@
 #include "data/tx.h"
 #include "data/types.h"
 
-void queue_done(void *ctx, uint64_t data, int res)
+void queue_done(void *ctx, uint64_t data, int res, unsigned int flags)
 {
 	const struct queue *any = ctx;
 	struct queue *q = any->lane->q[TAG_DEV_OF(data)];
@@ -18,5 +18,5 @@ void queue_done(void *ctx, uint64_t data, int res)
 	if (TAG_KIND(data) == TAG_WRITE)
 		rx_done(q, (uint32_t)data, res);
 	else
-		tx_done(q, data, res);
+		tx_done(q, data, res, flags);
 }

@@ -13,6 +13,6 @@
  * its tag names; ctx is any queue of the lane. The queues reach it as
  * their lane's done, as they call nothing above them.
  */
-void queue_done(void *ctx, uint64_t data, int res);
+void queue_done(void *ctx, uint64_t data, int res, unsigned int flags);
 
 #endif

@@ -673,9 +673,13 @@ static bool tx_err_unreachable(int err)
 	return err == ENETUNREACH || err == EHOSTUNREACH || err == ENETDOWN;
 }
 
-/* The completion of one send: counted, a set freed with its last. */
+/*
+ * The completion of one send: counted, a set freed with its last. A
+ * zero-copy send's result (RING_MORE) keeps its reference: the kernel
+ * may still read the set's buffers until the notification (tx_zc_done()).
+ */
 static void tx_send_done(struct queue *q, struct tx_set *s, unsigned int m,
-			 int res)
+			 int res, unsigned int flags)
 {
 	struct peer *e = tx_msg_peer(q, s->q, m);
 	struct peer_stats *ps = &q->lane->peer[e - q->dev->peers->v].st;
@@ -693,15 +697,32 @@ static void tx_send_done(struct queue *q, struct tx_set *s, unsigned int m,
 		stats_drop(&q->st, DROP_TX_SEND, out.dropped, clock_now_ns());
 	q->st.tx_gso_fallback += out.gso_fallback;
 	q->st.tx_gso_oversize += out.gso_oversize;
+	if (!(flags & RING_MORE))
+		tx_put(q, s);
+}
+
+/*
+ * A zero-copy send's notification: the kernel let go of the set's pages
+ * (copied is 1 if it had copied them after all, as on a veth's local
+ * delivery); the send's reference goes.
+ */
+static void tx_zc_done(struct queue *q, struct tx_set *s, int copied)
+{
+	q->st.tx_zerocopy++;
+	q->st.tx_zerocopy_copied += copied;
 	tx_put(q, s);
 }
 
-void tx_done(struct queue *q, uint64_t data, int res)
+void tx_done(struct queue *q, uint64_t data, int res, unsigned int flags)
 {
 	struct tx_set *s = &q->tx.sets[TAG_SET_OF(data)];
 
+	if (TAG_KIND(data) == TAG_SEND && (flags & RING_NOTIF)) {
+		tx_zc_done(q, s, res);
+		return;
+	}
 	if (TAG_KIND(data) == TAG_SEND) {
-		tx_send_done(q, s, (uint32_t)data, res);
+		tx_send_done(q, s, (uint32_t)data, res, flags);
 		return;
 	}
 	s->lens[(uint32_t)data] = res;

@@ -31,7 +31,10 @@ void tx_quiesce(struct queue *q);
 /* Read the tap when it is readable. */
 void tx_watch(struct queue *q);
 
-/* A completion of a tap read or of a send (TAG_READ, TAG_SEND). */
-void tx_done(struct queue *q, uint64_t data, int res);
+/*
+ * A completion of a tap read or of a send (TAG_READ, TAG_SEND); flags:
+ * a zero-copy send's (ring_done_fn).
+ */
+void tx_done(struct queue *q, uint64_t data, int res, unsigned int flags);
 
 #endif

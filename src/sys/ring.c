@@ -17,11 +17,34 @@
 /* User data of the cancellation itself: never the caller's. */
 #define RING_CANCEL_TAG UINT64_MAX
 
-/* The opcodes of ring_read(), ring_writev(), ring_sendmsg(), ring_drain(). */
+/* liburing 2.2 has neither io_uring_prep_sendmsg_zc() nor the opcode. */
+#if HAVE_DECL_IO_URING_PREP_SENDMSG_ZC
+#define RING_OP_SENDMSG_ZC IORING_OP_SENDMSG_ZC
+#else
+#define RING_OP_SENDMSG_ZC 48
+#endif
+
+/*
+ * With IORING_SEND_ZC_REPORT_USAGE (Linux 6.2) the notification's result
+ * says whether the kernel copied the data after all (liburing 2.3 lacks
+ * both).
+ */
+#ifndef IORING_SEND_ZC_REPORT_USAGE
+#define IORING_SEND_ZC_REPORT_USAGE (1U << 3)
+#endif
+#ifndef IORING_NOTIF_USAGE_ZC_COPIED
+#define IORING_NOTIF_USAGE_ZC_COPIED (1U << 31)
+#endif
+
+/*
+ * The opcodes of ring_read(), ring_writev(), ring_sendmsg(),
+ * ring_sendmsg_zc(), ring_drain().
+ */
 static const uint8_t ring_ops[] = {
 	IORING_OP_READ,
 	IORING_OP_WRITEV,
 	IORING_OP_SENDMSG,
+	RING_OP_SENDMSG_ZC,
 	IORING_OP_ASYNC_CANCEL,
 };
 
@@ -184,6 +207,21 @@ int ring_sendmsg(struct ring *r, int fd, const struct msghdr *msg,
 	return 0;
 }
 
+int ring_sendmsg_zc(struct ring *r, int fd, const struct msghdr *msg,
+		    uint64_t data)
+{
+	struct io_uring_sqe *sqe = ring_sqe(r);
+
+	if (!sqe)
+		return -ENOSPC;
+	io_uring_prep_sendmsg(sqe, fd, msg, 0);
+	sqe->opcode = RING_OP_SENDMSG_ZC;
+	/* The send's zero-copy flags go in ioprio (io_send_zc_prep()). */
+	sqe->ioprio = IORING_SEND_ZC_REPORT_USAGE;
+	sqe->user_data = data;
+	return 0;
+}
+
 /* Submit, and wait for wait_nr completions; a broken ring is a bug. */
 static void ring_enter(struct ring *r, unsigned int wait_nr)
 {
@@ -221,12 +259,17 @@ void ring_reap(struct ring *r, ring_done_fn done, void *ctx)
 
 	while (io_uring_peek_cqe(&r->uring, &cqe) == 0) {
 		uint64_t data = io_uring_cqe_get_data64(cqe);
+		unsigned int flags = cqe->flags & (RING_MORE | RING_NOTIF);
 		int res = cqe->res;
 
 		io_uring_cqe_seen(&r->uring, cqe);
-		r->inflight--;
+		/* A request is done with its last completion, without MORE. */
+		if (!(flags & RING_MORE))
+			r->inflight--;
+		if (flags & RING_NOTIF)
+			res = !!((unsigned int)res & IORING_NOTIF_USAGE_ZC_COPIED);
 		if (data != RING_CANCEL_TAG)
-			done(ctx, data, res);
+			done(ctx, data, res, flags);
 	}
 }
 
@@ -255,11 +298,12 @@ struct ring_drain_ctx {
 	void *ctx;
 };
 
-static void ring_drain_done(void *ctx, uint64_t data, int res)
+static void ring_drain_done(void *ctx, uint64_t data, int res,
+			    unsigned int flags)
 {
 	struct ring_drain_ctx *d = ctx;
 
-	d->done(d->ctx, data, res);
+	d->done(d->ctx, data, res, flags);
 }
 
 static bool ring_drain_more(void *ctx)

@@ -19,8 +19,26 @@ struct ring {
 	int efd;		/* eventfd: completions that were not inline */
 };
 
-/* Called for each completion with the user data and the result. */
-typedef void (*ring_done_fn)(void *ctx, uint64_t data, int res);
+/*
+ * What a completion is (flags of ring_done_fn): a zero-copy send's
+ * result, whose notification follows (RING_MORE), or that notification
+ * (RING_NOTIF): only then are the send's buffers the caller's again.
+ * The notification's res is 1 if the kernel copied the data after all,
+ * else 0.
+ */
+#define RING_MORE IORING_CQE_F_MORE
+#ifdef IORING_CQE_F_NOTIF
+#define RING_NOTIF IORING_CQE_F_NOTIF
+#else
+#define RING_NOTIF (1U << 3)
+#endif
+
+/*
+ * Called for each completion with the user data, the result and flags,
+ * 0 or one of RING_MORE and RING_NOTIF.
+ */
+typedef void (*ring_done_fn)(void *ctx, uint64_t data, int res,
+			     unsigned int flags);
 /* ring_wait() waits while this says there is more to wait for. */
 typedef bool (*ring_more_fn)(void *ctx);
 
@@ -30,6 +48,8 @@ typedef bool (*ring_more_fn)(void *ctx);
  * waited for socket space). The ring takes only the operations of the
  * functions below, without SQE flags, and no more io_uring_register()
  * calls: any other request completes with -EACCES. 0 or -errno (logged).
+ * A zero-copy send's notification never signals the eventfd (it is
+ * posted by task work, not by an io-wq worker): see ring_sendmsg_zc().
  */
 int ring_init(struct ring *r, unsigned int entries);
 
@@ -59,6 +79,22 @@ int ring_read(struct ring *r, int fd, void *buf, unsigned int len,
  */
 int ring_sendmsg(struct ring *r, int fd, const struct msghdr *msg,
 		 uint64_t data);
+
+/*
+ * ring_sendmsg(), zero-copy (IORING_OP_SENDMSG_ZC): the kernel takes the
+ * pages of the iovecs instead of copying them, and the data must stay
+ * unchanged until the second completion, RING_NOTIF, with the same user
+ * data. The first, the send's result, has RING_MORE, unless the send
+ * failed before it took anything (then it is the only one). The
+ * notification comes when the kernel frees the packet (the NIC sent it),
+ * as task work of the submitting thread: posted when that thread next
+ * leaves a system call (a sleeping epoll_wait() is interrupted, EINTR,
+ * for it), without a count on the eventfd; so the caller reaps the ring
+ * on every pass of its loop while it waits for one. -ENOSPC when the
+ * ring is full.
+ */
+int ring_sendmsg_zc(struct ring *r, int fd, const struct msghdr *msg,
+		    uint64_t data);
 
 /* Submit what is queued, without waiting. */
 void ring_submit(struct ring *r);
