@@ -718,6 +718,16 @@ static const struct row rows[] = {
 	{ A(R, "--no-seccomp", "--user", "nobody"), 0,
 	  "seccomp=0 user=nobody" },
 	{ A(R, "--no-seccomp=yes"), 64, NULL },
+	/* --zerocopy: large sends SENDMSG_ZC; not on a raw GRE socket. */
+	{ A(R), 0, "zerocopy=0" },
+	{ A(R, "--zerocopy"), 0, "zerocopy=1" },
+	{ A(R, "--zerocopy", "--encap", "gre-udp"), 0, "zerocopy=1" },
+	{ A(R, "--zerocopy", "--encap", "geneve"), 0, "zerocopy=1" },
+	{ A(R, "--zerocopy=yes"), 64, NULL },
+	{ A(R, "--zerocopy", "--encap", "gre"), 64,
+	  "--zerocopy: a raw GRE socket cannot send zero-copy; use --encap "
+	  "gre-udp" },
+	{ A(C), 0, "zerocopy=1", .file = "remote 192.0.2.2\nzerocopy\n" },
 	{ A(R, "--log-time=yes"), 64, NULL },
 
 	/* Everything at once */
@@ -1184,6 +1194,7 @@ static char *test_render(const struct config *c)
 	fprintf(f, " gro=%d udp_gro=%s", c->gro,
 		c->udp_gro == UDP_GRO_ON ? "on" :
 		c->udp_gro == UDP_GRO_OFF ? "off" : "auto");
+	fprintf(f, " zerocopy=%d", c->zerocopy);
 	fprintf(f, " df=%s pmtud=%d",
 		c->df == DF_SET ? "set" : c->df == DF_INHERIT ? "inherit" :
 		"unset", c->pmtud);

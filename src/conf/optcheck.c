@@ -119,6 +119,12 @@ static int options_check_encap(struct argp_state *state,
 			      "%s", encap_name(t));
 		return EINVAL;
 	}
+	/* io_uring refuses a raw socket's zero-copy send: EOPNOTSUPP. */
+	if (cfg->zerocopy && !encap_is_udp(t)) {
+		options_error(state, "--zerocopy: a raw GRE socket cannot "
+			      "send zero-copy; use --encap gre-udp");
+		return EINVAL;
+	}
 	if (options_given(st, OPT_VNI) && !encap_takes(t, ENCAP_OPT_VNI))
 		return options_not_for(state, "--vni", ENCAP_OPT_VNI, t, true);
 	if (cfg->encap.has_key && !encap_takes(t, ENCAP_OPT_KEY))

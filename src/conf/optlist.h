@@ -183,6 +183,10 @@
 	  "After a packet, poll for the next one for up to USEC "             \
 	  "microseconds, 0..10000, before sleeping: less latency for "        \
 	  "a CPU's time (default 0: sleep at once)")                          \
+	O(ZEROCOPY, "zerocopy", NULL, SET_FLAG(zerocopy, true), PUT_SAME,     \
+	  "Send large UDP GSO runs zero-copy (io_uring SENDMSG_ZC): "         \
+	  "the NIC reads the frames where they are, for a notification "      \
+	  "each (default: copied; a veth copies them anyway)")                \
                                                                               \
 	G("Process:")                                                         \
 	O(CONFIG, "config", "FILE", PARSE(config), PUT_NONE,                  \

@@ -143,6 +143,7 @@ struct config {
 	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
 	unsigned int queues;	/* --queues: 1 by default; 0 is auto */
 	unsigned int busy_poll;	/* --busy-poll USEC; 0: off */
+	bool zerocopy;		/* --zerocopy: large sends SENDMSG_ZC */
 	unsigned int n_cpus;	/* --cpus: how many listed; 0 none */
 	uint16_t cpus[CONFIG_MAX_QUEUES];	/* queue i runs on cpus[i] */
 	struct config_tap taps[CONFIG_MAX_TUNNELS - 1];	/* more taps */

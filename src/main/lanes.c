@@ -41,6 +41,24 @@ static void ring_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 /*
+ * --zerocopy: before each sleep of the lane's loop, the completions
+ * already there. A zero-copy send's notification is posted by task work
+ * when the kernel frees the packet, and never counts on the ring's
+ * eventfd (registered async: io_eventfd_trigger() takes only io-wq's
+ * completions); measured here, it interrupts the sleeping epoll_wait()
+ * (EINTR: task_work_add() with TWA_SIGNAL, the ring having no
+ * COOP_TASKRUN) and is in the ring when it returns, so libev's next pass
+ * comes here. Without this, a set held for its notification would keep
+ * the tap unread (backpressure) until other traffic woke the lane.
+ */
+static void notif_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	struct lane *l = w->data;
+
+	ring_reap(l->ring, queue_done, l->q[0]);
+}
+
+/*
  * Lanes on threads: whatever the main loop runs (netlink, timers,
  * signals, the lanes' events, the control socket) runs with every lane
  * stopped at the end of a batch, so that it may change and read what
@@ -190,6 +208,11 @@ static void lanes_watch_rings(struct lanes *ls)
 			   EV_READ);
 		ls->ring_w[i].data = l;
 		ev_io_start(l->loop, &ls->ring_w[i]);
+		if (!port->cfg->zerocopy)
+			continue;
+		ev_prepare_init(&ls->notif_w[i], notif_cb);
+		ls->notif_w[i].data = l;
+		ev_prepare_start(l->loop, &ls->notif_w[i]);
 	}
 }
 

@@ -19,6 +19,7 @@ struct lanes {
 	struct port *port;
 	const struct control *ctl;	/* a round of its alone stops none */
 	ev_io ring_w[CONFIG_MAX_QUEUES];
+	ev_prepare notif_w[CONFIG_MAX_QUEUES];	/* --zerocopy: notif_cb() */
 	/* With several queues, each lane's thread, and the main loop's. */
 	struct threads threads;
 	bool threads_up;

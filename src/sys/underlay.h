@@ -75,6 +75,7 @@ struct underlay {
 	bool udp;		/* UDP socket; else raw GRE */
 	int proto;		/* the sockets' protocol: encap_ip_proto() */
 	bool connected;		/* raw GRE, one fixed peer: no msg_name */
+	bool zerocopy;		/* --zerocopy: large sends SENDMSG_ZC */
 	/* How sends are grouped; gso goes off when the kernel says EIO. */
 	struct sendq_params sq;
 	const struct peers *peers;	/* whose packets are taken */
@@ -187,8 +188,9 @@ unsigned int underlay_send_only_fds(const struct underlay *u, int *fds);
 /*
  * Hand q's queued messages to the ring as SENDMSG requests, user data
  * tag | message index (tag leaves the low 32 bits clear), each from its
- * source socket. -ENOSPC when the ring filled up first: run it and
- * submit again.
+ * source socket; with --zerocopy the large ones zero-copy, which
+ * complete twice (ring_sendmsg_zc()). -ENOSPC when the ring filled up
+ * first: run it and submit again.
  */
 int underlay_submit(struct underlay *u, struct sendq *q, struct ring *r,
 		    uint64_t tag);
