@@ -788,13 +788,45 @@ static void tx_send_split(struct underlay *u, const struct sendq *q,
  */
 #define UNDERLAY_ZC_MIN 16384
 
-/* Message m of q, handed to the ring: zero-copy when it pays. */
+/*
+ * A zero-copy datagram holds each page its iovecs touch as a fragment of
+ * one skb, at most MAX_SKB_FRAGS of them (17 unless the kernel was built
+ * otherwise); past that __zerocopy_sg_from_iter() fails the send with
+ * EMSGSIZE. Counted in 4 KiB pages, the smallest, and without merging
+ * neighbours: an estimate never below the kernel's count.
+ */
+#define UNDERLAY_ZC_FRAGS 17
+#define UNDERLAY_ZC_PAGE 4096u
+
+static bool underlay_zc_fits(const struct msghdr *msg)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < msg->msg_iovlen && n <= UNDERLAY_ZC_FRAGS; i++) {
+		uintptr_t a = (uintptr_t)msg->msg_iov[i].iov_base;
+		size_t len = msg->msg_iov[i].iov_len;
+
+		if (len)
+			n += (a + len - 1) / UNDERLAY_ZC_PAGE -
+			     a / UNDERLAY_ZC_PAGE + 1;
+	}
+	return n <= UNDERLAY_ZC_FRAGS;
+}
+
+/*
+ * Message m of q, handed to the ring: zero-copy when it pays and the
+ * kernel can take it so. A UDP GSO run of a 1500-byte path has two
+ * iovecs a segment (headers, then the payload in the tap's buffer): too
+ * many fragments for more than about 8 segments, 11 KB.
+ */
 static int underlay_send(struct underlay *u, const struct sendq *q,
 			 unsigned int m, struct ring *r, uint64_t tag)
 {
 	const struct sendq_msg *g = &q->msgs[m];
 
-	if (u->zerocopy && g->bytes >= UNDERLAY_ZC_MIN)
+	if (u->zerocopy && g->bytes >= UNDERLAY_ZC_MIN &&
+	    underlay_zc_fits(&g->msg))
 		return ring_sendmsg_zc(r, tx_fd(u, q, m), &g->msg, tag | m);
 	return ring_sendmsg(r, tx_fd(u, q, m), &g->msg, tag | m);
 }
