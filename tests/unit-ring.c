@@ -189,8 +189,9 @@ static bool zc_round_trip(void)
 	return n_zc == 2 && zc[0].data == 9 &&
 	       zc[0].res == (int)sizeof(in) - 1 && zc[0].flags == RING_MORE &&
 	       zc[1].data == 9 && zc[1].flags == RING_NOTIF &&
-	       zc[1].res == 1 && !r.inflight && got == (ssize_t)sizeof(in) - 1 &&
-	       !memcmp(in, a, sizeof(a)) && !memcmp(in + sizeof(a), b, sizeof(b));
+	       zc[1].res == 1 && !r.inflight &&
+	       got == (ssize_t)sizeof(in) - 1 && !memcmp(in, a, sizeof(a)) &&
+	       !memcmp(in + sizeof(a), b, sizeof(b));
 }
 
 int main(void)

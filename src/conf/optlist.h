@@ -184,9 +184,9 @@
 	  "microseconds, 0..10000, before sleeping: less latency for "        \
 	  "a CPU's time (default 0: sleep at once)")                          \
 	O(ZEROCOPY, "zerocopy", NULL, SET_FLAG(zerocopy, true), PUT_SAME,     \
-	  "Send large UDP GSO runs zero-copy (io_uring SENDMSG_ZC): "         \
-	  "the NIC reads the frames where they are, for a notification "      \
-	  "each (default: copied; a veth copies them anyway)")                \
+	  "Send datagrams of 32 KB or more zero-copy (io_uring "              \
+	  "SENDMSG_ZC): the NIC reads the frames where they are; only "       \
+	  "on a path of large MTU (default: copied)")                         \
                                                                               \
 	G("Process:")                                                         \
 	O(CONFIG, "config", "FILE", PARSE(config), PUT_NONE,                  \

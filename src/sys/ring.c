@@ -267,7 +267,8 @@ void ring_reap(struct ring *r, ring_done_fn done, void *ctx)
 		if (!(flags & RING_MORE))
 			r->inflight--;
 		if (flags & RING_NOTIF)
-			res = !!((unsigned int)res & IORING_NOTIF_USAGE_ZC_COPIED);
+			res = ((unsigned int)res &
+			       IORING_NOTIF_USAGE_ZC_COPIED) != 0;
 		if (data != RING_CANCEL_TAG)
 			done(ctx, data, res, flags);
 	}
