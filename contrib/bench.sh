@@ -51,6 +51,10 @@
 #   threads each gsotun thread's share of one CPU over each of the two,
 #           by thread name (gsotun, gsotun-q0, gsotun-q1...), from
 #           /proc/PID/task/*/stat (user and system time)
+#   lost    of the 64-byte datagrams sent, the per cent A's tap dropped
+#           unread (gsotun did not keep up) and the per cent B's UDP
+#           sockets dropped for want of room (the receiving iperf3 did
+#           not), the 3 runs together
 # Their ratios are to the one-queue row of the same offloads, same run;
 # queues.tsv holds them, and "queues" in bench.json.
 #
@@ -168,7 +172,7 @@ declare -A R_RRU R_RRU_CPU
 declare -A R_SCDA R_SCDB
 declare -A R_BULK R_BRUNS R_BLOSS R_PLAIN R_PRUNS R_PLOSS
 declare -A R_MTU R_NOTE R_FLOOD R_FCOPIES
-declare -A R_TCP8 R_UDP8 R_U8RUNS R_THR_TCP8 R_THR_UDP8
+declare -A R_TCP8 R_UDP8 R_U8RUNS R_THR_TCP8 R_THR_UDP8 R_U8TAP R_U8SOCK
 
 # ---------------------------------------------------------------- helpers
 
@@ -1221,11 +1225,46 @@ threads_since()
 	echo "$out"
 }
 
+# fmt1 X: X with one decimal, or NA.
+fmt1()
+{
+	if isnum "$1"; then printf %.1f "$1"; else echo NA; fi
+}
+
+# ipsent FILE: the datagrams an iperf3 UDP client's JSON says it sent.
+ipsent()
+{
+	"$PY" -c 'import json, sys
+print(json.load(open(sys.argv[1]))["end"]["sum"]["packets"])' "$1" \
+		2>/dev/null
+}
+
+# udp_losses NS DEV: the frames DEV's readers left to the kernel to drop
+# (a tap's TX drops: gsotun did not read them in time), then the
+# datagrams the namespace's UDP sockets had no room for (RcvbufErrors:
+# the receiving application did not read them in time).
+udp_losses()
+{
+	local tap sock
+
+	tap=$(ip -n "$1" -s -j link show dev "$2" | "$PY" -c 'import json, sys
+print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])') || return 1
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	sock=$(ip netns exec "$1" awk '$1 == "Udp:" && !h {
+		for (i = 2; i <= NF; i++) k[i] = $i; h = 1; next }
+		$1 == "Udp:" { for (i = 2; i <= NF; i++)
+			if (k[i] == "RcvbufErrors") print $i }' /proc/net/snmp)
+	echo "$tap ${sock:-0}"
+}
+
 # The queue rows: 8 TCP streams, and 64-byte UDP from 8 flows (median
-# of 3), with each gsotun thread's share of a CPU over each.
+# of 3), with each gsotun thread's share of a CPU over each, and where
+# the datagrams that did not arrive were lost: at A's tap, before any
+# work, or at the receiving socket in B, after all of it (per cent of
+# those sent, the 3 runs together).
 m_queues()
 {
-	local v i n s runs=()
+	local v i n s runs=() sent=0 t0 s0 t1 s1 b0 b1
 
 	R_TCP8[$row]=NA
 	threads_mark
@@ -1235,9 +1274,12 @@ m_queues()
 	log "$row: eight streams: ${R_TCP8[$row]} Gbit/s;" \
 		"threads, % of a CPU: ${R_THR_TCP8[$row]}"
 	threads_mark
+	read -r t0 b0 < <(udp_losses "$NS_A" "$DEV_A")
+	read -r b1 s0 < <(udp_losses "$NS_B" "$DEV_B")
 	for i in 1 2 3; do
 		runs+=(NA)
 		iperf "udp64x8-$i" -t "$T" -u -l 64 -b 0 -P 8 || continue
+		v=$(ipsent "$RAW/$row-udp64x8-$i.json") && sent=$((sent + v))
 		v=$(ipj "$RAW/$row-udp64x8-$i.json" udp) || continue
 		read -r n s <<<"$v"
 		[ "$(calc "$s > 0")" = 1 ] && runs[-1]=$(calc "$n / $s")
@@ -1245,6 +1287,14 @@ m_queues()
 			"datagrams/s received"
 	done
 	R_THR_UDP8[$row]=$(threads_since)
+	read -r t1 b0 < <(udp_losses "$NS_A" "$DEV_A")
+	read -r b1 s1 < <(udp_losses "$NS_B" "$DEV_B")
+	if isnum "$t1" && isnum "$s1" && [ "$sent" -gt 0 ]; then
+		R_U8TAP[$row]=$(calc "100 * ($t1 - $t0) / $sent")
+		R_U8SOCK[$row]=$(calc "100 * ($s1 - $s0) / $sent")
+		log "$row: of $sent datagrams sent, lost at A's tap" \
+			"${R_U8TAP[$row]}%, at B's socket ${R_U8SOCK[$row]}%"
+	fi
 	R_U8RUNS[$row]=$(IFS=,; echo "${runs[*]}")
 	R_UDP8[$row]=$(median "${runs[@]}")
 	log "$row: threads, % of a CPU: ${R_THR_UDP8[$row]}"
@@ -1502,7 +1552,7 @@ queues_report()
 {
 	local r b
 
-	printf 'row\tlabel\ttcp8_gbps\ttcp8_ratio\tudp64x8_pps\tudp64x8_runs\tudp64x8_ratio\tthreads_tcp8_pct\tthreads_udp64x8_pct\tnote\n' \
+	printf 'row\tlabel\ttcp8_gbps\ttcp8_ratio\tudp64x8_pps\tudp64x8_runs\tudp64x8_ratio\tthreads_tcp8_pct\tthreads_udp64x8_pct\tudp64x8_lost_tap_pct\tudp64x8_lost_socket_pct\tnote\n' \
 		>"$OUT/queues.tsv"
 	echo "queues (issue 26): ratios to the one-queue row, same offloads"
 	printf '%-38s %16s %16s\n' row "TCP 8 Gbit/s" "UDP64 x8 kpps"
@@ -1515,18 +1565,25 @@ queues_report()
 			"$(cell "${R_TCP8[$r]}" "${R_TCP8[$b]}" %.2f)" \
 			"$(cell "$kp" "$bkp" %.1f)" \
 			"${R_NOTE[$r]:+  [${R_NOTE[$r]}]}"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			"$r" "${LABEL[$r]}" "${R_TCP8[$r]}" \
 			"$(ratio "${R_TCP8[$r]}" "${R_TCP8[$b]}")" \
 			"${R_UDP8[$r]}" "${R_U8RUNS[$r]}" \
 			"$(ratio "${R_UDP8[$r]}" "${R_UDP8[$b]}")" \
-			"${R_THR_TCP8[$r]}" "${R_THR_UDP8[$r]}" "${R_NOTE[$r]}" \
+			"${R_THR_TCP8[$r]}" "${R_THR_UDP8[$r]}" \
+			"${R_U8TAP[$r]}" "${R_U8SOCK[$r]}" "${R_NOTE[$r]}" \
 			>>"$OUT/queues.tsv"
 	done
 	echo "gsotun threads, per cent of one CPU (TCP 8 streams | UDP64 x8):"
 	for r in $QROWS; do
 		printf '  %-20s %s | %s\n' "${SHORT[$r]}" \
 			"${R_THR_TCP8[$r]:-NA}" "${R_THR_UDP8[$r]:-NA}"
+	done
+	echo "UDP64 x8, per cent of the datagrams sent lost at A's tap" \
+		"(unread) | at B's receiving socket (no room):"
+	for r in $QROWS; do
+		printf '  %-20s %s | %s\n' "${SHORT[$r]}" \
+			"$(fmt1 "${R_U8TAP[$r]}")" "$(fmt1 "${R_U8SOCK[$r]}")"
 	done
 	echo
 }
@@ -1624,7 +1681,12 @@ doc = {
                              "per second from 8 flows, median of 3",
               "tcp8_ratio": "to the one-queue row of the same offloads",
               "threads_tcp8_pct": "A's and B's gsotun threads by name, "
-                                  "per cent of one CPU over the run"},
+                                  "per cent of one CPU over the run",
+              "udp64x8_lost_tap_pct": "queue rows: of the datagrams "
+                                      "sent, per cent A's tap dropped "
+                                      "unread (3 runs)",
+              "udp64x8_lost_socket_pct": "per cent B's UDP sockets "
+                                         "dropped for want of room"},
     "rows": rows,
     "queues": queues,
     "targets": targets,
@@ -1691,7 +1753,7 @@ for r in "${!LABEL[@]}"; do
 	R_RRU[$r]=NA R_RRU_CPU[$r]=NA
 	R_MTU[$r]=NA R_NOTE[$r]='' R_FLOOD[$r]=NA R_FCOPIES[$r]=NA
 	R_TCP8[$r]=NA R_UDP8[$r]=NA R_U8RUNS[$r]=NA
-	R_THR_TCP8[$r]='' R_THR_UDP8[$r]=''
+	R_THR_TCP8[$r]='' R_THR_UDP8[$r]='' R_U8TAP[$r]=NA R_U8SOCK[$r]=NA
 done
 for r in $ALL_ROWS; do
 	run_row "$r"
