@@ -195,30 +195,36 @@ int ring_read(struct ring *r, int fd, void *buf, unsigned int len,
 	return 0;
 }
 
-int ring_sendmsg(struct ring *r, int fd, const struct msghdr *msg,
-		 uint64_t data)
+/* A SENDMSG of msg on fd, queued; its SQE, or NULL when the ring is full. */
+static struct io_uring_sqe *ring_sendmsg_sqe(struct ring *r, int fd,
+					     const struct msghdr *msg,
+					     uint64_t data)
 {
 	struct io_uring_sqe *sqe = ring_sqe(r);
 
-	if (!sqe)
-		return -ENOSPC;
-	io_uring_prep_sendmsg(sqe, fd, msg, 0);
-	sqe->user_data = data;
-	return 0;
+	if (sqe) {
+		io_uring_prep_sendmsg(sqe, fd, msg, 0);
+		sqe->user_data = data;
+	}
+	return sqe;
+}
+
+int ring_sendmsg(struct ring *r, int fd, const struct msghdr *msg,
+		 uint64_t data)
+{
+	return ring_sendmsg_sqe(r, fd, msg, data) ? 0 : -ENOSPC;
 }
 
 int ring_sendmsg_zc(struct ring *r, int fd, const struct msghdr *msg,
 		    uint64_t data)
 {
-	struct io_uring_sqe *sqe = ring_sqe(r);
+	struct io_uring_sqe *sqe = ring_sendmsg_sqe(r, fd, msg, data);
 
 	if (!sqe)
 		return -ENOSPC;
-	io_uring_prep_sendmsg(sqe, fd, msg, 0);
 	sqe->opcode = RING_OP_SENDMSG_ZC;
 	/* The send's zero-copy flags go in ioprio (io_send_zc_prep()). */
 	sqe->ioprio = IORING_SEND_ZC_REPORT_USAGE;
-	sqe->user_data = data;
 	return 0;
 }
 
