@@ -388,6 +388,18 @@ ctr()
 	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[2]}"
 }
 
+# ctr_ge NS NAME MIN: counter NAME of the gsotun in NS is at least MIN
+# (its fresh counters line left in GT_CTR).
+ctr_ge()
+{
+	local v
+
+	gt_counters "$1" || return 1
+	v=$(ctr "$GT_CTR" "$2")
+	[ "${v:-0}" -ge "$3" ] ||
+		{ diag "$1: $2=${v:-none}, want >= $3"; return 1; }
+}
+
 # ctr_drops_zero LINE: every rx_drop_* and tx_drop_* counter is 0 (and
 # there are some), and so is rx_inner_csum_bad: no inner segment whose
 # checksum is wrong was passed on.

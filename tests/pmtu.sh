@@ -34,17 +34,6 @@ ip -n "$NS_B" link set "$VETH_B" mtu 1400
 make_data big 64
 make_data small 8
 
-# ctr_ge NS NAME MIN: counter NAME of the gsotun in NS is at least MIN.
-ctr_ge()
-{
-	local v
-
-	gt_counters "$1" || return 1
-	v=$(ctr "$GT_CTR" "$2")
-	[ "${v:-0}" -ge "$3" ] ||
-		{ diag "$1: $2=${v:-none}, want >= $3"; return 1; }
-}
-
 veth_tx()
 {
 	ip netns exec "$NS_A" ethtool -K "$VETH_A" tx "$1" >/dev/null 2>&1 &&
