@@ -4,8 +4,8 @@
 
   udpgso.py recv ADDR PORT SECONDS [SIZE]
       bind, read with UDP_GRO for at most SECONDS (or until the sender's
-      last datagram and a quiet second); print one line of key=value
-      results
+      end marker and 0.3 s with nothing after it); print one line of
+      key=value results
   udpgso.py send ADDR PORT COUNT [SIZE [PER_SEND]]
       COUNT datagrams of SIZE bytes (default 1400), PER_SEND (default 40)
       a send (UDP_SEGMENT), then an end marker
@@ -52,9 +52,10 @@ def send(addr, port, count):
         # Paced: the point is what arrives, not how fast it is offered.
         time.sleep(0.002)
     s.setsockopt(SOL_UDP, UDP_SEGMENT, 0)
-    for _ in range(20):
+    # Several, in case one is lost; the receiver stops at the first.
+    for _ in range(10):
         s.send(struct.pack("!Q", END))
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
 class Tally:
@@ -105,6 +106,10 @@ def recv(addr, port, seconds):
                 break
             continue
         t.receive(data, anc)
+        # The end marker left after every datagram: what is still on
+        # its way comes within a few ms, the other markers after it.
+        if t.end:
+            s.settimeout(0.3)
     top = max(t.seen) + 1 if t.seen else 0
     print("received=%d lost=%d dup=%d bad=%d max_segs=%d recvs=%d end=%d"
           % (len(t.seen), top - len(t.seen), t.dup, t.bad, t.max_segs,
