@@ -73,6 +73,8 @@
 #                 tun")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
+#   BENCH_GRE_FLOOR    raw GRE alone, measured after the gre row (default:
+#                 contrib/gre-floor of this source tree, made when missing)
 #   BENCH_GSOTUN_ARGS  extra options for every gsotun (e.g. --no-gro)
 #   BENCH_ETHTOOL      features for `ethtool -K` on both veth ends, every
 #                 row (e.g. "tx-udp_tnl-segmentation off" to make the
@@ -117,6 +119,9 @@ read -r -a GT_EXTRA <<<"${BENCH_GSOTUN_ARGS:-}"
 read -r -a VETH_FEAT <<<"${BENCH_ETHTOOL:-}"
 GSOTUN=${GSOTUN:-$top/src/gsotun}
 COPY_ONLY=${BENCH_COPY_ONLY:-$top/contrib/copy-only}
+GRE_FLOOR=${BENCH_GRE_FLOOR:-$top/contrib/gre-floor}
+# Gbit/s of GRE payload contrib/gre-floor moved after the gre row (NA: not run).
+R_GRE_FLOOR=NA
 NET=8
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
@@ -1302,6 +1307,31 @@ m_queues()
 
 # ---------------------------------------------------------------- a row
 
+# m_gre_floor: after the gre row's gsotun are gone, in the same
+# namespaces, contrib/gre-floor: raw GRE from A's raw socket to B's, read
+# with recvmmsg(), nothing else, sender and receiver pinned apart. What
+# the kernel's raw socket path moves alone bounds --encap gre (issue 38).
+m_gre_floor()
+{
+	local out=$RAW/gre-floor.txt pid
+
+	if [ ! -x "$GRE_FLOOR" ] && ! make -C "$top" contrib/gre-floor \
+		>"$RAW/gre-floor-make.log" 2>&1; then
+		log "cannot make $GRE_FLOOR ($RAW/gre-floor-make.log)"
+		return
+	fi
+	timeout $((T + 10)) ip netns exec "$NS_B" taskset -c $(($(nproc) - 1)) \
+		"$GRE_FLOOR" recv mmsg "$T" >"$out" 2>&1 &
+	pid=$!
+	sleep 0.3
+	ip netns exec "$NS_A" taskset -c 0 "$GRE_FLOOR" send ip "$UL_B" \
+		$((T + 1)) >>"$out" 2>&1
+	wait "$pid"
+	R_GRE_FLOOR=$(sed -n 's/^mmsg: .* kpps, \([0-9.]*\) Gbit.*/\1/p' "$out")
+	isnum "$R_GRE_FLOOR" || R_GRE_FLOOR=NA
+	log "gre: raw GRE alone (contrib/gre-floor): $R_GRE_FLOOR Gbit/s of GRE payload"
+}
+
 run_row()
 {
 	local pid
@@ -1347,6 +1377,8 @@ run_row()
 		stop "$pid"
 	done
 	SINK_PID=''
+	# Its raw socket would take gsotun's packets, and gsotun its.
+	[ "$row" = gre ] && [ -z "${R_NOTE[$row]}" ] && m_gre_floor
 	net_down
 }
 
@@ -1364,6 +1396,9 @@ targets()
 		"$(ratio "${R_TCP1[gre-udp]}" "${R_TCP1[$k]}")" ">=" 0.6
 	target "gre-tcp1" "gsotun gre 1 stream / kernel" \
 		"$(ratio "${R_TCP1[gre]}" "${R_TCP1[$k]}")" ">=" 0.35
+	# Whether the kernel's raw GRE path reaches that target alone.
+	target "gre-floor" "raw GRE alone (gre-floor) / kernel" \
+		"$(ratio "$R_GRE_FLOOR" "${R_TCP1[$k]}")" ">=" 0.35
 	target "vxlan-offload" "gsotun vxlan 1 stream / --no-offload" \
 		"$(ratio "${R_TCP1[$v]}" "${R_TCP1[no-offload]}")" ">=" 8
 	target "peers100-tcp1" "gsotun vxlan 100 peers / 1 peer, 1 stream" \
@@ -1535,6 +1570,9 @@ report()
 		fi
 		if isnum "${R_FLOOD[peers100]}"; then
 			echo "64-byte broadcasts flooded to 100 peers: $(fmt %.0f "${R_FLOOD[peers100]}") ns of gsotun CPU per copy (${R_FCOPIES[peers100]} copies)"
+		fi
+		if isnum "$R_GRE_FLOOR"; then
+			echo "raw GRE alone (contrib/gre-floor, no tunnel): $(fmt %.2f "$R_GRE_FLOOR") Gbit/s of GRE payload, $(fmt %.2fx "$(ratio "$R_GRE_FLOOR" "${R_TCP1[$k]}")") of the kernel's 1 stream; gsotun gre 1 stream $(fmt %.2fx "$(ratio "${R_TCP1[gre]}" "$R_GRE_FLOOR")") of it"
 		fi
 		echo "syscalls counted with $SC_TOOL, request/response with $RR_TOOL; CPU us/KB over all CPUs, KB = 1024 bytes"
 		echo
