@@ -289,6 +289,18 @@ one_receive()
 		  return 1; }
 }
 
+# mixed_in A0 B0: A has written the send's datagrams to both taps (rx_frames
+# +6 on the main one since counters line A0, +8 on the second since B0).
+mixed_in()
+{
+	local a b
+
+	gt_counters "$NS_A" || return 1
+	a=$GT_CTR b=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	[ "$(ctr "$a" rx_frames)" -ge $(($(ctr "$1" rx_frames) + 6)) ] &&
+		[ "$(ctr "$b" rx_frames)" -ge $(($(ctr "$2" rx_frames) + 8)) ]
+}
+
 # phase_mixed ENCAP ID1 ID2 ARGS...: a UDP GRO receive that holds
 # datagrams of both IDs, in runs: each goes to the tap of its own VNI or
 # key (the kernel's vxlan never merges two VNIs: vxlan_gro_receive()
@@ -316,7 +328,9 @@ phase_mixed()
 	check "$label: 14 datagrams in one UDP_SEGMENT send from B" \
 		eval "ip netns exec $NS_B $PYTHON $LIB_DIR/vni-mix.py \
 			$UL_A $port $encap $ids >/dev/null"
-	sleep 0.3
+	# Not a fixed time: on a busy machine (make -j2 distcheck) A took
+	# more than half a second to get to the receive.
+	until_ok 100 mixed_in "$a0" "$b0"
 	cap_stop
 	CAP_PID=$cap_a
 	cap_stop
