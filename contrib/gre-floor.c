@@ -38,9 +38,13 @@
 #include <unistd.h>
 #include "base/compat.h"
 
-/* GRE payload a packet: what gsotun sends of a 1500-byte path (1462 + 14). */
-#define PAYLOAD 1476
 #define GRE_HLEN 4
+/*
+ * What follows the IPv4 header: a GRE header and a 1476-byte frame, a
+ * 1500-byte packet, as gsotun sends a full frame on a 1500-byte path
+ * (its tunnel MTU 1462).
+ */
+#define PAYLOAD (GRE_HLEN + 1476)
 #define SEND_BATCH 64
 #define RECV_BATCH 128
 #define BUF_LEN 2048

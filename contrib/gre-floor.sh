@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The kernel's own ceiling for raw GRE, with no tunnel around it, beside
 # one TCP stream through the kernel's vxlan in the same two namespaces
-# (bench.sh's 1.00x): contrib/gre-floor sends 1476-byte GRE packets from
+# (bench.sh's 1.00x): contrib/gre-floor sends 1500-byte GRE packets from
 # a raw socket (and from an AF_PACKET socket, past the IP output path) to
 # a raw socket that reads them with recvmmsg() or io_uring multishot
 # recvmsg. What --encap gre carries is bounded by these figures: it does
