@@ -352,6 +352,18 @@ gt_start()
 	return 1
 }
 
+# poll_sleep I: the pause after look I of a loop that waits for
+# something: 10 ms for the first ten, as most things come within a few,
+# then 0.1 s.
+poll_sleep()
+{
+	if [ "$1" -lt 10 ]; then
+		sleep 0.01
+	else
+		sleep 0.1
+	fi
+}
+
 # Number of counter lines gsotun printed so far.
 gt_nlines()
 {
@@ -367,14 +379,14 @@ gt_counters()
 	[ -n "$pid" ] || return 1
 	n=$(gt_nlines "$ns")
 	kill -USR1 "$pid" 2>/dev/null || return 1
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 60; i++)); do
 		# stderr is unbuffered: wait for the whole line.
 		if [ "$(gt_nlines "$ns")" -gt "$n" ] &&
 			[ "$(tail -c 1 "${GT_ERR[$ns]}" | wc -l)" -eq 1 ]; then
 			GT_CTR=$(grep 'tx_frames=' "${GT_ERR[$ns]}" | tail -n 1)
 			return 0
 		fi
-		sleep 0.1
+		poll_sleep "$i"
 	done
 	diag "gsotun in $ns printed no counters after SIGUSR1"
 	return 1
@@ -454,25 +466,25 @@ wait_log()
 {
 	local i
 
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 60; i++)); do
 		grep -qF -- "$2" "${GT_ERR[$1]}" && return 0
-		sleep 0.1
+		poll_sleep "$i"
 	done
 	diag "not logged: $2" "$(tail -n 3 "${GT_ERR[$1]}")"
 	return 1
 }
 
-# until_ok N CMD...: CMD, quietly, until it succeeds, N times 0.1 s
-# apart at most; then once more aloud. What a check waits for is polled
+# until_ok N CMD...: CMD, quietly, until it succeeds, for N times 0.1 s
+# at most (poll_sleep()); then once more aloud. What a check waits for is polled
 # so: a fixed sleep before a look fails on a busy machine (make -j2).
 until_ok()
 {
 	local n=$1 i
 
 	shift
-	for ((i = 0; i < n; i++)); do
+	for ((i = 0; i < n + 9; i++)); do
 		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
+		poll_sleep "$i"
 	done
 	"$@"
 }
