@@ -31,12 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include "base/compat.h"
+#include "bench-util.h"
 
 #define GRE_HLEN 4
 /*
@@ -49,29 +47,12 @@
 #define RECV_BATCH 128
 #define BUF_LEN 2048
 #define N_BUFS 512
-#define GRE_PROTO_TEB 0x6558	/* Transparent Ethernet Bridging */
+#define GRE_PROTO_TEB 0x6558 /* Transparent Ethernet Bridging */
 
 struct meter {
 	double t0, c0, t1, c1;
 	unsigned long long pkts, bytes, calls;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void)
-{
-	struct rusage r;
-
-	getrusage(RUSAGE_SELF, &r);
-	return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 +
-	       r.ru_stime.tv_sec + r.ru_stime.tv_usec / 1e6;
-}
 
 static void die(const char *what)
 {
@@ -83,8 +64,8 @@ static void die(const char *what)
 static void meter_add(struct meter *m, size_t n)
 {
 	if (!m->t0) {
-		m->t0 = now();
-		m->c0 = cpu_seconds();
+		m->t0 = bench_now();
+		m->c0 = bench_cpu_seconds();
 	}
 	m->pkts++;
 	m->bytes += n;
@@ -93,7 +74,7 @@ static void meter_add(struct meter *m, size_t n)
 /* After each call: one clock read a batch, not one a packet. */
 static bool meter_done(struct meter *m, double secs)
 {
-	m->t1 = now();
+	m->t1 = bench_now();
 	return m->t0 && m->t1 - m->t0 >= secs;
 }
 
@@ -101,7 +82,7 @@ static void meter_print(const char *what, struct meter *m)
 {
 	double dt = m->t1 - m->t0;
 
-	m->c1 = cpu_seconds();
+	m->c1 = bench_cpu_seconds();
 	if (dt <= 0) {
 		printf("%s: nothing measured\n", what);
 		return;
@@ -135,6 +116,24 @@ static void gre_fill(uint8_t *p)
 }
 
 /* sendmmsg() of n buffers of len bytes each to a, for secs seconds. */
+/* n messages of one buffer of len bytes each, to a (or from anyone). */
+static void mmsg_init(struct mmsghdr *mm, struct iovec *iov,
+		      uint8_t (*bufs)[BUF_LEN], int n, size_t len, void *a,
+		      socklen_t alen)
+{
+	int i;
+
+	memset(mm, 0, n * sizeof(*mm));
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = bufs[i];
+		iov[i].iov_len = len;
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		mm[i].msg_hdr.msg_name = a;
+		mm[i].msg_hdr.msg_namelen = alen;
+	}
+}
+
 static void send_loop(int fd, uint8_t (*bufs)[BUF_LEN], size_t len, void *a,
 		      socklen_t alen, double secs)
 {
@@ -143,15 +142,7 @@ static void send_loop(int fd, uint8_t (*bufs)[BUF_LEN], size_t len, void *a,
 	struct meter m = { 0 };
 	int i, n;
 
-	memset(mm, 0, sizeof(mm));
-	for (i = 0; i < SEND_BATCH; i++) {
-		iov[i].iov_base = bufs[i];
-		iov[i].iov_len = len;
-		mm[i].msg_hdr.msg_iov = &iov[i];
-		mm[i].msg_hdr.msg_iovlen = 1;
-		mm[i].msg_hdr.msg_name = a;
-		mm[i].msg_hdr.msg_namelen = alen;
-	}
+	mmsg_init(mm, iov, bufs, SEND_BATCH, len, a, alen);
 	while (!meter_done(&m, secs)) {
 		n = sendmmsg(fd, mm, SEND_BATCH, 0);
 		if (n < 0)
@@ -262,13 +253,7 @@ static void run_recv_mmsg(int fd, double secs, struct meter *m)
 	struct iovec iov[RECV_BATCH];
 	int i, n;
 
-	memset(mm, 0, sizeof(mm));
-	for (i = 0; i < RECV_BATCH; i++) {
-		iov[i].iov_base = bufs[i];
-		iov[i].iov_len = BUF_LEN;
-		mm[i].msg_hdr.msg_iov = &iov[i];
-		mm[i].msg_hdr.msg_iovlen = 1;
-	}
+	mmsg_init(mm, iov, bufs, RECV_BATCH, BUF_LEN, NULL, 0);
 	do {
 		n = recvmmsg(fd, mm, RECV_BATCH, MSG_WAITFORONE, NULL);
 		if (n < 0)
@@ -279,51 +264,19 @@ static void run_recv_mmsg(int fd, double secs, struct meter *m)
 	} while (!meter_done(m, secs));
 }
 
-/* The buffer ring of group 1: N_BUFS buffers of BUF_LEN. */
-static uint8_t *uring_bufs(struct io_uring *ring, struct io_uring_buf_ring **br)
+/* A packet of the multishot receive (bench_recv_reap()). */
+static void uring_got(void *ctx, void *payload, size_t n)
 {
-	struct io_uring_buf_reg reg = { .ring_entries = N_BUFS, .bgid = 1 };
-	uint8_t *bufs = malloc((size_t)N_BUFS * BUF_LEN);
-	int i;
-
-	*br = mmap(NULL, N_BUFS * sizeof(struct io_uring_buf),
-		   PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
-	if (!bufs || *br == MAP_FAILED) {
-		fprintf(stderr, "gre-floor: out of memory\n");
-		exit(1);
-	}
-	reg.ring_addr = (unsigned long)*br;
-	io_uring_buf_ring_init(*br);
-	if (io_uring_register_buf_ring(ring, &reg, 0)) {
-		fprintf(stderr, "gre-floor: no provided buffer rings\n");
-		exit(1);
-	}
-	for (i = 0; i < N_BUFS; i++)
-		io_uring_buf_ring_add(*br, bufs + (size_t)i * BUF_LEN, BUF_LEN,
-				      i, N_BUFS - 1, i);
-	io_uring_buf_ring_advance(*br, N_BUFS);
-	return bufs;
-}
-
-/* Re-arm the multishot receive: it ends when the buffers run out. */
-static void uring_arm(struct io_uring *ring, int fd, struct msghdr *mh)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	io_uring_prep_recvmsg_multishot(sqe, fd, mh, 0);
-	sqe->flags |= IOSQE_BUFFER_SELECT;
-	sqe->buf_group = 1;
+	count_packet(ctx, payload, n);
 }
 
 static void run_recv_uring(int fd, double secs, struct meter *m)
 {
 	struct msghdr mh = { 0 };
 	struct io_uring_buf_ring *br;
-	struct io_uring_cqe *cqe;
 	struct io_uring ring;
-	unsigned int head, n;
 	bool armed = false;
-	uint8_t *bufs, *b;
+	char *bufs;
 
 	/*
 	 * Completions posted only when asked for, in io_uring_enter(): of
@@ -335,37 +288,17 @@ static void run_recv_uring(int fd, double secs, struct meter *m)
 					IORING_SETUP_DEFER_TASKRUN) &&
 	    io_uring_queue_init(1024, &ring, 0))
 		die("gre-floor: io_uring");
-	bufs = uring_bufs(&ring, &br);
+	bufs = bench_bufs(&ring, &br, N_BUFS, BUF_LEN, "gre-floor");
 	do {
+		/* It ends when the buffers run out: armed again. */
 		if (!armed) {
-			uring_arm(&ring, fd, &mh);
+			bench_recv_arm(&ring, fd, &mh);
 			armed = true;
 		}
 		io_uring_submit_and_wait(&ring, 1);
 		m->calls++;
-		n = 0;
-		io_uring_for_each_cqe(&ring, head, cqe) {
-			struct io_uring_recvmsg_out *o;
-			int bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
-
-			n++;
-			if (!(cqe->flags & IORING_CQE_F_MORE))
-				armed = false;
-			if (cqe->res <= 0 ||
-			    !(cqe->flags & IORING_CQE_F_BUFFER))
-				continue;
-			b = bufs + (size_t)bid * BUF_LEN;
-			o = io_uring_recvmsg_validate(b, cqe->res, &mh);
-			if (o)
-				count_packet(m,
-					     io_uring_recvmsg_payload(o, &mh),
-					     io_uring_recvmsg_payload_length(
-						     o, cqe->res, &mh));
-			io_uring_buf_ring_add(br, b, BUF_LEN, bid, N_BUFS - 1,
-					      0);
-			io_uring_buf_ring_advance(br, 1);
-		}
-		io_uring_cq_advance(&ring, n);
+		bench_recv_reap(&ring, br, bufs, N_BUFS, BUF_LEN, &mh, &armed,
+				uring_got, m);
 	} while (!meter_done(m, secs));
 }
 
