@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "base/compat.h"
+#include "base/csum.h"
 #include "bench-util.h"
 
 #define GRE_HLEN 4
@@ -115,7 +116,6 @@ static void gre_fill(uint8_t *p)
 	memcpy(p + 2, &proto, sizeof(proto));
 }
 
-/* sendmmsg() of n buffers of len bytes each to a, for secs seconds. */
 /* n messages of one buffer of len bytes each, to a (or from anyone). */
 static void mmsg_init(struct mmsghdr *mm, struct iovec *iov,
 		      uint8_t (*bufs)[BUF_LEN], int n, size_t len, void *a,
@@ -134,6 +134,7 @@ static void mmsg_init(struct mmsghdr *mm, struct iovec *iov,
 	}
 }
 
+/* sendmmsg() of the buffers, len bytes each, to a for secs seconds. */
 static void send_loop(int fd, uint8_t (*bufs)[BUF_LEN], size_t len, void *a,
 		      socklen_t alen, double secs)
 {
@@ -169,20 +170,6 @@ static void run_send_ip(const char *addr, double secs)
 	send_loop(gre_socket(), bufs, PAYLOAD, &a, sizeof(a), secs);
 }
 
-/* RFC 1071 over an IPv4 header without options. */
-static uint16_t ip4_header_csum(const struct iphdr *ip)
-{
-	const uint16_t *w = (const uint16_t *)ip;
-	uint32_t sum = 0;
-	int i;
-
-	for (i = 0; i < 10; i++)
-		sum += w[i];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 /* An Ethernet frame to mac, IPv4 src to dst with DF, GRE and payload. */
 static size_t frame_fill(uint8_t *b, const uint8_t *mac, in_addr_t src,
 			 in_addr_t dst)
@@ -202,7 +189,7 @@ static size_t frame_fill(uint8_t *b, const uint8_t *mac, in_addr_t src,
 	memset(b, 0, ETH_HLEN);
 	memcpy(b, mac, ETH_ALEN);
 	memcpy(b + 2 * ETH_ALEN, &type, sizeof(type));
-	ip.check = ip4_header_csum(&ip);
+	ip.check = csum_ip4_header(&ip, sizeof(ip));
 	memcpy(b + ETH_HLEN, &ip, sizeof(ip));
 	gre_fill(b + ETH_HLEN + sizeof(ip));
 	return ETH_HLEN + sizeof(ip) + PAYLOAD;
