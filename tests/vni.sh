@@ -289,6 +289,12 @@ one_receive()
 		  return 1; }
 }
 
+# t2_line: the second tap's line of A's last counters.
+t2_line()
+{
+	grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1
+}
+
 # mixed_in A0 B0: A has written the send's datagrams to both taps (rx_frames
 # +6 on the main one since counters line A0, +8 on the second since B0).
 mixed_in()
@@ -296,7 +302,7 @@ mixed_in()
 	local a b
 
 	gt_counters "$NS_A" || return 1
-	a=$GT_CTR b=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	a=$GT_CTR b=$(t2_line)
 	[ "$(ctr "$a" rx_frames)" -ge $(($(ctr "$1" rx_frames) + 6)) ] &&
 		[ "$(ctr "$b" rx_frames)" -ge $(($(ctr "$2" rx_frames) + 8)) ]
 }
@@ -321,7 +327,7 @@ phase_mixed()
 		gt_start "$NS_A" "$TAP_A" --encap "$encap" --local "$UL_A" \
 		--remote "$UL_B" "$@"
 	gt_counters "$NS_A"
-	a0=$GT_CTR b0=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	a0=$GT_CTR b0=$(t2_line)
 	cap_start "$NS_A" "$TAP_A" "$pa" ether proto 0x88b5
 	cap_a=$CAP_PID
 	cap_start "$NS_A" "$T2_A" "$pb" ether proto 0x88b5
@@ -335,7 +341,7 @@ phase_mixed()
 	CAP_PID=$cap_a
 	cap_stop
 	gt_counters "$NS_A"
-	a1=$GT_CTR b1=$(grep "^tunnel $T2_A " "${GT_ERR[$NS_A]}" | tail -n 1)
+	a1=$GT_CTR b1=$(t2_line)
 	check "$label: the main tap got the 6 of $id1, none of $id2" \
 		tap_got "$pa" 6 "$id1" "$id2"
 	check "$label: the second tap got the 8 of $id2, none of $id1" \
