@@ -318,6 +318,8 @@ done <<'EOF'
 --encap gre --queues 2|--queues 2: raw GRE has one socket and one queue; use --encap gre-udp for queues
 --encap gre-udp --seq --queues 2|--queues 2 with --seq: one sequence counter cannot stay in order across queues; leave out --seq for queues
 --queues 4 --cpus 0-1|--cpus lists 2 CPUs for --queues 4: list one for each queue
+--busy-poll 50 --rx-coalesce 1|--busy-poll and --rx-coalesce pull opposite ways: give one of them
+--rx-coalesce 11|invalid --rx-coalesce '11': must be 0..10
 --cpus 5-3|invalid --cpus '5-3': 5-3 is not a range
 --cpus 1,2,2|invalid --cpus '1,2,2': CPU 2 twice
 --cpus 0,,1|invalid --cpus '0,,1': an empty item

@@ -241,7 +241,9 @@
 	C(busy_poll_us,                                                       \
 	  "Microseconds spent polling, not asleep, after packets (--busy-poll)") \
 	C(busy_poll_caught,                                                   \
-	  "Wake-ups polling spared: work found while polling (--busy-poll)")
+	  "Wake-ups polling spared: work found while polling (--busy-poll)") \
+	C(rx_coalesce_waits,                                                  \
+	  "Streams' reads put off for a window (--rx-coalesce)")
 
 /* Why a frame or packet was dropped: 0 or an index of stats.drop[]. */
 enum drop {

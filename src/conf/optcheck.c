@@ -491,6 +491,12 @@ static int options_check_queues(struct argp_state *state,
 			      "leave out --seq for queues", q);
 		return EINVAL;
 	}
+	/* One waits for packets to gather, the other for none to wait. */
+	if (cfg->busy_poll && cfg->rx_coalesce) {
+		options_error(state, "--busy-poll and --rx-coalesce pull "
+			      "opposite ways: give one of them");
+		return EINVAL;
+	}
 	if (cfg->n_cpus && q > cfg->n_cpus) {
 		options_error(state, "--cpus lists %u CPU%s for --queues %u: "
 			      "list one for each queue", cfg->n_cpus,

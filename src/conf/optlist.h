@@ -183,6 +183,11 @@
 	  "After a packet, poll for the next one for up to USEC "             \
 	  "microseconds, 0..10000, before sleeping: less latency for "        \
 	  "a CPU's time (default 0: sleep at once)")                          \
+	O(RX_COALESCE, "rx-coalesce", "MSEC",                                 \
+	  SET_NUM(rx_coalesce, 0, CONFIG_RX_COALESCE_MAX, 0), PUT_SAME,       \
+	  "While packets stream in, read the underlay MSEC milliseconds "     \
+	  "after it was emptied, 0..10, in one batch: fewer system calls "    \
+	  "for latency (default 0: at once)")                                 \
 	O(ZEROCOPY, "zerocopy", NULL, SET_FLAG(zerocopy, true), PUT_SAME,     \
 	  "Send datagrams of 32 KB or more zero-copy (io_uring "              \
 	  "SENDMSG_ZC): the NIC reads the frames where they are; only "       \

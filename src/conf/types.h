@@ -45,6 +45,8 @@
 #define CONFIG_AGEING 300
 /* --busy-poll: at most 10 ms of polling after a packet. */
 #define CONFIG_BUSY_POLL_MAX 10000
+/* --rx-coalesce: at most 10 ms between a stream's reads. */
+#define CONFIG_RX_COALESCE_MAX 10
 /*
  * --geneve-echo: flows held at most, and the option bytes a flow's
  * packets may bring by default, room for the Gateway Load Balancer's
@@ -143,6 +145,7 @@ struct config {
 	char addr_dev[CONFIG_MAX_ADDRS][IFNAMSIZ];	/* its name, or "" */
 	unsigned int queues;	/* --queues: 1 by default; 0 is auto */
 	unsigned int busy_poll;	/* --busy-poll USEC; 0: off */
+	unsigned int rx_coalesce;	/* --rx-coalesce MSEC; 0: off */
 	bool zerocopy;		/* --zerocopy: large sends SENDMSG_ZC */
 	unsigned int n_cpus;	/* --cpus: how many listed; 0 none */
 	uint16_t cpus[CONFIG_MAX_QUEUES];	/* queue i runs on cpus[i] */

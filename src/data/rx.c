@@ -108,6 +108,12 @@ static void rx_flush(struct queue *q)
 
 /* Seconds between two warnings of one cause (rx_warn()). */
 #define RX_WARN_INTERVAL 10
+/*
+ * --rx-coalesce: receives in a millisecond that make a stream, some
+ * 770 Mbit/s of 1500-byte packets; a ping or a request's round trips
+ * stay under it.
+ */
+#define RX_COALESCE_STREAM 64
 
 /* A VNI or key as a warning says it, into buf: "none" if there is none. */
 static const char *rx_id_text(bool has, uint32_t id, char *buf, size_t size)
@@ -572,30 +578,117 @@ static int rx_batch(const struct lane *l, int fd)
 }
 
 /*
- * A socket is readable: up to rx_wake_max packets a wake-up, in
- * batches no bigger than the cache holds (underlay_rx_next()), each
- * written to the tap before the next is read; another batch only when
- * the last one found all it asked for.
+ * Up to rx_wake_max packets from socket w, in batches no bigger than the
+ * cache holds (underlay_rx_next()), each written to the tap before the
+ * next is read; another batch only when the last one found all it asked
+ * for. *emptied: the last came back short, the socket is empty.
  */
-static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+static unsigned int rx_sock_read(struct lane *l, ev_io *w, bool *emptied)
 {
-	struct lane *l = w->data;
 	unsigned int took = 0, asked;
 	int n;
 
-	lane_busy(l);
 	do {
 		asked = l->ul->rx_batch;
 		n = rx_batch(l, w->fd);
 		took += (unsigned int)n;
 	} while (n > 0 && (unsigned int)n == asked &&
 		 took < l->ul->rx_wake_max);
+	*emptied = (unsigned int)n < asked;
+	return took;
+}
+
+/*
+ * Whether packets stream in: RX_COALESCE_STREAM receives a millisecond
+ * or more, over the last spell of a millisecond or longer. A request
+ * and its answer, a ping, come fewer and are read at once, as without
+ * the option.
+ */
+static bool rx_streaming(struct lane *l, unsigned int took)
+{
+	double now = ev_now(l->loop), spell = now - l->coal_t;
+
+	/* What this wake-up took came in the spell, during its window. */
+	l->coal_n += took;
+	if (spell >= 1e-3) {
+		l->coal_stream = l->coal_n >= RX_COALESCE_STREAM * spell * 1e3;
+		l->coal_t = now;
+		l->coal_n = 0;
+	}
+	return l->coal_stream;
+}
+
+/*
+ * A wake-up emptied socket w while a stream comes in: the next packets
+ * would wake the loop one or two at a time, a system call or three for
+ * each (a raw socket has no GRO). Like a NIC's interrupt moderation
+ * (ethtool -C rx-usecs), the socket is not watched for the window, and
+ * the packets that come meanwhile are read together when it ends.
+ */
+static void rx_coalesce(struct lane *l, ev_io *w, unsigned int took)
+{
+	unsigned int i = (unsigned int)(w - l->sock_w);
+
+	if (!rx_streaming(l, took) || i >= LANE_SOCKS)
+		return;
+	ev_io_stop(l->loop, w);
+	l->coal_paused |= 1u << i;
+	if (!ev_is_active(&l->coal_w)) {
+		ev_timer_set(&l->coal_w, l->coal_window, 0);
+		ev_timer_start(l->loop, &l->coal_w);
+	}
+	l->q[0]->st.rx_coalesce_waits++;
+}
+
+/*
+ * The window is over: each socket it left unwatched is read now, what
+ * came meanwhile in full batches. While the stream goes on, the next
+ * window begins at once, without the loop watching the socket between
+ * them (an epoll_wait and two epoll_ctl a window spared); once it has
+ * ended, the socket is watched again.
+ */
+static void rx_coalesce_end(struct ev_loop *loop, ev_timer *t, int revents)
+{
+	struct lane *l = t->data;
+	unsigned int i, took, paused = l->coal_paused;
+	bool emptied;
+
+	l->coal_paused = 0;
+	for (i = 0; i < LANE_SOCKS; i++) {
+		if (!(paused & (1u << i)))
+			continue;
+		took = rx_sock_read(l, &l->sock_w[i], &emptied);
+		if (emptied)
+			rx_coalesce(l, &l->sock_w[i], took);
+		if (!(l->coal_paused & (1u << i)))
+			ev_io_start(loop, &l->sock_w[i]);
+	}
+}
+
+void rx_coalesce_init(struct lane *l, unsigned int msec)
+{
+	l->coal_window = msec / 1e3;
+	ev_init(&l->coal_w, rx_coalesce_end);
+	l->coal_w.data = l;
+}
+
+/* A socket is readable: up to rx_wake_max packets a wake-up. */
+static void rx_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct lane *l = w->data;
+	unsigned int took;
+	bool emptied;
+
+	lane_busy(l);
+	took = rx_sock_read(l, w, &emptied);
 	/*
 	 * Readable with nothing to read, or an error: ICMP about our packets
 	 * may be queued. (An empty read after a full batch is not that.)
 	 */
 	if (!took)
 		l->q[0]->ops->sock_errors(l->q[0], w->fd);
+	else if (l->coal_window > 0 && emptied)
+		rx_coalesce(l, w, took);
 }
 
 /*
@@ -715,8 +808,12 @@ void rx_pause_socket(struct lane *l, int fd)
 {
 	ev_io *w = rx_socket_watcher(l, fd);
 
-	if (w)
-		ev_io_stop(l->loop, w);
+	if (!w)
+		return;
+	ev_io_stop(l->loop, w);
+	/* Stopped until rx_resume_sockets(), not the window's end. */
+	if (w >= l->sock_w && w < l->sock_w + LANE_SOCKS)
+		l->coal_paused &= ~(1u << (w - l->sock_w));
 }
 
 void rx_resume_sockets(struct lane *l)
@@ -724,6 +821,8 @@ void rx_resume_sockets(struct lane *l)
 	int fds[2];
 	unsigned int i, n = underlay_recv_fds(l->ul, fds);
 
+	ev_timer_stop(l->loop, &l->coal_w);
+	l->coal_paused = 0;
 	/* Starting a watcher that runs is nothing (ev_io_start()). */
 	for (i = 0; i < n; i++)
 		ev_io_start(l->loop, &l->sock_w[i]);

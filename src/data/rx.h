@@ -37,6 +37,13 @@ void rx_forget_learnt(struct queue *q);
 void rx_watch(struct lane *l);
 
 /*
+ * --rx-coalesce MSEC (0: off): while a stream comes in, a socket
+ * emptied by a wake-up is read again only MSEC later, in one batch,
+ * rather than a packet or two at every wake-up.
+ */
+void rx_coalesce_init(struct lane *l, unsigned int msec);
+
+/*
  * A lane on a thread of its own: its watcher of socket fd stopped until
  * the main thread has read the socket's errors, and then all of them
  * started again (between batches, on the lane's thread).

@@ -257,6 +257,8 @@ struct lane_event {
 #define LANE_LEARNT 64
 /* And for how long: as rx_learn(), a second. */
 #define LANE_RELEARN_NS 1000000000ull
+/* Receiving sockets of a lane: one, or IPv4 and IPv6 (--local both). */
+#define LANE_SOCKS 2
 
 /*
  * A source handed up (LANE_EV_LEARN), not again for a second; until the
@@ -288,7 +290,7 @@ struct lane {
 	struct queue *q[CONFIG_MAX_TUNNELS];
 	unsigned int n_q;
 	unsigned int idx;	/* in the port: the queues' index */
-	ev_io sock_w[2];	/* the underlay's receiving sockets */
+	ev_io sock_w[LANE_SOCKS];	/* the underlay's receiving sockets */
 	ev_io err_w[2 * CONFIG_MAX_SRC_PORTS];	/* and its senders' errors */
 	unsigned int n_err_w;
 	struct lane_peer *peer;	/* by the peers' slot, their cap of them */
@@ -308,6 +310,20 @@ struct lane {
 	uint64_t busy_ns;
 	uint64_t busy_until;
 	uint64_t busy_since;	/* when this spell of polling began */
+	/*
+	 * --rx-coalesce: while packets stream in, a wake-up that emptied
+	 * its socket stops watching it for coal_w's window (coal_paused:
+	 * the watchers stopped, a bit each of sock_w[]). A stream is
+	 * RX_COALESCE_STREAM receives a millisecond or more over the last
+	 * spell: coal_n since coal_t (seconds, ev_now()), judged each
+	 * millisecond or later into coal_stream.
+	 */
+	ev_timer coal_w;
+	double coal_window;	/* seconds; 0: off */
+	unsigned int coal_paused;
+	bool coal_stream;
+	unsigned int coal_n;
+	double coal_t;
 };
 
 #endif

@@ -204,6 +204,7 @@ static void lanes_watch_rings(struct lanes *ls)
 
 		rx_watch(l);
 		lane_busy_init(l, port->cfg->busy_poll);
+		rx_coalesce_init(l, port->cfg->rx_coalesce);
 		ev_io_init(&ls->ring_w[i], ring_cb, ring_eventfd(l->ring),
 			   EV_READ);
 		ls->ring_w[i].data = l;
