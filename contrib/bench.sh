@@ -11,9 +11,11 @@
 # only: what no userspace tunnel can go beyond here); gsotun vxlan; gsotun
 # vxlan with 100 peers (the 99 others are addresses of B whose datagrams a
 # socket there leaves unread; B's tap is a --fdb entry, so traffic goes to
-# its one peer); gsotun gre-udp; gsotun gre; gsotun geneve, without and
-# with an 8-byte option (geneve-opt: --geneve-opt 0102:01:0000000a, the
-# size of OVN's); gsotun vxlan --no-offload.
+# its one peer); gsotun gre-udp; gsotun gre, and gsotun gre with
+# --rx-coalesce 1 (gre-coalesce: a raw socket has no GRO, so this is how
+# its receiver reads in batches); gsotun geneve, without and with an
+# 8-byte option (geneve-opt: --geneve-opt 0102:01:0000000a, the size of
+# OVN's); gsotun vxlan --no-offload.
 # Measures for every row:
 #   tcp1    one TCP stream (iperf3), median of 3 runs, Gbit/s
 #   tcp4    four TCP streams (iperf3 -P 4), one run, Gbit/s
@@ -69,8 +71,8 @@
 #   BENCH_TIME    seconds per measurement (default 5)
 #   BENCH_SC_TIME seconds of the syscall-counting run (default 3)
 #   BENCH_ROWS    rows to run (default "kernel copy-only vxlan busy-poll
-#                 peers100 gre-udp gre geneve geneve-opt no-offload queues
-#                 tun")
+#                 peers100 gre-udp gre gre-coalesce geneve geneve-opt
+#                 no-offload queues tun")
 #   BENCH_COPY_ONLY    the copy-only forwarder (default: contrib/copy-only
 #                 of this source tree, made with make when missing)
 #   BENCH_GRE_FLOOR    raw GRE alone, measured after the gre row (default:
@@ -98,7 +100,7 @@ T=${BENCH_TIME:-5}
 SC_T=${BENCH_SC_TIME:-3}
 OUT=${BENCH_OUT:-./bench-out}
 ALL_ROWS=${BENCH_ROWS:-kernel copy-only vxlan busy-poll peers100 gre-udp gre
-	geneve geneve-opt no-offload queues tun}
+	gre-coalesce geneve geneve-opt no-offload queues tun}
 ALL_ROWS=${ALL_ROWS//queues/q1 q2 q1-nooff q2-nooff}
 # "tun", a word of its own, names the L3 rows.
 rows=''
@@ -139,6 +141,7 @@ declare -A LABEL=(
 	[peers100]="gsotun vxlan, 100 peers"
 	[gre-udp]="gsotun gre-udp"
 	[gre]="gsotun gre"
+	[gre-coalesce]="gsotun gre --rx-coalesce 1"
 	[geneve]="gsotun geneve"
 	[geneve-opt]="gsotun geneve, an option"
 	[busy-poll]="gsotun vxlan --busy-poll 50"
@@ -158,6 +161,7 @@ declare -A SHORT=(
 	[peers100]="vxlan 100 peers"
 	[gre-udp]="gre-udp"
 	[gre]="gre"
+	[gre-coalesce]="gre coalesce"
 	[geneve]="geneve"
 	[geneve-opt]="geneve option"
 	[busy-poll]="vxlan busy-poll"
@@ -646,6 +650,7 @@ tunnel_up()
 	vxlan | peers100) args=(--encap vxlan) ;;
 	gre-udp) args=(--encap gre-udp) ;;
 	gre) args=(--encap gre) ;;
+	gre-coalesce) args=(--encap gre --rx-coalesce 1) ;;
 	geneve) args=(--encap geneve) ;;
 	geneve-opt) args=(--encap geneve --geneve-opt 0102:01:0000000a) ;;
 	busy-poll) args=(--encap vxlan --busy-poll 50) ;;
@@ -1425,7 +1430,7 @@ targets()
 	target "busy-poll-latency" \
 		"--busy-poll 50 unpinned RR latency / vxlan's" \
 		"$(ratio "${R_RRU[$v]}" "${R_RRU[busy-poll]}")" "<=" 0.6
-	for r in vxlan gre-udp gre geneve; do
+	for r in vxlan gre-udp gre gre-coalesce geneve; do
 		target "$r-syscalls-A" "gsotun $r syscalls/64 KB, sender" \
 			"${R_SCA[$r]:-NA}" "<=" 2
 		target "$r-syscalls-B" "gsotun $r syscalls/64 KB, receiver" \
