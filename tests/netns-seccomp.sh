@@ -141,6 +141,9 @@ check "8 MiB A->B over the smaller path, SHA-256 intact" \
 ip -n "$NS_A" route del "$UL_B/32" dev "$VETH_A"
 ip -n "$NS_A" link set "$VETH_A" mtu 1500
 check "back to 1500: the tap too (1450)" wait_tap_mtu "$NS_A" "$TAP_A" 1450
+# At 1250 the kernel took IPv6 off the tap, its address with it.
+check "IPv6 in the tunnel again, the tap's address put back" \
+	ping_ok "$NS_A" "$OV6_B"
 check "still under the filter after all that" filtered
 check "SIGTERM: exit 0, counters, tap removed" gt_stop "$NS_A"
 check "  and the pidfile removed" test ! -e "$PIDFILE"

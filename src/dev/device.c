@@ -257,21 +257,33 @@ static int device_set_mac(struct device *d)
 	return link_set_mac(d->link, d->ifindex, d->s.mac);
 }
 
-/* The tap's addresses (--address of this tap), then the link up. */
-static int device_set_up(struct device *d)
+int device_add_addrs(struct device *d, int family)
 {
 	const struct config *c = d->s.cfg;
 	unsigned int i;
-	int err;
+	int err, n = 0;
 
-	tap_set_sysctls(d->s.ifname, d->s.encap.l3);
 	for (i = 0; i < c->n_addrs; i++) {
-		if (c->addr_tap[i] != d->idx)
+		if (c->addr_tap[i] != d->idx ||
+		    (family && c->addrs[i].family != family))
 			continue;
 		err = link_add_addr(d->link, d->ifindex, &c->addrs[i]);
 		if (err)
 			return err;
+		n++;
 	}
+	return n;
+}
+
+/* The tap's addresses (--address of this tap), then the link up. */
+static int device_set_up(struct device *d)
+{
+	int err;
+
+	tap_set_sysctls(d->s.ifname, d->s.encap.l3);
+	err = device_add_addrs(d, 0);
+	if (err < 0)
+		return err;
 	/* Up before the first write: a down tap answers EIO. */
 	err = link_set_up(d->link, d->ifindex);
 	if (!err && d->s.encap.l3)
