@@ -257,11 +257,12 @@ static int device_set_mac(struct device *d)
 	return link_set_mac(d->link, d->ifindex, d->s.mac);
 }
 
-int device_add_addrs(struct device *d, int family)
+/* The tap's --address entries of family (0: every one) on it. */
+static int device_add_addrs(struct device *d, int family)
 {
 	const struct config *c = d->s.cfg;
 	unsigned int i;
-	int err, n = 0;
+	int err;
 
 	for (i = 0; i < c->n_addrs; i++) {
 		if (c->addr_tap[i] != d->idx ||
@@ -270,9 +271,25 @@ int device_add_addrs(struct device *d, int family)
 		err = link_add_addr(d->link, d->ifindex, &c->addrs[i]);
 		if (err)
 			return err;
-		n++;
 	}
-	return n;
+	return 0;
+}
+
+/*
+ * Below an MTU of 1280 the kernel takes IPv6 off a device, with its
+ * addresses and routes (addrconf_notify(), NETDEV_CHANGEMTU; RFC 8200
+ * section 5), and above it again makes only the link-local address. The
+ * tap's MTU is back from below (path.c): its IPv6 --address entries go
+ * on it again, and a tun's routes (fwd_routes_up() leaves alone those
+ * still there).
+ */
+static void device_ipv6_back(struct device *d)
+{
+	log_info("%s: MTU %u, IPv6 again: its addresses%s put back",
+		 d->s.ifname, d->path.mtu, d->s.encap.l3 ? " and routes" : "");
+	device_add_addrs(d, AF_INET6);
+	if (d->s.encap.l3)
+		fwd_routes_up(d);
 }
 
 /* The tap's addresses (--address of this tap), then the link up. */
@@ -282,7 +299,7 @@ static int device_set_up(struct device *d)
 
 	tap_set_sysctls(d->s.ifname, d->s.encap.l3);
 	err = device_add_addrs(d, 0);
-	if (err < 0)
+	if (err)
 		return err;
 	/* Up before the first write: a down tap answers EIO. */
 	err = link_set_up(d->link, d->ifindex);
@@ -327,6 +344,7 @@ static int device_open_tap(struct device *d)
 		return -ENODEV;
 	}
 	err = path_open(d);
+	d->path.ipv6_back = device_ipv6_back;
 	for (i = 0; !err && i < d->n_q; i++)
 		err = rx_init(&d->q[i], path_tap_mtu(&d->path));
 	/* A tun has no MAC (ARPHRD_NONE). */

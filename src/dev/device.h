@@ -71,11 +71,6 @@ void device_quiesce(struct device *d);
 /* The tap's MTU: --mtu, or what the path leaves (path.c). */
 uint32_t device_mtu(const struct device *d);
 
-/*
- * The tap's --address entries of family (0: every one) on it: how many,
- * or the first error (logged).
- */
-int device_add_addrs(struct device *d, int family);
 
 /*
  * What the last packet dropped for why came with (rx_seen_text()), of

@@ -20,8 +20,6 @@
 #include "sys/link.h"
 #include "sys/tap.h"
 #include "data/rx.h"
-#include "dev/device.h"
-#include "dev/fwd.h"
 #include "dev/path.h"
 #include "dev/types.h"
 
@@ -176,24 +174,6 @@ static uint32_t path_smallest(const struct peers *ps)
 	return min;
 }
 
-/*
- * Below 1280 the kernel takes IPv6 off a device, with its addresses and
- * routes (addrconf_notify(), NETDEV_CHANGEMTU; RFC 8200 section 5), and
- * above it again it makes only the link-local address. The tap's MTU is
- * back from below: its IPv6 --address entries go on it again, and a
- * tun's IPv6 routes (the others are there, and stay).
- */
-static void path_ipv6_back(struct device *d, uint32_t was, uint32_t mtu)
-{
-	if (was >= PMTU_FLOOR6 || mtu < PMTU_FLOOR6)
-		return;
-	if (device_add_addrs(d, AF_INET6) > 0)
-		log_info("%s: MTU %u, IPv6 again: its addresses put back",
-			 d->s.ifname, mtu);
-	if (d->s.encap.l3)
-		fwd_routes_up(d);
-}
-
 /* The tap's MTU changed: what its queues merge follows. */
 static void path_queues_mtu(struct device *d, uint32_t mtu)
 {
@@ -211,7 +191,7 @@ static void path_queues_mtu(struct device *d, uint32_t mtu)
 static void path_update(struct device *d)
 {
 	struct path *p = &d->path;
-	uint32_t path = path_smallest(d->s.peers), mtu;
+	uint32_t path = path_smallest(d->s.peers), mtu, was;
 
 	if (path == p->path_mtu)
 		return;
@@ -223,9 +203,12 @@ static void path_update(struct device *d)
 		return;
 	if (mtu && mtu != p->mtu && !link_set_mtu(d->link, d->ifindex, mtu)) {
 		log_info("%s: MTU %u (was %u)", d->s.ifname, mtu, p->mtu);
-		path_ipv6_back(d, p->mtu, mtu);
+		was = p->mtu;
 		p->mtu = mtu;
 		path_queues_mtu(d, mtu);
+		/* The kernel's IPv6 floor (RFC 8200), crossed upwards. */
+		if (was < PMTU_FLOOR6 && mtu >= PMTU_FLOOR6 && p->ipv6_back)
+			p->ipv6_back(d);
 	}
 	path_fit_gso(d);
 }

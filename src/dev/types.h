@@ -49,6 +49,11 @@ struct path {
 	struct ipaddr look_addr;	/* the peer of that send */
 	unsigned int look_dev;	/* the device it was sent by */
 	int look_err;		/* and its error */
+	/*
+	 * The tap's MTU is 1280 or more again after it was less: the
+	 * device puts back what the kernel took with IPv6 (device.c).
+	 */
+	void (*ipv6_back)(struct device *d);
 };
 
 /*
