@@ -629,7 +629,7 @@ static void rx_coalesce(struct lane *l, ev_io *w, unsigned int took)
 {
 	unsigned int i = (unsigned int)(w - l->sock_w);
 
-	if (!rx_streaming(l, took) || i >= LANE_SOCKS)
+	if (!rx_streaming(l, took))
 		return;
 	ev_io_stop(l->loop, w);
 	l->coal_paused |= 1u << i;
