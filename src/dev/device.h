@@ -71,7 +71,6 @@ void device_quiesce(struct device *d);
 /* The tap's MTU: --mtu, or what the path leaves (path.c). */
 uint32_t device_mtu(const struct device *d);
 
-
 /*
  * What the last packet dropped for why came with (rx_seen_text()), of
  * the queue that saw one; false if none did.
